@@ -1,0 +1,109 @@
+# Siteplane — the single entry point. `make help` lists the targets.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -eu -o pipefail -c
+ROOT := $(CURDIR)
+BIN := $(ROOT)/bin
+export GOBIN := $(BIN)
+export PATH := $(BIN):$(PATH)
+
+MODULES := ./services/... ./operator/... ./test/...
+SERVICES := gateway content media marketplace
+
+# Tool versions (installed into bin/ from the Go module proxy).
+CONTROLLER_TOOLS_VERSION ?= v0.23.0
+CONTROLLER_GEN := $(BIN)/controller-gen
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_-]+:.*?##/ { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+##@ Everyday
+
+.PHONY: run
+run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all).
+	$(BIN)/siteplane-run
+
+.PHONY: run-detached
+run-detached: build ## Start the same stack in the background; `make stop` stops it.
+	$(BIN)/siteplane-run -detach
+
+.PHONY: stop
+stop: ## Stop a stack started by `make run-detached`.
+	@if [ -x $(BIN)/siteplane-run ]; then $(BIN)/siteplane-run -stop; else echo "nothing to stop"; fi
+
+.PHONY: test
+test: ## vet, verify generated files, and run every test of every module (real PostgreSQL, envtest).
+	hack/test.sh
+
+.PHONY: bench
+bench: build ## Load-test the local stack and print a results table.
+	hack/bench.sh
+
+##@ Build
+
+.PHONY: build
+build: ## Build every service binary and the local supervisor into bin/.
+	go build -o $(BIN)/ ./services/cmd/...
+	cd operator && go build -o $(BIN)/siteplane-operator ./cmd
+
+.PHONY: fmt
+fmt: ## gofmt every module.
+	gofmt -w services operator test
+
+.PHONY: vet
+vet: ## go vet every module.
+	go vet $(MODULES)
+
+.PHONY: lint
+lint: vet ## gofmt check and go vet.
+	@out=$$(gofmt -l services operator test); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+##@ Operator
+
+.PHONY: controller-gen
+controller-gen: $(CONTROLLER_GEN)
+$(CONTROLLER_GEN):
+	cd operator && go install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_TOOLS_VERSION)
+
+.PHONY: manifests
+manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC into config/.
+	cd operator && $(CONTROLLER_GEN) rbac:roleName=siteplane-operator crd:allowDangerousTypes=false webhook paths="./..." \
+		output:crd:artifacts:config=../config/crd/bases output:rbac:artifacts:config=../config/rbac
+	cp config/crd/bases/*.yaml charts/siteplane-operator/crds/ 2>/dev/null || true
+
+.PHONY: generate
+generate: $(CONTROLLER_GEN) ## Generate deepcopy code.
+	cd operator && $(CONTROLLER_GEN) object:headerFile=../hack/boilerplate.go.txt paths="./..."
+
+.PHONY: verify
+verify: manifests generate ## Fail when generated files differ from what is committed.
+	@git diff --exit-code -- config operator charts || { echo "generated files are stale: run make manifests generate and commit"; exit 1; }
+
+.PHONY: envtest
+envtest: ## Provide kube-apiserver and etcd for envtest in bin/ (download, or build from the module proxy).
+	hack/envtest.sh
+
+.PHONY: test-e2e
+test-e2e: ## End-to-end suite against a real cluster (KUBECONFIG): Helm install, a Site, HTTP through the gateway.
+	hack/e2e.sh
+
+.PHONY: images
+images: ## Build the container images (needs a container builder).
+	hack/images.sh
+
+.PHONY: chart
+chart: manifests ## Lint and package the Helm chart.
+	hack/chart.sh
+
+##@ Database
+
+.PHONY: db-start db-stop
+db-start: ## Start the throwaway PostgreSQL used by tests.
+	hack/postgres.sh start test
+db-stop: ## Stop it.
+	hack/postgres.sh stop test
+
+.PHONY: clean
+clean: ## Remove bin/ and .cache/ (stops throwaway databases first).
+	-hack/postgres.sh destroy test; -hack/postgres.sh destroy run
+	rm -rf bin .cache

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Throwaway PostgreSQL for tests and `make run`.
+#
+#   hack/postgres.sh start [NAME]   start (or reuse) the instance NAME (default "test")
+#   hack/postgres.sh stop [NAME]    stop it; its data stays under .cache/postgres/NAME
+#   hack/postgres.sh status [NAME]  exit 0 when running
+#   hack/postgres.sh url [NAME]     print the superuser DSN
+#   hack/postgres.sh destroy [NAME] stop it and delete its data
+#
+# The server listens on 127.0.0.1 at a free port, trusts local connections and
+# keeps its data under .cache/postgres/NAME. When DATABASE_URL is set, no server
+# is started: `url` prints DATABASE_URL and the other verbs do nothing.
+# Server binaries come from PATH or /usr/lib/postgresql/*/bin; when none exist
+# and we are root with apt-get, Debian's postgresql package is installed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+verb=${1:-status}
+name=${2:-test}
+dir="$root/.cache/postgres/$name"
+data="$dir/data"
+
+if [[ -n "${DATABASE_URL:-}" ]]; then
+  [[ $verb == url ]] && echo "$DATABASE_URL"
+  exit 0
+fi
+
+find_bin() {
+  if command -v pg_ctl >/dev/null 2>&1 && command -v initdb >/dev/null 2>&1; then
+    dirname "$(command -v pg_ctl)"; return 0
+  fi
+  local d
+  for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    [[ -x $d/pg_ctl && -x $d/initdb ]] && { echo "$d"; return 0; }
+  done
+  return 1
+}
+
+install_server() {
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "postgres.sh: no PostgreSQL server binaries found; installing Debian's postgresql" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends postgresql >&2
+    # Debian's package starts a cluster of its own; we do not need it.
+    (command -v pg_ctlcluster >/dev/null && pg_lsclusters -h 2>/dev/null | while read -r v c _; do pg_ctlcluster "$v" "$c" stop || true; done) >&2 || true
+  else
+    echo "postgres.sh: PostgreSQL server binaries (initdb, pg_ctl) not found." >&2
+    echo "Install them (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@15)" >&2
+    echo "or set DATABASE_URL to an existing server's superuser DSN." >&2
+    exit 1
+  fi
+}
+
+bin=$(find_bin) || { install_server; bin=$(find_bin); }
+
+# initdb and postgres refuse to run as root: run them as an unprivileged user.
+as_owner() {
+  if [[ $(id -u) -eq 0 ]]; then
+    local u=${PG_RUN_USER:-postgres}
+    id "$u" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$u"
+    chown -R "$u" "$dir"
+    # The run user must be able to reach the data directory through every parent.
+    local p=$dir
+    while [[ $p != / ]]; do chmod o+x "$p" 2>/dev/null || true; p=$(dirname "$p"); done
+    runuser -u "$u" -- "$@"
+  else
+    "$@"
+  fi
+}
+
+free_port() {
+  python3 - <<'PY' 2>/dev/null || echo $((20000 + RANDOM % 20000))
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
+PY
+}
+
+running() { [[ -f $data/postmaster.pid ]] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
+port() { cat "$dir/port"; }
+dsn() { echo "postgres://postgres@127.0.0.1:$(port)/postgres?sslmode=disable"; }
+
+case $verb in
+  start)
+    mkdir -p "$dir"
+    if [[ ! -f $data/PG_VERSION ]]; then
+      rm -rf "$data"
+      mkdir -p "$data"
+      as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+        || as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
+    fi
+    if running; then dsn; exit 0; fi
+    p=$(free_port)
+    echo "$p" >"$dir/port"
+    # Throwaway data: durability off, connections enough for parallel test packages.
+    as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start -o \
+      "-h 127.0.0.1 -p $p -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB" >/dev/null \
+      || { tail -20 "$dir/server.log" >&2; exit 1; }
+    dsn
+    ;;
+  stop)
+    if [[ -f $data/postmaster.pid ]]; then as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true; fi
+    ;;
+  status)
+    running
+    ;;
+  url)
+    running || { echo "postgres.sh: instance $name is not running (hack/postgres.sh start $name)" >&2; exit 1; }
+    dsn
+    ;;
+  destroy)
+    if [[ -f $data/postmaster.pid ]]; then as_owner "$bin/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true; fi
+    rm -rf "$dir"
+    ;;
+  *)
+    echo "usage: hack/postgres.sh start|stop|status|url|destroy [NAME]" >&2; exit 2;;
+esac

@@ -1,0 +1,3 @@
+module siteplane.dev/operator
+
+go 1.26.0

@@ -1,0 +1,58 @@
+package contract
+
+// Environment variables read by every service. Values that are secrets are
+// passed as files (the *_FILE variables) when they come from a mounted Secret;
+// the plain forms exist for local runs.
+const (
+	// EnvListenAddr is the API listener, host:port. Default ":8080".
+	EnvListenAddr = "SITEPLANE_LISTEN_ADDR"
+	// EnvMetricsAddr is the Prometheus listener, host:port. Default ":9090".
+	EnvMetricsAddr = "SITEPLANE_METRICS_ADDR"
+	// EnvDatabaseURL is the PostgreSQL DSN. Secret.
+	EnvDatabaseURL = "SITEPLANE_DATABASE_URL"
+	// EnvDatabaseURLFile names a file holding the DSN (a mounted Secret key).
+	EnvDatabaseURLFile = "SITEPLANE_DATABASE_URL_FILE"
+	// EnvInternalKey is the HMAC key that signs the identity header. Secret.
+	EnvInternalKey = "SITEPLANE_INTERNAL_KEY"
+	// EnvInternalKeyFile names a file holding the internal key.
+	EnvInternalKeyFile = "SITEPLANE_INTERNAL_KEY_FILE"
+	// EnvShutdownTimeout bounds the drain of in-flight requests (Go duration). Default "20s".
+	EnvShutdownTimeout = "SITEPLANE_SHUTDOWN_TIMEOUT"
+	// EnvLogLevel is debug, info, warn or error. Default "info".
+	EnvLogLevel = "SITEPLANE_LOG_LEVEL"
+	// EnvMaxBodyBytes caps request bodies. Default 10 MiB (media raises it).
+	EnvMaxBodyBytes = "SITEPLANE_MAX_BODY_BYTES"
+	// EnvSiteFile names the site settings file (JSON, type Site).
+	EnvSiteFile = "SITEPLANE_SITE_FILE"
+	// EnvRoutesFile names the gateway route file (JSON, type RouteFile).
+	EnvRoutesFile = "SITEPLANE_ROUTES_FILE"
+	// EnvMarketplaceKeysDir names the directory of operator-issued API keys
+	// (layout: KeyDir* constants below).
+	EnvMarketplaceKeysDir = "SITEPLANE_MARKETPLACE_KEYS_DIR"
+	// EnvValidationRate is the purchase-code validations one key may make per minute. Default 60.
+	EnvValidationRate = "SITEPLANE_VALIDATION_RATE_PER_MINUTE"
+	// EnvAdminDir names a directory holding the bootstrap administrator
+	// (files AdminUsernameKey, AdminEmailKey, AdminPasswordKey), as the
+	// operator's admin Secret is mounted.
+	EnvAdminDir = "SITEPLANE_ADMIN_DIR"
+	// EnvAdminUser, EnvAdminEmail and EnvAdminPassword bootstrap the
+	// administrator without a mounted Secret (local runs).
+	EnvAdminUser     = "SITEPLANE_ADMIN_USER"
+	EnvAdminEmail    = "SITEPLANE_ADMIN_EMAIL"
+	EnvAdminPassword = "SITEPLANE_ADMIN_PASSWORD"
+	// EnvMediaDir is where the media service stores uploaded files.
+	EnvMediaDir = "SITEPLANE_MEDIA_DIR"
+	// EnvServiceName overrides the service label in logs and metrics.
+	EnvServiceName = "SITEPLANE_SERVICE_NAME"
+)
+
+// Defaults for the variables above.
+const (
+	DefaultAPIPort        = 8080
+	DefaultMetricsPort    = 9090
+	DefaultListenAddr     = ":8080"
+	DefaultMetricsAddr    = ":9090"
+	DefaultShutdown       = "20s"
+	DefaultMaxBodyBytes   = 10 << 20
+	DefaultValidationRate = 60
+)

@@ -1,0 +1,37 @@
+package contract
+
+// HTTP paths every service serves.
+const (
+	// HealthzPath answers 200 while the process is alive.
+	HealthzPath = "/healthz"
+	// ReadyzPath answers 200 when the database is reachable and migrations are applied.
+	ReadyzPath = "/readyz"
+	// MetricsPath is served on the metrics listener, never on the API port.
+	MetricsPath = "/metrics"
+	// RouteDescriptionsPath is the internal endpoint where content, media and
+	// the gateway publish their route descriptions (WordPress index shape).
+	RouteDescriptionsPath = "/internal/routes"
+	// UserLookupPath is the gateway's internal user lookup, used by the
+	// content service to validate author ids: GET UserLookupPath + "/{id}".
+	UserLookupPath = "/internal/users"
+)
+
+// Header names used between the gateway and the services.
+const (
+	// IdentityHeader carries the signed caller identity (package identity).
+	IdentityHeader = "X-Siteplane-Identity"
+	// RequestIDHeader is honoured when present and echoed on every response.
+	RequestIDHeader = "X-Request-ID"
+)
+
+// Service names: the values of the `service` log and metric label, the
+// component names of the Site resource and the service names in the route file.
+const (
+	ServiceGateway     = "gateway"
+	ServiceContent     = "content"
+	ServiceMedia       = "media"
+	ServiceMarketplace = "marketplace"
+)
+
+// Services lists every component in start order.
+var Services = []string{ServiceMarketplace, ServiceContent, ServiceMedia, ServiceGateway}

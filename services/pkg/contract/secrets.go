@@ -1,0 +1,39 @@
+package contract
+
+// Keys inside the Secrets the operator generates and the services mount.
+const (
+	// InternalKeySecretKey holds the HMAC key of the identity header.
+	InternalKeySecretKey = "internal-key"
+	// DatabaseURLSecretKey is the key of the user-provided database Secret
+	// that holds the DSN.
+	DatabaseURLSecretKey = "dsn"
+
+	// AdminUsernameKey, AdminEmailKey and AdminPasswordKey are the files of
+	// the bootstrap administrator Secret. The password is an application
+	// password (24 alphanumerics).
+	AdminUsernameKey = "username"
+	AdminEmailKey    = "email"
+	AdminPasswordKey = "application-password"
+
+	// KeyDirAPIKeyFile and KeyDirAccountFile lay out one marketplace API key
+	// in the key directory: <dir>/<key-name>/api-key holds the key and
+	// <dir>/<key-name>/account the owning account's username. The operator
+	// projects each key Secret into its own sub-directory, so deleting the
+	// Secret removes the directory and the key stops working.
+	KeyDirAPIKeyFile  = "api-key"
+	KeyDirAccountFile = "account"
+)
+
+// Mount paths used by the operator and read back by default by the services.
+const (
+	ConfigMountPath          = "/etc/siteplane/config"
+	InternalKeyMountPath     = "/etc/siteplane/internal"
+	DatabaseMountPath        = "/etc/siteplane/database"
+	AdminMountPath           = "/etc/siteplane/admin"
+	MarketplaceKeysMountPath = "/etc/siteplane/marketplace-keys"
+	MediaMountPath           = "/var/lib/siteplane/media"
+
+	// SiteFileName and RoutesFileName are the keys of the site ConfigMap.
+	SiteFileName   = "site.json"
+	RoutesFileName = "routes.json"
+)

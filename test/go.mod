@@ -1,0 +1,3 @@
+module siteplane.dev/test
+
+go 1.26.0
