@@ -1,0 +1,34 @@
+package identity
+
+import (
+	"net/http"
+	"time"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Middleware verifies contract.IdentityHeader and stores the caller in the
+// request context. A request without the header is anonymous. A present but
+// invalid header (tampered, expired, signed with another key) is refused with
+// reject, so that a forged identity is never silently downgraded to anonymous
+// and a clock or key problem shows up as an error rather than as missing data.
+func Middleware(key []byte, now func() time.Time, reject func(w http.ResponseWriter, r *http.Request, err error)) func(http.Handler) http.Handler {
+	if now == nil {
+		now = time.Now
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := r.Header.Get(contract.IdentityHeader)
+			if h == "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			id, err := Verify(key, h, now())
+			if err != nil {
+				reject(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), id)))
+		})
+	}
+}
