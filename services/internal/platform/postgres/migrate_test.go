@@ -1,0 +1,81 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"siteplane.dev/services/internal/platform/pgtest"
+)
+
+// Each migration inserts a row into a log table: run twice concurrently, the
+// log must hold one row per migration.
+var testMigrations = fstest.MapFS{
+	"0001_log.up.sql":    {Data: []byte(`CREATE TABLE applied (n int NOT NULL); INSERT INTO applied VALUES (1); SELECT pg_sleep(0.2);`)},
+	"0001_log.down.sql":  {Data: []byte(`DROP TABLE applied;`)},
+	"0002_more.up.sql":   {Data: []byte(`INSERT INTO applied VALUES (2); CREATE TABLE widget (id bigserial PRIMARY KEY);`)},
+	"0002_more.down.sql": {Data: []byte(`DROP TABLE widget;`)},
+}
+
+func TestMigrateConcurrentAppliesOnce(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	ctx := context.Background()
+
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = Migrate(ctx, dsn, "svc", testMigrations)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("migrator %d: %v", i, err)
+		}
+	}
+
+	pool, err := Open(ctx, dsn, "svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var n, distinct int
+	if err := pool.QueryRow(ctx, "SELECT count(*), count(DISTINCT n) FROM applied").Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || distinct != 2 {
+		t.Fatalf("applied log has %d rows (%d distinct), want 2: a migration ran more than once", n, distinct)
+	}
+	v, dirty, err := Version(ctx, pool)
+	if err != nil || v != 2 || dirty {
+		t.Fatalf("version = %d dirty=%v err=%v, want 2 clean", v, dirty, err)
+	}
+	// The tables live in the service's schema, reached through search_path.
+	var schema string
+	if err := pool.QueryRow(ctx, "SELECT table_schema FROM information_schema.tables WHERE table_name = 'widget'").Scan(&schema); err != nil || schema != "svc" {
+		t.Fatalf("widget schema = %q (%v), want svc", schema, err)
+	}
+}
+
+func TestMigrateFailureIsReported(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	bad := fstest.MapFS{"0001_bad.up.sql": {Data: []byte(`CREATE TABLE x (;`)}}
+	if err := Migrate(context.Background(), dsn, "svc", bad); err == nil {
+		t.Fatal("a broken migration must fail start-up")
+	}
+}
+
+func TestOpenErrorsHideThePassword(t *testing.T) {
+	_, err := Open(context.Background(), "postgres://app:topsecret@127.0.0.1:1/db?connect_timeout=1", "svc")
+	if err == nil {
+		t.Fatal("expected a connection error")
+	}
+	if got := err.Error(); strings.Contains(got, "topsecret") {
+		t.Fatalf("error leaks the password: %s", got)
+	}
+}
