@@ -1,0 +1,146 @@
+// Package service is the start-up sequence every Siteplane service shares:
+// configuration from the environment, logger, metrics, database pool and
+// migrations, identity verification, the HTTP server, and signal handling.
+// A service's main is one call to Main with its own routes.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gorilla/mux"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/server"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Options describe a service.
+type Options struct {
+	// Name is the contract service name; it is also the database schema.
+	Name string
+	// Migrations holds the schema's migration files; nil means the service
+	// has no database.
+	Migrations fs.FS
+	// Errors writes the service's error envelope (default: WordPress's).
+	Errors server.ErrorWriter
+	// MaxBodyBytes overrides the default request body limit.
+	MaxBodyBytes int64
+}
+
+// Env is what a service's Register function receives.
+type Env struct {
+	Server *server.Server
+	Router *mux.Router
+	Pool   *pgxpool.Pool // nil without Migrations
+	Logger *slog.Logger
+	// Config reads the service's own variables; errors recorded on it after
+	// Register returns fail the start-up with every problem listed.
+	Config      *config.Loader
+	InternalKey []byte
+	Site        contract.Site
+}
+
+// Register wires the service's routes and background work. Goroutines it
+// starts must stop when ctx is cancelled.
+type Register func(ctx context.Context, env *Env) error
+
+// Main runs the service until SIGTERM or SIGINT and exits the process.
+func Main(opts Options, register Register) {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if err := Run(ctx, opts, os.LookupEnv, register, nil); err != nil {
+		slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("exit", "service", opts.Name, "error", err.Error())
+		os.Exit(1)
+	}
+}
+
+// Run is Main without the process concerns. ready, when not nil, receives the
+// bound API address once the server listens (tests use it).
+func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), register Register, ready func(apiAddr string)) error {
+	cfg := config.New(lookup)
+	name := cfg.String(contract.EnvServiceName, opts.Name)
+	logger := logging.New(os.Stderr, name, cfg.String(contract.EnvLogLevel, "info"))
+	listen := cfg.String(contract.EnvListenAddr, contract.DefaultListenAddr)
+	metricsAddr := cfg.String(contract.EnvMetricsAddr, contract.DefaultMetricsAddr)
+	shutdown := cfg.Duration(contract.EnvShutdownTimeout, 0)
+	maxBody := cfg.Int(contract.EnvMaxBodyBytes, opts.MaxBodyBytes, 1, 1<<40)
+	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, opts.Migrations != nil)
+	key := cfg.Secret(contract.EnvInternalKey, contract.EnvInternalKeyFile, true)
+	site := loadSite(cfg)
+	if err := cfg.Err(); err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+
+	reg := metrics.NewRegistry()
+	srv := server.New(server.Config{Service: name, ListenAddr: listen, MetricsAddr: metricsAddr,
+		ShutdownTimeout: shutdown, MaxBodyBytes: maxBody, Logger: logger, Registry: reg, Errors: opts.Errors})
+	env := &Env{Server: srv, Router: srv.Router(), Logger: logger, Config: cfg, InternalKey: []byte(key), Site: site}
+
+	errs := opts.Errors
+	if errs == nil {
+		errs = server.WordPressError
+	}
+	srv.Router().Use(identity.Middleware(env.InternalKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+		logger.Warn("identity header rejected", "request_id", logging.RequestID(r.Context()), "reason", err.Error())
+		errs(w, r, http.StatusUnauthorized, "rest_invalid_identity", "The caller identity could not be verified.")
+	}))
+
+	if opts.Migrations != nil {
+		if err := postgres.Migrate(ctx, dsn, opts.Name, opts.Migrations); err != nil {
+			return err
+		}
+		pool, err := postgres.Open(ctx, dsn, opts.Name)
+		if err != nil {
+			return err
+		}
+		env.Pool = pool
+		reg.MustRegister(metrics.NewPoolCollector(name, pool))
+		srv.AddReadiness("database", func(ctx context.Context) error {
+			if err := pool.Ping(ctx); err != nil {
+				return errors.New("database unreachable")
+			}
+			return nil
+		})
+		srv.OnShutdown(func(context.Context) { pool.Close() })
+	}
+
+	if err := register(ctx, env); err != nil {
+		return err
+	}
+	if err := cfg.Err(); err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	if ready != nil {
+		ready(srv.APIAddr())
+	}
+	return srv.Run(ctx)
+}
+
+func loadSite(cfg *config.Loader) contract.Site {
+	path := cfg.String(contract.EnvSiteFile, "")
+	if path == "" {
+		return contract.DefaultSite("http://localhost:8080")
+	}
+	s, err := contract.ReadSiteFile(path)
+	if err != nil {
+		cfg.Fail("%s: %v", contract.EnvSiteFile, err)
+		return contract.DefaultSite("http://localhost:8080")
+	}
+	return *s
+}

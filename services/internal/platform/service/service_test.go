@@ -1,0 +1,110 @@
+package service
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+func envOf(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestRunReportsEveryConfigurationProblem(t *testing.T) {
+	err := Run(context.Background(), Options{Name: "svc", Migrations: fstest.MapFS{}}, envOf(map[string]string{
+		contract.EnvShutdownTimeout: "soon",
+	}), func(context.Context, *Env) error { return nil }, nil)
+	if err == nil {
+		t.Fatal("expected a configuration error")
+	}
+	for _, want := range []string{contract.EnvDatabaseURL, contract.EnvInternalKey, contract.EnvShutdownTimeout} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+}
+
+// TestRunServesWithIdentityAndDatabase starts a service the way main does and
+// checks migrations, readiness, and that handlers see the signed identity.
+func TestRunServesWithIdentityAndDatabase(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	key := "test-internal-key"
+	migrations := fstest.MapFS{"0001_init.up.sql": {Data: []byte("CREATE TABLE thing (id int);")}}
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{Name: "svc", Migrations: migrations}, envOf(map[string]string{
+			contract.EnvDatabaseURL: dsn, contract.EnvInternalKey: key,
+			contract.EnvListenAddr: "127.0.0.1:0", contract.EnvMetricsAddr: "127.0.0.1:0",
+		}), func(ctx context.Context, env *Env) error {
+			env.Router.HandleFunc("/whoami", func(w http.ResponseWriter, r *http.Request) {
+				id := identity.FromContext(r.Context())
+				var n int
+				if err := env.Pool.QueryRow(r.Context(), "SELECT count(*) FROM thing").Scan(&n); err != nil {
+					http.Error(w, err.Error(), 500)
+					return
+				}
+				io.WriteString(w, string(id.Role))
+			})
+			return nil
+		}, func(addr string) { addrc <- addr })
+	}()
+	var base string
+	select {
+	case a := <-addrc:
+		base = "http://" + a
+	case err := <-done:
+		t.Fatalf("Run: %v", err)
+	}
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+
+	do := func(header string) (int, string) {
+		req, _ := http.NewRequest("GET", base+"/whoami", nil)
+		if header != "" {
+			req.Header.Set(contract.IdentityHeader, header)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	exp := time.Now().Add(time.Minute)
+	tests := []struct {
+		name   string
+		header string
+		status int
+		body   string
+	}{
+		{"anonymous", "", 200, ""},
+		{"signed editor", identity.Sign([]byte(key), identity.Identity{UserID: 2, Role: identity.Editor}, exp), 200, "editor"},
+		{"forged", identity.Sign([]byte("other"), identity.Identity{UserID: 1, Role: identity.Administrator}, exp), 401, "rest_invalid_identity"},
+	}
+	for _, tt := range tests {
+		status, body := do(tt.header)
+		if status != tt.status || !strings.Contains(body, tt.body) {
+			t.Errorf("%s: %d %q, want %d containing %q", tt.name, status, body, tt.status, tt.body)
+		}
+	}
+	res, err := http.Get(base + contract.ReadyzPath)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("readyz: %v %v", res, err)
+	}
+	res.Body.Close()
+}
