@@ -1,0 +1,380 @@
+package resources
+
+import (
+	"path"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Port names of every service container and Service.
+const (
+	PortHTTP    = "http"
+	PortMetrics = "metrics"
+)
+
+// ImageDefaults make the image of a component whose spec names none:
+// <Registry>/<component>:<Tag>.
+type ImageDefaults struct {
+	Registry string
+	Tag      string
+}
+
+// Image returns the component's image.
+func (d ImageDefaults) Image(site *sitev1.Site, component string) string {
+	if img := site.Component(component).Image; img != "" {
+		return img
+	}
+	reg, tag := d.Registry, d.Tag
+	if reg == "" {
+		reg = "ghcr.io/siteplane"
+	}
+	if tag == "" {
+		tag = "latest"
+	}
+	return reg + "/" + component + ":" + tag
+}
+
+// KeyMount projects one key Secret into the key directory as <Dir>/.
+type KeyMount struct {
+	Dir        string
+	SecretName string
+}
+
+// Mounted is what the pods mount, as the reconciler found or wrote it. The
+// builders hash exactly the items each component mounts, so a change rolls
+// the pods that see it and no others.
+type Mounted struct {
+	// Config is the site ConfigMap's data.
+	Config map[string]string
+	// Secrets holds the data of every mounted Secret by name.
+	Secrets map[string]map[string][]byte
+	// APIKeys are the marketplace key directory entries, current and
+	// previous, in any order.
+	APIKeys []KeyMount
+}
+
+// Volume names.
+const (
+	volConfig      = "config"
+	volInternalKey = "internal-key"
+	volDatabase    = "database"
+	volAdmin       = "admin"
+	volKeys        = "marketplace-keys"
+	volMedia       = "media"
+	volTmp         = "tmp"
+)
+
+// PodUID is the non-root user and group the services run as (distroless
+// "nonroot").
+const PodUID = 65532
+
+// mount is one volume of a component: its source, where it is mounted and
+// what it contributes to the hashes.
+type mount struct {
+	volume     *corev1ac.VolumeApplyConfiguration
+	mountPath  string
+	configKeys []string            // ConfigMap items mounted
+	secretKeys map[string][]string // Secret name → items mounted
+}
+
+// mounts lists the volumes of component, in a stable order.
+func mounts(site *sitev1.Site, component string, m Mounted) []mount {
+	configKeys := []string{contract.SiteFileName}
+	if component == contract.ServiceGateway {
+		configKeys = append(configKeys, contract.RoutesFileName)
+	}
+	items := func(keys ...string) []*corev1ac.KeyToPathApplyConfiguration {
+		out := make([]*corev1ac.KeyToPathApplyConfiguration, 0, len(keys))
+		for _, k := range keys {
+			out = append(out, corev1ac.KeyToPath().WithKey(k).WithPath(k))
+		}
+		return out
+	}
+	dbKey := databaseKey(site)
+	internal := InternalKeySecretName(site.Name)
+	list := []mount{
+		{
+			volume: corev1ac.Volume().WithName(volConfig).WithConfigMap(corev1ac.ConfigMapVolumeSource().
+				WithName(ConfigMapName(site.Name)).WithItems(items(configKeys...)...)),
+			mountPath:  contract.ConfigMountPath,
+			configKeys: configKeys,
+		},
+		{
+			volume: corev1ac.Volume().WithName(volInternalKey).WithSecret(corev1ac.SecretVolumeSource().
+				WithSecretName(internal).WithItems(items(contract.InternalKeySecretKey)...)),
+			mountPath:  contract.InternalKeyMountPath,
+			secretKeys: map[string][]string{internal: {contract.InternalKeySecretKey}},
+		},
+		{
+			// The DSN's key in the user's Secret may be anything (CloudNativePG
+			// calls it "uri"); it is always mounted as the contract's file name.
+			volume: corev1ac.Volume().WithName(volDatabase).WithSecret(corev1ac.SecretVolumeSource().
+				WithSecretName(site.Spec.Database.SecretRef.Name).
+				WithItems(corev1ac.KeyToPath().WithKey(dbKey).WithPath(contract.DatabaseURLSecretKey))),
+			mountPath:  contract.DatabaseMountPath,
+			secretKeys: map[string][]string{site.Spec.Database.SecretRef.Name: {dbKey}},
+		},
+	}
+	switch component {
+	case contract.ServiceGateway:
+		admin := AdminSecretName(site.Name)
+		keys := []string{contract.AdminUsernameKey, contract.AdminEmailKey, contract.AdminPasswordKey}
+		list = append(list, mount{
+			volume: corev1ac.Volume().WithName(volAdmin).WithSecret(corev1ac.SecretVolumeSource().
+				WithSecretName(admin).WithItems(items(keys...)...)),
+			mountPath:  contract.AdminMountPath,
+			secretKeys: map[string][]string{admin: keys},
+		})
+	case contract.ServiceMarketplace:
+		keyMounts := append([]KeyMount(nil), m.APIKeys...)
+		sort.Slice(keyMounts, func(i, j int) bool { return keyMounts[i].Dir < keyMounts[j].Dir })
+		proj := corev1ac.ProjectedVolumeSource()
+		secretKeys := map[string][]string{}
+		for _, k := range keyMounts {
+			// Optional: a key Secret deleted at the end of its grace period
+			// must not keep new pods from starting.
+			proj.WithSources(corev1ac.VolumeProjection().WithSecret(corev1ac.SecretProjection().
+				WithName(k.SecretName).WithOptional(true).
+				WithItems(
+					corev1ac.KeyToPath().WithKey(contract.KeyDirAPIKeyFile).WithPath(path.Join(k.Dir, contract.KeyDirAPIKeyFile)),
+					corev1ac.KeyToPath().WithKey(contract.KeyDirAccountFile).WithPath(path.Join(k.Dir, contract.KeyDirAccountFile)),
+				)))
+			secretKeys[k.SecretName] = []string{contract.KeyDirAPIKeyFile, contract.KeyDirAccountFile}
+		}
+		if len(keyMounts) == 0 {
+			// A projected volume needs a source list; an empty one is valid
+			// and gives the service an empty key directory.
+			proj.Sources = []corev1ac.VolumeProjectionApplyConfiguration{}
+		}
+		list = append(list, mount{
+			volume:     corev1ac.Volume().WithName(volKeys).WithProjected(proj),
+			mountPath:  contract.MarketplaceKeysMountPath,
+			secretKeys: secretKeys,
+		})
+	case contract.ServiceMedia:
+		list = append(list, mount{
+			volume: corev1ac.Volume().WithName(volMedia).WithPersistentVolumeClaim(
+				corev1ac.PersistentVolumeClaimVolumeSource().WithClaimName(MediaPVCName(site.Name))),
+			mountPath: contract.MediaMountPath,
+		})
+	}
+	list = append(list, mount{
+		volume:    corev1ac.Volume().WithName(volTmp).WithEmptyDir(corev1ac.EmptyDirVolumeSource().WithSizeLimit(resource.MustParse("64Mi"))),
+		mountPath: "/tmp",
+	})
+	return list
+}
+
+func databaseKey(site *sitev1.Site) string {
+	if k := site.Spec.Database.SecretRef.Key; k != "" {
+		return k
+	}
+	return contract.DatabaseURLSecretKey
+}
+
+// PodHashes returns the config and secret hashes of component's pod template.
+func PodHashes(site *sitev1.Site, component string, m Mounted) (configHash, secretHash string) {
+	cfg := map[string]map[string][]byte{}
+	sec := map[string]map[string][]byte{}
+	for _, mt := range mounts(site, component, m) {
+		for _, k := range mt.configKeys {
+			if cfg[volConfig] == nil {
+				cfg[volConfig] = map[string][]byte{}
+			}
+			cfg[volConfig][k] = []byte(m.Config[k])
+		}
+		for name, keys := range mt.secretKeys {
+			if sec[name] == nil {
+				sec[name] = map[string][]byte{}
+			}
+			for _, k := range keys {
+				sec[name][k] = m.Secrets[name][k]
+			}
+		}
+	}
+	return hashData(cfg), hashData(sec)
+}
+
+// Env is the container environment of component: the contract's variables
+// pointing at the mounted files, then spec env (which wins on a name clash).
+func Env(site *sitev1.Site, component string) []corev1.EnvVar {
+	env := []corev1.EnvVar{
+		{Name: contract.EnvServiceName, Value: component},
+		{Name: contract.EnvListenAddr, Value: contract.DefaultListenAddr},
+		{Name: contract.EnvMetricsAddr, Value: contract.DefaultMetricsAddr},
+		{Name: contract.EnvShutdownTimeout, Value: contract.DefaultShutdown},
+		{Name: contract.EnvSiteFile, Value: path.Join(contract.ConfigMountPath, contract.SiteFileName)},
+		{Name: contract.EnvDatabaseURLFile, Value: path.Join(contract.DatabaseMountPath, contract.DatabaseURLSecretKey)},
+		{Name: contract.EnvInternalKeyFile, Value: path.Join(contract.InternalKeyMountPath, contract.InternalKeySecretKey)},
+	}
+	switch component {
+	case contract.ServiceGateway:
+		env = append(env,
+			corev1.EnvVar{Name: contract.EnvRoutesFile, Value: path.Join(contract.ConfigMountPath, contract.RoutesFileName)},
+			corev1.EnvVar{Name: contract.EnvAdminDir, Value: contract.AdminMountPath})
+	case contract.ServiceMarketplace:
+		env = append(env, corev1.EnvVar{Name: contract.EnvMarketplaceKeysDir, Value: contract.MarketplaceKeysMountPath})
+	case contract.ServiceMedia:
+		env = append(env, corev1.EnvVar{Name: contract.EnvMediaDir, Value: contract.MediaMountPath})
+	}
+	for _, extra := range site.Component(component).Env {
+		replaced := false
+		for i := range env {
+			if env[i].Name == extra.Name {
+				env[i], replaced = extra, true
+			}
+		}
+		if !replaced {
+			env = append(env, extra)
+		}
+	}
+	return env
+}
+
+// DefaultResources are used when a component's spec sets none. Media gets
+// more memory for image resizing.
+func DefaultResources(component string) corev1.ResourceRequirements {
+	mem, limit := "64Mi", "256Mi"
+	if component == contract.ServiceMedia {
+		mem, limit = "128Mi", "512Mi"
+	}
+	return corev1.ResourceRequirements{
+		Requests: corev1.ResourceList{
+			corev1.ResourceCPU:    resource.MustParse("50m"),
+			corev1.ResourceMemory: resource.MustParse(mem),
+		},
+		Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)},
+	}
+}
+
+// Deployment is the Deployment of one component.
+func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mounted) *appsv1ac.DeploymentApplyConfiguration {
+	spec := site.Component(component)
+	configHash, secretHash := PodHashes(site, component, m)
+
+	resources := DefaultResources(component)
+	if spec.Resources != nil {
+		resources = *spec.Resources
+	}
+	pullPolicy := spec.ImagePullPolicy
+	if pullPolicy == "" {
+		pullPolicy = corev1.PullIfNotPresent
+	}
+
+	container := corev1ac.Container().
+		WithName(component).
+		WithImage(images.Image(site, component)).
+		WithImagePullPolicy(pullPolicy).
+		WithPorts(
+			corev1ac.ContainerPort().WithName(PortHTTP).WithContainerPort(contract.DefaultAPIPort).WithProtocol(corev1.ProtocolTCP),
+			corev1ac.ContainerPort().WithName(PortMetrics).WithContainerPort(contract.DefaultMetricsPort).WithProtocol(corev1.ProtocolTCP),
+		).
+		WithResources(convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
+		WithSecurityContext(corev1ac.SecurityContext().
+			WithAllowPrivilegeEscalation(false).
+			WithReadOnlyRootFilesystem(true).
+			WithRunAsNonRoot(true).
+			WithCapabilities(corev1ac.Capabilities().WithDrop("ALL")).
+			WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))).
+		WithStartupProbe(probe(contract.HealthzPath, 2, 90)). // migrations run before the first /healthz
+		WithLivenessProbe(probe(contract.HealthzPath, 10, 3)).
+		WithReadinessProbe(probe(contract.ReadyzPath, 5, 3))
+	for _, e := range Env(site, component) {
+		container.WithEnv(convert[corev1ac.EnvVarApplyConfiguration](e))
+	}
+
+	pod := corev1ac.PodSpec().
+		WithAutomountServiceAccountToken(false).
+		WithEnableServiceLinks(false).
+		WithTerminationGracePeriodSeconds(30).
+		WithSecurityContext(corev1ac.PodSecurityContext().
+			WithRunAsNonRoot(true).
+			WithRunAsUser(PodUID).
+			WithRunAsGroup(PodUID).
+			WithFSGroup(PodUID).
+			WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault)))
+	for _, mt := range mounts(site, component, m) {
+		pod.WithVolumes(mt.volume)
+		container.WithVolumeMounts(corev1ac.VolumeMount().WithName(*mt.volume.Name).WithMountPath(mt.mountPath).
+			WithReadOnly(*mt.volume.Name != volMedia && *mt.volume.Name != volTmp))
+	}
+	pod.WithContainers(container)
+
+	dspec := appsv1ac.DeploymentSpec().
+		WithReplicas(spec.ReplicaCount()).
+		WithSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))).
+		WithTemplate(corev1ac.PodTemplateSpec().
+			WithLabels(Labels(site, component)).
+			WithAnnotations(map[string]string{AnnotationConfigHash: configHash, AnnotationSecretHash: secretHash}).
+			WithSpec(pod))
+	if component == contract.ServiceMedia && site.Spec.Media.Storage.AccessMode != corev1.ReadWriteMany {
+		// A ReadWriteOnce volume may sit on another node than the new pod;
+		// stop the old pod first so the rollout cannot deadlock.
+		dspec.WithStrategy(appsv1ac.DeploymentStrategy().WithType(appsv1.RecreateDeploymentStrategyType))
+	}
+	return appsv1ac.Deployment(ComponentName(site.Name, component), site.Namespace).
+		WithLabels(Labels(site, component)).
+		WithOwnerReferences(OwnerReference(site)).
+		WithSpec(dspec)
+}
+
+func probe(p string, period, failures int32) *corev1ac.ProbeApplyConfiguration {
+	return corev1ac.Probe().
+		WithHTTPGet(corev1ac.HTTPGetAction().WithPath(p).WithPort(intstr.FromString(PortHTTP))).
+		WithPeriodSeconds(period).
+		WithFailureThreshold(failures).
+		WithTimeoutSeconds(2)
+}
+
+// Service is the ClusterIP Service of one component.
+func Service(site *sitev1.Site, component string) *corev1ac.ServiceApplyConfiguration {
+	return corev1ac.Service(ComponentName(site.Name, component), site.Namespace).
+		WithLabels(Labels(site, component)).
+		WithOwnerReferences(OwnerReference(site)).
+		WithSpec(corev1ac.ServiceSpec().
+			WithType(corev1.ServiceTypeClusterIP).
+			WithSelector(SelectorLabels(site, component)).
+			WithPorts(
+				corev1ac.ServicePort().WithName(PortHTTP).WithPort(contract.DefaultAPIPort).
+					WithTargetPort(intstr.FromString(PortHTTP)).WithProtocol(corev1.ProtocolTCP),
+				corev1ac.ServicePort().WithName(PortMetrics).WithPort(contract.DefaultMetricsPort).
+					WithTargetPort(intstr.FromString(PortMetrics)).WithProtocol(corev1.ProtocolTCP),
+			))
+}
+
+// MediaPVC is the claim of the media files. With deletionPolicy Retain it has
+// no owner, so deleting the Site keeps the uploads.
+func MediaPVC(site *sitev1.Site) *corev1ac.PersistentVolumeClaimApplyConfiguration {
+	st := site.Spec.Media.Storage
+	size := resource.MustParse("10Gi")
+	if st.Size != nil {
+		size = *st.Size
+	}
+	mode := st.AccessMode
+	if mode == "" {
+		mode = corev1.ReadWriteOnce
+	}
+	spec := corev1ac.PersistentVolumeClaimSpec().
+		WithAccessModes(mode).
+		WithResources(corev1ac.VolumeResourceRequirements().WithRequests(corev1.ResourceList{corev1.ResourceStorage: size}))
+	if st.StorageClassName != nil {
+		spec.WithStorageClassName(*st.StorageClassName)
+	}
+	pvc := corev1ac.PersistentVolumeClaim(MediaPVCName(site.Name), site.Namespace).
+		WithLabels(Labels(site, contract.ServiceMedia)).
+		WithSpec(spec)
+	if st.DeletionPolicy != "Retain" {
+		pvc.WithOwnerReferences(OwnerReference(site))
+	}
+	return pvc
+}

@@ -1,0 +1,92 @@
+package resources
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// NeedsPDB reports whether component gets a PodDisruptionBudget: only with
+// more than one replica, since a budget on a single pod blocks node drains.
+func NeedsPDB(site *sitev1.Site, component string) bool {
+	return site.Component(component).ReplicaCount() > 1
+}
+
+// PodDisruptionBudget lets at most one pod of the component be evicted at a time.
+func PodDisruptionBudget(site *sitev1.Site, component string) *policyv1ac.PodDisruptionBudgetApplyConfiguration {
+	return policyv1ac.PodDisruptionBudget(ComponentName(site.Name, component), site.Namespace).
+		WithLabels(Labels(site, component)).
+		WithOwnerReferences(OwnerReference(site)).
+		WithSpec(policyv1ac.PodDisruptionBudgetSpec().
+			WithMaxUnavailable(intstr.FromInt32(1)).
+			WithSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))))
+}
+
+// NetworkPolicyEnabled reports whether the site's NetworkPolicies are written.
+func NetworkPolicyEnabled(site *sitev1.Site) bool {
+	return sitev1.BoolOr(site.Spec.NetworkPolicy.Enabled, true)
+}
+
+// NetworkPolicy isolates one component's pods. Ingress: the API port from the
+// outside world (or spec.networkPolicy.gatewayFrom) for the gateway, from the
+// site's gateway only for the other services; the metrics port from
+// spec.networkPolicy.metricsFrom (every namespace when empty). Egress: DNS,
+// the database port, and the other pods of the site (the gateway calls the
+// services; content calls the gateway's user lookup).
+func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkPolicyApplyConfiguration {
+	np := site.Spec.NetworkPolicy
+	tcp, udp := corev1.ProtocolTCP, corev1.ProtocolUDP
+	port := func(proto corev1.Protocol, p intstr.IntOrString) *networkingv1ac.NetworkPolicyPortApplyConfiguration {
+		return networkingv1ac.NetworkPolicyPort().WithProtocol(proto).WithPort(p)
+	}
+	peers := func(list []networkingv1.NetworkPolicyPeer) []*networkingv1ac.NetworkPolicyPeerApplyConfiguration {
+		out := make([]*networkingv1ac.NetworkPolicyPeerApplyConfiguration, 0, len(list))
+		for _, p := range list {
+			out = append(out, convert[networkingv1ac.NetworkPolicyPeerApplyConfiguration](p))
+		}
+		return out
+	}
+	sitePods := networkingv1ac.NetworkPolicyPeer().WithPodSelector(
+		metav1ac.LabelSelector().WithMatchLabels(SiteSelectorLabels(site)))
+	gatewayPods := networkingv1ac.NetworkPolicyPeer().WithPodSelector(
+		metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, contract.ServiceGateway)))
+
+	api := networkingv1ac.NetworkPolicyIngressRule().WithPorts(port(tcp, intstr.FromString(PortHTTP)))
+	if component == contract.ServiceGateway {
+		api.WithFrom(peers(np.GatewayFrom)...) // empty: from everywhere
+	} else {
+		api.WithFrom(gatewayPods)
+	}
+	metrics := networkingv1ac.NetworkPolicyIngressRule().WithPorts(port(tcp, intstr.FromString(PortMetrics)))
+	if len(np.MetricsFrom) > 0 {
+		metrics.WithFrom(peers(np.MetricsFrom)...)
+	} else {
+		metrics.WithFrom(networkingv1ac.NetworkPolicyPeer().WithNamespaceSelector(metav1ac.LabelSelector()))
+	}
+
+	dbPort := np.DatabasePort
+	if dbPort == 0 {
+		dbPort = 5432
+	}
+	dns := networkingv1ac.NetworkPolicyEgressRule().WithPorts(
+		port(udp, intstr.FromInt32(53)), port(tcp, intstr.FromInt32(53)))
+	db := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(dbPort))).
+		WithTo(peers(np.DatabaseTo)...)
+	internal := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(contract.DefaultAPIPort))).
+		WithTo(sitePods)
+
+	return networkingv1ac.NetworkPolicy(ComponentName(site.Name, component), site.Namespace).
+		WithLabels(Labels(site, component)).
+		WithOwnerReferences(OwnerReference(site)).
+		WithSpec(networkingv1ac.NetworkPolicySpec().
+			WithPodSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))).
+			WithPolicyTypes(networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress).
+			WithIngress(api, metrics).
+			WithEgress(dns, db, internal))
+}
