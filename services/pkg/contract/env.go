@@ -42,6 +42,10 @@ const (
 	EnvAdminPassword = "SITEPLANE_ADMIN_PASSWORD"
 	// EnvMediaDir is where the media service stores uploaded files.
 	EnvMediaDir = "SITEPLANE_MEDIA_DIR"
+	// EnvGatewayURL is the gateway's internal base URL, used by the content
+	// service to look authors up at UserLookupPath. Unset: only the caller's
+	// own id (and the bootstrap admin, id 1) is accepted as an author.
+	EnvGatewayURL = "SITEPLANE_GATEWAY_URL"
 	// EnvServiceName overrides the service label in logs and metrics.
 	EnvServiceName = "SITEPLANE_SERVICE_NAME"
 )
