@@ -1,0 +1,58 @@
+package devstack
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWithDatabase(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "postgres://postgres@127.0.0.1:5432/siteplane?sslmode=disable"},
+		{"postgres://u@h:1/x", "postgres://u@h:1/siteplane"},
+	}
+	for _, tt := range tests {
+		if got := withDatabase(tt.in, "siteplane"); got != tt.want {
+			t.Errorf("withDatabase(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The env file must be sourceable by a POSIX shell and give back each value
+// unchanged, whatever characters it holds.
+func TestEnvFileIsSourceable(t *testing.T) {
+	s := Summary{GatewayURL: "http://127.0.0.1:8080", RESTRoot: "http://127.0.0.1:8080/cms-json",
+		AdminUser: "admin", AdminAppPassword: "abc'def $x", MarketplaceKey: "k",
+		ServiceURLs: map[string]string{"content": "http://127.0.0.1:1"}}
+	path := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(path, []byte(s.EnvFile()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("sh", "-c", `. "$0" && printf '%s|%s|%s' "$ADMIN_APP_PASSWORD" "$CONTENT_URL" "$REST_ROOT"`, path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), "abc'def $x|http://127.0.0.1:1|http://127.0.0.1:8080/cms-json"; got != want {
+		t.Fatalf("sourced %q, want %q", got, want)
+	}
+}
+
+func TestSecretsPersist(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run", "secrets.json")
+	a, err := LoadOrCreateSecrets(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadOrCreateSecrets(path)
+	if err != nil || a != b {
+		t.Fatalf("second load = %+v, %v; want the first run's secrets", b, err)
+	}
+	if len(a.AdminAppPassword) != 24 || strings.Trim(a.AdminAppPassword, alphanumerics) != "" {
+		t.Fatalf("application password %q is not 24 alphanumerics", a.AdminAppPassword)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("secrets file mode %v, want 0600", fi.Mode().Perm())
+	}
+}

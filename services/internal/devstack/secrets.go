@@ -1,0 +1,64 @@
+package devstack
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"os"
+	"path/filepath"
+)
+
+// Secrets are generated on the first run and reused afterwards.
+type Secrets struct {
+	InternalKey      string `json:"internal_key"`
+	AdminUser        string `json:"admin_user"`
+	AdminEmail       string `json:"admin_email"`
+	AdminAppPassword string `json:"admin_app_password"`
+}
+
+const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// RandomString returns n characters drawn uniformly from alphabet.
+func RandomString(n int, alphabet string) string {
+	b := make([]byte, n)
+	max := big.NewInt(int64(len(alphabet)))
+	for i := range b {
+		v, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			panic(err) // crypto/rand never fails on Linux; a broken RNG must not produce keys
+		}
+		b[i] = alphabet[v.Int64()]
+	}
+	return string(b)
+}
+
+// LoadOrCreateSecrets reads path, or creates it (mode 0600) with new values.
+func LoadOrCreateSecrets(path string) (Secrets, error) {
+	var s Secrets
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &s); err != nil {
+			return s, fmt.Errorf("%s is damaged (delete it to regenerate): %w", path, err)
+		}
+		if s.InternalKey != "" && s.AdminAppPassword != "" {
+			return s, nil
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return s, err
+	}
+	s = Secrets{
+		InternalKey:      RandomString(48, alphanumerics),
+		AdminUser:        "admin",
+		AdminEmail:       "admin@example.com",
+		AdminAppPassword: RandomString(24, alphanumerics),
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return s, err
+	}
+	data, _ = json.MarshalIndent(s, "", "  ")
+	return s, os.WriteFile(path, data, 0o600)
+}

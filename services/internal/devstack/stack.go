@@ -1,0 +1,336 @@
+package devstack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Options configure a local stack.
+type Options struct {
+	// Root is the repository root (hack/postgres.sh, .cache/ and bin/ live there).
+	Root string
+	// Port is the gateway's preferred port; a free one is used when it is taken.
+	Port int
+	// Out receives the progress lines and the summary.
+	Out io.Writer
+	// ReadyTimeout bounds each service's start-up.
+	ReadyTimeout time.Duration
+}
+
+// Stack is a running local stack.
+type Stack struct {
+	opts    Options
+	runDir  string
+	procs   []*Proc
+	pgName  string
+	Summary Summary
+}
+
+// Summary is what `make run` prints and writes to .cache/run/env.
+type Summary struct {
+	GatewayURL       string
+	RESTRoot         string
+	AdminUser        string
+	AdminAppPassword string
+	MarketplaceKey   string
+	ServiceURLs      map[string]string // service name → base URL
+	DatabaseURL      string
+	InternalKey      string
+	LogDir           string
+}
+
+const database = "siteplane"
+
+// Start brings the stack up; on error everything started so far is stopped.
+func Start(ctx context.Context, opts Options) (st *Stack, err error) {
+	if opts.ReadyTimeout == 0 {
+		opts.ReadyTimeout = 60 * time.Second
+	}
+	st = &Stack{opts: opts, runDir: filepath.Join(opts.Root, ".cache", "run"), pgName: "run"}
+	defer func() {
+		if err != nil {
+			st.Stop()
+		}
+	}()
+	logDir := filepath.Join(st.runDir, "logs")
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return st, err
+	}
+	_ = os.Remove(filepath.Join(st.runDir, "env"))
+	secrets, err := LoadOrCreateSecrets(filepath.Join(st.runDir, "secrets.json"))
+	if err != nil {
+		return st, err
+	}
+
+	st.say("starting PostgreSQL (hack/postgres.sh start %s)", st.pgName)
+	adminDSN, err := st.postgres(ctx, "start")
+	if err != nil {
+		return st, err
+	}
+	dsn, err := ensureDatabase(ctx, adminDSN, database)
+	if err != nil {
+		return st, err
+	}
+
+	bins := st.builtServices()
+	if len(bins) == 0 {
+		return st, errors.New("no service binary in bin/: run `make build` first")
+	}
+	ports := map[string]int{}
+	urls := map[string]string{}
+	for _, name := range contract.Services {
+		if _, ok := bins[name]; !ok {
+			continue
+		}
+		p := opts.Port
+		if name != contract.ServiceGateway || !PortFree(p) {
+			if p, err = FreePort(); err != nil {
+				return st, err
+			}
+		}
+		ports[name] = p
+		urls[name] = fmt.Sprintf("http://127.0.0.1:%d", p)
+	}
+	siteURL := urls[contract.ServiceGateway]
+	if siteURL == "" {
+		siteURL = fmt.Sprintf("http://127.0.0.1:%d", opts.Port)
+	}
+
+	site := contract.DefaultSite(siteURL)
+	site.Title, site.Description = "Siteplane Demo", "A local Siteplane site with demo content"
+	siteFile := filepath.Join(st.runDir, contract.SiteFileName)
+	if err := writeJSON(siteFile, site); err != nil {
+		return st, err
+	}
+	backends := map[string]string{}
+	for name, u := range urls {
+		if name != contract.ServiceGateway {
+			backends[name] = u
+		}
+	}
+	routes := contract.DefaultRoutes(backends)
+	data, err := routes.Marshal()
+	if err != nil {
+		return st, err
+	}
+	routesFile := filepath.Join(st.runDir, contract.RoutesFileName)
+	if err := os.WriteFile(routesFile, data, 0o644); err != nil {
+		return st, err
+	}
+
+	common := []string{
+		contract.EnvDatabaseURL + "=" + dsn,
+		contract.EnvInternalKey + "=" + secrets.InternalKey,
+		contract.EnvSiteFile + "=" + siteFile,
+		contract.EnvLogLevel + "=info",
+	}
+	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword,
+		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, LogDir: logDir}
+
+	// Demo data first: each seed subcommand migrates its own schema.
+	seedLog, err := os.OpenFile(filepath.Join(logDir, "seed.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return st, err
+	}
+	defer seedLog.Close()
+	for _, name := range []string{contract.ServiceMarketplace, contract.ServiceContent} {
+		bin, ok := bins[name]
+		if !ok {
+			continue
+		}
+		st.say("seeding %s demo data", name)
+		out, err := RunOutput(ctx, bin, []string{"seed-demo"}, common, seedLog)
+		if err != nil {
+			return st, fmt.Errorf("%s seed-demo failed (see %s): %w", name, seedLog.Name(), err)
+		}
+		if name == contract.ServiceMarketplace {
+			sum.MarketplaceKey = strings.TrimSpace(out)
+		}
+	}
+
+	for _, name := range contract.Services {
+		bin, ok := bins[name]
+		if !ok {
+			continue
+		}
+		metricsPort, err := FreePort()
+		if err != nil {
+			return st, err
+		}
+		env := append([]string{
+			fmt.Sprintf("%s=127.0.0.1:%d", contract.EnvListenAddr, ports[name]),
+			fmt.Sprintf("%s=127.0.0.1:%d", contract.EnvMetricsAddr, metricsPort),
+		}, common...)
+		if name == contract.ServiceGateway {
+			env = append(env,
+				contract.EnvRoutesFile+"="+routesFile,
+				contract.EnvAdminUser+"="+secrets.AdminUser,
+				contract.EnvAdminEmail+"="+secrets.AdminEmail,
+				contract.EnvAdminPassword+"="+secrets.AdminAppPassword)
+		}
+		if name == contract.ServiceMedia {
+			env = append(env, contract.EnvMediaDir+"="+filepath.Join(st.runDir, "media"))
+		}
+		if name == contract.ServiceContent && urls[contract.ServiceGateway] != "" {
+			env = append(env, "SITEPLANE_GATEWAY_URL="+urls[contract.ServiceGateway])
+		}
+		st.say("starting %s on %s", name, urls[name])
+		p, err := StartProc(name, bin, nil, env, filepath.Join(logDir, name+".log"))
+		if err != nil {
+			return st, err
+		}
+		st.procs = append(st.procs, p)
+		if err := WaitReady(ctx, urls[name]+contract.ReadyzPath, p, opts.ReadyTimeout); err != nil {
+			return st, fmt.Errorf("%w (log: %s)", err, filepath.Join(logDir, name+".log"))
+		}
+	}
+
+	if u := urls[contract.ServiceGateway]; u != "" {
+		sum.GatewayURL, sum.RESTRoot = u, u+"/cms-json"
+	}
+	st.Summary = sum
+	if err := os.WriteFile(filepath.Join(st.runDir, "env"), []byte(sum.EnvFile()), 0o600); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// Wait blocks until ctx is done or a child exits on its own (an error).
+func (st *Stack) Wait(ctx context.Context) error {
+	exited := make(chan error, len(st.procs))
+	for _, p := range st.procs {
+		go func() {
+			select {
+			case err := <-p.Done():
+				exited <- fmt.Errorf("%s exited unexpectedly (%v); see %s", p.Name, err, filepath.Join(st.runDir, "logs", p.Name+".log"))
+				p.done <- err
+			case <-ctx.Done():
+			}
+		}()
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-exited:
+		return err
+	}
+}
+
+// Stop stops the services in reverse start order, then PostgreSQL.
+func (st *Stack) Stop() {
+	for i := len(st.procs) - 1; i >= 0; i-- {
+		p := st.procs[i]
+		if err := p.Stop(25 * time.Second); err != nil {
+			st.say("%s stopped: %v", p.Name, err)
+		}
+	}
+	st.procs = nil
+	_ = os.Remove(filepath.Join(st.runDir, "env"))
+	if _, err := st.postgres(context.Background(), "stop"); err != nil {
+		st.say("stopping PostgreSQL: %v", err)
+	}
+}
+
+func (st *Stack) builtServices() map[string]string {
+	found := map[string]string{}
+	for _, name := range contract.Services {
+		bin := filepath.Join(st.opts.Root, "bin", name)
+		if fi, err := os.Stat(bin); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			found[name] = bin
+		}
+	}
+	return found
+}
+
+func (st *Stack) postgres(ctx context.Context, verb string) (string, error) {
+	cmd := exec.CommandContext(ctx, filepath.Join(st.opts.Root, "hack", "postgres.sh"), verb, st.pgName)
+	cmd.Stderr = st.opts.Out
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("hack/postgres.sh %s %s: %w", verb, st.pgName, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func (st *Stack) say(format string, args ...any) {
+	fmt.Fprintf(st.opts.Out, "siteplane-run: "+format+"\n", args...)
+}
+
+// ensureDatabase creates db on the server when missing and returns its DSN.
+func ensureDatabase(ctx context.Context, adminDSN, db string) (string, error) {
+	conn, err := pgx.Connect(ctx, adminDSN)
+	if err != nil {
+		return "", fmt.Errorf("connect to the local PostgreSQL: %w", err)
+	}
+	defer conn.Close(context.Background())
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", db).Scan(&exists); err != nil {
+		return "", err
+	}
+	if !exists {
+		if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{db}.Sanitize()); err != nil {
+			return "", err
+		}
+	}
+	return withDatabase(adminDSN, db), nil
+}
+
+func withDatabase(dsn, db string) string {
+	// hack/postgres.sh prints postgres://user@host:port/postgres?params
+	head, tail, _ := strings.Cut(dsn, "?")
+	i := strings.LastIndex(head, "/")
+	out := head[:i+1] + db
+	if tail != "" {
+		out += "?" + tail
+	}
+	return out
+}
+
+// EnvFile renders the shell-sourceable env file.
+func (s Summary) EnvFile() string {
+	var b strings.Builder
+	line := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "export %s=%s\n", k, shellQuote(v))
+		}
+	}
+	b.WriteString("# Written by `make run` (siteplane-run); removed when the stack stops.\n")
+	line("GATEWAY_URL", s.GatewayURL)
+	line("REST_ROOT", s.RESTRoot)
+	line("ADMIN_USER", s.AdminUser)
+	line("ADMIN_APP_PASSWORD", s.AdminAppPassword)
+	line("MARKETPLACE_API_KEY", s.MarketplaceKey)
+	names := make([]string, 0, len(s.ServiceURLs))
+	for n := range s.ServiceURLs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		line(strings.ToUpper(n)+"_URL", s.ServiceURLs[n])
+	}
+	line(contract.EnvDatabaseURL, s.DatabaseURL)
+	line(contract.EnvInternalKey, s.InternalKey)
+	return b.String()
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func writeJSON(path string, v any) error {
+	data, err := jsonIndent(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}

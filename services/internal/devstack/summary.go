@@ -1,0 +1,45 @@
+package devstack
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+)
+
+func jsonIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }
+
+// Print writes the human summary: where everything is and how to call it.
+func (s Summary) Print(w io.Writer) {
+	fmt.Fprintln(w, "\nSiteplane is running.")
+	if s.GatewayURL != "" {
+		fmt.Fprintf(w, "  Gateway (site URL):   %s\n", s.GatewayURL)
+		fmt.Fprintf(w, "  REST root:            %s/\n", s.RESTRoot)
+		fmt.Fprintf(w, "  Marketplace API:      %s/api/\n", s.GatewayURL)
+	}
+	names := make([]string, 0, len(s.ServiceURLs))
+	for n := range s.ServiceURLs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-21s %s\n", n+" service:", s.ServiceURLs[n])
+	}
+	fmt.Fprintf(w, "  Admin user:           %s\n", s.AdminUser)
+	fmt.Fprintf(w, "  Admin app password:   %s\n", s.AdminAppPassword)
+	if s.MarketplaceKey != "" {
+		fmt.Fprintf(w, "  Marketplace API key:  %s\n", s.MarketplaceKey)
+	}
+	fmt.Fprintf(w, "\nEverything above is in .cache/run/env:  . .cache/run/env\nLogs: %s\n", s.LogDir)
+	fmt.Fprintln(w, "\nTry:")
+	if s.GatewayURL != "" {
+		fmt.Fprintln(w, `  curl -s "$REST_ROOT/"`)
+		fmt.Fprintln(w, `  curl -s "$REST_ROOT/cms/v2/posts?per_page=2&_fields=id,title"`)
+		fmt.Fprintln(w, `  curl -s -u "$ADMIN_USER:$ADMIN_APP_PASSWORD" "$REST_ROOT/cms/v2/users/me"`)
+		if s.MarketplaceKey != "" {
+			fmt.Fprintln(w, `  curl -s -H "Authorization: Bearer $MARKETPLACE_API_KEY" "$GATEWAY_URL/api/account/details"`)
+		}
+	} else if u := s.ServiceURLs["marketplace"]; u != "" && s.MarketplaceKey != "" {
+		fmt.Fprintln(w, `  curl -s "$MARKETPLACE_URL/api/account/details?api_key=$MARKETPLACE_API_KEY"`)
+	}
+}
