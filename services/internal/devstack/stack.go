@@ -184,7 +184,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			env = append(env, contract.EnvMediaDir+"="+filepath.Join(st.runDir, "media"))
 		}
 		if name == contract.ServiceContent && urls[contract.ServiceGateway] != "" {
-			env = append(env, "SITEPLANE_GATEWAY_URL="+urls[contract.ServiceGateway])
+			env = append(env, contract.EnvGatewayURL+"="+urls[contract.ServiceGateway])
 		}
 		st.say("starting %s on %s", name, urls[name])
 		p, err := StartProc(name, bin, nil, env, filepath.Join(logDir, name+".log"))
