@@ -1,0 +1,2 @@
+DROP TABLE application_passwords;
+DROP TABLE users;
