@@ -1,0 +1,30 @@
+// Command gateway is the public entry point of a site. Without arguments it
+// serves; with a subcommand it manages users and application passwords:
+//
+//	gateway user create --login L --email E --role R
+//	gateway app-password create --user L [--name N]
+//	gateway app-password list --user L
+//	gateway app-password revoke --user L --uuid U
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"siteplane.dev/services/internal/gateway"
+	"siteplane.dev/services/internal/gateway/cli"
+	"siteplane.dev/services/internal/gateway/migrations"
+	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/pkg/contract"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		if err := cli.Run(os.Args[1:], os.LookupEnv, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gateway:", err)
+			os.Exit(2)
+		}
+		return
+	}
+	service.Main(service.Options{Name: contract.ServiceGateway, Migrations: migrations.FS, MaxBodyBytes: gateway.MaxBodyBytes}, gateway.Register)
+}

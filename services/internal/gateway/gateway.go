@@ -1,0 +1,233 @@
+// Package gateway is the public entry point of a site: it authenticates
+// application passwords, routes REST requests to the owning service with the
+// caller's signed identity, proxies the public marketplace and upload URLs,
+// and serves the routes it owns itself (index, batch, oEmbed, users,
+// extensions).
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// RESTPrefix is the path of the REST root under the site URL ({rest_root}).
+const RESTPrefix = "/cms-json"
+
+// Config wires a Gateway.
+type Config struct {
+	Store  *accounts.Store
+	Routes *routing.Source
+	Proxy  *routing.Proxy
+	// Key is the internal key that signs identity headers.
+	Key    []byte
+	Site   contract.Site
+	Logger *slog.Logger
+	// IdentityTTL is how long a signed identity stays valid (default 2 min).
+	IdentityTTL time.Duration
+	Now         func() time.Time
+}
+
+// Gateway is the gateway's HTTP handler.
+type Gateway struct {
+	cfg   Config
+	local []localRoute
+}
+
+// New returns a gateway.
+func New(cfg Config) *Gateway {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.IdentityTTL <= 0 {
+		cfg.IdentityTTL = 2 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	g := &Gateway{cfg: cfg}
+	return g
+}
+
+// ServeHTTP routes one client request.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if strings.HasPrefix(path, "/internal/") {
+		g.serveInternal(w, r)
+		return
+	}
+	// Only the gateway mints identities: whatever a client sent is dropped.
+	r.Header.Del(contract.IdentityHeader)
+	switch {
+	case path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/"):
+		g.serveREST(w, r, strings.TrimPrefix(path, RESTPrefix), r.URL.RawQuery)
+	case (path == "/" || path == "/index.php") && r.URL.Query().Has("rest_route"):
+		route, rest := splitRESTRoute(r.URL.RawQuery)
+		g.serveREST(w, r, route, rest)
+	default:
+		g.servePublic(w, r)
+	}
+}
+
+// splitRESTRoute takes the rest_route parameter out of a raw query and keeps
+// the other parameters in their order (collection Link headers are built
+// from them).
+func splitRESTRoute(raw string) (route, rest string) {
+	var keep []string
+	for _, part := range strings.Split(raw, "&") {
+		k, v, _ := strings.Cut(part, "=")
+		if uk, err := url.QueryUnescape(k); err == nil && uk == "rest_route" {
+			if uv, err := url.QueryUnescape(v); err == nil {
+				route = uv
+			}
+			continue
+		}
+		if part != "" {
+			keep = append(keep, part)
+		}
+	}
+	return route, strings.Join(keep, "&")
+}
+
+// normalizeRoute applies WordPress's rules: leading slash, trailing slash
+// removed, empty route is "/".
+func normalizeRoute(route string) string {
+	route = strings.TrimRight(route, "/")
+	if !strings.HasPrefix(route, "/") {
+		route = "/" + route
+	}
+	return route
+}
+
+// servePublic proxies the raw public URLs (marketplace API, upload files)
+// untouched: no REST headers, no application-password handling (the
+// marketplace checks its own api_key).
+func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
+	b, ok := g.cfg.Routes.Current().MatchPublic(r.URL.Path)
+	if !ok {
+		metrics.SetRoute(r.Context(), "unmatched")
+		writeError(w, errNoRoute())
+		return
+	}
+	metrics.SetRoute(r.Context(), "public:"+b.Name)
+	g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+}
+
+// serveREST handles a REST request: headers, authentication before routing,
+// then the gateway's own routes or the owning service.
+func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
+	route = normalizeRoute(route)
+	g.restHeaders(w.Header(), r)
+	caller, err := g.authenticate(r)
+	if err != nil {
+		metrics.SetRoute(r.Context(), "auth")
+		writeError(w, err)
+		return
+	}
+	r = r.WithContext(identity.NewContext(r.Context(), caller))
+	g.dispatch(w, r, route, rawQuery, caller)
+}
+
+// dispatch routes an authenticated REST request (also used in-process by
+// batch and _embed, so sub-requests take exactly the client's path).
+func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity) {
+	if lr, ok := g.matchLocal(route); ok {
+		metrics.SetRoute(r.Context(), "rest:"+lr.name)
+		lr.serve(w, r, route, rawQuery, caller)
+		return
+	}
+	b, ok := g.cfg.Routes.Current().MatchREST(route)
+	if !ok {
+		metrics.SetRoute(r.Context(), "unmatched")
+		writeError(w, errNoRoute())
+		return
+	}
+	metrics.SetRoute(r.Context(), "rest:"+b.Name)
+	g.forwardREST(w, r, b, route, rawQuery, caller)
+}
+
+// forwardREST proxies to a service. The service sees the REST route as its
+// URL path and the caller in the signed identity header.
+func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing.Backend, route, rawQuery string, caller identity.Identity) {
+	set := http.Header{}
+	if caller.LoggedIn() {
+		set.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, caller, g.cfg.Now().Add(g.cfg.IdentityTTL)))
+	}
+	ours := w.Header()
+	g.cfg.Proxy.Forward(w, r, routing.Target{
+		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
+		ModifyResponse: func(res *http.Response) error {
+			// The service's values win; ours fill the gaps.
+			for k := range res.Header {
+				ours.Del(k)
+			}
+			return nil
+		},
+	})
+}
+
+// authenticate checks HTTP Basic application-password credentials. No
+// credentials means anonymous; bad ones are a 401 with WordPress's codes.
+func (g *Gateway) authenticate(r *http.Request) (identity.Identity, *wpError) {
+	login, password, ok := accounts.BasicCredentials(r)
+	if !ok {
+		return identity.Identity{}, nil
+	}
+	u, err := g.cfg.Store.Authenticate(r.Context(), login, password, remoteIP(r))
+	var ae *accounts.AuthError
+	switch {
+	case errors.As(err, &ae):
+		return identity.Identity{}, newError(ae.Code, ae.Message, http.StatusUnauthorized)
+	case err != nil:
+		logging.FromContext(r.Context(), g.cfg.Logger).Error("authentication lookup failed", "error", err.Error())
+		return identity.Identity{}, newError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
+	}
+	return u.Identity(), nil
+}
+
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// localRoute is a route family the gateway serves itself.
+type localRoute struct {
+	name string
+	// owns reports whether the (normalised) route belongs to this family.
+	owns  func(route string) bool
+	serve func(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity)
+}
+
+func (g *Gateway) matchLocal(route string) (localRoute, bool) {
+	for _, lr := range g.local {
+		if lr.owns(route) {
+			return lr, true
+		}
+	}
+	return localRoute{}, false
+}
+
+// Handle adds a family of gateway-owned routes; earlier families win.
+func (g *Gateway) Handle(name string, owns func(route string) bool, serve func(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity)) {
+	g.local = append(g.local, localRoute{name: name, owns: owns, serve: serve})
+}
+
+// context helpers for sub-requests.
+type subKey struct{}
+
+func isSubRequest(ctx context.Context) bool { return ctx.Value(subKey{}) != nil }

@@ -1,0 +1,252 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/migrations"
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/pkg/contract"
+)
+
+var testKey = []byte("test-internal-key")
+
+type fixture struct {
+	gw       *Gateway
+	store    *accounts.Store
+	upstream *[]*http.Request
+	admin    accounts.User
+	adminPW  string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	dsn := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	if err := postgres.Migrate(ctx, dsn, "gateway", migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := postgres.Open(ctx, dsn, "gateway")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := accounts.New(pool, accounts.NewHasher(testKey))
+	pw := accounts.GeneratePassword()
+	admin, err := store.Bootstrap(ctx, accounts.Admin{Login: "admin", Email: "admin@example.com", Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []*http.Request
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.Clone(context.Background()))
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		if r.URL.Path == "/cms/v2/posts" {
+			w.Header().Set("Link", `<http://x/cms-json/cms/v2/posts?page=2>; rel="next"`)
+		}
+		io.WriteString(w, `{"path":"`+r.URL.Path+`"}`)
+	}))
+	t.Cleanup(up.Close)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	tb, err := routing.Compile(contract.RouteFile{Version: 1,
+		Services: []contract.Backend{{Name: "content", URL: up.URL}, {Name: "marketplace", URL: up.URL}, {Name: "media", URL: dead}},
+		Routes: []contract.Route{{Prefix: "/cms/v2", Service: "content"}, {Prefix: "/cms/v2/media", Service: "media"},
+			{Prefix: "/api/", Service: "marketplace", Public: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, errorFunc, nil),
+		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	gw.Routes()
+	return &fixture{gw: gw, store: store, upstream: &seen, admin: admin, adminPW: pw}
+}
+
+func (f *fixture) do(method, target string, header http.Header) (*httptest.ResponseRecorder, map[string]any) {
+	req := httptest.NewRequest(method, target, nil)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	rec := httptest.NewRecorder()
+	f.gw.ServeHTTP(rec, req)
+	var body map[string]any
+	_ = json.Unmarshal(rec.Body.Bytes(), &body)
+	return rec, body
+}
+
+func basic(user, pw string) http.Header {
+	req, _ := http.NewRequest("GET", "/", nil)
+	req.SetBasicAuth(user, pw)
+	return req.Header
+}
+
+func TestAuthenticationOutcomes(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name     string
+		header   http.Header
+		status   int
+		code     string
+		message  string
+		wantRole string // role signed to the service; "" = anonymous
+	}{
+		{"anonymous", nil, 200, "", "", ""},
+		{"good login", basic("admin", f.adminPW), 200, "", "", "administrator"},
+		{"good email, chunked", basic("admin@example.com", accounts.Chunk(f.adminPW)), 200, "", "", "administrator"},
+		{"unknown user", basic("ghost", f.adminPW), 401, "invalid_username", "<strong>Error:</strong> Unknown username. Check again or try your email address.", ""},
+		{"unknown email", basic("ghost@example.com", f.adminPW), 401, "invalid_email", "<strong>Error:</strong> Unknown email address. Check again or try your username.", ""},
+		{"wrong password", basic("admin", accounts.GeneratePassword()), 401, "incorrect_password", "The provided password is an invalid application password.", ""},
+		{"bearer ignored", http.Header{"Authorization": {"Bearer x"}}, 200, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			*f.upstream = nil
+			rec, body := f.do("GET", "/cms-json/cms/v2/posts", tt.header)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d (%s)", rec.Code, tt.status, rec.Body)
+			}
+			if tt.code != "" {
+				if body["code"] != tt.code || body["message"] != tt.message || body["data"].(map[string]any)["status"] != float64(401) {
+					t.Fatalf("body %s", rec.Body)
+				}
+				if len(*f.upstream) != 0 {
+					t.Fatal("a failed authentication reached the service")
+				}
+				return
+			}
+			up := (*f.upstream)[0]
+			h := up.Header.Get(contract.IdentityHeader)
+			if tt.wantRole == "" {
+				if h != "" {
+					t.Fatalf("anonymous request carried identity %q", h)
+				}
+				return
+			}
+			id, err := identity.Verify(testKey, h, time.Now())
+			if err != nil || string(id.Role) != tt.wantRole || id.UserID != f.admin.ID {
+				t.Fatalf("signed identity %+v %v", id, err)
+			}
+		})
+	}
+	// Auth errors come before routing: an unknown route still gets 401.
+	if rec, body := f.do("GET", "/cms-json/nowhere", basic("admin", "x")); rec.Code != 401 || body["code"] != "incorrect_password" {
+		t.Fatalf("unknown route with bad credentials: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestClientIdentityHeaderIsStripped(t *testing.T) {
+	f := newFixture(t)
+	forged := identity.Sign(testKey, identity.Identity{UserID: f.admin.ID, Role: identity.Administrator}, time.Now().Add(time.Hour))
+	rec, _ := f.do("POST", "/cms-json/cms/v2/posts", http.Header{contract.IdentityHeader: {forged}})
+	if rec.Code != 200 {
+		t.Fatalf("status %d", rec.Code)
+	}
+	if h := (*f.upstream)[0].Header.Get(contract.IdentityHeader); h != "" {
+		t.Fatal("a client-supplied identity header reached the service")
+	}
+}
+
+func TestRoutingForms(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		target, wantPath, wantQuery string
+		status                      int
+	}{
+		{"/cms-json/cms/v2/posts/", "/cms/v2/posts", "", 200},
+		{"/cms-json/cms/v2/posts?per_page=2&page=1", "/cms/v2/posts", "per_page=2&page=1", 200},
+		{"/?rest_route=/cms/v2/posts/7&context=edit", "/cms/v2/posts/7", "context=edit", 200},
+		{"/?per_page=1&rest_route=%2Fcms%2Fv2%2Fpages", "/cms/v2/pages", "per_page=1", 200},
+		{"/api/v1/market/items?api_key=k", "/api/v1/market/items", "api_key=k", 200},
+		{"/cms-json/cms/v2/media/5", "", "", 503},
+		{"/cms-json/elsewhere/v1/x", "", "", 404},
+		{"/random/page", "", "", 404},
+	}
+	for _, tt := range tests {
+		*f.upstream = nil
+		rec, body := f.do("GET", tt.target, nil)
+		if rec.Code != tt.status {
+			t.Errorf("%s: status %d, want %d (%s)", tt.target, rec.Code, tt.status, rec.Body)
+			continue
+		}
+		if tt.status == 200 {
+			up := (*f.upstream)[0]
+			if up.URL.Path != tt.wantPath || up.URL.RawQuery != tt.wantQuery {
+				t.Errorf("%s: upstream got %s?%s", tt.target, up.URL.Path, up.URL.RawQuery)
+			}
+		}
+		if tt.status == 503 && body["code"] != "rest_service_unavailable" {
+			t.Errorf("%s: body %s", tt.target, rec.Body)
+		}
+		if tt.status == 404 && body["code"] != "rest_no_route" {
+			t.Errorf("%s: body %s", tt.target, rec.Body)
+		}
+	}
+}
+
+func TestRESTHeaders(t *testing.T) {
+	f := newFixture(t)
+	rec, _ := f.do("GET", "/cms-json/cms/v2/pages", http.Header{"Origin": {"https://app.example"}})
+	h := rec.Header()
+	want := map[string]string{
+		"Link":                             `<http://site.test/cms-json/>; rel="https://api.w.org/"`,
+		"X-Robots-Tag":                     "noindex",
+		"X-Content-Type-Options":           "nosniff",
+		"Access-Control-Expose-Headers":    "X-WP-Total, X-WP-TotalPages, Link",
+		"Access-Control-Allow-Headers":     "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type",
+		"Access-Control-Allow-Origin":      "https://app.example",
+		"Access-Control-Allow-Credentials": "true",
+	}
+	for k, v := range want {
+		if got := h.Values(k); len(got) != 1 || got[0] != v {
+			t.Errorf("%s = %q, want [%q]", k, got, v)
+		}
+	}
+	// A service's own Link (pagination) replaces the discovery link, as in WordPress.
+	rec, _ = f.do("GET", "/cms-json/cms/v2/posts", nil)
+	if got := rec.Header().Values("Link"); len(got) != 1 || !strings.Contains(got[0], `rel="next"`) {
+		t.Errorf("Link = %q", got)
+	}
+	// The marketplace is not a REST route: no REST headers.
+	rec, _ = f.do("GET", "/api/v1/x", nil)
+	if rec.Header().Get("X-Robots-Tag") != "" {
+		t.Error("REST headers on a public route")
+	}
+}
+
+func TestInternalUserLookup(t *testing.T) {
+	f := newFixture(t)
+	signed := identity.Sign(testKey, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute))
+	tests := []struct {
+		path   string
+		header string
+		status int
+	}{
+		{contract.UserLookupPath + "/1", signed, 200},
+		{contract.UserLookupPath + "/999", signed, 404},
+		{contract.UserLookupPath + "/abc", signed, 404},
+		{contract.UserLookupPath + "/1", "", 403},
+		{contract.UserLookupPath + "/1", identity.Sign([]byte("other"), identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)), 403},
+	}
+	for _, tt := range tests {
+		rec, body := f.do("GET", tt.path, http.Header{contract.IdentityHeader: {tt.header}})
+		if rec.Code != tt.status {
+			t.Errorf("%s: %d, want %d", tt.path, rec.Code, tt.status)
+		}
+		if tt.status == 200 && (body["id"] != float64(f.admin.ID) || body["slug"] != "admin" || body["role"] != "administrator") {
+			t.Errorf("body %s", rec.Body)
+		}
+	}
+}

@@ -1,0 +1,38 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+)
+
+// restHeaders are sent on every REST response (reference §1.1 steps 1 and 5,
+// §1.8). A proxied service's own values take precedence (see proxy), except
+// that the discovery Link is only replaced when the service sends a Link.
+func (g *Gateway) restHeaders(h http.Header, r *http.Request) {
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Link", "<"+g.apiRoot()+">; rel=\"https://api.w.org/\"")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link")
+	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
+	if origin := r.Header.Get("Origin"); origin != "" {
+		h.Set("Access-Control-Allow-Origin", sanitizeOrigin(origin))
+		h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE")
+		h.Set("Access-Control-Allow-Credentials", "true")
+		h.Add("Vary", "Origin")
+	}
+}
+
+// sanitizeOrigin keeps an origin that is a plain URL (or the literal "null")
+// and drops anything that could split headers.
+func sanitizeOrigin(o string) string {
+	if o == "null" {
+		return o
+	}
+	if strings.ContainsAny(o, "\r\n\x00 \"<>") {
+		return ""
+	}
+	return o
+}
+
+// apiRoot is the REST root with its trailing slash, as WordPress announces it.
+func (g *Gateway) apiRoot() string { return g.cfg.Site.URL + RESTPrefix + "/" }

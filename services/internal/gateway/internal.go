@@ -1,0 +1,58 @@
+package gateway
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// serveInternal answers the service-to-service endpoints. They sit on the
+// public listener, so each call must carry an identity header signed with
+// the internal key (any valid identity, e.g. the one the caller received
+// from the gateway, or identity.Identity{Role: identity.Subscriber}).
+func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
+	metrics.SetRoute(r.Context(), "internal")
+	if _, err := identity.Verify(g.cfg.Key, r.Header.Get(contract.IdentityHeader), g.cfg.Now()); err != nil {
+		writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
+		return
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
+	if !ok || r.Method != http.MethodGet {
+		writeError(w, errNoRoute())
+		return
+	}
+	metrics.SetRoute(r.Context(), contract.UserLookupPath+"/{id}")
+	id, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || id <= 0 {
+		writeError(w, errInvalidUser())
+		return
+	}
+	u, err := g.cfg.Store.UserByID(r.Context(), id)
+	if errors.Is(err, accounts.ErrNotFound) {
+		writeError(w, errInvalidUser())
+		return
+	}
+	if err != nil {
+		writeError(w, newError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+		return
+	}
+	writeJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
+}
+
+// UserLookup is the body of GET contract.UserLookupPath/{id}.
+type UserLookup struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+	Role string `json:"role"`
+}
+
+func errInvalidUser() *wpError {
+	return newError("rest_user_invalid_id", "Invalid user ID.", http.StatusNotFound)
+}

@@ -1,0 +1,137 @@
+package routing
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ProxyConfig tunes the reverse proxy.
+type ProxyConfig struct {
+	// Timeout bounds one upstream exchange, from dialing to the end of the
+	// response headers and body.
+	Timeout time.Duration
+	// DialTimeout bounds connecting to a service.
+	DialTimeout time.Duration
+	// MaxIdlePerHost is the keep-alive pool size per service.
+	MaxIdlePerHost int
+}
+
+// ErrorFunc writes a gateway error (WordPress envelope) for status/code/message.
+type ErrorFunc func(w http.ResponseWriter, r *http.Request, status int, code, message string)
+
+// Proxy forwards requests to services over pooled keep-alive connections.
+type Proxy struct {
+	cfg       ProxyConfig
+	transport *http.Transport
+	errors    ErrorFunc
+	onError   func(r *http.Request, status int, err error)
+}
+
+// NewProxy returns a proxy; errors writes upstream failures, onError (may be
+// nil) observes them for logging.
+func NewProxy(cfg ProxyConfig, errors ErrorFunc, onError func(r *http.Request, status int, err error)) *Proxy {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = 3 * time.Second
+	}
+	if cfg.MaxIdlePerHost <= 0 {
+		cfg.MaxIdlePerHost = 64
+	}
+	dialer := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
+	t := &http.Transport{
+		Proxy:                 nil, // services are reached directly, never through HTTP_PROXY
+		DialContext:           dialer.DialContext,
+		MaxIdleConns:          cfg.MaxIdlePerHost * 8,
+		MaxIdleConnsPerHost:   cfg.MaxIdlePerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ResponseHeaderTimeout: cfg.Timeout,
+		ExpectContinueTimeout: time.Second,
+		// Bodies are passed through as the service encoded them.
+		DisableCompression: true,
+	}
+	return &Proxy{cfg: cfg, transport: t, errors: errors, onError: onError}
+}
+
+// Transport is the pooled transport (the index fetcher shares it).
+func (p *Proxy) Transport() *http.Transport { return p.transport }
+
+// Target describes one forwarded request.
+type Target struct {
+	Backend *Backend
+	// Path is the upstream URL path (already decoded form); RawQuery the
+	// upstream query string.
+	Path     string
+	RawQuery string
+	// SetHeaders are set on the upstream request (the signed identity).
+	SetHeaders http.Header
+	// ModifyResponse may adjust the upstream response before it is copied.
+	ModifyResponse func(*http.Response) error
+}
+
+// Forward proxies r to t and writes the answer to w. A service that is
+// down or refuses yields 503, one that times out 504, any other transport
+// failure 502 — each in the WordPress error envelope.
+func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
+	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.Timeout)
+	defer cancel()
+	inFwd := r.Header.Get("X-Forwarded-For")
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			base := t.Backend.Base
+			pr.Out.URL.Scheme, pr.Out.URL.Host = base.Scheme, base.Host
+			pr.Out.URL.Path = base.Path + t.Path
+			pr.Out.URL.RawPath = ""
+			pr.Out.URL.RawQuery = t.RawQuery
+			pr.Out.Host = base.Host
+			pr.SetXForwarded()
+			if inFwd != "" {
+				// Keep the chain of proxies in front of the gateway (ingress).
+				pr.Out.Header.Set("X-Forwarded-For", inFwd+", "+pr.Out.Header.Get("X-Forwarded-For"))
+			}
+			for k, v := range t.SetHeaders {
+				pr.Out.Header[k] = v
+			}
+		},
+		Transport:      p.transport,
+		ModifyResponse: t.ModifyResponse,
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			status, code, msg := Classify(err)
+			if p.onError != nil {
+				p.onError(r, status, err)
+			}
+			p.errors(w, r, status, code, msg)
+		},
+	}
+	rp.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// Classify maps a transport error to the gateway's status, code and message.
+func Classify(err error) (status int, code, message string) {
+	var mbe *http.MaxBytesError
+	var dnsErr *net.DNSError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge, "rest_request_too_large", "The request body is too large."
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return http.StatusGatewayTimeout, "rest_upstream_timeout", "The service that owns this route did not answer in time."
+	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &dnsErr), isDialError(err):
+		return http.StatusServiceUnavailable, "rest_service_unavailable", "The service that owns this route is unavailable."
+	default:
+		return http.StatusBadGateway, "rest_bad_gateway", "The service that owns this route sent an invalid response."
+	}
+}
+
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial" || strings.Contains(err.Error(), "connection refused")
+}

@@ -1,0 +1,71 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Environment variables of the gateway beyond the shared ones.
+const (
+	// EnvProxyTimeout bounds one proxied exchange (Go duration, default 60s).
+	EnvProxyTimeout = "SITEPLANE_GATEWAY_PROXY_TIMEOUT"
+	// EnvRoutesPoll is how often the route file is checked (default 1s).
+	EnvRoutesPoll = "SITEPLANE_GATEWAY_ROUTES_POLL"
+)
+
+// MaxBodyBytes is the gateway's default request body limit: large enough for
+// media uploads, which the media service limits more precisely.
+const MaxBodyBytes = 256 << 20
+
+// Register wires the gateway into the platform service runner.
+func Register(ctx context.Context, env *service.Env) error {
+	cfg := env.Config
+	routesPath := cfg.Required(contract.EnvRoutesFile)
+	timeout := cfg.Duration(EnvProxyTimeout, 60*time.Second)
+	poll := cfg.Duration(EnvRoutesPoll, time.Second)
+	admin, hasAdmin, adminErr := accounts.AdminFromEnv(func(k string) (string, bool) {
+		v := cfg.String(k, "")
+		return v, v != ""
+	})
+	if adminErr != nil {
+		cfg.Fail("%v", adminErr)
+	}
+	if err := cfg.Err(); err != nil {
+		return nil // the runner reports every configuration problem
+	}
+	store := accounts.New(env.Pool, accounts.NewHasher(env.InternalKey))
+	if hasAdmin {
+		u, err := store.Bootstrap(ctx, admin)
+		if err != nil {
+			return fmt.Errorf("bootstrap administrator: %w", err)
+		}
+		env.Logger.Info("administrator ready", "user_id", u.ID, "login", u.Login)
+	}
+	source, err := routing.Load(routesPath, env.Logger)
+	if err != nil {
+		return fmt.Errorf("%s: %w", contract.EnvRoutesFile, err)
+	}
+	go source.Watch(ctx, poll)
+	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, errorFunc, func(r *http.Request, status int, err error) {
+		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
+	})
+	g := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})
+	g.Routes()
+	// Template ids contain "//" and REST routes are matched by the gateway
+	// itself: the router must neither clean paths nor answer unknown ones.
+	env.Router.SkipClean(true)
+	env.Router.NotFoundHandler = g
+	env.Router.MethodNotAllowedHandler = g
+	return nil
+}
+
+// Routes registers the gateway's own route families.
+func (g *Gateway) Routes() {}
