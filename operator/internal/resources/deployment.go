@@ -281,11 +281,11 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 		).
 		WithResources(convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
 		WithSecurityContext(corev1ac.SecurityContext().
-			WithAllowPrivilegeEscalation(false).
-			WithReadOnlyRootFilesystem(true).
-			WithRunAsNonRoot(true).
-			WithCapabilities(corev1ac.Capabilities().WithDrop("ALL")).
-			WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))).
+									WithAllowPrivilegeEscalation(false).
+									WithReadOnlyRootFilesystem(true).
+									WithRunAsNonRoot(true).
+									WithCapabilities(corev1ac.Capabilities().WithDrop("ALL")).
+									WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))).
 		WithStartupProbe(probe(contract.HealthzPath, 2, 90)). // migrations run before the first /healthz
 		WithLivenessProbe(probe(contract.HealthzPath, 10, 3)).
 		WithReadinessProbe(probe(contract.ReadyzPath, 5, 3))

@@ -32,7 +32,9 @@ func APIKeySecretName(site, key string) string { return site + "-apikey-" + key 
 
 // PreviousAPIKeySecretName names the Secret keeping a rotated-out key during
 // its grace period.
-func PreviousAPIKeySecretName(site, key string) string { return APIKeySecretName(site, key) + "-previous" }
+func PreviousAPIKeySecretName(site, key string) string {
+	return APIKeySecretName(site, key) + "-previous"
+}
 
 // PreviousKeyDir is the key directory entry of a rotated-out key: a distinct
 // key name, so the marketplace service accepts both keys for the same account.
@@ -48,4 +50,3 @@ func ExposureName(site string) string { return site }
 func ServiceURL(site, component string) string {
 	return "http://" + ComponentName(site, component) + ":" + strconv.Itoa(contract.DefaultAPIPort)
 }
-

@@ -1,0 +1,231 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// reconcileSecrets writes the generated Secrets (internal key, bootstrap
+// administrator, marketplace keys with rotation), checks the database
+// Secret, and records what the pods will mount. Generated values are read
+// back and re-applied unchanged; only a due rotation replaces a key.
+func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site, p *pass) error {
+	p.mounted.Secrets = map[string]map[string][]byte{}
+
+	internalName := resources.InternalKeySecretName(site.Name)
+	internal, err := r.generated(ctx, site, internalName, contract.InternalKeySecretKey, resources.InternalKeyLength)
+	if err != nil {
+		return err
+	}
+	data := map[string][]byte{contract.InternalKeySecretKey: []byte(internal)}
+	if err := r.apply(ctx, resources.Secret(site, internalName, resources.ComponentSecrets, data, nil)); err != nil {
+		return fmt.Errorf("apply Secret %s: %w", internalName, err)
+	}
+	p.mounted.Secrets[internalName] = data
+
+	adminName := resources.AdminSecretName(site.Name)
+	password, err := r.generated(ctx, site, adminName, contract.AdminPasswordKey, resources.ApplicationPasswordLength)
+	if err != nil {
+		return err
+	}
+	data = resources.AdminData(site, password)
+	if err := r.apply(ctx, resources.Secret(site, adminName, resources.ComponentSecrets, data, nil)); err != nil {
+		return fmt.Errorf("apply Secret %s: %w", adminName, err)
+	}
+	p.mounted.Secrets[adminName] = data
+
+	site.Status.Secrets.InternalKey = internalName
+	site.Status.Secrets.Admin = adminName
+	if err := r.reconcileAPIKeys(ctx, site, p); err != nil {
+		return err
+	}
+
+	cond := metav1.Condition{Type: sitev1.ConditionSecretsReady, Status: metav1.ConditionTrue,
+		Reason: sitev1.ReasonSecretsGenerated, Message: "generated Secrets are in place and the database Secret has its key"}
+	dbRef := site.Spec.Database.SecretRef
+	db := &corev1.Secret{}
+	err = r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: dbRef.Name}, db)
+	switch {
+	case apierrors.IsNotFound(err):
+		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseSecretMissing
+		cond.Message = fmt.Sprintf("database Secret %q does not exist", dbRef.Name)
+		p.waitFor(requeueWaitingSecret)
+	case err != nil:
+		return fmt.Errorf("get database Secret: %w", err)
+	case len(db.Data[dbKey(site)]) == 0:
+		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseKeyMissing
+		cond.Message = fmt.Sprintf("database Secret %q has no key %q", dbRef.Name, dbKey(site))
+		p.waitFor(requeueWaitingSecret)
+	default:
+		p.mounted.Secrets[dbRef.Name] = db.Data
+	}
+	setCondition(site, cond)
+	return nil
+}
+
+func dbKey(site *sitev1.Site) string {
+	if site.Spec.Database.SecretRef.Key != "" {
+		return site.Spec.Database.SecretRef.Key
+	}
+	return contract.DatabaseURLSecretKey
+}
+
+// generated returns the value of key in the named Secret, or a fresh random
+// value of length n when the Secret or the key does not exist yet.
+func (r *SiteReconciler) generated(ctx context.Context, site *sitev1.Site, name, key string, n int) (string, error) {
+	s, err := r.readSecret(ctx, site, name)
+	if err != nil {
+		return "", err
+	}
+	if s != nil && len(s.Data[key]) > 0 {
+		return string(s.Data[key]), nil
+	}
+	r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
+	return resources.RandomAlphanumeric(n), nil
+}
+
+// readSecret reads a generated Secret from the API server (not the cache),
+// or nil when it does not exist.
+func (r *SiteReconciler) readSecret(ctx context.Context, site *sitev1.Site, name string) (*corev1.Secret, error) {
+	s := &corev1.Secret{}
+	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: name}, s)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get Secret %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// reconcileAPIKeys issues, rotates and expires the marketplace keys, and
+// revokes the keys removed from the spec.
+func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site, p *pass) error {
+	now := r.Clock.Now()
+	statuses := make([]sitev1.APIKeyStatus, 0, len(site.Spec.Marketplace.APIKeys))
+	wanted := map[string]bool{}
+	for _, key := range site.Spec.Marketplace.APIKeys {
+		curName := resources.APIKeySecretName(site.Name, key.Name)
+		prevName := resources.PreviousAPIKeySecretName(site.Name, key.Name)
+		wanted[curName], wanted[prevName] = true, true
+
+		cur, err := r.readSecret(ctx, site, curName)
+		if err != nil {
+			return err
+		}
+		prev, err := r.readSecret(ctx, site, prevName)
+		if err != nil {
+			return err
+		}
+		plan := resources.PlanKey(key, keyState(cur, resources.AnnotationCreatedAt), keyState(prev, resources.AnnotationExpiresAt),
+			now, func() string { return resources.RandomAlphanumeric(resources.APIKeyLength) })
+
+		st := sitev1.APIKeyStatus{Name: key.Name, SecretName: curName, CreatedAt: ptrTime(plan.Current.At)}
+		// The previous key is written before the new current one, so a
+		// failure in between never leaves the old key without a Secret.
+		if plan.Previous != nil {
+			data := resources.APIKeyData(plan.Previous.Value, key.Account)
+			ann := map[string]string{resources.AnnotationExpiresAt: plan.Previous.At.UTC().Format(time.RFC3339)}
+			if err := r.apply(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
+				return fmt.Errorf("apply Secret %s: %w", prevName, err)
+			}
+			p.mounted.Secrets[prevName] = data
+			p.mounted.APIKeys = append(p.mounted.APIKeys, resources.KeyMount{Dir: resources.PreviousKeyDir(key.Name), SecretName: prevName})
+			st.PreviousSecretName, st.PreviousExpiresAt = prevName, ptrTime(plan.Previous.At)
+		}
+		data := resources.APIKeyData(plan.Current.Value, key.Account)
+		ann := map[string]string{resources.AnnotationCreatedAt: plan.Current.At.UTC().Format(time.RFC3339)}
+		if err := r.apply(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
+			return fmt.Errorf("apply Secret %s: %w", curName, err)
+		}
+		p.mounted.Secrets[curName] = data
+		p.mounted.APIKeys = append(p.mounted.APIKeys, resources.KeyMount{Dir: key.Name, SecretName: curName})
+
+		switch {
+		case plan.Rotated:
+			r.event(site, corev1.EventTypeNormal, "APIKeyRotated", "Rotate",
+				"rotated marketplace key %s; the previous key works until %s", key.Name, plan.Previous.At.UTC().Format(time.RFC3339))
+		case plan.Generated:
+			r.event(site, corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
+		}
+		if plan.Previous == nil && prev != nil {
+			if _, err := r.deleteIfOwned(ctx, site, &corev1.Secret{}, prevName); err != nil {
+				return fmt.Errorf("delete expired Secret %s: %w", prevName, err)
+			}
+			if plan.PreviousExpired {
+				r.event(site, corev1.EventTypeNormal, "APIKeyExpired", "Expire", "the previous marketplace key %s expired", key.Name)
+			}
+		}
+		if !plan.Next.IsZero() && (p.next.IsZero() || plan.Next.Before(p.next)) {
+			p.next = plan.Next
+		}
+		statuses = append(statuses, st)
+	}
+	site.Status.Secrets.APIKeys = statuses
+	return r.revokeRemovedKeys(ctx, site, wanted)
+}
+
+// revokeRemovedKeys deletes key Secrets whose key left the spec.
+func (r *SiteReconciler) revokeRemovedKeys(ctx context.Context, site *sitev1.Site, wanted map[string]bool) error {
+	var list corev1.SecretList
+	if err := r.List(ctx, &list, client.InNamespace(site.Namespace), client.MatchingLabels{
+		resources.LabelInstance: site.Name, resources.LabelComponent: resources.ComponentAPIKey,
+	}); err != nil {
+		return fmt.Errorf("list key Secrets: %w", err)
+	}
+	for i := range list.Items {
+		s := &list.Items[i]
+		if wanted[s.Name] || !metav1.IsControlledBy(s, site) {
+			continue
+		}
+		if err := r.Delete(ctx, s); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("delete Secret %s: %w", s.Name, err)
+		}
+		r.event(site, corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
+	}
+	return nil
+}
+
+func apiKeySecret(site *sitev1.Site, name, key string, data map[string][]byte, ann map[string]string) *corev1ac.SecretApplyConfiguration {
+	s := resources.Secret(site, name, resources.ComponentAPIKey, data, ann)
+	s.WithLabels(map[string]string{resources.LabelAPIKey: key})
+	return s
+}
+
+// keyState reads a key Secret's value and the timestamp in annotation at;
+// a missing timestamp falls back to the Secret's creation time.
+func keyState(s *corev1.Secret, at string) *resources.KeyState {
+	if s == nil {
+		return nil
+	}
+	ts := s.CreationTimestamp.Time
+	if v, ok := s.Annotations[at]; ok {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			ts = t
+		}
+	}
+	return &resources.KeyState{Value: string(s.Data[contract.KeyDirAPIKeyFile]), At: ts}
+}
+
+func ptrTime(t time.Time) *metav1.Time {
+	mt := metav1.NewTime(t.UTC().Truncate(time.Second))
+	return &mt
+}
+
+// setCondition sets a condition stamped with the Site's generation.
+func setCondition(site *sitev1.Site, c metav1.Condition) {
+	c.ObservedGeneration = site.Generation
+	meta.SetStatusCondition(&site.Status.Conditions, c)
+}

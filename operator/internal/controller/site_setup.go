@@ -1,0 +1,86 @@
+package controller
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
+)
+
+// databaseSecretIndex indexes Sites by the name of their database Secret, so
+// a change of that Secret (which the user owns) reaches its Sites.
+const databaseSecretIndex = ".spec.database.secretRef.name"
+
+// SetupWithManager registers the reconciler: the Site itself, every child it
+// owns, the database Secrets it references, and the optional kinds that the
+// cluster serves at start-up.
+func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Clock == nil {
+		r.Clock = clock.RealClock{}
+	}
+	if r.APIReader == nil {
+		r.APIReader = mgr.GetAPIReader()
+	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, databaseSecretIndex,
+		func(o client.Object) []string {
+			return []string{o.(*sitev1.Site).Spec.Database.SecretRef.Name}
+		}); err != nil {
+		return err
+	}
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named("site").
+		// Status writes bump neither generation nor metadata: they must not
+		// trigger another pass.
+		For(&sitev1.Site{}, builder.WithPredicates(predicate.Or(
+			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, predicate.LabelChangedPredicate{}))).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		Owns(&corev1.ConfigMap{}).
+		Owns(&corev1.Secret{}).
+		Owns(&corev1.PersistentVolumeClaim{}).
+		Owns(&policyv1.PodDisruptionBudget{}).
+		Owns(&networkingv1.NetworkPolicy{}).
+		Owns(&networkingv1.Ingress{}).
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForDatabaseSecret))
+	for _, gvk := range []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK} {
+		served, err := r.served.isServed(mgr.GetRESTMapper(), gvk, r.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if served {
+			u := &unstructured.Unstructured{}
+			u.SetGroupVersionKind(gvk)
+			b = b.Owns(u)
+		}
+	}
+	return b.Complete(r)
+}
+
+// sitesForDatabaseSecret maps a Secret to the Sites using it as database.
+func (r *SiteReconciler) sitesForDatabaseSecret(ctx context.Context, o client.Object) []reconcile.Request {
+	var sites sitev1.SiteList
+	if err := r.List(ctx, &sites, client.InNamespace(o.GetNamespace()),
+		client.MatchingFields{databaseSecretIndex: o.GetName()}); err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(sites.Items))
+	for _, s := range sites.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: s.Namespace, Name: s.Name}})
+	}
+	return reqs
+}

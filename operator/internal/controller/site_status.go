@@ -1,0 +1,148 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// componentCondition says whether a component's Deployment has rolled out
+// its current generation with every desired replica available.
+func componentCondition(component string, d *appsv1.Deployment, desired int32) metav1.Condition {
+	c := metav1.Condition{Type: sitev1.ComponentConditionType(component), Status: metav1.ConditionFalse, Reason: sitev1.ReasonProgressing}
+	st := d.Status
+	for _, dc := range st.Conditions {
+		if dc.Type == appsv1.DeploymentProgressing && dc.Status == corev1.ConditionFalse {
+			c.Reason = sitev1.ReasonDeploymentFailed
+			c.Message = fmt.Sprintf("Deployment %s: %s", d.Name, dc.Message)
+			return c
+		}
+		if dc.Type == appsv1.DeploymentReplicaFailure && dc.Status == corev1.ConditionTrue {
+			c.Reason = sitev1.ReasonDeploymentFailed
+			c.Message = fmt.Sprintf("Deployment %s: %s", d.Name, dc.Message)
+			return c
+		}
+	}
+	switch {
+	case st.ObservedGeneration < d.Generation:
+		c.Message = fmt.Sprintf("Deployment %s: generation %d not yet observed", d.Name, d.Generation)
+	case st.UpdatedReplicas < desired || st.AvailableReplicas < desired || st.Replicas > st.UpdatedReplicas:
+		c.Message = fmt.Sprintf("Deployment %s: %d/%d replicas updated and available", d.Name, min(st.UpdatedReplicas, st.AvailableReplicas), desired)
+	case desired == 0:
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, sitev1.ReasonScaledToZero, fmt.Sprintf("Deployment %s is scaled to zero", d.Name)
+	default:
+		c.Status, c.Reason = metav1.ConditionTrue, sitev1.ReasonAvailable
+		c.Message = fmt.Sprintf("Deployment %s: %d/%d replicas available", d.Name, st.AvailableReplicas, desired)
+	}
+	return c
+}
+
+// updateReadiness sets the aggregated Ready condition and the phase from
+// the other conditions, and reports whether the site is ready.
+func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
+	types := []string{sitev1.ConditionSecretsReady, sitev1.ConditionRoutesReady}
+	for _, c := range contract.Services {
+		types = append(types, sitev1.ComponentConditionType(c))
+	}
+	var notReady []string
+	failed, degraded, pending := false, false, false
+	for _, t := range types {
+		c := findCondition(site, t)
+		if c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == site.Generation {
+			continue
+		}
+		notReady = append(notReady, t)
+		if c == nil {
+			continue
+		}
+		switch c.Reason {
+		case sitev1.ReasonInvalidSettings:
+			failed = true
+		case sitev1.ReasonDeploymentFailed:
+			degraded = true
+		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing:
+			pending = true
+		}
+	}
+	ready := metav1.Condition{Type: sitev1.ConditionReady, Status: metav1.ConditionTrue, Reason: sitev1.ReasonAllReady,
+		Message: "every component is available and the site is configured"}
+	if len(notReady) > 0 {
+		ready.Status, ready.Reason = metav1.ConditionFalse, sitev1.ReasonComponentsNotReady
+		ready.Message = "not ready: " + strings.Join(notReady, ", ")
+	}
+	setCondition(site, ready)
+	switch {
+	case len(notReady) == 0:
+		site.Status.Phase = sitev1.PhaseReady
+	case failed:
+		site.Status.Phase = sitev1.PhaseFailed
+	case pending:
+		site.Status.Phase = sitev1.PhasePending
+	case degraded:
+		site.Status.Phase = sitev1.PhaseDegraded
+	default:
+		site.Status.Phase = sitev1.PhaseProvisioning
+	}
+	return len(notReady) == 0
+}
+
+// recordTransitions emits events when readiness changes, never on a pass
+// that changed nothing.
+func (r *SiteReconciler) recordTransitions(before, after *sitev1.Site) {
+	if before.Status.Phase == after.Status.Phase {
+		return
+	}
+	switch after.Status.Phase {
+	case sitev1.PhaseReady:
+		r.event(after, corev1.EventTypeNormal, "Ready", "Reconcile", "site is ready at %s", after.Status.URL)
+	case sitev1.PhaseDegraded, sitev1.PhaseFailed:
+		msg := ""
+		if c := findCondition(after, sitev1.ConditionReady); c != nil {
+			msg = c.Message
+		}
+		r.event(after, corev1.EventTypeWarning, string(after.Status.Phase), "Reconcile", "site is %s: %s", after.Status.Phase, msg)
+	case sitev1.PhaseSuspended:
+		r.event(after, corev1.EventTypeNormal, "Suspended", "Reconcile", "reconciliation suspended")
+	}
+}
+
+func findCondition(site *sitev1.Site, t string) *metav1.Condition {
+	return meta.FindStatusCondition(site.Status.Conditions, t)
+}
+
+// statusEqual compares statuses semantically (times at second precision, as
+// they are stored).
+func statusEqual(a, b sitev1.SiteStatus) bool {
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+func (r *SiteReconciler) event(site *sitev1.Site, eventType, reason, action, note string, args ...any) {
+	if r.Recorder == nil {
+		return
+	}
+	r.Recorder.Eventf(site, nil, eventType, reason, action, note, args...)
+}
+
+// convertTo decodes v (an apply configuration filled by the API server's
+// response) into the typed object of the same JSON shape.
+func convertTo[T any](v any) *T {
+	out := new(T)
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
+		// Same schema on both sides; this only fails on a programming error.
+		panic(fmt.Sprintf("convert %T: %v", v, err))
+	}
+	return out
+}
