@@ -1,0 +1,16 @@
+# One image per binary: docker build --build-arg CMD=./services/cmd/gateway -t ghcr.io/siteplane/gateway:dev .
+# hack/images.sh builds all of them. The result is a static binary on distroless,
+# running as a non-root user with nothing else in the image, so the operator's
+# restricted security context (read-only root, no capabilities) just works.
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY . .
+ARG CMD=./services/cmd/gateway
+RUN --mount=type=cache,target=/root/.cache/go-build --mount=type=cache,target=/go/pkg/mod \
+    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/app "$CMD"
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/app /app
+USER 65532:65532
+EXPOSE 8080 9090
+ENTRYPOINT ["/app"]
