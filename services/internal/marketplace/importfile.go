@@ -265,7 +265,7 @@ func (it *importItem) validate() problems {
 			case want:
 				p.url(field, v)
 			case v != "":
-				p.addf("%s is not allowed for a %s item", field, it.MediaKind)
+				p.addf("%s is not allowed for %s items", field, it.MediaKind)
 			}
 		}
 		expect("media.preview_image", m.PreviewImage, it.MediaKind != mediaAudio)
