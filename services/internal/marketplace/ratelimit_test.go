@@ -70,8 +70,8 @@ func TestLimiterRefills(t *testing.T) {
 		n       int // requests at this instant
 		allowed int
 	}{
-		{0, 60, 60},                  // a full minute's allowance at once
-		{0, 1, 0},                    // then nothing
+		{0, 60, 60}, // a full minute's allowance at once
+		{0, 1, 0},   // then nothing
 		{500 * time.Millisecond, 1, 0},
 		{500 * time.Millisecond, 2, 1}, // one per second comes back
 		{10 * time.Second, 20, 10},
