@@ -1,0 +1,554 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// encoder writes JSON the way PHP's json_encode does for WordPress: "/"
+// escaped as "\/", non-ASCII as \uXXXX, JSON_PRETTY_PRINT layout for
+// _pretty. While writing it applies context filtering (by the route's item
+// schema) and _fields, and folds each Item's links into "_links", so
+// responses are never copied.
+type encoder struct {
+	buf    []byte
+	pretty bool
+	stack  []bool // per open container: has members
+	base   [16]bool
+
+	ctx    string                     // context for Item filtering; "" = none
+	schema *Schema                    // item schema of the route
+	hints  func(href string) []string // targetHints.allow of self links
+}
+
+func appendJSON(dst []byte, v any, pretty bool) []byte {
+	e := encoder{buf: dst, pretty: pretty}
+	e.stack = e.base[:0]
+	e.value(v)
+	return e.buf
+}
+
+func (e *encoder) indent() {
+	e.buf = append(e.buf, '\n')
+	for range len(e.stack) {
+		e.buf = append(e.buf, "    "...)
+	}
+}
+
+func (e *encoder) open(c byte) {
+	e.buf = append(e.buf, c)
+	e.stack = append(e.stack, false)
+}
+
+func (e *encoder) close(c byte) {
+	had := e.stack[len(e.stack)-1]
+	e.stack = e.stack[:len(e.stack)-1]
+	if had && e.pretty {
+		e.indent()
+	}
+	e.buf = append(e.buf, c)
+}
+
+func (e *encoder) openObject()  { e.open('{') }
+func (e *encoder) closeObject() { e.close('}') }
+func (e *encoder) openArray()   { e.open('[') }
+func (e *encoder) closeArray()  { e.close(']') }
+
+// element starts an array element.
+func (e *encoder) element() {
+	top := len(e.stack) - 1
+	if e.stack[top] {
+		e.buf = append(e.buf, ',')
+	}
+	e.stack[top] = true
+	if e.pretty {
+		e.indent()
+	}
+}
+
+// key starts an object member.
+func (e *encoder) key(k string) { e.keyParts("", k) }
+
+func (e *encoder) keyParts(prefix, k string) {
+	e.element()
+	e.buf = append(e.buf, '"')
+	e.escape(prefix)
+	e.escape(k)
+	e.buf = append(e.buf, '"', ':')
+	if e.pretty {
+		e.buf = append(e.buf, ' ')
+	}
+}
+
+func (e *encoder) str(s string) {
+	e.buf = append(e.buf, '"')
+	e.escape(s)
+	e.buf = append(e.buf, '"')
+}
+
+const hexLower = "0123456789abcdef"
+
+// escape writes s with json_encode's default escaping.
+func (e *encoder) escape(s string) {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' && c != '/' {
+			i++
+			continue
+		}
+		e.buf = append(e.buf, s[start:i]...)
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\', '/':
+				e.buf = append(e.buf, '\\', c)
+			case '\b':
+				e.buf = append(e.buf, '\\', 'b')
+			case '\f':
+				e.buf = append(e.buf, '\\', 'f')
+			case '\n':
+				e.buf = append(e.buf, '\\', 'n')
+			case '\r':
+				e.buf = append(e.buf, '\\', 'r')
+			case '\t':
+				e.buf = append(e.buf, '\\', 't')
+			default:
+				e.u16(uint16(c))
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			r -= 0x10000
+			e.u16(uint16(0xD800 + (r>>10)&0x3FF))
+			e.u16(uint16(0xDC00 + r&0x3FF))
+		} else {
+			e.u16(uint16(r)) // utf8.RuneError for invalid bytes: \ufffd
+		}
+		i += size
+		start = i
+	}
+	e.buf = append(e.buf, s[start:]...)
+}
+
+func (e *encoder) u16(v uint16) {
+	e.buf = append(e.buf, '\\', 'u', hexLower[v>>12], hexLower[v>>8&15], hexLower[v>>4&15], hexLower[v&15])
+}
+
+func (e *encoder) float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		e.buf = append(e.buf, '0')
+		return
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		e.buf = strconv.AppendInt(e.buf, int64(f), 10)
+		return
+	}
+	e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
+}
+
+// value writes any supported value.
+func (e *encoder) value(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.buf = append(e.buf, "null"...)
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, x)
+	case string:
+		e.str(x)
+	case json.Number:
+		if x == "" {
+			e.buf = append(e.buf, '0')
+		} else {
+			e.buf = append(e.buf, x...)
+		}
+	case int:
+		e.buf = strconv.AppendInt(e.buf, int64(x), 10)
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, x, 10)
+	case int32:
+		e.buf = strconv.AppendInt(e.buf, int64(x), 10)
+	case uint:
+		e.buf = strconv.AppendUint(e.buf, uint64(x), 10)
+	case uint64:
+		e.buf = strconv.AppendUint(e.buf, x, 10)
+	case float64:
+		e.float(x)
+	case float32:
+		e.float(float64(x))
+	case Object:
+		e.object(x, nil, nil, 0, nil, false)
+	case map[string]any:
+		e.mapValue(x, nil, nil, 0)
+	case []any:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.value(el)
+		}
+		e.closeArray()
+	case []string:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.str(el)
+		}
+		e.closeArray()
+	case []int64:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.buf = strconv.AppendInt(e.buf, el, 10)
+		}
+		e.closeArray()
+	case []int:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.buf = strconv.AppendInt(e.buf, int64(el), 10)
+		}
+		e.closeArray()
+	case []Object:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.object(el, nil, nil, 0, nil, false)
+		}
+		e.closeArray()
+	case Item:
+		e.item(&x, nil, 0)
+	case *Item:
+		e.item(x, nil, 0)
+	case []Item:
+		e.openArray()
+		for i := range x {
+			e.element()
+			e.item(&x[i], nil, 0)
+		}
+		e.closeArray()
+	case Links:
+		e.appendLinks(x)
+	case *Error:
+		e.object(x.body(), nil, nil, 0, nil, false)
+	case *Schema:
+		if x == nil {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.object(x.object(false), nil, nil, 0, nil, false)
+	case argSchema:
+		e.object(x.s.object(true), nil, nil, 0, nil, false)
+	case Props:
+		e.openObject()
+		for _, p := range x {
+			e.key(p.Name)
+			e.value(p.Schema)
+		}
+		e.closeObject()
+	case *Batch:
+		if x == nil {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.openObject()
+		e.key("v1")
+		e.buf = strconv.AppendBool(e.buf, x.V1)
+		e.closeObject()
+	case json.RawMessage:
+		e.raw(x)
+	default:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		e.raw(bytes.TrimRight(b.Bytes(), "\n"))
+	}
+}
+
+// argSchema renders a top-level endpoint argument for route descriptions:
+// only the schema keywords plus "required" (§2.2).
+type argSchema struct{ s *Schema }
+
+// raw re-emits valid JSON with PHP escaping and the current layout.
+func (e *encoder) raw(b []byte) {
+	i := 0
+	var walk func()
+	skipWS := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+	}
+	walk = func() {
+		skipWS()
+		if i >= len(b) {
+			e.buf = append(e.buf, "null"...)
+			return
+		}
+		switch b[i] {
+		case '{', '[':
+			closing := byte('}')
+			if b[i] == '[' {
+				closing = ']'
+			}
+			e.open(b[i])
+			i++
+			for {
+				skipWS()
+				if i >= len(b) || b[i] == closing {
+					i++
+					break
+				}
+				if b[i] == ',' {
+					i++
+					continue
+				}
+				if closing == '}' {
+					var k string
+					end := scanString(b, i)
+					_ = json.Unmarshal(b[i:end], &k)
+					i = end
+					skipWS()
+					i++ // ':'
+					e.key(k)
+				} else {
+					e.element()
+				}
+				walk()
+			}
+			e.close(closing)
+		case '"':
+			end := scanString(b, i)
+			var s string
+			_ = json.Unmarshal(b[i:end], &s)
+			e.str(s)
+			i = end
+		default:
+			start := i
+			for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\n' {
+				i++
+			}
+			e.buf = append(e.buf, b[start:i]...)
+		}
+	}
+	walk()
+}
+
+func scanString(b []byte, i int) int {
+	i++
+	for i < len(b) {
+		switch b[i] {
+		case '\\':
+			i += 2
+			continue
+		case '"':
+			return i + 1
+		}
+		i++
+	}
+	return len(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// childSchema finds the schema of member key of an object schema.
+func childSchema(s *Schema, key string) *Schema {
+	if s == nil {
+		return nil
+	}
+	if c := s.prop(key); c != nil {
+		return c
+	}
+	if len(s.PatternProperties) > 0 {
+		if c := patternPropertySchema(key, s); c != nil {
+			return c
+		}
+	}
+	if c, ok := s.AdditionalProperties.(*Schema); ok {
+		return c
+	}
+	return nil
+}
+
+// hidden reports whether a member with schema c is filtered out by context.
+func (e *encoder) hidden(c *Schema) bool {
+	return e.ctx != "" && c != nil && c.Context != nil && !contains(c.Context, e.ctx)
+}
+
+// member decides whether key is kept by _fields and returns the nested set.
+func member(fs *fieldSet, node int, key string) (keep bool, childFs *fieldSet, child int) {
+	if fs == nil {
+		return true, nil, 0
+	}
+	c := fs.child(node, key)
+	if c < 0 {
+		return false, nil, 0
+	}
+	if fs.nodes[c].leaf {
+		return true, nil, 0
+	}
+	return true, fs, c
+}
+
+// object writes o filtered by schema s (context) and fields node; links
+// (when non-nil) are folded in as "_links".
+func (e *encoder) object(o Object, s *Schema, fs *fieldSet, node int, links Links, isItem bool) {
+	e.openObject()
+	for _, m := range o {
+		var c *Schema
+		if s != nil {
+			c = childSchema(s, m.Key)
+			if e.hidden(c) {
+				continue
+			}
+		}
+		keep, cfs, cn := member(fs, node, m.Key)
+		if !keep {
+			continue
+		}
+		e.key(m.Key)
+		e.filtered(m.Value, c, cfs, cn)
+	}
+	if isItem && len(links) > 0 && (fs == nil || fs.child(node, "_links") >= 0 || fs.child(node, "_embedded") >= 0) {
+		e.key("_links")
+		e.appendLinks(links)
+	}
+	e.closeObject()
+}
+
+func (e *encoder) mapValue(m map[string]any, s *Schema, fs *fieldSet, node int) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	e.openObject()
+	for _, k := range keys {
+		var c *Schema
+		if s != nil {
+			c = childSchema(s, k)
+			if e.hidden(c) {
+				continue
+			}
+		}
+		keep, cfs, cn := member(fs, node, k)
+		if !keep {
+			continue
+		}
+		e.key(k)
+		e.filtered(m[k], c, cfs, cn)
+	}
+	e.closeObject()
+}
+
+// filtered writes v applying schema context filtering and _fields.
+func (e *encoder) filtered(v any, s *Schema, fs *fieldSet, node int) {
+	if e.ctx == "" {
+		s = nil
+	}
+	switch x := v.(type) {
+	case Item:
+		e.item(&x, fs, node)
+		return
+	case *Item:
+		e.item(x, fs, node)
+		return
+	}
+	if s == nil && fs == nil {
+		e.value(v)
+		return
+	}
+	switch x := v.(type) {
+	case Object:
+		e.object(x, s, fs, node, nil, false)
+	case map[string]any:
+		e.mapValue(x, s, fs, node)
+	case []any:
+		var items *Schema
+		if s != nil {
+			items = s.Items
+		}
+		if e.hidden(items) {
+			e.buf = append(e.buf, "[]"...)
+			return
+		}
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.filtered(el, items, nil, 0)
+		}
+		e.closeArray()
+	case []Object:
+		var items *Schema
+		if s != nil {
+			items = s.Items
+		}
+		if e.hidden(items) {
+			e.buf = append(e.buf, "[]"...)
+			return
+		}
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.object(el, items, nil, 0, nil, false)
+		}
+		e.closeArray()
+	default:
+		e.value(v)
+	}
+}
+
+// item writes one resource: its fields filtered by the route schema and
+// context, then its links.
+func (e *encoder) item(it *Item, fs *fieldSet, node int) {
+	s := e.schema
+	if e.ctx == "" {
+		s = nil
+	}
+	e.object(it.Data, s, fs, node, it.Links, true)
+}
+
+// top writes a response body: _fields applies to each element of a list,
+// otherwise to the object itself.
+func (e *encoder) top(v any, fs *fieldSet) {
+	switch x := v.(type) {
+	case []Item:
+		e.openArray()
+		for i := range x {
+			e.element()
+			e.item(&x[i], fs, 0)
+		}
+		e.closeArray()
+	case []any:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.filtered(el, nil, fs, 0)
+		}
+		e.closeArray()
+	case []Object:
+		e.openArray()
+		for _, el := range x {
+			e.element()
+			e.object(el, nil, fs, 0, nil, false)
+		}
+		e.closeArray()
+	default:
+		e.filtered(v, nil, fs, 0)
+	}
+}

@@ -1,0 +1,105 @@
+package rest
+
+import "strings"
+
+// fieldSet is the parsed _fields parameter: a tree of accepted keys
+// (rest_filter_response_fields). A nil *fieldSet accepts everything.
+type fieldSet struct {
+	list  []string
+	nodes []fieldNode // nodes[0] is the root
+}
+
+type fieldNode struct {
+	name   string
+	parent int
+	leaf   bool // the whole value is accepted
+}
+
+func parseFields(v any) *fieldSet {
+	if v == nil {
+		return nil
+	}
+	var list []string
+	for _, f := range toList(v) {
+		s := strings.TrimSpace(phpString(f))
+		if s != "" {
+			list = append(list, s)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	fs := &fieldSet{list: list, nodes: make([]fieldNode, 1, len(list)+2)}
+	fs.nodes[0] = fieldNode{parent: -1}
+fields:
+	for _, f := range list {
+		ref := 0
+		for {
+			dot := strings.IndexByte(f, '.')
+			if dot < 0 {
+				break
+			}
+			next := f[:dot]
+			f = f[dot+1:]
+			c := fs.child(ref, next)
+			if c >= 0 && fs.nodes[c].leaf {
+				// WordPress leaves the whole loop here (a "break 2"), so
+				// later fields are ignored; kept for compatibility.
+				break fields
+			}
+			if c < 0 {
+				fs.nodes = append(fs.nodes, fieldNode{name: next, parent: ref})
+				c = len(fs.nodes) - 1
+			}
+			ref = c
+		}
+		c := fs.child(ref, f)
+		if c < 0 {
+			fs.nodes = append(fs.nodes, fieldNode{name: f, parent: ref, leaf: true})
+			continue
+		}
+		fs.nodes[c].leaf = true
+		// Children of a leaf no longer matter; detach them.
+		for i := range fs.nodes {
+			if fs.nodes[i].parent == c {
+				fs.nodes[i].parent = -2
+			}
+		}
+	}
+	return fs
+}
+
+// child returns the index of the node under parent named name, or -1.
+func (fs *fieldSet) child(parent int, name string) int {
+	for i := 1; i < len(fs.nodes); i++ {
+		if fs.nodes[i].parent == parent && fs.nodes[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// includes is rest_is_field_included.
+func (fs *fieldSet) includes(field string) bool {
+	if fs == nil {
+		return true
+	}
+	for _, f := range fs.list {
+		if f == field {
+			return true
+		}
+		if len(f) > len(field) && f[len(field)] == '.' && strings.HasPrefix(f, field) {
+			return true
+		}
+		if len(field) > len(f) && field[len(f)] == '.' && strings.HasPrefix(field, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// wantsLinks reports whether _links survive _fields (only when listed, or
+// when _embedded is, so the gateway can still embed).
+func (fs *fieldSet) wantsLinks() bool {
+	return fs == nil || fs.child(0, "_links") >= 0 || fs.child(0, "_embedded") >= 0
+}

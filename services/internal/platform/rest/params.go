@@ -1,0 +1,286 @@
+package rest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// phpArray is a PHP array under construction: insertion-ordered keys, each
+// value a string or a nested *phpArray. It reproduces parse_str for query
+// strings and form bodies (a[]=1, categories[terms]=5, a[x][]=2).
+type phpArray struct {
+	keys []string
+	vals []any
+	next int64
+}
+
+func (a *phpArray) index(key string) int {
+	for i, k := range a.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (a *phpArray) get(key string) (any, bool) {
+	if a == nil {
+		return nil, false
+	}
+	if i := a.index(key); i >= 0 {
+		return a.vals[i], true
+	}
+	return nil, false
+}
+
+func (a *phpArray) put(key string, v any) {
+	if i := a.index(key); i >= 0 {
+		a.vals[i] = v
+		return
+	}
+	if isCanonicalIntKey(key) {
+		if n, err := strconv.ParseInt(key, 10, 64); err == nil && n >= a.next {
+			a.next = n + 1
+		}
+	}
+	a.keys = append(a.keys, key)
+	a.vals = append(a.vals, v)
+}
+
+// child returns the nested array under key, replacing a scalar there.
+func (a *phpArray) child(key string) *phpArray {
+	if key == "" {
+		key = strconv.FormatInt(a.next, 10)
+	}
+	if i := a.index(key); i >= 0 {
+		if c, ok := a.vals[i].(*phpArray); ok {
+			return c
+		}
+		c := &phpArray{}
+		a.vals[i] = c
+		return c
+	}
+	c := &phpArray{}
+	a.put(key, c)
+	return c
+}
+
+// assign stores value at base[subs[0]][subs[1]]...; an empty sub is "[]".
+func (a *phpArray) assign(base string, subs []string, value string) {
+	if len(subs) == 0 {
+		a.put(base, value)
+		return
+	}
+	cur := a.child(base)
+	for i, s := range subs {
+		if i == len(subs)-1 {
+			if s == "" {
+				s = strconv.FormatInt(cur.next, 10)
+			}
+			cur.put(s, value)
+			return
+		}
+		cur = cur.child(s)
+	}
+}
+
+// value converts a nested array: a list when the keys are 0..n-1 in order,
+// otherwise a map.
+func (a *phpArray) value() any {
+	list := true
+	for i, k := range a.keys {
+		if k != strconv.Itoa(i) {
+			list = false
+			break
+		}
+	}
+	if list {
+		out := make([]any, len(a.vals))
+		for i, v := range a.vals {
+			out[i] = nestedValue(v)
+		}
+		return out
+	}
+	out := make(map[string]any, len(a.keys))
+	for i, k := range a.keys {
+		out[k] = nestedValue(a.vals[i])
+	}
+	return out
+}
+
+func nestedValue(v any) any {
+	if c, ok := v.(*phpArray); ok {
+		return c.value()
+	}
+	return v
+}
+
+// finish converts nested arrays of the top level in place.
+func (a *phpArray) finish() *phpArray {
+	for i, v := range a.vals {
+		if c, ok := v.(*phpArray); ok {
+			a.vals[i] = c.value()
+		}
+	}
+	return a
+}
+
+const maxNesting = 64
+
+// parseKey splits a PHP variable name into its base and bracket indexes,
+// following php_register_variable_ex: leading blanks dropped, '.' and ' '
+// in the base become '_', an unterminated '[' becomes '_' once.
+func parseKey(raw string) (base string, subs []string) {
+	raw = strings.TrimLeft(raw, " ")
+	open := strings.IndexByte(raw, '[')
+	head := raw
+	if open >= 0 {
+		head = raw[:open]
+	}
+	if strings.ContainsAny(head, ". ") {
+		head = strings.Map(func(r rune) rune {
+			if r == '.' || r == ' ' {
+				return '_'
+			}
+			return r
+		}, head)
+	}
+	if open < 0 {
+		return head, nil
+	}
+	rest := raw[open:]
+	first := true
+	for len(rest) > 0 && rest[0] == '[' {
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			if first {
+				// Not an index: the bracket becomes part of the name.
+				tail := strings.Map(func(r rune) rune {
+					if r == '.' || r == ' ' || r == '[' {
+						return '_'
+					}
+					return r
+				}, rest[:1]) + rest[1:]
+				return head + tail, nil
+			}
+			break
+		}
+		idx := strings.TrimLeft(rest[1:end], " \t\r\n")
+		subs = append(subs, idx)
+		if len(subs) >= maxNesting {
+			break
+		}
+		rest = rest[end+1:]
+		first = false
+	}
+	return head, subs
+}
+
+// parseQuery parses a query string or form body the way PHP fills $_GET.
+func parseQuery(q string) *phpArray {
+	a := &phpArray{}
+	for q != "" {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		k = phpURLDecode(k)
+		base, subs := parseKey(k)
+		if base == "" {
+			continue
+		}
+		a.assign(base, subs, phpURLDecode(v))
+	}
+	return a.finish()
+}
+
+// phpURLDecode is PHP's urldecode: '+' is a space, malformed escapes stay.
+func phpURLDecode(s string) string {
+	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// phpURLEncode is PHP's urlencode (spaces as '+').
+func phpURLEncode(s string) string {
+	const hexdigits = "0123456789ABCDEF"
+	safe := true
+	for i := 0; i < len(s); i++ {
+		if !urlSafe(s[i]) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case urlSafe(c):
+			b = append(b, c)
+		case c == ' ':
+			b = append(b, '+')
+		default:
+			b = append(b, '%', hexdigits[c>>4], hexdigits[c&15])
+		}
+	}
+	return string(b)
+}
+
+func urlSafe(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+// buildQuery is WordPress's build_query over urlencode_deep'ed values:
+// values are url-encoded, keys keep their bracket syntax.
+func buildQuery(b *strings.Builder, key string, v any) {
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			buildQuery(b, key+"["+strconv.Itoa(i)+"]", e)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			buildQuery(b, key+"["+k+"]", x[k])
+		}
+	default:
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(key)
+		b.WriteByte('=')
+		b.WriteString(phpURLEncode(phpString(v)))
+	}
+}

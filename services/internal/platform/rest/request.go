@@ -1,0 +1,273 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Request is what a handler and a permission check see: the matched route,
+// the merged parameters (validated and sanitised) and the raw inputs.
+type Request struct {
+	// Method is the effective method (after _method / X-HTTP-Method-Override).
+	Method string
+	// Route is the REST route requested, trailing slash removed, e.g. "/cms/v2/posts/5".
+	Route string
+	// Pattern is the matched route's full pattern, e.g. `/cms/v2/posts/(?P<id>[\d]+)`.
+	Pattern string
+	// URLParams are the named groups of the pattern.
+	URLParams map[string]string
+	// Header holds the request headers.
+	Header http.Header
+	// Body is the raw body (empty for multipart requests, read Files instead).
+	Body []byte
+	// Files are the uploaded files of a multipart/form-data body.
+	Files map[string][]*multipart.FileHeader
+	// Caller is the authenticated user or Anonymous.
+	Caller Caller
+
+	ctx      context.Context
+	srv      *Server
+	route    *compiledRoute
+	endpoint *Endpoint
+
+	vals    []any          // per endpoint arg: the merged, then sanitised value
+	extra   map[string]any // values set by handlers for unregistered names
+	json    map[string]any // JSON body parameters
+	jsonErr *Error
+	form    *phpArray // form body parameters
+	query   *phpArray // query string parameters
+	fields  *fieldSet
+}
+
+// Context returns the request's context.
+func (r *Request) Context() context.Context {
+	if r.ctx == nil {
+		return context.Background()
+	}
+	return r.ctx
+}
+
+// bodyAccepted reports whether body (POST) parameters take part in lookups.
+func (r *Request) bodyAccepted() bool {
+	switch r.Method {
+	case "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
+}
+
+// raw looks a parameter up in precedence order (§1.5): JSON body, form body,
+// query string, URL groups. A null value counts as absent, as with PHP isset.
+func (r *Request) raw(name string) (any, bool) {
+	if v, ok := r.json[name]; ok && v != nil {
+		return v, true
+	}
+	if r.bodyAccepted() {
+		if v, ok := r.form.get(name); ok {
+			return v, true
+		}
+	}
+	if v, ok := r.query.get(name); ok {
+		return v, true
+	}
+	if v, ok := r.URLParams[name]; ok {
+		return v, true
+	}
+	return nil, false
+}
+
+func (r *Request) argIndex(name string) int {
+	if r.endpoint == nil {
+		return -1
+	}
+	for i := range r.endpoint.Args {
+		if r.endpoint.Args[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Param returns a parameter: for declared arguments the validated and
+// sanitised value (or its default), for others the raw value from the
+// highest-precedence source. Missing parameters are nil.
+func (r *Request) Param(name string) any {
+	if i := r.argIndex(name); i >= 0 && r.vals != nil {
+		return r.vals[i]
+	}
+	if v, ok := r.extra[name]; ok {
+		return v
+	}
+	v, _ := r.raw(name)
+	return v
+}
+
+// Has reports whether the parameter is present (non-null), counting defaults.
+func (r *Request) Has(name string) bool { return r.Param(name) != nil }
+
+// Set replaces a parameter, as $request->set_param does. Controllers use it
+// to force context=edit on write responses.
+func (r *Request) Set(name string, v any) {
+	if i := r.argIndex(name); i >= 0 && r.vals != nil {
+		r.vals[i] = v
+		return
+	}
+	if r.extra == nil {
+		r.extra = map[string]any{}
+	}
+	r.extra[name] = v
+}
+
+// String returns a string parameter ("" when absent or not a string).
+func (r *Request) String(name string) string {
+	switch v := r.Param(name).(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	default:
+		if isScalar(v) {
+			return phpString(v)
+		}
+	}
+	return ""
+}
+
+// Int returns an integer parameter (0 when absent).
+func (r *Request) Int(name string) int64 {
+	v := r.Param(name)
+	if v == nil {
+		return 0
+	}
+	return toInt(v)
+}
+
+// Bool returns a boolean parameter (false when absent).
+func (r *Request) Bool(name string) bool { return toBool(r.Param(name)) }
+
+// List returns an array parameter (nil when absent).
+func (r *Request) List(name string) []any {
+	v := r.Param(name)
+	if v == nil {
+		return nil
+	}
+	return toList(v)
+}
+
+// Ints returns an array parameter as integers.
+func (r *Request) Ints(name string) []int64 {
+	l := r.List(name)
+	if l == nil {
+		return nil
+	}
+	out := make([]int64, len(l))
+	for i, v := range l {
+		out[i] = toInt(v)
+	}
+	return out
+}
+
+// Strings returns an array parameter as strings.
+func (r *Request) Strings(name string) []string {
+	l := r.List(name)
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, v := range l {
+		out[i] = phpString(v)
+	}
+	return out
+}
+
+// Map returns an object parameter (nil when absent).
+func (r *Request) Map(name string) map[string]any {
+	v := r.Param(name)
+	if v == nil {
+		return nil
+	}
+	return toObject(v)
+}
+
+// JSONParams returns the parameters of a JSON body (nil without one).
+func (r *Request) JSONParams() map[string]any { return r.json }
+
+// BodyParams returns the form (or multipart) body parameters.
+func (r *Request) BodyParams() map[string]any { return r.form.asMap() }
+
+// QueryParams returns the query-string parameters.
+func (r *Request) QueryParams() map[string]any { return r.query.asMap() }
+
+// InBody reports whether the body (JSON or form) carries the parameter, e.g.
+// to reject an "id" on create (rest_post_exists).
+func (r *Request) InBody(name string) bool {
+	if _, ok := r.json[name]; ok {
+		return true
+	}
+	_, ok := r.form.get(name)
+	return ok
+}
+
+func (a *phpArray) asMap() map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := make(map[string]any, len(a.keys))
+	for i, k := range a.keys {
+		m[k] = a.vals[i]
+	}
+	return m
+}
+
+// ViewContext is the request's "context" parameter, "view" when absent.
+func (r *Request) ViewContext() string {
+	if s, ok := r.Param("context").(string); ok && s != "" {
+		return s
+	}
+	return "view"
+}
+
+// Wants reports whether field is part of the response given _fields
+// (rest_is_field_included); handlers may skip computing unwanted fields.
+func (r *Request) Wants(field string) bool {
+	if r.fields == nil {
+		r.fields = parseFields(r.Param("_fields"))
+	}
+	return r.fields.includes(field)
+}
+
+// URL is the absolute REST URL of route, e.g. r.URL("/cms/v2/posts/5").
+func (r *Request) URL(route string) string {
+	if r.srv == nil {
+		return route
+	}
+	return r.srv.URL(route)
+}
+
+// DecodeJSON decodes the raw body into v (for handlers wanting typed bodies).
+func (r *Request) DecodeJSON(v any) error { return json.Unmarshal(r.Body, v) }
+
+// queryString rebuilds the query string the way add_query_arg would, with
+// key replaced by value (appended if absent).
+func (r *Request) queryString(key string, value int) string {
+	var b strings.Builder
+	replaced := false
+	if r.query != nil {
+		for i, k := range r.query.keys {
+			v := r.query.vals[i]
+			if k == key {
+				v = strconv.Itoa(value)
+				replaced = true
+			}
+			buildQuery(&b, k, v)
+		}
+	}
+	if !replaced {
+		buildQuery(&b, key, strconv.Itoa(value))
+	}
+	return b.String()
+}

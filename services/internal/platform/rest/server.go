@@ -1,0 +1,880 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Options configure a Server.
+type Options struct {
+	// RootURL is the absolute REST root with a trailing slash, e.g.
+	// "https://example.com/cms-json/" (or the plain form
+	// "https://example.com/?rest_route=/"). It is announced in the discovery
+	// Link header and prefixes self links, Location and pagination links.
+	RootURL string
+	// Prefix is stripped from the URL path before routing (the gateway
+	// serves "/cms-json/..."; services receive bare REST routes and leave it
+	// empty). A "rest_route" query parameter always wins over the path.
+	Prefix string
+	// Caller returns the caller of a request from its context; nil makes
+	// every caller Anonymous.
+	Caller CallerFunc
+	// Authenticate, when set, runs before routing; an error (a *Error for a
+	// WordPress body) is the response even for unknown routes (§1.1 step 6).
+	Authenticate func(*http.Request) error
+	// DisableJSONP answers _jsonp requests with rest_callback_disabled.
+	DisableJSONP bool
+	// MaxBodyBytes limits request bodies (default 64 MiB).
+	MaxBodyBytes int64
+	// Logger receives handler failures and panics (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Server serves declared routes with WordPress's REST behaviour. It is an
+// http.Handler; Do and Check serve in-process (batch) requests.
+type Server struct {
+	opts   Options
+	routes []*compiledRoute
+	root   string // RootURL, normalised
+	plain  bool   // RootURL uses ?rest_route=
+}
+
+// New compiles the routes (patterns, schemas, defaults) and returns a
+// Server. Routes are matched in the order given.
+func New(opts Options, routes ...Route) (*Server, error) {
+	s := &Server{opts: opts}
+	if s.opts.MaxBodyBytes <= 0 {
+		s.opts.MaxBodyBytes = 64 << 20
+	}
+	if s.opts.Logger == nil {
+		s.opts.Logger = slog.Default()
+	}
+	root := opts.RootURL
+	if root == "" {
+		root = "/"
+	}
+	if i := strings.Index(root, "rest_route="); i >= 0 {
+		s.plain = true
+		root = root[:i+len("rest_route=")]
+	} else if !strings.HasSuffix(root, "/") {
+		root += "/"
+	}
+	s.root = root
+	for i := range routes {
+		rt := routes[i]
+		cr, err := compileRoute(&rt)
+		if err != nil {
+			return nil, err
+		}
+		for j := range rt.Endpoints {
+			cacheDefaults(rt.Endpoints[j].Args)
+		}
+		s.routes = append(s.routes, cr)
+	}
+	return s, nil
+}
+
+// cacheDefaults validates and sanitises callback-free defaults once; the
+// result is what every request without the parameter gets.
+func cacheDefaults(args Props) {
+	for _, a := range args {
+		sc := a.Schema
+		if sc.Default == nil || sc.Validate != nil || sc.Sanitize != nil || sc.def.ready {
+			continue
+		}
+		p := &path{name: a.Name}
+		if err := validate(sc.Default, sc, p); err != nil {
+			sc.def = defaultCache{ready: true, err: err}
+			continue
+		}
+		v, err := sanitizeArg(sc.Default, sc, p)
+		sc.def = defaultCache{ready: true, value: v, err: err}
+	}
+}
+
+// URL returns the absolute REST URL of route ("/cms/v2/posts" →
+// "https://example.com/cms-json/cms/v2/posts").
+func (s *Server) URL(route string) string {
+	if s.plain {
+		if route == "" {
+			route = "/"
+		}
+		return s.root + route
+	}
+	return s.root + strings.TrimPrefix(route, "/")
+}
+
+// rootLink is the API root announced by the discovery header.
+func (s *Server) rootLink() string { return s.URL("/") }
+
+// routeOfURL maps an absolute REST URL back to its route.
+func (s *Server) routeOfURL(href string) (string, bool) {
+	if !strings.HasPrefix(href, s.root) {
+		return "", false
+	}
+	rest := href[len(s.root):]
+	if s.plain {
+		if i := strings.IndexAny(rest, "&#"); i >= 0 {
+			rest = rest[:i]
+		}
+		return normalizeRoute(rest), true
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return normalizeRoute("/" + rest), true
+}
+
+// match finds the first route matching path with an endpoint for method.
+func (s *Server) match(route, method string) (*compiledRoute, *Endpoint, map[string]string) {
+	for _, cr := range s.routes {
+		params, ok := cr.match(route)
+		if !ok {
+			continue
+		}
+		if ep := cr.findEndpoint(method); ep != nil {
+			return cr, ep, params
+		}
+	}
+	return nil, nil, nil
+}
+
+func (s *Server) caller(ctx context.Context) Caller {
+	if s.opts.Caller != nil {
+		if c := s.opts.Caller(ctx); c != nil {
+			return c
+		}
+	}
+	return Anonymous
+}
+
+// Static header values, shared to keep the hot path allocation-free.
+var (
+	hvJSON          = []string{"application/json; charset=UTF-8"}
+	hvJavaScript    = []string{"application/javascript; charset=UTF-8"}
+	hvNoIndex       = []string{"noindex"}
+	hvNoSniff       = []string{"nosniff"}
+	hvExposeHeaders = []string{"X-WP-Total, X-WP-TotalPages, Link"}
+	hvAllowHeaders  = []string{"Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"}
+	hvAllowMethods  = []string{"OPTIONS, GET, POST, PUT, PATCH, DELETE"}
+	hvTrue          = []string{"true"}
+	hvExpires       = []string{"Wed, 11 Jan 1984 05:00:00 GMT"}
+	hvNoCacheUser   = []string{"no-cache, must-revalidate, max-age=0, no-store, private"}
+	hvNoCache       = []string{"no-cache, must-revalidate, max-age=0"}
+)
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// ServeHTTP serves a REST request: the route is the URL path (minus
+// Options.Prefix) or the rest_route query parameter.
+func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
+	h := w.Header()
+	query := parseQuery(hr.URL.RawQuery)
+	route := hr.URL.Path
+	if s.opts.Prefix != "" && strings.HasPrefix(route, s.opts.Prefix) {
+		route = route[len(s.opts.Prefix):]
+	}
+	if rr, ok := query.get("rest_route"); ok {
+		if str, ok := rr.(string); ok {
+			route = str
+		}
+	}
+	route = normalizeRoute(route)
+
+	// §1.1 step 1: headers sent on every response.
+	jsonp, hasJSONP := query.get("_jsonp")
+	callback, _ := jsonp.(string)
+	if !isScalar(jsonp) {
+		callback = "x" // an array callback is invalid
+	}
+	useJSONP := hasJSONP && callback != "" && !s.opts.DisableJSONP
+	if useJSONP {
+		h["Content-Type"] = hvJavaScript
+	} else {
+		h["Content-Type"] = hvJSON
+	}
+	h["X-Robots-Tag"] = hvNoIndex
+	h["Link"] = []string{"<" + s.rootLink() + `>; rel="https://api.w.org/"`}
+	h["X-Content-Type-Options"] = hvNoSniff
+
+	// Step 2: JSONP checks; these bodies have no "data".
+	if hasJSONP && callback != "" {
+		if s.opts.DisableJSONP {
+			writeBare(w, "rest_callback_disabled", "JSONP support is disabled on this site.")
+			return
+		}
+		if !validCallback(callback) {
+			writeBare(w, "rest_callback_invalid", "Invalid JSONP callback function.")
+			return
+		}
+	}
+
+	// Steps 3-4: the request and the method override.
+	req := &Request{
+		Method: strings.ToUpper(hr.Method),
+		Route:  route,
+		Header: hr.Header,
+		ctx:    hr.Context(),
+		srv:    s,
+		query:  query,
+	}
+	overrideHeader := false
+	if m, ok := query.get("_method"); ok && isScalar(m) {
+		req.Method = strings.ToUpper(phpString(m))
+	} else if m := hr.Header.Get("X-HTTP-Method-Override"); m != "" {
+		req.Method = strings.ToUpper(m)
+		overrideHeader = true
+	}
+	req.Caller = s.caller(req.ctx)
+
+	// Step 5: CORS headers on every response.
+	h["Access-Control-Expose-Headers"] = hvExposeHeaders
+	h["Access-Control-Allow-Headers"] = hvAllowHeaders
+
+	var resp *Response
+	var rerr *Error
+	if s.opts.Authenticate != nil {
+		if err := s.opts.Authenticate(hr); err != nil {
+			rerr = s.asError(req, err)
+		}
+	}
+	if rerr == nil {
+		if err := s.readBody(req, hr, w); err != nil {
+			rerr = err
+		}
+	}
+	if rerr == nil {
+		resp, rerr = s.dispatch(req)
+	}
+	status, header := s.finish(req, resp, rerr)
+
+	// Step 10: no-cache headers.
+	if req.Caller.LoggedIn() {
+		h["Expires"] = hvExpires
+		h["Cache-Control"] = hvNoCacheUser
+		delete(h, "Last-Modified")
+	} else if overrideHeader && status >= 400 && status < 500 {
+		h["Expires"] = hvExpires
+		h["Cache-Control"] = hvNoCache
+		delete(h, "Last-Modified")
+	}
+	// Step 11: CORS for requests with an Origin.
+	if origin := hr.Header.Get("Origin"); origin != "" {
+		if origin != "null" {
+			origin = sanitizeURL(origin)
+		}
+		h["Access-Control-Allow-Origin"] = []string{origin}
+		h["Access-Control-Allow-Methods"] = hvAllowMethods
+		h["Access-Control-Allow-Credentials"] = hvTrue
+		h.Add("Vary", "Origin")
+	} else if hr.Method == http.MethodGet && !req.Caller.LoggedIn() {
+		h.Add("Vary", "Origin")
+	}
+
+	envelope := false
+	if _, ok := query.get("_envelope"); ok {
+		envelope = true
+	}
+	// Response headers are sent as real headers in every case; a response
+	// Link (pagination) goes before the discovery Link.
+	for k, v := range header {
+		if k == "Link" {
+			h["Link"] = append(append([]string(nil), v...), h["Link"]...)
+			continue
+		}
+		h[k] = v
+	}
+
+	var body any
+	hasBody := true
+	if rerr != nil {
+		body = rerr.body()
+	} else {
+		body = resp.Data
+		hasBody = resp.Data != nil
+	}
+	if envelope {
+		body = s.envelope(req, status, header, body, rerr != nil)
+		status = http.StatusOK
+		hasBody = true
+	}
+	if req.Method == http.MethodHead || hr.Method == http.MethodHead || status == http.StatusNoContent || !hasBody {
+		w.WriteHeader(status)
+		return
+	}
+	bp := bufPool.Get().(*[]byte)
+	buf := (*bp)[:0]
+	if useJSONP {
+		buf = append(buf, "/**/"...)
+		buf = append(buf, callback...)
+		buf = append(buf, '(')
+	}
+	buf = s.encode(buf, req, body, rerr == nil && !envelope, envelope && rerr == nil)
+	if useJSONP {
+		buf = append(buf, ')')
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(buf)
+	if cap(buf) <= 1<<20 {
+		*bp = buf
+		bufPool.Put(bp)
+	}
+}
+
+func validCallback(cb string) bool {
+	for i := 0; i < len(cb); i++ {
+		c := cb[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func writeBare(w http.ResponseWriter, code, message string) {
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(appendJSON(nil, Object{{"code", code}, {"message", message}}, false))
+}
+
+// encode writes the body; data bodies get context filtering, _fields and
+// targetHints, error bodies are written as they are.
+func (s *Server) encode(dst []byte, req *Request, body any, isData, enveloped bool) []byte {
+	e := encoder{buf: dst, pretty: req.pretty()}
+	e.stack = e.base[:0]
+	if !isData && !enveloped {
+		e.value(body)
+		return e.buf
+	}
+	if req.route != nil {
+		e.schema = req.route.Schema
+		e.ctx = req.ViewContext()
+	}
+	e.hints = func(href string) []string { return s.targetHints(req, href) }
+	fs := parseFields(req.Param("_fields"))
+	if enveloped {
+		env := body.(Object)
+		e.openObject()
+		e.key("body")
+		e.top(env[0].Value, fs)
+		for _, m := range env[1:] {
+			e.key(m.Key)
+			e.value(m.Value)
+		}
+		e.closeObject()
+		return e.buf
+	}
+	e.top(body, fs)
+	return e.buf
+}
+
+func (r *Request) pretty() bool {
+	if _, ok := r.query.get("_pretty"); ok {
+		return true
+	}
+	if v, ok := r.json["_pretty"]; ok && v != nil {
+		return true
+	}
+	_, ok := r.form.get("_pretty")
+	return ok && r.bodyAccepted()
+}
+
+// envelope builds {"body", "status", "headers"} (§1.7).
+func (s *Server) envelope(req *Request, status int, header http.Header, body any, isErr bool) Object {
+	hs := make(Object, 0, len(header))
+	for _, k := range sortedHeaderKeys(header) {
+		hs = append(hs, Member{wpHeaderName(k), strings.Join(header[k], ", ")})
+	}
+	var headers any = hs
+	if len(hs) == 0 {
+		headers = []any{} // PHP's empty array
+	}
+	return Object{{"body", body}, {"status", status}, {"headers", headers}}
+}
+
+func sortedHeaderKeys(h http.Header) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// wpHeaderName spells the WordPress headers as WordPress does.
+func wpHeaderName(k string) string {
+	switch k {
+	case "X-Wp-Total":
+		return "X-WP-Total"
+	case "X-Wp-Totalpages":
+		return "X-WP-TotalPages"
+	case "X-Wp-Upload-Attachment-Id":
+		return "X-WP-Upload-Attachment-ID"
+	case "X-Wp-Nonce":
+		return "X-WP-Nonce"
+	}
+	return k
+}
+
+// readBody gathers body parameters (§1.5): JSON for JSON media types, form
+// and multipart bodies parsed PHP-style; other bodies stay raw.
+func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter) *Error {
+	if hr.Body == nil || hr.Body == http.NoBody {
+		return nil
+	}
+	ct := hr.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if mt == "" && ct != "" {
+		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+	}
+	if mt == "multipart/form-data" {
+		hr.Body = http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes)
+		if err := hr.ParseMultipartForm(32 << 20); err != nil {
+			return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
+		}
+		form := &phpArray{}
+		for _, k := range sortedValueKeys(hr.MultipartForm.Value) {
+			base, subs := parseKey(k)
+			if base == "" {
+				continue
+			}
+			for _, v := range hr.MultipartForm.Value[k] {
+				form.assign(base, subs, v)
+			}
+		}
+		req.form = form.finish()
+		req.Files = hr.MultipartForm.File
+		return nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return NewError("rest_body_too_large", "The request body is too large.", http.StatusRequestEntityTooLarge)
+		}
+		return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
+	}
+	req.Body = body
+	if len(body) == 0 {
+		return nil
+	}
+	switch {
+	case isJSONMediaType(mt):
+		req.json, req.jsonErr = parseJSONBody(body)
+	case mt == "application/x-www-form-urlencoded" || (mt == "" && req.Method != "POST"):
+		req.form = parseQuery(string(body))
+	}
+	return nil
+}
+
+func sortedValueKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func isJSONMediaType(mt string) bool {
+	mt = strings.ToLower(mt)
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}
+
+// parseJSONBody decodes a JSON body; a non-object body has no parameters.
+func parseJSONBody(body []byte) (map[string]any, *Error) {
+	if !utf8.Valid(body) {
+		return nil, invalidJSON(5, "Malformed UTF-8 characters, possibly incorrectly encoded")
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, invalidJSON(4, "Syntax error")
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, invalidJSON(4, "Syntax error")
+	}
+	m, _ := v.(map[string]any)
+	return m, nil
+}
+
+func invalidJSON(code int, msg string) *Error {
+	return &Error{Code: "rest_invalid_json", Message: msgInvalidJSON, Data: Object{
+		{"status", http.StatusBadRequest}, {"json_error_code", code}, {"json_error_message", msg},
+	}}
+}
+
+// dispatch runs §1.1 step 7 for a prepared request.
+func (s *Server) dispatch(req *Request) (*Response, *Error) {
+	if req.Method == http.MethodOptions {
+		return s.options(req), nil
+	}
+	cr, ep, params := s.match(req.Route, req.Method)
+	if cr == nil {
+		return nil, errNoRoute()
+	}
+	req.route, req.endpoint, req.URLParams, req.Pattern = cr, ep, params, cr.full
+	if err := s.prepare(req); err != nil {
+		return nil, err
+	}
+	return s.respond(req)
+}
+
+// prepare gathers, validates and sanitises the endpoint's arguments:
+// invalid JSON, then all missing required arguments at once, then every
+// validation failure at once, then sanitisation failures.
+func (s *Server) prepare(req *Request) *Error {
+	if req.jsonErr != nil {
+		return req.jsonErr
+	}
+	args := req.endpoint.Args
+	req.vals = make([]any, len(args))
+	var fromDefault [4]uint64
+	var missing []string
+	for i, a := range args {
+		v, ok := req.raw(a.Name)
+		if !ok && a.Schema.Default != nil {
+			v = a.Schema.Default
+			if i < 256 {
+				fromDefault[i/64] |= 1 << (i % 64)
+			}
+		}
+		req.vals[i] = v
+		if v == nil && a.Schema.Required {
+			missing = append(missing, a.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return missingParams(missing)
+	}
+	isDefault := func(i int) bool { return i < 256 && fromDefault[i/64]&(1<<(i%64)) != 0 }
+	var names []string
+	var errs []*Error
+	for i, a := range args {
+		v := req.vals[i]
+		if v == nil {
+			continue
+		}
+		var err *Error
+		switch {
+		case a.Schema.Validate != nil:
+			err = s.callbackError(req, a.Schema.Validate(req, v, a.Name))
+		case isDefault(i) && a.Schema.def.ready:
+			err = a.Schema.def.err
+		default:
+			err = validate(v, a.Schema, &path{name: a.Name})
+		}
+		if err != nil {
+			names = append(names, a.Name)
+			errs = append(errs, err)
+		}
+	}
+	if len(names) > 0 {
+		return invalidParams(names, errs)
+	}
+	for i, a := range args {
+		v := req.vals[i]
+		if v == nil {
+			continue
+		}
+		var err *Error
+		switch {
+		case a.Schema.Sanitize != nil:
+			sv, e := a.Schema.Sanitize(req, v, a.Name)
+			if err = s.callbackError(req, e); err == nil {
+				req.vals[i] = sv
+			}
+		case isDefault(i) && a.Schema.def.ready:
+			req.vals[i] = a.Schema.def.value
+		default:
+			req.vals[i], err = sanitizeArg(v, a.Schema, &path{name: a.Name})
+		}
+		if err != nil {
+			names = append(names, a.Name)
+			errs = append(errs, err)
+		}
+	}
+	if len(names) > 0 {
+		return invalidParams(names, errs)
+	}
+	return nil
+}
+
+// sanitizeArg is the default sanitize_callback: only arguments with a type
+// (or a combining keyword) are sanitised.
+func sanitizeArg(v any, sc *Schema, p *path) (any, *Error) {
+	if sc.Type == "" && len(sc.Types) == 0 && len(sc.AnyOf) == 0 && len(sc.OneOf) == 0 {
+		return v, nil
+	}
+	return sanitize(v, sc, p)
+}
+
+// errInvalidParameter marks a callback that said "false": WordPress reports
+// "Invalid parameter." without details.
+var errInvalidParameter = &Error{Message: "Invalid parameter."}
+
+// ErrInvalid is what a ValidateFunc returns to reject a value without a
+// specific error (WordPress's validate_callback returning false).
+var ErrInvalid error = errInvalidParameter
+
+func (s *Server) callbackError(req *Request, err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	s.opts.Logger.ErrorContext(req.Context(), "rest: argument callback failed", "route", req.Pattern, "error", err)
+	return errInternal()
+}
+
+// respond runs the permission check and the handler.
+func (s *Server) respond(req *Request) (resp *Response, rerr *Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.Logger.ErrorContext(req.Context(), "rest: handler panic", "route", req.Pattern, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			resp, rerr = nil, errInternal()
+		}
+	}()
+	ep := req.endpoint
+	if ep.Permission != nil {
+		if err := ep.Permission(req); err != nil {
+			return nil, s.asError(req, err)
+		}
+	}
+	if ep.Handler == nil {
+		return nil, NewError("rest_invalid_handler", "The handler for the route is invalid.", http.StatusInternalServerError)
+	}
+	resp, err := ep.Handler(req)
+	if err != nil {
+		return nil, s.asError(req, err)
+	}
+	if resp == nil {
+		resp = &Response{}
+	}
+	return resp, nil
+}
+
+func (s *Server) asError(req *Request, err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	s.opts.Logger.ErrorContext(req.Context(), "rest: request failed", "route", req.Pattern, "error", err)
+	return errInternal()
+}
+
+// finish computes the status and the response headers, including Allow
+// for a matched route (rest_send_allow_header).
+func (s *Server) finish(req *Request, resp *Response, rerr *Error) (int, http.Header) {
+	var header http.Header
+	status := http.StatusOK
+	if rerr != nil {
+		status = rerr.Status()
+	} else {
+		header = resp.Header
+		if resp.Status != 0 {
+			status = resp.Status
+		}
+	}
+	if req.route != nil {
+		if allow := s.allowHeader(req, req.route); allow != "" {
+			if header == nil {
+				header = make(http.Header, 1)
+			}
+			header["Allow"] = []string{allow}
+		}
+	}
+	return status, header
+}
+
+// allowedMethods lists the methods of route whose permission check passes
+// for req (no check counts as allowed), upper-case, without duplicates.
+func (s *Server) allowedMethods(dst []string, req *Request, cr *compiledRoute) []string {
+	for i := range cr.Endpoints {
+		ep := &cr.Endpoints[i]
+		ok := ep.Permission == nil || s.permits(req, ep)
+		if !ok {
+			continue
+		}
+		for _, m := range ep.Methods {
+			if !contains(dst, m) {
+				dst = append(dst, m)
+			}
+		}
+	}
+	return dst
+}
+
+func (s *Server) permits(req *Request, ep *Endpoint) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			ok = false
+		}
+	}()
+	return ep.Permission(req) == nil
+}
+
+func (s *Server) allowHeader(req *Request, cr *compiledRoute) string {
+	var arr [8]string
+	methods := s.allowedMethods(arr[:0], req, cr)
+	switch len(methods) {
+	case 0:
+		return ""
+	case 1:
+		return methods[0]
+	}
+	return strings.Join(methods, ", ")
+}
+
+// targetHints computes targetHints.allow of a self link: the link's route
+// is matched for GET, its parameters prepared, and every endpoint's
+// permission asked, as for the Allow header.
+func (s *Server) targetHints(req *Request, href string) []string {
+	route, ok := s.routeOfURL(href)
+	if !ok {
+		return nil
+	}
+	cr, ep, params := s.match(route, http.MethodGet)
+	if cr == nil {
+		return nil
+	}
+	sub := &Request{
+		Method: http.MethodGet, Route: route, Pattern: cr.full, URLParams: params,
+		Header: req.Header, Caller: req.Caller, ctx: req.ctx, srv: s, route: cr, endpoint: ep,
+	}
+	if s.prepare(sub) != nil {
+		return nil
+	}
+	return s.allowedMethods(nil, sub, cr)
+}
+
+// options answers OPTIONS (§1.9): the description of the first route whose
+// pattern matches, whatever the method, with its schema; [] otherwise.
+func (s *Server) options(req *Request) *Response {
+	for _, cr := range s.routes {
+		params, ok := cr.match(req.Route)
+		if !ok {
+			continue
+		}
+		req.route, req.URLParams, req.Pattern = cr, params, cr.full
+		if n := len(cr.Endpoints); n > 0 {
+			req.endpoint = &cr.Endpoints[n-1]
+		}
+		return &Response{Status: http.StatusOK, Data: s.describe(cr).object(true)}
+	}
+	return &Response{Status: http.StatusOK, Data: []any{}}
+}
+
+// Call is an in-process request, such as a batch sub-request.
+type Call struct {
+	// Method defaults to POST (the batch default).
+	Method string
+	// Path is the REST route with an optional query string:
+	// "/cms/v2/posts/5?force=true".
+	Path string
+	// Body holds the body parameters with their JSON types.
+	Body map[string]any
+	// Header holds request headers.
+	Header http.Header
+}
+
+// Result is the outcome of an in-process request.
+type Result struct {
+	Status int
+	Header http.Header
+	// Body is the JSON body (links folded in, no embedding); nil for none.
+	Body json.RawMessage
+}
+
+func (s *Server) newCallRequest(ctx context.Context, c Call) (*Request, *Error) {
+	u, err := url.Parse(c.Path)
+	if err != nil || c.Path == "" {
+		return nil, NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
+	}
+	method := strings.ToUpper(c.Method)
+	if method == "" {
+		method = http.MethodPost
+	}
+	header := c.Header
+	if header == nil {
+		header = http.Header{}
+	}
+	req := &Request{
+		Method: method,
+		Route:  normalizeRoute(u.Path),
+		Header: header,
+		ctx:    ctx,
+		srv:    s,
+		query:  parseQuery(u.RawQuery),
+		json:   c.Body,
+	}
+	req.Caller = s.caller(ctx)
+	return req, nil
+}
+
+// Check pre-validates a batch sub-request (§11.2 step 3): the route must
+// match (rest_no_route), allow batch v1 (rest_batch_not_allowed) and its
+// parameters must validate and sanitise. Permission checks are not run.
+func (s *Server) Check(ctx context.Context, c Call) *Error {
+	req, err := s.newCallRequest(ctx, c)
+	if err != nil {
+		return err
+	}
+	cr, ep, params := s.match(req.Route, req.Method)
+	if cr == nil {
+		return errNoRoute()
+	}
+	if b := ep.batch(cr.Route); b == nil || !b.V1 {
+		return errBatchNotAllowed()
+	}
+	req.route, req.endpoint, req.URLParams, req.Pattern = cr, ep, params, cr.full
+	return s.prepare(req)
+}
+
+// Do serves an in-process request through the whole pipeline (matching,
+// validation, permission, handler, Allow, context filtering, _fields) and
+// returns status, headers and the JSON body, as a batch response needs.
+func (s *Server) Do(ctx context.Context, c Call) Result {
+	req, rerr := s.newCallRequest(ctx, c)
+	var resp *Response
+	if rerr == nil {
+		resp, rerr = s.dispatch(req)
+	} else {
+		req = &Request{ctx: ctx, srv: s, Caller: s.caller(ctx)}
+	}
+	status, header := s.finish(req, resp, rerr)
+	res := Result{Status: status, Header: header}
+	if rerr != nil {
+		res.Body = appendJSON(nil, rerr.body(), false)
+		return res
+	}
+	if status == http.StatusNoContent || resp.Data == nil || req.Method == http.MethodHead {
+		return res
+	}
+	res.Body = s.encode(nil, req, resp.Data, true, false)
+	return res
+}
+
+// Routes lists the full patterns of the declared routes, in order.
+func (s *Server) Routes() []string {
+	out := make([]string, len(s.routes))
+	for i, cr := range s.routes {
+		out[i] = cr.full
+	}
+	return out
+}
