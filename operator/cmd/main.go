@@ -1,0 +1,153 @@
+// Command siteplane-operator runs the Site controller.
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"net/http"
+	"os"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/controller"
+	sitemetrics "siteplane.dev/operator/internal/metrics"
+	"siteplane.dev/operator/internal/resources"
+)
+
+// version is set at build time (-ldflags "-X main.version=v0.1.0"); it is the
+// default tag of the service images.
+var version = "dev"
+
+var scheme = runtime.NewScheme()
+
+func init() {
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(sitev1.AddToScheme(scheme))
+}
+
+func main() {
+	var (
+		metricsAddr, probeAddr, metricsCertDir string
+		secureMetrics, enableHTTP2, leaderElect bool
+		watchNamespace, imageRegistry, imageTag string
+		leaderElectionNamespace                 string
+	)
+	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
+	flag.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
+	flag.StringVar(&metricsCertDir, "metrics-cert-dir", "", "Directory with tls.crt and tls.key for the metrics endpoint; a self-signed certificate when empty.")
+	flag.BoolVar(&enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics endpoint (off by default: HTTP/2 Rapid Reset, CVE-2023-44487).")
+	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
+	flag.BoolVar(&leaderElect, "leader-elect", false, "Elect a leader so that only one replica reconciles.")
+	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease (the pod's namespace when empty).")
+	flag.StringVar(&watchNamespace, "watch-namespace", "", "Reconcile Sites of this namespace only (all namespaces when empty).")
+	flag.StringVar(&imageRegistry, "image-registry", "ghcr.io/siteplane", "Registry and path prefix of the default service images.")
+	flag.StringVar(&imageTag, "image-tag", version, "Tag of the default service images.")
+	opts := zap.Options{}
+	opts.BindFlags(flag.CommandLine)
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	log := ctrl.Log.WithName("setup")
+
+	var tlsOpts []func(*tls.Config)
+	if !enableHTTP2 {
+		tlsOpts = append(tlsOpts, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
+	}
+	metricsOpts := metricsserver.Options{
+		BindAddress:   metricsAddr,
+		SecureServing: secureMetrics,
+		CertDir:       metricsCertDir,
+		TLSOpts:       tlsOpts,
+	}
+	if secureMetrics {
+		// Only callers allowed to GET /metrics (the metrics-reader role) may scrape.
+		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
+	}
+
+	cacheOpts := cache.Options{
+		ByObject: map[client.Object]cache.ByObject{
+			// Helm keeps every release in a Secret; they can be large and
+			// are never needed here.
+			&corev1.Secret{}: {Field: fields.OneTermNotEqualSelector("type", "helm.sh/release.v1")},
+		},
+	}
+	if watchNamespace != "" {
+		cacheOpts.DefaultNamespaces = map[string]cache.Config{watchNamespace: {}}
+	}
+
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Scheme:                  scheme,
+		Metrics:                 metricsOpts,
+		HealthProbeBindAddress:  probeAddr,
+		LeaderElection:          leaderElect,
+		LeaderElectionID:        "siteplane-operator.siteplane.dev",
+		LeaderElectionNamespace: leaderElectionNamespace,
+		// The process exits right after the manager stops, so releasing the
+		// lease early only speeds up the hand-over to the next leader.
+		LeaderElectionReleaseOnCancel: true,
+		Cache:                         cacheOpts,
+	})
+	if err != nil {
+		log.Error(err, "unable to create the manager")
+		os.Exit(1)
+	}
+
+	r := &controller.SiteReconciler{
+		Client:    mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Scheme:    mgr.GetScheme(),
+		Recorder:  mgr.GetEventRecorder("siteplane-operator"),
+		Images:    resources.ImageDefaults{Registry: imageRegistry, Tag: imageTag},
+		Clock:     clock.RealClock{},
+	}
+	if err := r.SetupWithManager(mgr); err != nil {
+		log.Error(err, "unable to set up the Site controller")
+		os.Exit(1)
+	}
+
+	ctrlmetrics.Registry.MustRegister(sitemetrics.NewCollector(func(ctx context.Context) ([]sitev1.Site, error) {
+		var list sitev1.SiteList
+		err := mgr.GetClient().List(ctx, &list)
+		return list.Items, err
+	}, nil))
+
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		log.Error(err, "unable to set up the health check")
+		os.Exit(1)
+	}
+	// Ready once the informer caches hold the cluster's state, so a new
+	// replica does not report ready before it could reconcile.
+	if err := mgr.AddReadyzCheck("caches", func(req *http.Request) error {
+		ctx, cancel := context.WithTimeout(req.Context(), time.Second)
+		defer cancel()
+		if !mgr.GetCache().WaitForCacheSync(ctx) {
+			return errors.New("informer caches not synced")
+		}
+		return nil
+	}); err != nil {
+		log.Error(err, "unable to set up the readiness check")
+		os.Exit(1)
+	}
+
+	log.Info("starting the manager", "version", version)
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		log.Error(err, "manager stopped with an error")
+		os.Exit(1)
+	}
+}

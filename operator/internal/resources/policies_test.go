@@ -1,0 +1,156 @@
+package resources
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+func TestNeedsPDB(t *testing.T) {
+	tests := []struct {
+		replicas *int32
+		want     bool
+	}{{nil, false}, {ptr.To[int32](0), false}, {ptr.To[int32](1), false}, {ptr.To[int32](2), true}}
+	for _, tt := range tests {
+		site := testSite()
+		site.Spec.Components.Content.Replicas = tt.replicas
+		if got := NeedsPDB(site, contract.ServiceContent); got != tt.want {
+			t.Errorf("replicas %v: got %v", tt.replicas, got)
+		}
+	}
+	pdb := typed[policyv1.PodDisruptionBudget](t, PodDisruptionBudget(testSite(), contract.ServiceGateway))
+	if pdb.Spec.MaxUnavailable.IntValue() != 1 || pdb.Spec.Selector.MatchLabels[LabelComponent] != "gateway" {
+		t.Errorf("pdb %+v", pdb.Spec)
+	}
+}
+
+func TestNetworkPolicy(t *testing.T) {
+	site := testSite()
+	site.Spec.NetworkPolicy.DatabasePort = 6432
+	site.Spec.NetworkPolicy.MetricsFrom = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{
+		MatchLabels: map[string]string{"kubernetes.io/metadata.name": "monitoring"}}}}
+
+	gw := typed[networkingv1.NetworkPolicy](t, NetworkPolicy(site, contract.ServiceGateway))
+	content := typed[networkingv1.NetworkPolicy](t, NetworkPolicy(site, contract.ServiceContent))
+
+	if len(gw.Spec.PolicyTypes) != 2 {
+		t.Errorf("policy types %v: both directions must be isolated", gw.Spec.PolicyTypes)
+	}
+	apiRule := func(np *networkingv1.NetworkPolicy) networkingv1.NetworkPolicyIngressRule {
+		for _, r := range np.Spec.Ingress {
+			if r.Ports[0].Port.StrVal == PortHTTP {
+				return r
+			}
+		}
+		t.Fatalf("%s: no API ingress rule", np.Name)
+		return networkingv1.NetworkPolicyIngressRule{}
+	}
+	if r := apiRule(gw); len(r.From) != 0 {
+		t.Errorf("gateway API port must be open to all by default, got from %v", r.From)
+	}
+	r := apiRule(content)
+	if len(r.From) != 1 || r.From[0].PodSelector.MatchLabels[LabelComponent] != contract.ServiceGateway ||
+		r.From[0].PodSelector.MatchLabels[LabelInstance] != "blog" {
+		t.Errorf("content must accept the API port from this site's gateway only, got %+v", r.From)
+	}
+	for _, rule := range content.Spec.Ingress {
+		if rule.Ports[0].Port.StrVal == PortMetrics &&
+			(len(rule.From) != 1 || rule.From[0].NamespaceSelector.MatchLabels["kubernetes.io/metadata.name"] != "monitoring") {
+			t.Errorf("metrics rule %+v", rule.From)
+		}
+	}
+
+	egressPorts := map[string]bool{}
+	for _, e := range content.Spec.Egress {
+		for _, p := range e.Ports {
+			egressPorts[string(*p.Protocol)+"/"+p.Port.String()] = true
+		}
+	}
+	for _, want := range []string{"UDP/53", "TCP/53", "TCP/6432", "TCP/8080"} {
+		if !egressPorts[want] {
+			t.Errorf("egress %s missing (have %v)", want, egressPorts)
+		}
+	}
+	if len(egressPorts) != 4 {
+		t.Errorf("egress allows more than DNS, the database and the site: %v", egressPorts)
+	}
+	if *content.Spec.Egress[0].Ports[0].Protocol != corev1.ProtocolUDP {
+		t.Errorf("first egress rule should be DNS")
+	}
+}
+
+func TestIngress(t *testing.T) {
+	site := testSite()
+	class := "nginx"
+	site.Spec.Exposure.Type = "Ingress"
+	site.Spec.Exposure.Ingress = &sitev1.IngressSpec{Host: "blog.example.com", ClassName: &class, TLSSecretName: "blog-tls",
+		Annotations: map[string]string{"cert-manager.io/cluster-issuer": "le"}}
+	ing := typed[networkingv1.Ingress](t, Ingress(site))
+	if ing.Name != "blog" || *ing.Spec.IngressClassName != "nginx" || ing.Annotations["cert-manager.io/cluster-issuer"] != "le" {
+		t.Errorf("ingress meta %+v", ing.ObjectMeta)
+	}
+	if len(ing.Spec.TLS) != 1 || ing.Spec.TLS[0].SecretName != "blog-tls" || ing.Spec.TLS[0].Hosts[0] != "blog.example.com" {
+		t.Errorf("tls %+v", ing.Spec.TLS)
+	}
+	p := ing.Spec.Rules[0].HTTP.Paths[0]
+	if ing.Spec.Rules[0].Host != "blog.example.com" || p.Path != "/" || p.Backend.Service.Name != "blog-gateway" ||
+		p.Backend.Service.Port.Name != PortHTTP {
+		t.Errorf("rule %+v", ing.Spec.Rules[0])
+	}
+}
+
+func TestHTTPRoute(t *testing.T) {
+	site := testSite()
+	site.Spec.Exposure.Type = "HTTPRoute"
+	site.Spec.Exposure.HTTPRoute = &sitev1.HTTPRouteSpec{
+		ParentRefs: []sitev1.ParentReference{{Name: "public", Namespace: "infra", SectionName: "https"}},
+		Hostnames:  []string{"blog.example.com"},
+	}
+	u := HTTPRoute(site)
+	if u.GetKind() != "HTTPRoute" || u.GetAPIVersion() != "gateway.networking.k8s.io/v1" || u.GetName() != "blog" {
+		t.Errorf("gvk/name %s %s %s", u.GetAPIVersion(), u.GetKind(), u.GetName())
+	}
+	if refs := u.GetOwnerReferences(); len(refs) != 1 || refs[0].UID != "uid-1" || !*refs[0].Controller {
+		t.Errorf("owner %+v", refs)
+	}
+	spec := u.Object["spec"].(map[string]any)
+	parent := spec["parentRefs"].([]any)[0].(map[string]any)
+	if parent["name"] != "public" || parent["namespace"] != "infra" || parent["sectionName"] != "https" {
+		t.Errorf("parent %v", parent)
+	}
+	backend := spec["rules"].([]any)[0].(map[string]any)["backendRefs"].([]any)[0].(map[string]any)
+	if backend["name"] != "blog-gateway" || backend["port"] != int64(8080) {
+		t.Errorf("backend %v", backend)
+	}
+	if h := spec["hostnames"].([]any); len(h) != 1 || h[0] != "blog.example.com" {
+		t.Errorf("hostnames %v", h)
+	}
+}
+
+func TestServiceMonitor(t *testing.T) {
+	site := testSite()
+	site.Spec.Monitoring.ServiceMonitor.Labels = map[string]string{"release": "kps", LabelInstance: "spoof"}
+	site.Spec.Monitoring.ServiceMonitor.Interval = "15s"
+	u := ServiceMonitor(site)
+	labels := u.GetLabels()
+	if labels["release"] != "kps" || labels[LabelInstance] != "blog" {
+		t.Errorf("labels %v: user labels must be added without overriding the operator's", labels)
+	}
+	spec := u.Object["spec"].(map[string]any)
+	ep := spec["endpoints"].([]any)[0].(map[string]any)
+	if ep["port"] != PortMetrics || ep["path"] != "/metrics" || ep["interval"] != "15s" {
+		t.Errorf("endpoint %v", ep)
+	}
+	sel := spec["selector"].(map[string]any)["matchLabels"].(map[string]any)
+	if sel[LabelInstance] != "blog" || sel[LabelComponent] != nil {
+		t.Errorf("selector %v must select every component Service of the site", sel)
+	}
+}

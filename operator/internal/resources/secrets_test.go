@@ -1,0 +1,118 @@
+package resources
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/services/pkg/contract"
+)
+
+func TestPlanKey(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	hour := time.Hour
+	rot := &sitev1.KeyRotation{Period: metav1.Duration{Duration: 10 * hour}, GracePeriod: &metav1.Duration{Duration: 2 * hour}}
+	gen := func() string { return "NEW" }
+	tests := []struct {
+		name     string
+		rotation *sitev1.KeyRotation
+		current  *KeyState
+		previous *KeyState
+		now      time.Time
+		want     KeyPlan
+	}{
+		{
+			name: "first issue",
+			now:  t0,
+			want: KeyPlan{Current: KeyState{"NEW", t0}, Generated: true},
+		},
+		{
+			name:    "existing key is never replaced without rotation",
+			current: &KeyState{"OLD", t0},
+			now:     t0.Add(10000 * hour),
+			want:    KeyPlan{Current: KeyState{"OLD", t0}},
+		},
+		{
+			name:     "first issue with rotation schedules the next",
+			rotation: rot,
+			now:      t0,
+			want:     KeyPlan{Current: KeyState{"NEW", t0}, Generated: true, Next: t0.Add(10 * hour)},
+		},
+		{
+			name:     "not yet due",
+			rotation: rot,
+			current:  &KeyState{"OLD", t0},
+			now:      t0.Add(9 * hour),
+			want:     KeyPlan{Current: KeyState{"OLD", t0}, Next: t0.Add(10 * hour)},
+		},
+		{
+			name:     "due: old key becomes previous for the grace period",
+			rotation: rot,
+			current:  &KeyState{"OLD", t0},
+			now:      t0.Add(10 * hour),
+			want: KeyPlan{Current: KeyState{"NEW", t0.Add(10 * hour)}, Previous: &KeyState{"OLD", t0.Add(12 * hour)},
+				Generated: true, Rotated: true, Next: t0.Add(12 * hour)},
+		},
+		{
+			name:     "inside the grace period the previous key stays",
+			rotation: rot,
+			current:  &KeyState{"NEW", t0.Add(10 * hour)},
+			previous: &KeyState{"OLD", t0.Add(12 * hour)},
+			now:      t0.Add(11 * hour),
+			want:     KeyPlan{Current: KeyState{"NEW", t0.Add(10 * hour)}, Previous: &KeyState{"OLD", t0.Add(12 * hour)}, Next: t0.Add(12 * hour)},
+		},
+		{
+			name:     "after the grace period the previous key goes",
+			rotation: rot,
+			current:  &KeyState{"NEW", t0.Add(10 * hour)},
+			previous: &KeyState{"OLD", t0.Add(12 * hour)},
+			now:      t0.Add(12 * hour),
+			want:     KeyPlan{Current: KeyState{"NEW", t0.Add(10 * hour)}, PreviousExpired: true, Next: t0.Add(20 * hour)},
+		},
+		{
+			name:     "rotation removed: previous still expires on time",
+			current:  &KeyState{"NEW", t0},
+			previous: &KeyState{"OLD", t0.Add(2 * hour)},
+			now:      t0.Add(hour),
+			want:     KeyPlan{Current: KeyState{"NEW", t0}, Previous: &KeyState{"OLD", t0.Add(2 * hour)}, Next: t0.Add(2 * hour)},
+		},
+		{
+			name:     "default grace period",
+			rotation: &sitev1.KeyRotation{Period: metav1.Duration{Duration: 48 * hour}},
+			current:  &KeyState{"OLD", t0},
+			now:      t0.Add(48 * hour),
+			want: KeyPlan{Current: KeyState{"NEW", t0.Add(48 * hour)}, Previous: &KeyState{"OLD", t0.Add(72 * hour)},
+				Generated: true, Rotated: true, Next: t0.Add(72 * hour)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := PlanKey(sitev1.APIKeySpec{Name: "shop", Account: "acme", Rotation: tt.rotation}, tt.current, tt.previous, tt.now, gen)
+			if got.Current != tt.want.Current || got.Generated != tt.want.Generated || got.Rotated != tt.want.Rotated ||
+				got.PreviousExpired != tt.want.PreviousExpired || !got.Next.Equal(tt.want.Next) ||
+				(got.Previous == nil) != (tt.want.Previous == nil) ||
+				(got.Previous != nil && *got.Previous != *tt.want.Previous) {
+				t.Errorf("plan\n got %+v (previous %+v)\nwant %+v (previous %+v)", got, got.Previous, tt.want, tt.want.Previous)
+			}
+		})
+	}
+}
+
+func TestSecretData(t *testing.T) {
+	site := testSite()
+	admin := AdminData(site, "p")
+	if string(admin[contract.AdminUsernameKey]) != "admin" || string(admin[contract.AdminEmailKey]) != "admin@blog.example.com" ||
+		string(admin[contract.AdminPasswordKey]) != "p" {
+		t.Errorf("admin data %q", admin)
+	}
+	site.Spec.Admin.Email = "ops@example.com"
+	if got := AdminEmail(site); got != "ops@example.com" {
+		t.Errorf("email %q", got)
+	}
+	key := APIKeyData("k", "acme")
+	if string(key[contract.KeyDirAPIKeyFile]) != "k" || string(key[contract.KeyDirAccountFile]) != "acme" || len(key) != 2 {
+		t.Errorf("key data %q", key)
+	}
+}
