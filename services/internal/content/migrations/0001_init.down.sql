@@ -1,0 +1,3 @@
+DROP TABLE term_relationships;
+DROP TABLE terms;
+DROP TABLE posts;

@@ -1,0 +1,95 @@
+package content
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Post is one row of the posts table, with its term ids and revision
+// summary as read together in the same query.
+type Post struct {
+	ID            int64
+	Type          string
+	Status        string
+	Author        int64
+	DateGMT       time.Time
+	DateFloating  bool
+	ModifiedGMT   time.Time
+	Slug          string
+	Title         string
+	Content       string
+	Excerpt       string
+	Password      string
+	Parent        int64
+	MenuOrder     int
+	CommentStatus string
+	PingStatus    string
+	Format        string
+	Sticky        bool
+	Template      string
+	FeaturedMedia int64
+	Footnotes     string
+	SyncStatus    string
+	Autosave      bool
+	TrashStatus   string
+
+	// TermIDs and TermTaxonomies are parallel: the post's terms.
+	TermIDs        []int64
+	TermTaxonomies []string
+	TermSlugs      []string
+	// Revisions counts the post's revisions (autosaves included, as
+	// wp_get_post_revisions does); LatestRevision is the newest one's id.
+	Revisions      int
+	LatestRevision int64
+}
+
+// termsOf returns the ids of the post's terms in taxonomy tax.
+func (p *Post) termsOf(tax *Taxonomy) []int64 {
+	out := []int64{}
+	for i, id := range p.TermIDs {
+		if p.TermTaxonomies[i] == tax.Name {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// postColumns is the select list matching scanPost. The lateral joins "tr"
+// and "rv" must be present in the FROM clause (see postFrom).
+const postColumns = `p.id, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
+ p.title, p.content, p.excerpt, p.password, p.parent, p.menu_order, p.comment_status, p.ping_status, p.format,
+ p.sticky, p.template, p.featured_media, p.footnotes, p.sync_status, p.autosave, p.trash_status,
+ tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest`
+
+// postFrom reads a post with its terms and revision summary in one statement.
+const postFrom = ` FROM posts p
+ CROSS JOIN LATERAL (SELECT COALESCE(array_agg(t.id ORDER BY t.id), '{}') AS ids,
+   COALESCE(array_agg(t.taxonomy ORDER BY t.id), '{}') AS taxes,
+   COALESCE(array_agg(t.slug ORDER BY t.id), '{}') AS slugs
+   FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr
+ CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest
+   FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv`
+
+func scanPost(row pgx.Row, extra ...any) (*Post, error) {
+	p := &Post{}
+	dest := []any{&p.ID, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,
+		&p.Title, &p.Content, &p.Excerpt, &p.Password, &p.Parent, &p.MenuOrder, &p.CommentStatus, &p.PingStatus,
+		&p.Format, &p.Sticky, &p.Template, &p.FeaturedMedia, &p.Footnotes, &p.SyncStatus, &p.Autosave,
+		&p.TrashStatus, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.Revisions, &p.LatestRevision}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Term is one row of the terms table with its published-post count.
+type Term struct {
+	ID          int64
+	Taxonomy    string
+	Name        string
+	Slug        string
+	Description string
+	Parent      int64
+	Count       int
+}

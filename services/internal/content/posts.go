@@ -1,0 +1,627 @@
+package content
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Messages of the posts controller (§1.3, §4.3).
+const (
+	msgForbidden        = "Sorry, you are not allowed to do that."
+	msgForbiddenCtxList = "Sorry, you are not allowed to edit posts in this post type."
+	msgForbiddenCtxItem = "Sorry, you are not allowed to edit this post."
+	msgCannotCreate     = "Sorry, you are not allowed to create posts as this user."
+	msgCannotEdit       = "Sorry, you are not allowed to edit this post."
+	msgCannotDelete     = "Sorry, you are not allowed to delete this post."
+)
+
+// forbiddenStatus implements sanitize_post_statuses' permission rule: a
+// status other than publish needs edit_posts, or read_private_posts for
+// private; the failure surfaces as 400 rest_invalid_param.
+func forbiddenStatus(c *Call, pt *PostType, statuses []string) *APIError {
+	for _, st := range statuses {
+		if st == "publish" || c.Who.Can(pt.Caps.EditPosts) || (st == "private" && c.Who.Can(pt.Caps.ReadPrivate)) {
+			continue
+		}
+		status := http.StatusForbidden
+		if !c.Who.LoggedIn() {
+			status = http.StatusUnauthorized
+		}
+		return invalidParam("status", "rest_forbidden_status", "Status is forbidden.", map[string]any{"status": status})
+	}
+	return nil
+}
+
+// taxClauses turns the term-query parameters into clauses.
+func taxClauses(c *Call, pt *PostType) []TaxClause {
+	var out []TaxClause
+	for _, tax := range pt.Taxonomies {
+		for _, exclude := range []bool{false, true} {
+			name := tax.Base
+			if exclude {
+				name += "_exclude"
+			}
+			v, ok := c.Params[name]
+			if !ok {
+				continue
+			}
+			cl := TaxClause{Tax: tax, Operator: "IN"}
+			switch x := v.(type) {
+			case []any:
+				cl.Terms = toInts(x)
+			case map[string]any:
+				cl.Terms = toInts(x["terms"])
+				cl.IncludeChildren = toBool(x["include_children"])
+				if op, _ := x["operator"].(string); op == "AND" {
+					cl.Operator = "AND"
+				}
+			}
+			if exclude {
+				cl.Operator = "NOT IN"
+			}
+			if len(cl.Terms) > 0 {
+				out = append(out, cl)
+			}
+		}
+	}
+	return out
+}
+
+func timeParam(c *Call, name string, loc *time.Location) *time.Time {
+	if s := c.Str(name); s != "" {
+		if t, ok := parseDate(s, loc); ok {
+			return &t
+		}
+	}
+	return nil
+}
+
+// statusesParam is the sanitised status list (a single value is a list of one).
+func statusesParam(c *Call) []string {
+	if s, ok := c.Params["status"].(string); ok {
+		return []string{s}
+	}
+	if st := c.Strs("status"); len(st) > 0 {
+		return st
+	}
+	return []string{"publish"}
+}
+
+// listPosts is GET /cms/v2/{base}.
+func (s *Service) listPosts(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		statuses := statusesParam(c)
+		if err := forbiddenStatus(c, pt, statuses); err != nil {
+			return nil, err
+		}
+		context := c.Str("context")
+		if context == "edit" && !c.Who.Can(pt.Caps.EditPosts) {
+			return nil, forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxList)
+		}
+		q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
+			Search: strings.TrimSpace(c.Str("search")), SearchColumns: c.Strs("search_columns"),
+			Exact: c.Str("search_semantics") == "exact", ExcludeProtected: !c.Who.LoggedIn(),
+			Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), Include: c.Ints("include"),
+			Exclude: c.Ints("exclude"), Parent: c.Ints("parent"), ParentExclude: c.Ints("parent_exclude"),
+			Slugs: c.Strs("slug"), Order: c.Str("order"), OrderBy: c.Str("orderby"), TaxRelation: c.Str("tax_relation"),
+			Formats: c.Strs("format")}
+		if q.Page < 1 {
+			q.Page = 1
+		}
+		if q.PerPage < 1 {
+			q.PerPage = 10
+		}
+		if c.Has("offset") {
+			o := int(c.Int("offset"))
+			q.Offset = &o
+		}
+		if c.Has("menu_order") {
+			m := int(c.Int("menu_order"))
+			q.MenuOrder = &m
+		}
+		q.After, q.Before = timeParam(c, "after", s.loc), timeParam(c, "before", s.loc)
+		q.ModifiedAfter, q.ModifiedBefore = timeParam(c, "modified_after", s.loc), timeParam(c, "modified_before", s.loc)
+		q.Tax = taxClauses(c, pt)
+		if pt.Sticky && c.Has("sticky") {
+			st := c.Bool("sticky")
+			q.Sticky = &st
+		}
+		if pt.Sticky && c.Has("ignore_sticky") && !c.Bool("ignore_sticky") && q.Page == 1 && q.Sticky == nil &&
+			q.Search == "" && len(q.Tax) == 0 && len(q.Author) == 0 && len(q.Include) == 0 && q.Offset == nil {
+			q.StickyFirst = true
+		}
+		if q.OrderBy == "relevance" && q.Search == "" {
+			return nil, apiErr(http.StatusBadRequest, "rest_no_search_term_defined", "You need to define a search term to order by relevance.")
+		}
+		if q.OrderBy == "include" && len(q.Include) == 0 {
+			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
+		}
+		posts, total, err := listPosts(c.Ctx, s.pool, q)
+		if err != nil {
+			return nil, err
+		}
+		pages := int(math.Ceil(float64(total) / float64(q.PerPage)))
+		if q.Page > pages && total > 0 {
+			return nil, apiErr(http.StatusBadRequest, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
+		}
+		v := view{context: context, who: c.Who}
+		items := make([]any, 0, len(posts))
+		for _, p := range posts {
+			if !canRead(c.Who, pt, p) || (context == "edit" && !canEdit(c.Who, pt, p)) {
+				continue // dropped without adjusting the counts, as WordPress does
+			}
+			items = append(items, s.prepare(pt, p, v))
+		}
+		res := ok(items)
+		res.Header = paginationHeaders(s.restRoot+"/cms/v2/"+pt.Base, c.Query, q.Page, total, pages)
+		return res, nil
+	}
+}
+
+// paginationHeaders are X-WP-Total, X-WP-TotalPages and Link prev/next.
+func paginationHeaders(base, rawQuery string, page, total, pages int) http.Header {
+	h := http.Header{}
+	h.Set("X-WP-Total", strconv.Itoa(total))
+	h.Set("X-WP-TotalPages", strconv.Itoa(pages))
+	withPage := func(n int) string {
+		var parts []string
+		replaced := false
+		for _, kv := range strings.Split(rawQuery, "&") {
+			if kv == "" {
+				continue
+			}
+			k, _, _ := strings.Cut(kv, "=")
+			if k == "page" {
+				if !replaced {
+					parts = append(parts, "page="+strconv.Itoa(n))
+					replaced = true
+				}
+				continue
+			}
+			parts = append(parts, kv)
+		}
+		if !replaced {
+			parts = append(parts, "page="+strconv.Itoa(n))
+		}
+		return base + "?" + strings.Join(parts, "&")
+	}
+	var links []string
+	if page > 1 {
+		prev := page - 1
+		if prev > pages {
+			prev = pages
+		}
+		links = append(links, "<"+withPage(prev)+`>; rel="prev"`)
+	}
+	if pages > page {
+		links = append(links, "<"+withPage(page+1)+`>; rel="next"`)
+	}
+	if len(links) > 0 {
+		h.Set("Link", strings.Join(links, ", "))
+	}
+	return h
+}
+
+// loadPost fetches a post of type pt or answers rest_post_invalid_id.
+func (s *Service) loadPost(c *Call, q querier, pt *PostType, lock bool) (*Post, error) {
+	id := c.Int("id")
+	if id <= 0 {
+		return nil, errInvalidPostID
+	}
+	p, err := getPost(c.Ctx, q, id, lock)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || p.Type != pt.Name {
+		return nil, errInvalidPostID
+	}
+	return p, nil
+}
+
+// getPostItem is GET /cms/v2/{base}/{id}.
+func (s *Service) getPostItem(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		p, err := s.loadPost(c, s.pool, pt, false)
+		if err != nil {
+			return nil, err
+		}
+		context := c.Str("context")
+		if context == "edit" && !canEdit(c.Who, pt, p) {
+			return nil, forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxItem)
+		}
+		pw := c.Str("password")
+		if pw != "" && p.Password != pw {
+			return nil, apiErr(http.StatusForbidden, "rest_post_incorrect_password", "Incorrect post password.")
+		}
+		if !canRead(c.Who, pt, p) {
+			return nil, forbidden(c.Who, "rest_forbidden", msgForbidden)
+		}
+		res := ok(s.prepare(pt, p, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length"))}))
+		if pt.Public {
+			res.Header = http.Header{}
+			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)
+		}
+		return res, nil
+	}
+}
+
+// assignTermsAllowed is check_assign_terms_permission: existing terms the
+// caller may not assign refuse the request; unknown ids are skipped.
+func assignTermsAllowed(c *Call, pt *PostType) bool {
+	for _, tax := range pt.Taxonomies {
+		if len(c.Ints(tax.Base)) > 0 && !c.Who.Can(tax.AssignCap) {
+			return false
+		}
+	}
+	return true
+}
+
+// writePermission is the shared part of create and update permission checks.
+func writePermission(c *Call, pt *PostType, create bool) error {
+	if pt.Author && c.Has("author") && c.Int("author") != c.Who.UserID && !c.Who.Can(pt.Caps.EditOthers) {
+		msg := "Sorry, you are not allowed to update posts as this user."
+		if create {
+			msg = "Sorry, you are not allowed to create posts as this user."
+		}
+		return forbidden(c.Who, "rest_cannot_edit_others", msg)
+	}
+	if pt.Sticky && c.Bool("sticky") && !c.Who.Can(pt.Caps.EditOthers) && !c.Who.Can(pt.Caps.Publish) {
+		return forbidden(c.Who, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
+	}
+	return nil
+}
+
+// checkTemplate is check_template: no page templates exist, so only the
+// empty string (or the unchanged value) is accepted.
+func checkTemplate(c *Call, current string) error {
+	if !c.Has("template") {
+		return nil
+	}
+	t := c.Str("template")
+	if t == "" || t == current {
+		return nil
+	}
+	return invalidParam("template", "rest_invalid_param", "template is not one of .", nil)
+}
+
+// createPost is POST /cms/v2/{base}.
+func (s *Service) createPost(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		if err := checkTemplate(c, ""); err != nil {
+			return nil, err
+		}
+		if c.Has("id") {
+			return nil, apiErr(http.StatusBadRequest, "rest_post_exists", "Cannot create existing post.")
+		}
+		if err := writePermission(c, pt, true); err != nil {
+			return nil, err
+		}
+		if !c.Who.Can(pt.Caps.Create) {
+			return nil, forbidden(c.Who, "rest_cannot_create", msgCannotCreate)
+		}
+		if !assignTermsAllowed(c, pt) {
+			return nil, forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
+		}
+		now := s.now()
+		p := &Post{Type: pt.Name, Status: "draft", Author: c.Who.UserID, CommentStatus: pt.DefaultCommentStatus,
+			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}
+		if pt == TypePost {
+			p.PingStatus = "open"
+		}
+		var out *Post
+		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+			if err := s.applyWrite(c, tx, pt, p, nil, now); err != nil {
+				return err
+			}
+			if err := insertPost(c.Ctx, tx, p); err != nil {
+				return err
+			}
+			if err := s.afterWrite(c, tx, pt, p, true); err != nil {
+				return err
+			}
+			var err error
+			out, err = getPost(c.Ctx, tx, p.ID, false)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		res := &Result{Status: http.StatusCreated, Body: s.prepare(pt, out, view{context: "edit", who: c.Who}), Header: http.Header{}}
+		res.Header.Set("Location", s.postURL(pt, out.ID))
+		return res, nil
+	}
+}
+
+// textValue reads title/content/excerpt input: a string or {raw: string}.
+func textValue(c *Call, name string) (string, bool) {
+	switch v := c.Params[name].(type) {
+	case string:
+		return v, true
+	case map[string]any:
+		if raw, ok := v["raw"].(string); ok {
+			return raw, true
+		}
+	}
+	return "", false
+}
+
+// applyWrite is prepare_item_for_database plus the status, author and
+// conflict checks; old is nil on create. It mutates p.
+func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
+	// status (handle_status_param; the unchanged status is always accepted)
+	if c.Has("status") {
+		st := c.Str("status")
+		if old == nil || st != old.Status {
+			switch st {
+			case "private":
+				if !c.Who.Can(pt.Caps.Publish) {
+					return forbidden(c.Who, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
+				}
+			case "publish", "future":
+				if !c.Who.Can(pt.Caps.Publish) {
+					return forbidden(c.Who, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
+				}
+			}
+		}
+		if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
+			p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
+		}
+		p.Status = st
+	}
+	// dates: date wins over date_gmt; null resets to floating
+	switch {
+	case c.Has("date") && !c.IsNull("date"):
+		t, _ := parseDate(c.Str("date"), s.loc)
+		if old == nil || !t.Equal(old.DateGMT) {
+			p.DateGMT, p.DateFloating = t, false
+		}
+	case c.Has("date_gmt") && !c.IsNull("date_gmt"):
+		t, _ := parseDate(c.Str("date_gmt"), time.UTC)
+		if old == nil || !t.Equal(old.DateGMT) {
+			p.DateGMT, p.DateFloating = t, false
+		}
+	case c.IsNull("date") || c.IsNull("date_gmt"):
+		p.DateFloating = true
+	}
+	if v, ok := textValue(c, "title"); ok {
+		p.Title = v
+	}
+	if v, ok := textValue(c, "content"); ok {
+		p.Content = v
+	}
+	if pt.Excerpt {
+		if v, ok := textValue(c, "excerpt"); ok {
+			p.Excerpt = v
+		}
+	}
+	if pt.Author && c.Has("author") {
+		author := c.Int("author")
+		if author != c.Who.UserID {
+			exists, err := s.users.Exists(c.Ctx, author)
+			if err != nil {
+				return err
+			}
+			if !exists {
+				return apiErr(http.StatusBadRequest, "rest_invalid_author", "Invalid author ID.")
+			}
+		}
+		p.Author = author
+	}
+	if c.Has("password") {
+		pw := c.Str("password")
+		if pw != "" {
+			if pt.Sticky && c.Bool("sticky") {
+				return apiErr(http.StatusBadRequest, "rest_invalid_field", "A post can not be sticky and have a password.")
+			}
+			if old != nil && old.Sticky {
+				return apiErr(http.StatusBadRequest, "rest_invalid_field", "A sticky post can not be password protected.")
+			}
+		}
+		p.Password = pw
+	}
+	if pt.Sticky && c.Bool("sticky") && old != nil && old.Password != "" {
+		return apiErr(http.StatusBadRequest, "rest_invalid_field", "A password protected post can not be set to sticky.")
+	}
+	if pt.Hierarchical && c.Has("parent") {
+		parent := c.Int("parent")
+		if parent != 0 {
+			pp, err := getPost(c.Ctx, tx, parent, false)
+			if err != nil {
+				return err
+			}
+			if pp == nil || pp.Type != pt.Name {
+				return apiErr(http.StatusBadRequest, "rest_post_invalid_id", "Invalid post parent ID.")
+			}
+		}
+		p.Parent = parent
+	}
+	if pt.PageAttributes && c.Has("menu_order") {
+		p.MenuOrder = int(c.Int("menu_order"))
+	}
+	if pt.Comments {
+		if c.Has("comment_status") {
+			p.CommentStatus = c.Str("comment_status")
+		}
+		if c.Has("ping_status") {
+			p.PingStatus = c.Str("ping_status")
+		}
+	}
+	if pt.Formats && c.Has("format") {
+		p.Format = c.Str("format")
+	}
+	if c.Has("template") {
+		p.Template = c.Str("template")
+	}
+	if meta, ok := c.Params["meta"].(map[string]any); ok {
+		if v, ok := meta["footnotes"].(string); ok && (pt.Footnotes || pt.SyncStatus) {
+			p.Footnotes = v
+		}
+		if v, ok := meta["cms_pattern_sync_status"].(string); ok && pt.SyncStatus {
+			p.SyncStatus = v
+		}
+	}
+	if pt.Sticky {
+		if old == nil {
+			p.Sticky = c.Bool("sticky") // create always sticks or unsticks
+		} else if c.Has("sticky") {
+			p.Sticky = c.Bool("sticky")
+		}
+	}
+	if pt.Thumbnail && c.Has("featured_media") {
+		// Media lives in the media service; the id is kept as given (0 removes it).
+		p.FeaturedMedia = c.Int("featured_media")
+		if p.FeaturedMedia < 0 {
+			p.FeaturedMedia = 0
+		}
+	}
+
+	// publish with a future date is scheduled; future with a past date publishes
+	if p.DateFloating && (p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft") {
+		p.DateGMT, p.DateFloating = now, false
+	}
+	if p.DateFloating {
+		p.DateGMT = now
+	}
+	if p.Status == "publish" && p.DateGMT.After(now) {
+		p.Status = "future"
+	} else if p.Status == "future" && !p.DateGMT.After(now) {
+		p.Status = "publish"
+	}
+	p.ModifiedGMT = now
+
+	// slug: explicit slugs are sanitised and made unique even for drafts;
+	// otherwise published posts derive theirs from the title
+	id := int64(0)
+	if old != nil {
+		id = old.ID
+	}
+	switch {
+	case c.Has("slug"):
+		p.Slug = sanitizeTitle(c.Str("slug"))
+	case p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft":
+		p.Slug = sanitizeTitle(p.Title)
+	default:
+		return nil
+	}
+	slug, err := uniqueSlug(c.Ctx, tx, pt, p.Slug, id, p.Parent)
+	if err != nil {
+		return err
+	}
+	p.Slug = slug
+	return nil
+}
+
+// afterWrite sets terms, the id slug fallback, and (on update) the revision.
+func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
+	for _, tax := range pt.Taxonomies {
+		if c.Has(tax.Base) {
+			if err := setTerms(c.Ctx, tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft" {
+		p.Slug = strconv.FormatInt(p.ID, 10)
+		if _, err := tx.Exec(c.Ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, p.ID, p.Slug); err != nil {
+			return err
+		}
+	}
+	if !create {
+		return s.saveRevision(c, tx, p)
+	}
+	return nil
+}
+
+// updatePost is POST/PUT/PATCH /cms/v2/{base}/{id}: a partial update.
+func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		var out *Post
+		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+			old, err := s.loadPost(c, tx, pt, true)
+			if err != nil {
+				return err
+			}
+			if err := checkTemplate(c, old.Template); err != nil {
+				return err
+			}
+			if !canEdit(c.Who, pt, old) {
+				return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
+			}
+			if err := writePermission(c, pt, false); err != nil {
+				return err
+			}
+			if !assignTermsAllowed(c, pt) {
+				return forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
+			}
+			p := *old
+			if err := s.applyWrite(c, tx, pt, &p, old, s.now()); err != nil {
+				return err
+			}
+			if err := updatePost(c.Ctx, tx, &p); err != nil {
+				return err
+			}
+			if err := s.afterWrite(c, tx, pt, &p, false); err != nil {
+				return err
+			}
+			out, err = getPost(c.Ctx, tx, p.ID, false)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return ok(s.prepare(pt, out, view{context: "edit", who: c.Who})), nil
+	}
+}
+
+// deletePostItem is DELETE /cms/v2/{base}/{id}: trash, or remove with force.
+func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		var body any
+		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+			p, err := s.loadPost(c, tx, pt, true)
+			if err != nil {
+				return err
+			}
+			if !canDelete(c.Who, pt, p) {
+				return forbidden(c.Who, "rest_cannot_delete", msgCannotDelete)
+			}
+			edit := view{context: "edit", who: c.Who}
+			if c.Bool("force") {
+				previous := s.prepare(pt, p, edit)
+				if err := deletePost(c.Ctx, tx, p.ID); err != nil {
+					return err
+				}
+				body = map[string]any{"deleted": true, "previous": previous}
+				return nil
+			}
+			if p.Status == "trash" {
+				return apiErr(http.StatusGone, "rest_already_trashed", "The post has already been deleted.")
+			}
+			p.TrashStatus, p.Status, p.Slug = p.Status, "trash", trashedSlug(p.Slug)
+			p.ModifiedGMT = s.now()
+			if err := updatePost(c.Ctx, tx, p); err != nil {
+				return err
+			}
+			out, err := getPost(c.Ctx, tx, p.ID, false)
+			if err != nil {
+				return err
+			}
+			body = s.prepare(pt, out, edit)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return ok(body), nil
+	}
+}
+
+var _ = errors.New
+var _ = url.QueryEscape

@@ -1,0 +1,330 @@
+package content
+
+import (
+	"strings"
+	"time"
+)
+
+// ListQuery is a validated posts-collection request (seed §4.6, §4.7).
+type ListQuery struct {
+	Type    *PostType
+	Page    int
+	PerPage int
+	Offset  *int
+
+	Search        string
+	SearchColumns []string // post_title, post_content, post_excerpt; empty = all three
+	Exact         bool     // search_semantics=exact
+	// ExcludeProtected hides password-protected posts from searches by
+	// anonymous callers, as WP_Query does.
+	ExcludeProtected bool
+
+	After, Before, ModifiedAfter, ModifiedBefore *time.Time
+
+	Author, AuthorExclude []int64
+	Include, Exclude      []int64
+	Parent, ParentExclude []int64
+	MenuOrder             *int
+	Slugs                 []string
+	Statuses              []string
+	Order                 string // asc or desc
+	OrderBy               string
+	TaxRelation           string // AND (default) or OR
+	Tax                   []TaxClause
+	Sticky                *bool
+	StickyFirst           bool // ignore_sticky=false on page 1
+	Formats               []string
+}
+
+// TaxClause is one term filter: Operator is IN, AND or NOT IN.
+type TaxClause struct {
+	Tax             *Taxonomy
+	Terms           []int64
+	IncludeChildren bool
+	Operator        string
+}
+
+// sqlBuilder collects positional arguments.
+type sqlBuilder struct {
+	args  []any
+	where []string
+}
+
+func (b *sqlBuilder) arg(v any) string {
+	b.args = append(b.args, v)
+	return "$" + itoa(int64(len(b.args)))
+}
+
+func (b *sqlBuilder) add(cond string) { b.where = append(b.where, cond) }
+
+// likeEscape escapes LIKE wildcards (backslash is PostgreSQL's default escape).
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// searchTerms splits a search like WP_Query::parse_search: quoted phrases
+// stay whole, other words are separate terms.
+func searchTerms(s string) []string {
+	var terms []string
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t\n\r,+")
+		if s == "" {
+			break
+		}
+		neg := ""
+		if s[0] == '-' {
+			neg, s = "-", s[1:]
+		}
+		if len(s) > 0 && s[0] == '"' {
+			if end := strings.IndexByte(s[1:], '"'); end >= 0 {
+				terms = append(terms, neg+s[1:1+end])
+				s = s[2+end:]
+				continue
+			}
+		}
+		end := strings.IndexAny(s, " \t\n\r,+")
+		if end < 0 {
+			end = len(s)
+		}
+		if w := s[:end]; w != "" {
+			terms = append(terms, neg+w)
+		}
+		s = s[end:]
+	}
+	return terms
+}
+
+var searchColumnSQL = map[string]string{"post_title": "p.title", "post_excerpt": "p.excerpt", "post_content": "p.content"}
+
+func (b *sqlBuilder) searchClause(q *ListQuery) {
+	terms := searchTerms(q.Search)
+	if len(terms) == 0 {
+		return
+	}
+	cols := q.SearchColumns
+	if len(cols) == 0 {
+		cols = []string{"post_title", "post_excerpt", "post_content"}
+	}
+	for _, term := range terms {
+		neg := strings.HasPrefix(term, "-") && len(term) > 1
+		if neg {
+			term = term[1:]
+		}
+		pattern := likeEscape(term)
+		if !q.Exact {
+			pattern = "%" + pattern + "%"
+		}
+		a := b.arg(pattern)
+		var parts []string
+		for _, c := range cols {
+			if neg {
+				parts = append(parts, searchColumnSQL[c]+" NOT ILIKE "+a)
+			} else {
+				parts = append(parts, searchColumnSQL[c]+" ILIKE "+a)
+			}
+		}
+		if neg {
+			b.add("(" + strings.Join(parts, " AND ") + ")")
+		} else {
+			b.add("(" + strings.Join(parts, " OR ") + ")")
+		}
+	}
+	if q.ExcludeProtected {
+		b.add("p.password = ''")
+	}
+}
+
+// termSet is SQL for the ids of terms (of one taxonomy), optionally with
+// all their descendants.
+func (b *sqlBuilder) termSet(c TaxClause) string {
+	ids, tax := b.arg(c.Terms), b.arg(c.Tax.Name)
+	if c.IncludeChildren {
+		return "(WITH RECURSIVE d AS (SELECT id FROM terms WHERE id = ANY(" + ids + ") AND taxonomy = " + tax +
+			" UNION SELECT t.id FROM terms t JOIN d ON t.parent = d.id) SELECT id FROM d)"
+	}
+	return "(SELECT id FROM terms WHERE id = ANY(" + ids + ") AND taxonomy = " + tax + ")"
+}
+
+// taxClauseSQL follows WP_Tax_Query: IN matches any term (no valid term →
+// no result), AND needs every term, NOT IN excludes posts with any term.
+func (b *sqlBuilder) taxClauseSQL(c TaxClause) string {
+	set := b.termSet(c)
+	switch c.Operator {
+	case "AND":
+		return "((SELECT count(*) FROM term_relationships r WHERE r.post_id = p.id AND r.term_id IN " + set +
+			") = (SELECT count(*) FROM " + set + " s))"
+	case "NOT IN":
+		return "p.id NOT IN (SELECT r.post_id FROM term_relationships r WHERE r.term_id IN " + set + ")"
+	default:
+		return "p.id IN (SELECT r.post_id FROM term_relationships r WHERE r.term_id IN " + set + ")"
+	}
+}
+
+// where builds the filter of a collection query.
+func (b *sqlBuilder) filters(q *ListQuery) {
+	b.add("p.type = " + b.arg(q.Type.Name))
+	any := false
+	for _, s := range q.Statuses {
+		if s == "any" {
+			any = true
+		}
+	}
+	if any {
+		b.add("p.status NOT IN ('trash', 'auto-draft')")
+	} else {
+		b.add("p.status = ANY(" + b.arg(q.Statuses) + ")")
+	}
+	if q.Search != "" {
+		b.searchClause(q)
+	}
+	if q.After != nil {
+		b.add("p.date_gmt > " + b.arg(*q.After))
+	}
+	if q.Before != nil {
+		b.add("p.date_gmt < " + b.arg(*q.Before))
+	}
+	if q.ModifiedAfter != nil {
+		b.add("p.modified_gmt > " + b.arg(*q.ModifiedAfter))
+	}
+	if q.ModifiedBefore != nil {
+		b.add("p.modified_gmt < " + b.arg(*q.ModifiedBefore))
+	}
+	if len(q.Author) > 0 {
+		b.add("p.author = ANY(" + b.arg(q.Author) + ")")
+	}
+	if len(q.AuthorExclude) > 0 {
+		b.add("p.author <> ALL(" + b.arg(q.AuthorExclude) + ")")
+	}
+	if len(q.Include) > 0 {
+		b.add("p.id = ANY(" + b.arg(q.Include) + ")")
+	}
+	if len(q.Exclude) > 0 {
+		b.add("p.id <> ALL(" + b.arg(q.Exclude) + ")")
+	}
+	if len(q.Parent) > 0 {
+		b.add("p.parent = ANY(" + b.arg(q.Parent) + ")")
+	}
+	if len(q.ParentExclude) > 0 {
+		b.add("p.parent <> ALL(" + b.arg(q.ParentExclude) + ")")
+	}
+	if q.MenuOrder != nil {
+		b.add("p.menu_order = " + b.arg(*q.MenuOrder))
+	}
+	if len(q.Slugs) > 0 {
+		b.add("p.slug = ANY(" + b.arg(q.Slugs) + ")")
+	}
+	if len(q.Tax) > 0 {
+		var parts []string
+		for _, c := range q.Tax {
+			parts = append(parts, b.taxClauseSQL(c))
+		}
+		rel := " AND "
+		if q.TaxRelation == "OR" {
+			rel = " OR "
+		}
+		b.add("(" + strings.Join(parts, rel) + ")")
+	}
+	if len(q.Formats) > 0 {
+		b.add("p.format = ANY(" + b.arg(q.Formats) + ")")
+	}
+	if q.Sticky != nil {
+		if *q.Sticky {
+			b.add("p.sticky")
+		} else {
+			b.add("NOT p.sticky")
+		}
+	}
+}
+
+// orderBy renders ORDER BY for q; ids break ties so pages are stable.
+func (b *sqlBuilder) orderBy(q *ListQuery) string {
+	dir := " DESC"
+	if q.Order == "asc" {
+		dir = " ASC"
+	}
+	var key string
+	switch q.OrderBy {
+	case "author":
+		key = "p.author" + dir
+	case "id":
+		return "p.id" + dir
+	case "include":
+		return "array_position(" + b.arg(q.Include) + "::bigint[], p.id)"
+	case "include_slugs":
+		return "array_position(" + b.arg(q.Slugs) + "::text[], p.slug), p.id"
+	case "modified":
+		key = "p.modified_gmt" + dir
+	case "parent":
+		key = "p.parent" + dir
+	case "slug":
+		key = "p.slug" + dir
+	case "title":
+		key = "p.title" + dir
+	case "menu_order":
+		key = "p.menu_order" + dir
+	case "relevance":
+		key = b.relevance(q) + ", p.date_gmt DESC"
+	default:
+		key = "p.date_gmt" + dir
+	}
+	if q.StickyFirst {
+		key = "p.sticky DESC, " + key
+	}
+	return key + ", p.id" + dir
+}
+
+// relevance follows WP_Query::parse_search_order: whole search in the title
+// first, then all words in the title, any word in the title, the whole
+// search in the excerpt, then in the content.
+func (b *sqlBuilder) relevance(q *ListQuery) string {
+	terms := searchTerms(q.Search)
+	var pos []string
+	for _, t := range terms {
+		if !strings.HasPrefix(t, "-") {
+			pos = append(pos, t)
+		}
+	}
+	if len(pos) == 0 {
+		return "0"
+	}
+	whole := b.arg("%" + likeEscape(strings.Join(pos, " ")) + "%")
+	if len(pos) == 1 {
+		return "(CASE WHEN p.title ILIKE " + whole + " THEN 1 ELSE 2 END)"
+	}
+	var all, anyw []string
+	for _, t := range pos {
+		a := b.arg("%" + likeEscape(t) + "%")
+		all = append(all, "p.title ILIKE "+a)
+		anyw = append(anyw, "p.title ILIKE "+a)
+	}
+	s := "(CASE WHEN p.title ILIKE " + whole + " THEN 1"
+	if len(pos) < 7 {
+		s += " WHEN " + strings.Join(all, " AND ") + " THEN 2 WHEN " + strings.Join(anyw, " OR ") + " THEN 3"
+	}
+	return s + " WHEN p.excerpt ILIKE " + whole + " THEN 4 WHEN p.content ILIKE " + whole + " THEN 5 ELSE 6 END)"
+}
+
+// listSQL returns one statement that yields the requested page, each row
+// carrying the total number of matches (X-WP-Total) in its last column.
+func listSQL(q *ListQuery) (string, []any) {
+	b := &sqlBuilder{}
+	b.filters(q)
+	order := b.orderBy(q)
+	offset := (q.Page - 1) * q.PerPage
+	if q.Offset != nil {
+		offset = *q.Offset
+	}
+	inner := "SELECT p.id, count(*) OVER () AS total, row_number() OVER (ORDER BY " + order + ") AS rn FROM posts p WHERE " +
+		strings.Join(b.where, " AND ") + " ORDER BY " + order + " LIMIT " + b.arg(q.PerPage) + " OFFSET " + b.arg(offset)
+	sql := "SELECT " + postColumns + ", pg.total FROM (" + inner + ") pg JOIN posts p ON p.id = pg.id" +
+		strings.TrimPrefix(postFrom, " FROM posts p") + " ORDER BY pg.rn"
+	return sql, b.args
+}
+
+// countSQL counts the matches of q (used only when a page came back empty,
+// to tell an empty collection from a page past the end).
+func countSQL(q *ListQuery) (string, []any) {
+	b := &sqlBuilder{}
+	b.filters(q)
+	return "SELECT count(*) FROM posts p WHERE " + strings.Join(b.where, " AND "), b.args
+}

@@ -1,0 +1,81 @@
+package content
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Rendering is deliberately simple and deterministic (it is not a port of
+// WordPress's PHP filters):
+//
+//   - block comment delimiters (<!-- wp:name {...} -->, <!-- /wp:name -->,
+//     self-closing <!-- wp:name /-->) are removed;
+//   - the remaining text is split into blocks at blank lines; a block that
+//     does not start with a block-level HTML tag is wrapped in <p>…</p>, and
+//     single line breaks inside it become <br />; blocks are joined by "\n"
+//     and the result ends with "\n" (wpautop's shape);
+//   - title.rendered is the raw title;
+//   - a generated excerpt is the content without block delimiters and tags,
+//     cut to 55 words (or excerpt_length) followed by " [&hellip;]" when
+//     longer, then wrapped as a paragraph.
+
+var blockDelimiter = regexp.MustCompile(`<!--\s*/?wp:[^>]*?/?-->`)
+var blankLines = regexp.MustCompile(`\n[ \t]*\n`)
+var htmlTag = regexp.MustCompile(`<[^>]*>`)
+var blockLevelStart = regexp.MustCompile(`(?i)^<(/?)(p|div|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|pre|figure|figcaption|table|thead|tbody|tr|td|th|hr|section|nav|header|footer|main|article|aside|form|details|summary|address|hgroup|fieldset|legend|style|script|iframe|video|audio|picture|select|option|math|svg)[\s/>]`)
+
+// stripBlocks removes block comment delimiters.
+func stripBlocks(s string) string { return blockDelimiter.ReplaceAllString(s, "") }
+
+// autop wraps text blocks in paragraphs.
+func autop(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	var out []string
+	for _, chunk := range blankLines.Split(s, -1) {
+		chunk = strings.TrimSpace(chunk)
+		if chunk == "" {
+			continue
+		}
+		if blockLevelStart.MatchString(chunk) {
+			out = append(out, chunk)
+			continue
+		}
+		out = append(out, "<p>"+strings.ReplaceAll(chunk, "\n", "<br />\n")+"</p>")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// renderContent is content.rendered.
+func renderContent(raw string) string { return autop(stripBlocks(raw)) }
+
+// defaultExcerptWords is WordPress's excerpt_length.
+const defaultExcerptWords = 55
+
+// renderExcerpt is excerpt.rendered: the raw excerpt as a paragraph, or one
+// generated from the content with at most words words.
+func renderExcerpt(rawExcerpt, rawContent string, words int) string {
+	if strings.TrimSpace(rawExcerpt) != "" {
+		return autop(rawExcerpt)
+	}
+	return autop(generateExcerpt(rawContent, words))
+}
+
+// generateExcerpt trims the content's text to words words (wp_trim_words).
+func generateExcerpt(rawContent string, words int) string {
+	if words <= 0 {
+		words = defaultExcerptWords
+	}
+	text := htmlTag.ReplaceAllString(stripBlocks(rawContent), " ")
+	fields := strings.Fields(text)
+	if len(fields) > words {
+		return strings.Join(fields[:words], " ") + " [&hellip;]"
+	}
+	return strings.Join(fields, " ")
+}

@@ -1,0 +1,416 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var (
+	spaceRuns   = regexp.MustCompile(`[ \t]+`)
+	newlineRuns = regexp.MustCompile(`[\r\n]+`)
+)
+
+// normalizeWhitespace is WordPress's normalize_whitespace, used to decide
+// whether a revision differs from the last one.
+func normalizeWhitespace(s string) string {
+	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")
+	return spaceRuns.ReplaceAllString(s, " ")
+}
+
+// revisionDiffers compares the revisioned fields (title, content, excerpt,
+// footnotes) of two posts.
+func revisionDiffers(a, b *Post) bool {
+	return normalizeWhitespace(a.Title) != normalizeWhitespace(b.Title) ||
+		normalizeWhitespace(a.Content) != normalizeWhitespace(b.Content) ||
+		normalizeWhitespace(a.Excerpt) != normalizeWhitespace(b.Excerpt) ||
+		a.Footnotes != b.Footnotes
+}
+
+// newRevision is _wp_post_revision_data: a copy of p's revisioned fields,
+// dated at p's modification, by the current user.
+func newRevision(p *Post, author int64, autosave bool) *Post {
+	kind := "revision"
+	if autosave {
+		kind = "autosave"
+	}
+	return &Post{Type: "revision", Status: "inherit", Author: author, Parent: p.ID, DateGMT: p.ModifiedGMT,
+		ModifiedGMT: p.ModifiedGMT, Slug: fmt.Sprintf("%d-%s-v1", p.ID, kind), Title: p.Title, Content: p.Content,
+		Excerpt: p.Excerpt, Footnotes: p.Footnotes, CommentStatus: "closed", PingStatus: "closed",
+		Format: "standard", Autosave: autosave}
+}
+
+// saveRevision is wp_save_post_revision on update (§5.2): the first update
+// always stores a revision, later ones only when a revisioned field changed.
+func (s *Service) saveRevision(c *Call, tx pgx.Tx, p *Post) error {
+	if p.Status == "auto-draft" {
+		return nil
+	}
+	last, err := latestRevision(c.Ctx, tx, p.ID, false, 0)
+	if err != nil {
+		return err
+	}
+	if last != nil && !revisionDiffers(last, p) {
+		return nil
+	}
+	return insertPost(c.Ctx, tx, newRevision(p, c.Who.UserID, false))
+}
+
+// latestRevision returns the newest revision (or autosave, of author when
+// non-zero) of parent; nil when none.
+func latestRevision(ctx context.Context, q querier, parent int64, autosave bool, author int64) (*Post, error) {
+	sql := "SELECT " + postColumns + postFrom + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
+		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
+	rows, err := q.Query(ctx, sql, parent, autosave, author)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	return scanPost(rows)
+}
+
+// prepareRevision renders a revision or autosave (§5.3).
+func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context string, autosave bool) map[string]any {
+	edit := context == "edit"
+	out := map[string]any{
+		"author": r.Author,
+		"date":   formatLocal(r.DateGMT, s.loc),
+		"id":     r.ID,
+		"parent": r.Parent,
+		"slug":   r.Slug,
+	}
+	if context != "embed" {
+		out["date_gmt"] = formatGMT(r.DateGMT)
+		out["modified"] = formatLocal(r.ModifiedGMT, s.loc)
+		out["modified_gmt"] = formatGMT(r.ModifiedGMT)
+		guid := map[string]any{"rendered": s.guid(pt, r)}
+		if edit {
+			guid["raw"] = s.guid(pt, r)
+		}
+		out["guid"] = guid
+		content := map[string]any{"rendered": renderContent(r.Content)}
+		if edit || !pt.RenderedText {
+			content["raw"] = r.Content
+		}
+		out["content"] = content
+		if pt.Footnotes {
+			out["meta"] = map[string]any{"footnotes": r.Footnotes}
+		}
+	}
+	title := map[string]any{"rendered": r.Title}
+	if edit || !pt.RenderedText {
+		title["raw"] = r.Title
+	}
+	out["title"] = title
+	if pt.Excerpt {
+		ex := map[string]any{"rendered": renderExcerpt(r.Excerpt, r.Content, 0)}
+		if edit {
+			ex["raw"] = r.Excerpt
+		}
+		out["excerpt"] = ex
+	}
+	if autosave {
+		out["preview_link"] = s.link(pt, parent) + previewSuffix(s.link(pt, parent))
+	}
+	out["_links"] = map[string]any{"parent": []any{href(s.postURL(pt, parent.ID))}}
+	return out
+}
+
+func previewSuffix(link string) string {
+	if strings.Contains(link, "?") {
+		return "&preview=true"
+	}
+	return "?preview=true"
+}
+
+var errInvalidParent = apiErr(http.StatusNotFound, "rest_post_invalid_parent", "Invalid post parent ID.")
+
+// loadParent is the revisions controller's get_parent plus its read check.
+func (s *Service) loadParent(c *Call, q querier, pt *PostType, param, noun string) (*Post, error) {
+	id := c.Int(param)
+	if id <= 0 {
+		return nil, errInvalidParent
+	}
+	p, err := getPost(c.Ctx, q, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || p.Type != pt.Name {
+		return nil, errInvalidParent
+	}
+	if !canEdit(c.Who, pt, p) {
+		return nil, forbidden(c.Who, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")
+	}
+	return p, nil
+}
+
+// revisionsArgs are the revisions collection parameters (§5.3).
+func revisionsArgs() []P {
+	return []P{
+		{"parent", &S{Type: "integer"}},
+		contextArg(),
+		{"page", &S{Type: "integer", Default: 1, Minimum: num(1)}},
+		{"per_page", &S{Type: "integer", Minimum: num(1), Maximum: num(100)}},
+		{"search", &S{Type: "string"}},
+		{"exclude", intArray()},
+		{"include", intArray()},
+		{"offset", &S{Type: "integer"}},
+		{"order", &S{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
+		{"orderby", &S{Type: "string", Enum: strEnum("date", "id", "include", "relevance", "slug", "include_slugs", "title"), Default: "date"}},
+	}
+}
+
+// listRevisions is GET /{base}/{parent}/revisions.
+func (s *Service) listRevisions(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		parent, err := s.loadParent(c, s.pool, pt, "parent", "revisions")
+		if err != nil {
+			return nil, err
+		}
+		q := &ListQuery{Type: &PostType{Name: "revision"}, Statuses: []string{"inherit"}, Page: int(c.Int("page")),
+			Search: strings.TrimSpace(c.Str("search")), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
+			Order: c.Str("order"), OrderBy: c.Str("orderby"), Parent: []int64{parent.ID}}
+		if q.Page < 1 {
+			q.Page = 1
+		}
+		all := !c.Has("per_page")
+		q.PerPage = int(c.Int("per_page"))
+		if all {
+			q.PerPage = math.MaxInt32
+			q.Page = 1
+		}
+		if c.Has("offset") {
+			o := int(c.Int("offset"))
+			q.Offset = &o
+		}
+		if q.OrderBy == "relevance" && q.Search == "" {
+			return nil, apiErr(http.StatusBadRequest, "rest_no_search_term_defined", "You need to define a search term to order by relevance.")
+		}
+		if q.OrderBy == "include" && len(q.Include) == 0 {
+			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
+		}
+		revs, total, err := listPosts(c.Ctx, s.pool, q)
+		if err != nil {
+			return nil, err
+		}
+		if q.Offset != nil && *q.Offset > 0 && *q.Offset >= total {
+			return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_offset_number", "The offset number requested is larger than or equal to the number of available revisions.")
+		}
+		pages := 0
+		if total > 0 {
+			pages = 1
+		}
+		if !all {
+			pages = int(math.Ceil(float64(total) / float64(q.PerPage)))
+		}
+		if q.Page > pages && total > 0 {
+			return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_page_number", "The page number requested is larger than the number of pages available.")
+		}
+		items := make([]any, 0, len(revs))
+		for _, r := range revs {
+			items = append(items, s.prepareRevision(pt, parent, r, c.Str("context"), false))
+		}
+		res := ok(items)
+		res.Header = paginationHeaders(s.postURL(pt, parent.ID)+"/revisions", c.Query, q.Page, total, pages)
+		return res, nil
+	}
+}
+
+// loadRevision is get_revision.
+func loadRevision(c *Call, q querier) (*Post, error) {
+	invalid := apiErr(http.StatusNotFound, "rest_post_invalid_id", "Invalid revision ID.")
+	id := c.Int("id")
+	if id <= 0 {
+		return nil, invalid
+	}
+	r, err := getPost(c.Ctx, q, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil || r.Type != "revision" {
+		return nil, invalid
+	}
+	return r, nil
+}
+
+// getRevision is GET /{base}/{parent}/revisions/{id}.
+func (s *Service) getRevision(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		parent, err := s.loadParent(c, s.pool, pt, "parent", "revisions")
+		if err != nil {
+			return nil, err
+		}
+		r, err := loadRevision(c, s.pool)
+		if err != nil {
+			return nil, err
+		}
+		if r.Parent != parent.ID {
+			return nil, apiErr(http.StatusNotFound, "rest_revision_parent_id_mismatch",
+				`The revision does not belong to the specified parent with id of "`+strconv.FormatInt(parent.ID, 10)+`"`)
+		}
+		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), r.Autosave)), nil
+	}
+}
+
+// deleteRevision is DELETE /{base}/{parent}/revisions/{id}: force only.
+func (s *Service) deleteRevision(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		var body any
+		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+			parent, err := s.loadParent(c, tx, pt, "parent", "revisions")
+			if err != nil {
+				return err
+			}
+			if !canDelete(c.Who, pt, parent) {
+				return forbidden(c.Who, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
+			}
+			r, err := loadRevision(c, tx)
+			if err != nil {
+				return err
+			}
+			if !c.Bool("force") {
+				return apiErr(http.StatusNotImplemented, "rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.")
+			}
+			previous := s.prepareRevision(pt, parent, r, "view", r.Autosave)
+			if _, err := tx.Exec(c.Ctx, `DELETE FROM posts WHERE id = $1`, r.ID); err != nil {
+				return err
+			}
+			body = map[string]any{"deleted": true, "previous": previous}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return ok(body), nil
+	}
+}
+
+// listAutosaves is GET /{base}/{id}/autosaves: every autosave, no paging.
+func (s *Service) listAutosaves(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		parent, err := s.loadParent(c, s.pool, pt, "id", "autosaves")
+		if err != nil {
+			return nil, err
+		}
+		rows, err := s.pool.Query(c.Ctx, "SELECT "+postColumns+postFrom+
+			` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent.ID)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		items := []any{}
+		for rows.Next() {
+			r, err := scanPost(rows)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, s.prepareRevision(pt, parent, r, c.Str("context"), true))
+		}
+		return ok(items), rows.Err()
+	}
+}
+
+// getAutosave is GET /{base}/{parent}/autosaves/{id}: the latest autosave
+// of the parent, whatever {id} says (as WordPress does).
+func (s *Service) getAutosave(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		parent, err := s.loadParent(c, s.pool, pt, "parent", "autosaves")
+		if err != nil {
+			return nil, err
+		}
+		r, err := latestRevision(c.Ctx, s.pool, parent.ID, true, 0)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, apiErr(http.StatusNotFound, "rest_post_no_autosave", "There is no autosave revision for this post.")
+		}
+		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), true)), nil
+	}
+}
+
+// createAutosave is POST /{base}/{id}/autosaves (§5.4).
+func (s *Service) createAutosave(pt *PostType) HandlerFunc {
+	return func(c *Call) (*Result, error) {
+		var body any
+		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+			old, err := s.loadPost(c, tx, pt, true)
+			if err != nil {
+				return err
+			}
+			if !canEdit(c.Who, pt, old) {
+				return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
+			}
+			if err := writePermission(c, pt, false); err != nil {
+				return err
+			}
+			now := s.now()
+			p := *old
+			if err := s.applyWrite(c, tx, pt, &p, old, now); err != nil {
+				return err
+			}
+			isDraft := old.Status == "draft" || old.Status == "auto-draft"
+			if isDraft && old.Author == c.Who.UserID {
+				// the author's own draft is updated in place, without a revision
+				if err := updatePost(c.Ctx, tx, &p); err != nil {
+					return err
+				}
+				for _, tax := range pt.Taxonomies {
+					if c.Has(tax.Base) {
+						if err := setTerms(c.Ctx, tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
+							return err
+						}
+					}
+				}
+				out, err := getPost(c.Ctx, tx, p.ID, false)
+				if err != nil {
+					return err
+				}
+				body = s.prepareRevision(pt, out, out, "edit", true)
+				return nil
+			}
+			// one autosave per user: reuse it; unchanged content returns it as is
+			existing, err := latestRevision(c.Ctx, tx, old.ID, true, c.Who.UserID)
+			if err != nil {
+				return err
+			}
+			different := revisionDiffers(&p, old)
+			var saved *Post
+			switch {
+			case existing != nil && !different:
+				saved = existing
+			case existing != nil:
+				rev := newRevision(&p, c.Who.UserID, true)
+				rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
+				if _, err := tx.Exec(c.Ctx, `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
+					date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,
+					rev.Footnotes, now, c.Who.UserID); err != nil {
+					return err
+				}
+				saved = rev
+			default:
+				rev := newRevision(&p, c.Who.UserID, true)
+				rev.DateGMT, rev.ModifiedGMT = now, now
+				if err := insertPost(c.Ctx, tx, rev); err != nil {
+					return err
+				}
+				saved = rev
+			}
+			body = s.prepareRevision(pt, old, saved, "edit", true)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return ok(body), nil
+	}
+}

@@ -1,0 +1,79 @@
+package content
+
+// HandlerFunc serves one validated request.
+type HandlerFunc func(*Call) (*Result, error)
+
+// Endpoint is one method set of a route: its arguments and handler.
+// Permission checks live in the handlers, after validation, in WordPress's
+// order; Allow is the methods whose Allowed check passes.
+type Endpoint struct {
+	Methods    []string
+	Args       []P
+	AllowBatch bool
+	Handler    HandlerFunc
+}
+
+// Route is one route declared as data: the pattern after the namespace
+// (WordPress regex syntax with named groups) and its endpoints.
+type Route struct {
+	Path      string
+	Endpoints []Endpoint
+}
+
+// Namespace is the REST namespace of every route of this service.
+const Namespace = "cms/v2"
+
+var (
+	readable  = []string{"GET"}
+	creatable = []string{"POST"}
+	editable  = []string{"POST", "PUT", "PATCH"}
+	deletable = []string{"DELETE"}
+)
+
+// Routes declares every route of the service, once.
+func (s *Service) Routes() []Route {
+	var routes []Route
+	for _, pt := range PostTypes {
+		base := "/" + pt.Base
+		routes = append(routes,
+			Route{Path: base, Endpoints: []Endpoint{
+				{Methods: readable, Args: collectionArgs(pt), Handler: s.listPosts(pt)},
+				{Methods: creatable, Args: writeArgs(pt, true), AllowBatch: true, Handler: s.createPost(pt)},
+			}},
+			Route{Path: base + `/(?P<id>[\d]+)`, Endpoints: []Endpoint{
+				{Methods: readable, Args: itemArgs(pt), AllowBatch: true, Handler: s.getPostItem(pt)},
+				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), AllowBatch: true, Handler: s.updatePostItem(pt)},
+				{Methods: deletable, Args: deleteArgs(), AllowBatch: true, Handler: s.deletePostItem(pt)},
+			}},
+			Route{Path: base + `/(?P<parent>[\d]+)/revisions`, Endpoints: []Endpoint{
+				{Methods: readable, Args: revisionsArgs(), Handler: s.listRevisions(pt)},
+			}},
+			Route{Path: base + `/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`, Endpoints: []Endpoint{
+				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Handler: s.getRevision(pt)},
+				{Methods: deletable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, Handler: s.deleteRevision(pt)},
+			}},
+			Route{Path: base + `/(?P<id>[\d]+)/autosaves`, Endpoints: []Endpoint{
+				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, Handler: s.listAutosaves(pt)},
+				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Handler: s.createAutosave(pt)},
+			}},
+			Route{Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Endpoints: []Endpoint{
+				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Handler: s.getAutosave(pt)},
+			}},
+		)
+	}
+	for _, tax := range Taxonomies {
+		base := "/" + tax.Base
+		routes = append(routes,
+			Route{Path: base, Endpoints: []Endpoint{
+				{Methods: readable, Args: termCollectionArgs(tax), Handler: s.listTerms(tax)},
+				{Methods: creatable, Args: termWriteArgs(tax, true), AllowBatch: true, Handler: s.createTerm(tax)},
+			}},
+			Route{Path: base + `/(?P<id>[\d]+)`, Endpoints: []Endpoint{
+				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, AllowBatch: true, Handler: s.getTermItem(tax)},
+				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, termWriteArgs(tax, false)...), AllowBatch: true, Handler: s.updateTerm(tax)},
+				{Methods: deletable, Args: []P{{"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, AllowBatch: true, Handler: s.deleteTerm(tax)},
+			}},
+		)
+	}
+	return routes
+}

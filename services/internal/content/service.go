@@ -1,0 +1,48 @@
+// Package content is the content service: posts, pages, reusable blocks and
+// navigation with their revisions and autosaves, and the term collections
+// (categories, tags, menus, pattern categories), served as WordPress's REST
+// API under cms/v2.
+//
+// Layers, one file per concern:
+//
+//   - types.go, caps.go: post types, taxonomies and WordPress's meta
+//     capabilities (edit_post, delete_post, read_post) over the caller's role;
+//   - store.go, query.go, terms_store.go: SQL (pgx, no ORM); a collection read
+//     is one statement returning the page and the total (count(*) OVER ());
+//   - render.go, slug.go, dates.go: pure functions for rendered fields, slugs
+//     and dates in the site's time zone;
+//   - posts.go, revisions.go, terms.go: handlers on validated parameters
+//     (type Call), each write in one transaction;
+//   - routes.go: every route declared once, as data; httpapi.go serves them.
+package content
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Service holds the dependencies of the handlers.
+type Service struct {
+	pool     *pgxpool.Pool
+	site     contract.Site
+	loc      *time.Location
+	restRoot string
+	users    Users
+	now      func() time.Time
+}
+
+// New returns a Service over pool for site; users validates author ids.
+func New(pool *pgxpool.Pool, site contract.Site, users Users) *Service {
+	return &Service{pool: pool, site: site, loc: site.Location(), restRoot: site.URL + "/cms-json",
+		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+}
+
+// inTx runs f in one transaction: a write commits wholly or not at all.
+func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, f)
+}

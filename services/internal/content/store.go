@@ -1,0 +1,166 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// querier is a pool or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// getPost reads one post (any type) with its terms; nil when absent.
+func getPost(ctx context.Context, q querier, id int64, lock bool) (*Post, error) {
+	sql := "SELECT " + postColumns + postFrom + " WHERE p.id = $1"
+	if lock {
+		sql += " FOR UPDATE OF p"
+	}
+	p, err := scanPost(q.QueryRow(ctx, sql, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return p, err
+}
+
+// listPosts runs a collection query: the page and the total in one round
+// trip; a second count only when the page is empty but an offset was used.
+func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, error) {
+	sql, args := listSQL(lq)
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []*Post
+	total := 0
+	for rows.Next() {
+		p, err := scanPost(rows, &total)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
+		sql, args := countSQL(lq)
+		if err := q.QueryRow(ctx, sql, args...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+const insertPostSQL = `INSERT INTO posts (type, status, author, date_gmt, date_floating, modified_gmt, slug, title,
+ content, excerpt, password, parent, menu_order, comment_status, ping_status, format, sticky, template,
+ featured_media, footnotes, sync_status, autosave, trash_status)
+ VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id`
+
+func insertPost(ctx context.Context, q querier, p *Post) error {
+	return q.QueryRow(ctx, insertPostSQL, p.Type, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
+		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
+		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.Autosave, p.TrashStatus).Scan(&p.ID)
+}
+
+const updatePostSQL = `UPDATE posts SET status=$2, author=$3, date_gmt=$4, date_floating=$5, modified_gmt=$6,
+ slug=$7, title=$8, content=$9, excerpt=$10, password=$11, parent=$12, menu_order=$13, comment_status=$14,
+ ping_status=$15, format=$16, sticky=$17, template=$18, featured_media=$19, footnotes=$20, sync_status=$21,
+ trash_status=$22 WHERE id=$1`
+
+func updatePost(ctx context.Context, q querier, p *Post) error {
+	_, err := q.Exec(ctx, updatePostSQL, p.ID, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
+		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
+		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.TrashStatus)
+	return err
+}
+
+// deletePost removes a post and its revisions (WordPress deletes a post's
+// revisions with it); term links go by cascade.
+func deletePost(ctx context.Context, q querier, id int64) error {
+	_, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, id)
+	return err
+}
+
+// existingTerms returns which of ids are terms of tax.
+func existingTerms(ctx context.Context, q querier, tax *Taxonomy, ids []int64) (map[int64]bool, error) {
+	rows, err := q.Query(ctx, `SELECT id FROM terms WHERE taxonomy = $1 AND id = ANY($2)`, tax.Name, ids)
+	if err != nil {
+		return nil, err
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[int64]bool, len(found))
+	for _, id := range found {
+		m[id] = true
+	}
+	return m, nil
+}
+
+// setTerms replaces the post's terms of tax with ids (wp_set_object_terms).
+func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids []int64) error {
+	if _, err := q.Exec(ctx, `DELETE FROM term_relationships r USING terms t
+		WHERE r.post_id = $1 AND t.id = r.term_id AND t.taxonomy = $2`, postID, tax.Name); err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := q.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id)
+		SELECT $1, id FROM terms WHERE taxonomy = $2 AND id = ANY($3) ON CONFLICT DO NOTHING`, postID, tax.Name, ids)
+	return err
+}
+
+// uniqueSlug is wp_unique_post_slug: the first free slug among slug,
+// slug-2, slug-3, … within the type (and the parent for hierarchical types).
+func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, parent int64) (string, error) {
+	if slug == "" {
+		return "", nil
+	}
+	sql := `SELECT slug FROM posts WHERE type = $1 AND id <> $2 AND (slug = $3 OR slug LIKE $4)`
+	args := []any{pt.Name, id, slug, likeEscape(truncateSlug(slug, maxSlugLength-2)) + "-%"}
+	if pt.Hierarchical {
+		sql += " AND parent = $5"
+		args = append(args, parent)
+	}
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return "", err
+	}
+	taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", err
+	}
+	used := make(map[string]bool, len(taken))
+	for _, s := range taken {
+		used[s] = true
+	}
+	if !used[slug] && !reservedSlug(slug, pt.Hierarchical) {
+		return slug, nil
+	}
+	base := slug
+	for n := 2; ; n++ {
+		c := slugCandidate(base, n)
+		if !used[c] {
+			return c, nil
+		}
+	}
+}
+
+// trashedSlug is the slug WordPress gives a trashed post (…__trashed), so
+// that the original slug is free again.
+func trashedSlug(slug string) string {
+	if slug == "" || strings.HasSuffix(slug, "__trashed") {
+		return slug
+	}
+	return truncateSlug(slug, maxSlugLength-9) + "__trashed"
+}
