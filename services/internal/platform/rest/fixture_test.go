@@ -203,6 +203,7 @@ func postsRoutes() []Route {
 						return Denied(r, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
 					},
 					Handler: func(r *Request) (*Response, error) {
+						r.Set("context", "edit")
 						return OK(Object{}.With("deleted", true).With("previous", post(r, r.Int("id"), "One"))), nil
 					},
 				},
@@ -220,7 +221,7 @@ func postsRoutes() []Route {
 			}}},
 		},
 		{
-			Path:      "/batch/v1",
+			Path: "/batch/v1",
 			Endpoints: []Endpoint{{Methods: Creatable, Args: BatchArgs(25), Handler: func(r *Request) (*Response, error) {
 				return &Response{Status: http.StatusMultiStatus, Data: Object{}.With("responses", []any{})}, nil
 			}}},
