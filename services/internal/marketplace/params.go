@@ -94,6 +94,8 @@ func readParams(r *http.Request) (params, error) {
 			return nil, errBadBody
 		}
 		mergeValues(p, r.MultipartForm.Value)
+		// File parts are not parameters; drop any the parser spooled to disk.
+		_ = r.MultipartForm.RemoveAll()
 	}
 	return p, nil
 }
