@@ -6,7 +6,6 @@
 package gateway
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net"
@@ -20,6 +19,7 @@ import (
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -43,11 +43,12 @@ type Config struct {
 // Gateway is the gateway's HTTP handler.
 type Gateway struct {
 	cfg   Config
-	local []localRoute
+	local *rest.Server
+	desc  *descriptions
 }
 
 // New returns a gateway.
-func New(cfg Config) *Gateway {
+func New(cfg Config) (*Gateway, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -58,7 +59,14 @@ func New(cfg Config) *Gateway {
 		cfg.Now = time.Now
 	}
 	g := &Gateway{cfg: cfg}
-	return g
+	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
+	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
+	local, err := g.buildLocal()
+	if err != nil {
+		return nil, err
+	}
+	g.local = local
+	return g, nil
 }
 
 // ServeHTTP routes one client request.
@@ -101,6 +109,11 @@ func splitRESTRoute(raw string) (route, rest string) {
 	return route, strings.Join(keep, "&")
 }
 
+func queryValue(raw, key string) string {
+	v, _ := url.ParseQuery(raw)
+	return v.Get(key)
+}
+
 // normalizeRoute applies WordPress's rules: leading slash, trailing slash
 // removed, empty route is "/".
 func normalizeRoute(route string) string {
@@ -129,25 +142,26 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 // then the gateway's own routes or the owning service.
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	route = normalizeRoute(route)
-	g.restHeaders(w.Header(), r)
 	caller, err := g.authenticate(r)
 	if err != nil {
 		metrics.SetRoute(r.Context(), "auth")
+		g.restHeaders(w.Header(), r)
 		writeError(w, err)
 		return
 	}
 	r = r.WithContext(identity.NewContext(r.Context(), caller))
-	g.dispatch(w, r, route, rawQuery, caller)
-}
-
-// dispatch routes an authenticated REST request (also used in-process by
-// batch and _embed, so sub-requests take exactly the client's path).
-func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity) {
-	if lr, ok := g.matchLocal(route); ok {
-		metrics.SetRoute(r.Context(), "rest:"+lr.name)
-		lr.serve(w, r, route, rawQuery, caller)
+	if g.owns(r.Context(), route) {
+		metrics.SetRoute(r.Context(), "rest:gateway")
+		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" {
+			// format=xml is written at serve time (_oembed_rest_pre_serve_request).
+			g.restHeaders(w.Header(), r)
+			writeOEmbedXML(w, g.local.Do(r.Context(), rest.Call{Method: http.MethodGet, Path: route + "?" + rawQuery}))
+			return
+		}
+		g.local.ServeHTTP(w, r)
 		return
 	}
+	g.restHeaders(w.Header(), r)
 	b, ok := g.cfg.Routes.Current().MatchREST(route)
 	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
@@ -205,29 +219,3 @@ func remoteIP(r *http.Request) string {
 	return host
 }
 
-// localRoute is a route family the gateway serves itself.
-type localRoute struct {
-	name string
-	// owns reports whether the (normalised) route belongs to this family.
-	owns  func(route string) bool
-	serve func(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity)
-}
-
-func (g *Gateway) matchLocal(route string) (localRoute, bool) {
-	for _, lr := range g.local {
-		if lr.owns(route) {
-			return lr, true
-		}
-	}
-	return localRoute{}, false
-}
-
-// Handle adds a family of gateway-owned routes; earlier families win.
-func (g *Gateway) Handle(name string, owns func(route string) bool, serve func(w http.ResponseWriter, r *http.Request, route, rawQuery string, caller identity.Identity)) {
-	g.local = append(g.local, localRoute{name: name, owns: owns, serve: serve})
-}
-
-// context helpers for sub-requests.
-type subKey struct{}
-
-func isSubRequest(ctx context.Context) bool { return ctx.Value(subKey{}) != nil }

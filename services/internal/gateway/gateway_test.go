@@ -69,9 +69,11 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, errorFunc, nil),
+	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, errorFunc, nil),
 		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	gw.Routes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	return &fixture{gw: gw, store: store, upstream: &seen, admin: admin, adminPW: pw}
 }
 

@@ -57,8 +57,10 @@ func Register(ctx context.Context, env *service.Env) error {
 	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, errorFunc, func(r *http.Request, status int, err error) {
 		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
 	})
-	g := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})
-	g.Routes()
+	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})
+	if err != nil {
+		return err
+	}
 	// Template ids contain "//" and REST routes are matched by the gateway
 	// itself: the router must neither clean paths nor answer unknown ones.
 	env.Router.SkipClean(true)
@@ -66,6 +68,3 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.MethodNotAllowedHandler = g
 	return nil
 }
-
-// Routes registers the gateway's own route families.
-func (g *Gateway) Routes() {}

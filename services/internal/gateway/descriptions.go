@@ -1,0 +1,144 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// descriptionsTTL bounds how stale the merged index may be: a restarted
+// service with new routes shows up within this time even if the route file
+// did not change.
+const descriptionsTTL = 5 * time.Second
+
+// serviceIndex is one service's published route index and a validation-only
+// kit server rebuilt from it, which pre-validates batch sub-requests exactly
+// as the service would.
+type serviceIndex struct {
+	index     *rest.Index
+	validator *rest.Server
+	fetched   time.Time
+}
+
+// descriptions caches the services' route descriptions.
+type descriptions struct {
+	client  *http.Client
+	rootURL string
+
+	mu      sync.Mutex
+	table   *routing.Table
+	loaded  time.Time
+	byName  map[string]*serviceIndex
+	loading chan struct{} // non-nil while a refresh runs
+}
+
+func newDescriptions(transport http.RoundTripper, rootURL string) *descriptions {
+	return &descriptions{client: &http.Client{Transport: transport, Timeout: 3 * time.Second}, rootURL: rootURL,
+		byName: map[string]*serviceIndex{}}
+}
+
+// invalidate forces a refresh on next use (route file changed).
+func (d *descriptions) invalidate() {
+	d.mu.Lock()
+	d.loaded = time.Time{}
+	d.mu.Unlock()
+}
+
+// get returns the indexes of the describing services of t, refreshing them
+// when stale. A service that cannot be reached keeps its last known index
+// (or is left out), so one service being down does not break the index.
+func (d *descriptions) get(ctx context.Context, t *routing.Table) map[string]*serviceIndex {
+	for {
+		d.mu.Lock()
+		if d.table == t && time.Since(d.loaded) < descriptionsTTL {
+			out := d.byName
+			d.mu.Unlock()
+			return out
+		}
+		if wait := d.loading; wait != nil {
+			d.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				d.mu.Lock()
+				out := d.byName
+				d.mu.Unlock()
+				return out
+			}
+		}
+		done := make(chan struct{})
+		d.loading = done
+		old := d.byName
+		d.mu.Unlock()
+
+		fresh := d.fetchAll(ctx, t, old)
+
+		d.mu.Lock()
+		d.byName, d.table, d.loaded, d.loading = fresh, t, time.Now(), nil
+		d.mu.Unlock()
+		close(done)
+		return fresh
+	}
+}
+
+func (d *descriptions) fetchAll(ctx context.Context, t *routing.Table, old map[string]*serviceIndex) map[string]*serviceIndex {
+	backends := t.Describing()
+	results := make([]*serviceIndex, len(backends))
+	var wg sync.WaitGroup
+	for i, b := range backends {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			si, err := d.fetch(ctx, b)
+			if err != nil {
+				results[i] = old[b.Name] // keep the last known description
+				return
+			}
+			results[i] = si
+		}()
+	}
+	wg.Wait()
+	out := map[string]*serviceIndex{}
+	for i, b := range backends {
+		if results[i] != nil {
+			out[b.Name] = results[i]
+		}
+	}
+	return out
+}
+
+func (d *descriptions) fetch(ctx context.Context, b *routing.Backend) (*serviceIndex, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.Base.String()+contract.RouteDescriptionsPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s answered %d", b.Name, contract.RouteDescriptionsPath, res.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, 32<<20))
+	if err != nil {
+		return nil, err
+	}
+	ix, err := rest.ParseIndex(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: route descriptions: %w", b.Name, err)
+	}
+	v, err := rest.New(rest.Options{RootURL: d.rootURL}, ix.RoutesForValidation()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: route descriptions: %w", b.Name, err)
+	}
+	return &serviceIndex{index: ix, validator: v, fetched: time.Now()}, nil
+}

@@ -1,0 +1,162 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// helpURL is the index's _links.help, as WordPress has it.
+const helpURL = "https://developer.wordpress.org/rest-api/"
+
+// merged returns every route description of the site, grouped the way
+// WordPress lists them: the root routes ("/", "/batch/v1"), then each
+// namespace's index route followed by that namespace's routes, namespaces in
+// first-seen order (the gateway's oEmbed and extension namespaces first,
+// then the services' in route-file order). A pattern declared twice keeps
+// its first declaration.
+func (g *Gateway) merged(ctx context.Context) (descs []rest.RouteDescription, namespaces []string) {
+	own := g.local.Describe()
+	var first, last []rest.RouteDescription
+	for _, d := range own {
+		if strings.HasPrefix(d.Route, usersRoutePrefix) {
+			last = append(last, d) // users live in cms/v2, after the content routes
+		} else {
+			first = append(first, d)
+		}
+	}
+	all := first
+	t := g.cfg.Routes.Current()
+	indexes := g.desc.get(ctx, t)
+	for _, b := range t.Describing() {
+		if si := indexes[b.Name]; si != nil {
+			all = append(all, si.index.Routes...)
+		}
+	}
+	all = append(all, last...)
+
+	seen := map[string]bool{}
+	byNS := map[string][]rest.RouteDescription{}
+	for _, d := range all {
+		if seen[d.Route] {
+			continue
+		}
+		seen[d.Route] = true
+		if d.Namespace != "" && !contains(namespaces, d.Namespace) {
+			namespaces = append(namespaces, d.Namespace)
+		}
+		byNS[d.Namespace] = append(byNS[d.Namespace], d)
+	}
+	descs = append(descs, byNS[""]...)
+	for _, ns := range namespaces {
+		descs = append(descs, g.namespaceRoute(ns))
+		for _, d := range byNS[ns] {
+			if d.Route != "/"+ns {
+				descs = append(descs, d)
+			}
+		}
+	}
+	return descs, namespaces
+}
+
+// namespaceRoute describes the route WordPress registers for every
+// namespace: GET /{namespace} with args namespace and context.
+func (g *Gateway) namespaceRoute(ns string) rest.RouteDescription {
+	return rest.RouteDescription{
+		Route: "/" + ns, Namespace: ns, Methods: []string{"GET"},
+		Endpoints: []rest.EndpointDescription{{Methods: []string{"GET"}, Args: rest.Props{
+			{Name: "namespace", Schema: &rest.Schema{Default: ns}},
+			{Name: "context", Schema: &rest.Schema{Default: "view"}},
+		}}},
+		Self: g.local.URL("/" + ns),
+	}
+}
+
+// knownNamespace returns the namespace a route names exactly, if any.
+func (g *Gateway) knownNamespace(ctx context.Context, route string) (string, bool) {
+	if strings.Count(route, "/") < 2 {
+		return "", false
+	}
+	_, namespaces := g.merged(ctx)
+	for _, ns := range namespaces {
+		if strings.EqualFold(route, "/"+ns) {
+			return ns, true
+		}
+	}
+	return "", false
+}
+
+// serveIndex is GET / (reference §2.1).
+func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
+	descs, namespaces := g.merged(r.Context())
+	site := g.cfg.Site
+	if namespaces == nil {
+		namespaces = []string{}
+	}
+	data := rest.Object{
+		{Key: "name", Value: site.Title},
+		{Key: "description", Value: site.Description},
+		{Key: "url", Value: site.URL},
+		{Key: "home", Value: site.URL},
+		{Key: "gmt_offset", Value: gmtOffset(site.Location(), g.cfg.Now())},
+		{Key: "timezone_string", Value: site.Timezone},
+		{Key: "page_for_posts", Value: site.PageForPosts},
+		{Key: "page_on_front", Value: site.PageOnFront},
+		{Key: "show_on_front", Value: site.ShowOnFront},
+		{Key: "namespaces", Value: namespaces},
+		{Key: "authentication", Value: rest.Object{{Key: "application-passwords", Value: rest.Object{
+			{Key: "endpoints", Value: rest.Object{{Key: "authorization", Value: site.URL + "/cms-admin/authorize-application.php"}}},
+		}}}},
+		{Key: "routes", Value: rest.RoutesObject(descs, r.String("context") == "help")},
+		{Key: "site_logo", Value: 0},
+		{Key: "site_icon", Value: 0},
+		{Key: "site_icon_url", Value: ""},
+	}
+	return rest.OK(rest.Item{Data: data, Links: rest.Links{{Rel: "help", Href: helpURL}}}), nil
+}
+
+// serveNamespace is GET /{namespace} (reference §2.5).
+func (g *Gateway) serveNamespace(r *rest.Request) (*rest.Response, error) {
+	want := r.String("namespace")
+	descs, namespaces := g.merged(r.Context())
+	ns := ""
+	for _, n := range namespaces {
+		if strings.EqualFold(n, want) {
+			ns = n
+		}
+	}
+	if ns == "" {
+		return nil, rest.NewError("rest_invalid_namespace", "The specified namespace could not be found.", http.StatusNotFound)
+	}
+	var mine []rest.RouteDescription
+	for _, d := range descs {
+		if d.Namespace == ns {
+			mine = append(mine, d)
+		}
+	}
+	data := rest.Object{
+		{Key: "namespace", Value: ns},
+		{Key: "routes", Value: rest.RoutesObject(mine, r.String("context") == "help")},
+	}
+	return rest.OK(rest.Item{Data: data, Links: rest.Links{{Rel: "up", Href: g.local.URL("/")}}}), nil
+}
+
+// gmtOffset is the site's current UTC offset in hours as WordPress stores
+// the option: a string such as "0", "5.5" or "-3".
+func gmtOffset(loc *time.Location, now time.Time) string {
+	_, secs := now.In(loc).Zone()
+	return strconv.FormatFloat(float64(secs)/3600, 'f', -1, 64)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

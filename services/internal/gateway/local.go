@@ -1,0 +1,65 @@
+package gateway
+
+import (
+	"context"
+	"strings"
+
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// Route prefixes the gateway serves itself (besides "/", "/batch/v1" and the
+// namespace indexes).
+const (
+	usersRoutePrefix = "/cms/v2/users"
+	oembedNamespace  = "oembed/1.0"
+)
+
+// ownedPrefixes are matched on whole segments, case-insensitively.
+func (g *Gateway) ownedPrefixes() []string {
+	p := []string{"/" + oembedNamespace, usersRoutePrefix}
+	if g.cfg.Site.Extensions.CachePlugin {
+		p = append(p, "/cache-plugin/v1", "/cache-plugin/v3")
+	}
+	if g.cfg.Site.Extensions.HostTools {
+		p = append(p, "/host-tools/v1")
+	}
+	return p
+}
+
+// owns reports whether the gateway serves route itself.
+func (g *Gateway) owns(ctx context.Context, route string) bool {
+	lr := strings.ToLower(route)
+	if lr == "/" || lr == "/batch/v1" {
+		return true
+	}
+	for _, p := range g.ownedPrefixes() {
+		if lr == p || strings.HasPrefix(lr, p+"/") {
+			return true
+		}
+	}
+	_, ok := g.knownNamespace(ctx, route)
+	return ok
+}
+
+func callerOf(ctx context.Context) rest.Caller { return identity.FromContext(ctx) }
+
+// buildLocal declares the gateway's own routes with the route kit.
+func (g *Gateway) buildLocal() (*rest.Server, error) {
+	routes := []rest.Route{
+		{Path: "/", Endpoints: []rest.Endpoint{{Methods: rest.Readable,
+			Args:    rest.Props{{Name: "context", Schema: &rest.Schema{Default: "view"}}},
+			Handler: g.serveIndex}}},
+		{Path: "/batch/v1", Endpoints: []rest.Endpoint{{Methods: rest.Creatable,
+			Args: rest.BatchArgs(maxBatch), Handler: g.serveBatch}}},
+		// Every namespace's index; described per namespace by merged().
+		{Path: `/(?P<namespace>[\w-]+/[\w.-]+)`, Hidden: true, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
+			Args: rest.Props{
+				{Name: "namespace", Schema: &rest.Schema{}},
+				{Name: "context", Schema: &rest.Schema{Default: "view"}},
+			},
+			Handler: g.serveNamespace}}},
+	}
+	routes = append(routes, g.extraRoutes()...)
+	return rest.New(rest.Options{RootURL: g.apiRoot(), Prefix: RESTPrefix, Caller: callerOf, Logger: g.cfg.Logger}, routes...)
+}

@@ -1,0 +1,240 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"html"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// oEmbed (reference §12). The gateway composes the answer from the content
+// service's public data: it resolves the URL with anonymous sub-requests, so
+// only publicly viewable posts and pages can be embedded.
+
+func oembedArgs(proxy bool) rest.Props {
+	url := &rest.Schema{Description: "The URL of the resource for which to fetch oEmbed data.", Type: "string", Format: "uri", Required: true}
+	if !proxy {
+		// Anything other than json or xml silently becomes json (no error).
+		format := &rest.Schema{Default: "json", Sanitize: func(_ *rest.Request, v any, _ string) (any, error) {
+			if s, _ := v.(string); s == "xml" {
+				return "xml", nil
+			}
+			return "json", nil
+		}}
+		maxwidth := &rest.Schema{Default: 600, Sanitize: func(_ *rest.Request, v any, _ string) (any, error) {
+			n, _ := strconv.ParseFloat(fmt.Sprint(v), 64)
+			return int64(math.Abs(n)), nil
+		}}
+		return rest.Props{{Name: "url", Schema: url}, {Name: "format", Schema: format}, {Name: "maxwidth", Schema: maxwidth}}
+	}
+	return rest.Props{
+		{Name: "url", Schema: url},
+		{Name: "format", Schema: &rest.Schema{Description: "The oEmbed format to use.", Type: "string", Default: "json", Enum: []any{"json", "xml"}}},
+		{Name: "maxwidth", Schema: &rest.Schema{Description: "The maximum width of the embed frame in pixels.", Type: "integer", Default: 600}},
+		{Name: "maxheight", Schema: &rest.Schema{Description: "The maximum height of the embed frame in pixels.", Type: "integer"}},
+		{Name: "discover", Schema: &rest.Schema{Description: "Whether to perform an oEmbed discovery request for unsanctioned providers.", Type: "boolean", Default: true}},
+	}
+}
+
+func (g *Gateway) oembedRoutes() []rest.Route {
+	return []rest.Route{
+		{Namespace: oembedNamespace, Path: "/embed", Endpoints: []rest.Endpoint{{Methods: rest.Readable, Args: oembedArgs(false), Handler: g.serveOEmbed}}},
+		{Namespace: oembedNamespace, Path: "/proxy", Endpoints: []rest.Endpoint{{Methods: rest.Readable, Args: oembedArgs(true),
+			Permission: func(r *rest.Request) error {
+				if !callerID(r).Can("edit_posts") {
+					return rest.Denied(r, "rest_forbidden", "Sorry, you are not allowed to make proxied oEmbed requests.")
+				}
+				return nil
+			}, Handler: g.serveOEmbed}}},
+	}
+}
+
+func errOEmbedNotFound() *rest.Error {
+	return rest.NewError("oembed_invalid_url", "Not Found", http.StatusNotFound)
+}
+
+// serveOEmbed answers for URLs of this site; other URLs are not fetched
+// (no outbound provider calls) and get 404 oembed_invalid_url.
+func (g *Gateway) serveOEmbed(r *rest.Request) (*rest.Response, error) {
+	post, err := g.resolvePermalink(r.Context(), r.String("url"))
+	if err != nil {
+		return nil, err
+	}
+	width := r.Int("maxwidth")
+	if width < 200 {
+		width = 200
+	}
+	if width > 600 {
+		width = 600
+	}
+	height := int64(math.Max(math.Ceil(float64(width)*9/16), 200))
+	site := g.cfg.Site
+	title := post.title()
+	authorName, authorURL := site.Title, site.URL
+	if post.Author > 0 {
+		if u, err := g.cfg.Store.UserByID(r.Context(), post.Author); err == nil {
+			authorName, authorURL = u.DisplayName, site.URL+"/author/"+u.Slug+"/"
+		}
+	}
+	secret := strconv.FormatInt(post.ID, 36) + "x" + strconv.FormatInt(int64(len(title)), 36)
+	embedURL := strings.TrimSuffix(post.Link, "/") + "/embed/#?secret=" + secret
+	htmlSnippet := fmt.Sprintf(`<blockquote class="wp-embedded-content" data-secret="%s"><a href="%s">%s</a></blockquote>`+
+		`<iframe sandbox="allow-scripts" security="restricted" src="%s" width="%d" height="%d" title="&#8220;%s&#8221; &#8212; %s" data-secret="%s" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`,
+		secret, html.EscapeString(post.Link), title, html.EscapeString(embedURL), width, height, html.EscapeString(title), html.EscapeString(site.Title), secret)
+	data := rest.Object{
+		{Key: "version", Value: "1.0"},
+		{Key: "provider_name", Value: site.Title},
+		{Key: "provider_url", Value: site.URL},
+		{Key: "author_name", Value: authorName},
+		{Key: "author_url", Value: authorURL},
+		{Key: "title", Value: title},
+		{Key: "type", Value: "rich"},
+		{Key: "width", Value: width},
+		{Key: "height", Value: height},
+		{Key: "html", Value: htmlSnippet},
+	}
+	return rest.OK(data), nil
+}
+
+// embedPost is what oEmbed needs of a post or page.
+type embedPost struct {
+	ID     int64           `json:"id"`
+	Link   string          `json:"link"`
+	Author int64           `json:"author"`
+	Title  json.RawMessage `json:"title"`
+}
+
+func (p embedPost) title() string {
+	var t struct {
+		Rendered string `json:"rendered"`
+	}
+	if json.Unmarshal(p.Title, &t) == nil {
+		return t.Rendered
+	}
+	return ""
+}
+
+// resolvePermalink maps a URL of this site to a published post or page
+// (url_to_postid): ?p=ID, ?page_id=ID, or a pretty /slug/ link.
+func (g *Gateway) resolvePermalink(ctx context.Context, raw string) (embedPost, error) {
+	u, err := url.Parse(raw)
+	site, _ := url.Parse(g.cfg.Site.URL)
+	if err != nil || site == nil || !strings.EqualFold(u.Host, site.Host) {
+		return embedPost{}, errOEmbedNotFound()
+	}
+	// Anonymous on purpose: only what the public may read can be embedded.
+	anon := identity.NewContext(ctx, identity.Identity{})
+	t := g.cfg.Routes.Current()
+	get := func(route, query string) (json.RawMessage, bool) {
+		res := g.do(anon, t, subRequest{Method: http.MethodGet, Route: route, Query: query})
+		return res.Body, res.Status == http.StatusOK
+	}
+	one := func(route string) (embedPost, bool) {
+		body, ok := get(route, "")
+		var p embedPost
+		return p, ok && json.Unmarshal(body, &p) == nil && p.ID > 0
+	}
+	first := func(route, query string) (embedPost, bool) {
+		body, ok := get(route, query)
+		var list []embedPost
+		if !ok || json.Unmarshal(body, &list) != nil || len(list) == 0 {
+			return embedPost{}, false
+		}
+		return list[0], true
+	}
+	q := u.Query()
+	if id, err := strconv.ParseInt(q.Get("p"), 10, 64); err == nil && id > 0 {
+		if p, ok := one(fmt.Sprintf("/cms/v2/posts/%d", id)); ok {
+			return p, nil
+		}
+	}
+	if id, err := strconv.ParseInt(q.Get("page_id"), 10, 64); err == nil && id > 0 {
+		if p, ok := one(fmt.Sprintf("/cms/v2/pages/%d", id)); ok {
+			return p, nil
+		}
+	}
+	path := strings.Trim(strings.TrimPrefix(u.Path, site.Path), "/")
+	if path != "" {
+		slug := path[strings.LastIndex(path, "/")+1:]
+		for _, route := range []string{"/cms/v2/posts", "/cms/v2/pages"} {
+			if p, ok := first(route, "slug="+url.QueryEscape(slug)); ok {
+				return p, nil
+			}
+		}
+	}
+	return embedPost{}, errOEmbedNotFound()
+}
+
+// writeOEmbedXML renders an oEmbed JSON answer (or error) as WordPress's
+// XML form, keeping the status.
+func writeOEmbedXML(w http.ResponseWriter, res rest.Result) {
+	var buf strings.Builder
+	buf.WriteString("<?xml version=\"1.0\"?>\n<oembed>")
+	dec := json.NewDecoder(strings.NewReader(string(res.Body)))
+	dec.UseNumber()
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' {
+				for dec.More() {
+					k, _ := dec.Token()
+					name := fmt.Sprint(k)
+					buf.WriteString("<" + name + ">")
+					if err := walk(); err != nil {
+						return err
+					}
+					buf.WriteString("</" + name + ">")
+				}
+				_, err = dec.Token()
+				return err
+			}
+			for dec.More() {
+				buf.WriteString("<oembed>")
+				if err := walk(); err != nil {
+					return err
+				}
+				buf.WriteString("</oembed>")
+			}
+			_, err = dec.Token()
+			return err
+		case nil:
+		default:
+			_ = xml.EscapeText(&xmlWriter{&buf}, []byte(fmt.Sprint(v)))
+		}
+		return nil
+	}
+	// The outer object's members are written inside <oembed>.
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		for dec.More() {
+			k, _ := dec.Token()
+			name := fmt.Sprint(k)
+			buf.WriteString("<" + name + ">")
+			if walk() != nil {
+				break
+			}
+			buf.WriteString("</" + name + ">")
+		}
+	}
+	buf.WriteString("</oembed>\n")
+	w.Header().Set("Content-Type", "text/xml; charset=UTF-8")
+	w.WriteHeader(res.Status)
+	_, _ = w.Write([]byte(buf.String()))
+}
+
+type xmlWriter struct{ b *strings.Builder }
+
+func (x *xmlWriter) Write(p []byte) (int, error) { return x.b.Write(p) }

@@ -1,0 +1,195 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// subRequest is one in-process request of a batch or an _embed: it takes
+// the same route as a client request (gateway route or owning service) with
+// the caller of ctx.
+type subRequest struct {
+	Method string
+	Route  string // normalised REST route
+	Query  string // raw query string
+	Body   map[string]any
+	Header http.Header
+}
+
+func (s subRequest) path() string {
+	if s.Query == "" {
+		return s.Route
+	}
+	return s.Route + "?" + s.Query
+}
+
+// parseSubPath splits a batch "path" into route and query (§11.2 step 1).
+func parseSubPath(p string) (route, query string, err *rest.Error) {
+	u, perr := url.Parse(p)
+	if perr != nil || p == "" {
+		return "", "", rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
+	}
+	return normalizeRoute(u.Path), u.RawQuery, nil
+}
+
+// owner is where a sub-request goes: the gateway (nil backend) or a service.
+type owner struct {
+	local   bool
+	backend *routing.Backend
+}
+
+func (g *Gateway) ownerOf(ctx context.Context, t *routing.Table, route string) (owner, bool) {
+	if g.owns(ctx, route) {
+		return owner{local: true}, true
+	}
+	if b, ok := t.MatchREST(route); ok {
+		return owner{backend: b}, true
+	}
+	return owner{}, false
+}
+
+// do runs a sub-request and returns status, response headers and body.
+func (g *Gateway) do(ctx context.Context, t *routing.Table, s subRequest) rest.Result {
+	o, ok := g.ownerOf(ctx, t, s.Route)
+	switch {
+	case !ok:
+		return errorResult(rest.NewError("rest_no_route", msgNoRoute, http.StatusNotFound))
+	case o.local:
+		return g.local.Do(ctx, rest.Call{Method: s.Method, Path: s.path(), Body: s.Body, Header: s.Header})
+	}
+	return g.callService(ctx, o.backend, s)
+}
+
+func errorResult(e *rest.Error) rest.Result {
+	b, _ := e.MarshalJSON()
+	return rest.Result{Status: e.Status(), Body: b}
+}
+
+// callService sends a sub-request to a service over the pooled transport.
+func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequest) rest.Result {
+	var body io.Reader
+	if s.Body != nil {
+		buf, err := json.Marshal(s.Body)
+		if err != nil {
+			return errorResult(rest.NewError("rest_invalid_json", "Invalid JSON body passed.", http.StatusBadRequest))
+		}
+		body = bytes.NewReader(buf)
+	}
+	u := *b.Base
+	u.Path = b.Base.Path + s.Route
+	u.RawQuery = s.Query
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, s.Method, u.String(), body)
+	if err != nil {
+		return errorResult(rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest))
+	}
+	for k, v := range s.Header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
+	}
+	if s.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	g.signInto(ctx, req.Header)
+	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
+	if err != nil {
+		status, code, msg := routing.Classify(err)
+		logging.FromContext(ctx, g.cfg.Logger).Warn("sub-request failed", "service", b.Name, "status", status, "error", err.Error())
+		return errorResult(rest.NewError(code, msg, status))
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	if err != nil {
+		status, code, msg := routing.Classify(err)
+		return errorResult(rest.NewError(code, msg, status))
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = nil
+	}
+	return rest.Result{Status: res.StatusCode, Header: ownHeaders(res.Header), Body: raw}
+}
+
+// signInto sets the internal headers of a gateway-made request: the
+// caller's signed identity (logged-in callers only) and the request id.
+func (g *Gateway) signInto(ctx context.Context, h http.Header) {
+	h.Del(contract.IdentityHeader)
+	if c := identity.FromContext(ctx); c.LoggedIn() {
+		h.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, c, g.cfg.Now().Add(g.cfg.IdentityTTL)))
+	}
+	if id := logging.RequestID(ctx); id != "" {
+		h.Set(contract.RequestIDHeader, id)
+	}
+}
+
+// globalHeaders are sent on every REST response or by the transport; a
+// batch sub-response lists only the response's own headers (Location,
+// Allow, X-WP-Total, pagination Link...), as WordPress does.
+var globalHeaders = map[string]bool{
+	"Content-Type": true, "Content-Length": true, "Date": true, "Connection": true, "X-Robots-Tag": true,
+	"X-Content-Type-Options": true, "Access-Control-Expose-Headers": true, "Access-Control-Allow-Headers": true,
+	"Access-Control-Allow-Origin": true, "Access-Control-Allow-Methods": true, "Access-Control-Allow-Credentials": true,
+	"Vary": true, "Expires": true, "Cache-Control": true, "X-Request-Id": true, "Transfer-Encoding": true,
+}
+
+func ownHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		if globalHeaders[k] {
+			continue
+		}
+		if k == "Link" {
+			var keep []string
+			for _, l := range v {
+				if !strings.Contains(l, `rel="https://api.w.org/"`) {
+					keep = append(keep, l)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			v = keep
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// headersObject renders headers as a batch response's "headers": an object
+// of comma-joined values, or [] (PHP's empty array) when there are none.
+func headersObject(h http.Header) any {
+	if len(h) == 0 {
+		return []any{}
+	}
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	o := make(rest.Object, 0, len(keys))
+	for _, k := range keys {
+		o = append(o, rest.Member{Key: k, Value: strings.Join(h[k], ", ")})
+	}
+	return o
+}
+
+// resultObject is one entry of a batch "responses" list.
+func resultObject(r rest.Result) rest.Object {
+	var body any
+	if len(r.Body) > 0 {
+		body = json.RawMessage(r.Body)
+	}
+	return rest.Object{{Key: "body", Value: body}, {Key: "status", Value: r.Status}, {Key: "headers", Value: headersObject(r.Header)}}
+}
