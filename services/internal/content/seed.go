@@ -95,7 +95,7 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 				return err
 			}
 			for _, t := range terms {
-				if _, err := tx.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id) VALUES ($1, $2)`, p.ID, t); err != nil {
+				if _, err := tx.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, p.ID, t); err != nil {
 					return err
 				}
 			}
