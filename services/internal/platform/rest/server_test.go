@@ -3,6 +3,8 @@ package rest
 import (
 	"bytes"
 	"context"
+	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -469,7 +471,8 @@ func TestAuthenticateRunsBeforeRouting(t *testing.T) {
 }
 
 func TestPanicsBecome500(t *testing.T) {
-	s, err := New(Options{}, Route{Namespace: "t/v1", Path: "/p", Endpoints: []Endpoint{{Methods: Readable, Handler: func(*Request) (*Response, error) { panic("boom") }}}})
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s, err := New(Options{Logger: quiet}, Route{Namespace: "t/v1", Path: "/p", Endpoints: []Endpoint{{Methods: Readable, Handler: func(*Request) (*Response, error) { panic("boom") }}}})
 	if err != nil {
 		t.Fatal(err)
 	}
