@@ -6,11 +6,15 @@
 package gateway
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -180,12 +184,16 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 		set.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, caller, g.cfg.Now().Add(g.cfg.IdentityTTL)))
 	}
 	ours := w.Header()
+	rels, embed := embedParam(rawQuery)
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
 		ModifyResponse: func(res *http.Response) error {
 			// The service's values win; ours fill the gaps.
 			for k := range res.Header {
 				ours.Del(k)
+			}
+			if embed && res.StatusCode < 300 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+				return g.embedResponse(r.Context(), res, rels)
 			}
 			return nil
 		},
@@ -219,3 +227,18 @@ func remoteIP(r *http.Request) string {
 	return host
 }
 
+// embedResponse rewrites a service's JSON response with its embeddable
+// links resolved (the body is buffered; responses are bounded by the
+// services' own page sizes).
+func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []string) error {
+	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	res.Body.Close()
+	if err != nil {
+		return err
+	}
+	out := g.embedBody(ctx, body, rels)
+	res.Body = io.NopCloser(bytes.NewReader(out))
+	res.ContentLength = int64(len(out))
+	res.Header.Set("Content-Length", strconv.Itoa(len(out)))
+	return nil
+}

@@ -1,0 +1,214 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"siteplane.dev/services/internal/gateway/routing"
+)
+
+// _embed (reference §1.7): the gateway resolves the embeddable links of a
+// service's response, because the linked resources often live in another
+// service (a post's author is a gateway user, its featured media a media
+// attachment). Each distinct href is fetched once per response, with
+// context=embed unless the link carries a context, as the caller, through
+// the same routing as a client request; errors are embedded as error bodies.
+
+// embedParam parses _embed from a raw query: ok is false when absent; a nil
+// list means every relation.
+func embedParam(rawQuery string) (rels []string, ok bool) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil || !q.Has("_embed") {
+		return nil, false
+	}
+	v := strings.TrimSpace(q.Get("_embed"))
+	if v == "" || v == "1" || v == "true" {
+		return nil, true
+	}
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+		rels = append(rels, f)
+	}
+	return rels, true
+}
+
+type member struct {
+	key string
+	raw json.RawMessage
+}
+
+// objectMembers decodes a JSON object keeping its member order.
+func objectMembers(raw []byte) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, member{tok.(string), v})
+	}
+	return out, true
+}
+
+type embedder struct {
+	g     *Gateway
+	ctx   context.Context
+	table *routing.Table
+	rels  []string
+	cache map[string]json.RawMessage
+}
+
+// embedBody adds "_embedded" to an object body or to every object of a
+// list body; anything else is returned unchanged.
+func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []byte {
+	e := &embedder{g: g, ctx: ctx, table: g.cfg.Routes.Current(), rels: rels, cache: map[string]json.RawMessage{}}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return body
+	}
+	switch trimmed[0] {
+	case '{':
+		return e.object(trimmed)
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(trimmed, &items) != nil {
+			return body
+		}
+		var out bytes.Buffer
+		out.WriteByte('[')
+		for i, it := range items {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.Write(e.object(bytes.TrimSpace(it)))
+		}
+		out.WriteByte(']')
+		return out.Bytes()
+	}
+	return body
+}
+
+func (e *embedder) object(raw []byte) []byte {
+	members, ok := objectMembers(raw)
+	if !ok {
+		return raw
+	}
+	var links json.RawMessage
+	for _, m := range members {
+		if m.key == "_embedded" {
+			return raw
+		}
+		if m.key == "_links" {
+			links = m.raw
+		}
+	}
+	if links == nil {
+		return raw
+	}
+	relMembers, ok := objectMembers(links)
+	if !ok {
+		return raw
+	}
+	var embedded bytes.Buffer
+	count := 0
+	for _, rm := range relMembers {
+		if e.rels != nil && !contains(e.rels, rm.key) {
+			continue
+		}
+		var list []struct {
+			Href       string `json:"href"`
+			Embeddable bool   `json:"embeddable"`
+		}
+		if json.Unmarshal(rm.raw, &list) != nil {
+			continue
+		}
+		entries := make([]json.RawMessage, len(list))
+		real := false
+		for i, l := range list {
+			entries[i] = json.RawMessage(`[]`)
+			if !l.Embeddable {
+				continue
+			}
+			if body := e.fetch(l.Href); body != nil {
+				entries[i], real = body, true
+			}
+		}
+		if !real {
+			continue
+		}
+		if count > 0 {
+			embedded.WriteByte(',')
+		}
+		count++
+		k, _ := json.Marshal(rm.key)
+		embedded.Write(k)
+		embedded.WriteByte(':')
+		arr, _ := json.Marshal(entries)
+		embedded.Write(arr)
+	}
+	if count == 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+embedded.Len()+16)
+	out = append(out, raw[:len(raw)-1]...)
+	out = append(out, `,"_embedded":{`...)
+	out = append(out, embedded.Bytes()...)
+	out = append(out, "}}"...)
+	return out
+}
+
+// fetch GETs one embeddable href of this site (once per response).
+func (e *embedder) fetch(href string) json.RawMessage {
+	if body, ok := e.cache[href]; ok {
+		return body
+	}
+	route, query, ok := e.g.routeOfURL(href)
+	if !ok {
+		e.cache[href] = nil
+		return nil
+	}
+	q, _ := url.ParseQuery(query)
+	if !q.Has("context") {
+		if query != "" {
+			query += "&"
+		}
+		query += "context=embed"
+	}
+	res := e.g.do(e.ctx, e.table, subRequest{Method: http.MethodGet, Route: route, Query: query})
+	body := json.RawMessage(res.Body)
+	if len(body) == 0 {
+		body = json.RawMessage(`null`)
+	}
+	e.cache[href] = body
+	return body
+}
+
+// routeOfURL maps an absolute REST URL of this site (pretty or
+// ?rest_route= form) to its route and query.
+func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
+	u, err := url.Parse(href)
+	site, serr := url.Parse(g.cfg.Site.URL)
+	if err != nil || serr != nil || !strings.EqualFold(u.Host, site.Host) {
+		return "", "", false
+	}
+	p := strings.TrimPrefix(u.Path, site.Path)
+	if p == RESTPrefix || strings.HasPrefix(p, RESTPrefix+"/") {
+		return normalizeRoute(strings.TrimPrefix(p, RESTPrefix)), u.RawQuery, true
+	}
+	if (p == "" || p == "/" || p == "/index.php") && u.Query().Has("rest_route") {
+		r, rest := splitRESTRoute(u.RawQuery)
+		return normalizeRoute(r), rest, true
+	}
+	return "", "", false
+}

@@ -1,0 +1,53 @@
+package gateway
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEmbedAuthor(t *testing.T) {
+	f := newKitFixture(t)
+	if rec, _ := f.do(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "hello"}, "admin", f.adminPW); rec.Code != 201 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	tests := []struct {
+		target string
+		embeds bool
+	}{
+		{"/cms-json/cms/v2/posts/1?_embed", true},
+		{"/cms-json/cms/v2/posts/1?_embed=author", true},
+		{"/cms-json/cms/v2/posts/1?_embed=1", true},
+		{"/?rest_route=/cms/v2/posts/1&_embed=wp:term", false},
+		{"/cms-json/cms/v2/posts/1", false},
+	}
+	for _, tt := range tests {
+		rec, v := f.do(t, "GET", tt.target, nil)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d", tt.target, rec.Code)
+		}
+		emb, has := v.(map[string]any)["_embedded"]
+		if has != tt.embeds {
+			t.Fatalf("%s: _embedded present=%v: %s", tt.target, has, rec.Body)
+		}
+		if !has {
+			continue
+		}
+		author := emb.(map[string]any)["author"].([]any)[0].(map[string]any)
+		if author["id"] != float64(1) || author["name"] != "admin" || author["slug"] != "admin" {
+			t.Fatalf("%s: author %v", tt.target, author)
+		}
+		if _, leaked := author["email"]; leaked {
+			t.Fatalf("%s: embedded author is not in embed context: %v", tt.target, author)
+		}
+		// _embedded comes after _links, the rest of the body untouched.
+		if b := rec.Body.String(); strings.Index(b, `"_links"`) > strings.Index(b, `"_embedded"`) || !strings.HasPrefix(b, `{"id":1,"title":"hello"`) {
+			t.Fatalf("%s: body %s", tt.target, b)
+		}
+	}
+	// Collections: every item gets its own _embedded.
+	rec, v := f.do(t, "GET", "/cms-json/cms/v2/posts?_embed=author", nil)
+	list, _ := v.([]any)
+	if rec.Code != 200 || len(list) != 1 || list[0].(map[string]any)["_embedded"] == nil {
+		t.Fatalf("collection: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -1,0 +1,112 @@
+package gateway
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestUsersRoutes(t *testing.T) {
+	f := newKitFixture(t)
+	admin := []string{"admin", f.adminPW}
+	sub := []string{"sub", f.authorPW}
+
+	// Create by an administrator, with a role.
+	rec, v := f.do(t, "POST", "/cms-json/cms/v2/users", map[string]any{"username": "writer", "email": "w@example.com",
+		"password": "ignored", "roles": []string{"author"}, "name": "Writer"}, admin...)
+	if rec.Code != 201 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	u := v.(map[string]any)
+	id := u["id"].(float64)
+	if u["username"] != "writer" || fmt.Sprint(u["roles"]) != "[author]" || rec.Header().Get("Location") != fmt.Sprintf("http://site.test/cms-json/cms/v2/users/%v", id) {
+		t.Fatalf("created user %v", u)
+	}
+	tests := []struct {
+		name, method, target string
+		body                 any
+		auth                 []string
+		status               int
+		code                 string
+	}{
+		{"duplicate login", "POST", "/cms-json/cms/v2/users", map[string]any{"username": "writer", "email": "x@example.com", "password": "p"}, admin, 400, "existing_user_login"},
+		{"create as subscriber", "POST", "/cms-json/cms/v2/users", map[string]any{"username": "z", "email": "z@example.com", "password": "p"}, sub, 403, "rest_cannot_create_user"},
+		{"create anonymous", "POST", "/cms-json/cms/v2/users", map[string]any{"username": "z", "email": "z@example.com", "password": "p"}, nil, 401, "rest_cannot_create_user"},
+		{"me anonymous", "GET", "/cms-json/cms/v2/users/me", nil, nil, 401, "rest_not_logged_in"},
+		{"me", "GET", "/cms-json/cms/v2/users/me", nil, sub, 200, ""},
+		{"author public", "GET", fmt.Sprintf("/cms-json/cms/v2/users/%v", id), nil, nil, 200, ""},
+		{"subscriber hidden", "GET", "/cms-json/cms/v2/users/2", nil, nil, 401, "rest_user_cannot_view"},
+		{"unknown", "GET", "/cms-json/cms/v2/users/999", nil, admin, 404, "rest_user_invalid_id"},
+		{"edit context anonymous", "GET", "/cms-json/cms/v2/users?context=edit", nil, nil, 401, "rest_forbidden_context"},
+		{"edit other as subscriber", "POST", fmt.Sprintf("/cms-json/cms/v2/users/%v", id), map[string]any{"name": "x"}, sub, 403, "rest_cannot_edit"},
+		{"edit self roles as subscriber", "POST", "/cms-json/cms/v2/users/me", map[string]any{"roles": []string{"administrator"}}, sub, 403, "rest_cannot_edit_roles"},
+		{"delete without force", "DELETE", fmt.Sprintf("/cms-json/cms/v2/users/%v?reassign=1", id), nil, admin, 501, "rest_trash_not_supported"},
+		{"delete without reassign", "DELETE", fmt.Sprintf("/cms-json/cms/v2/users/%v?force=true", id), nil, admin, 400, "rest_missing_callback_param"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, v := f.do(t, tt.method, tt.target, tt.body, tt.auth...)
+			o, _ := v.(map[string]any)
+			if rec.Code != tt.status || (tt.code != "" && o["code"] != tt.code) {
+				t.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+	// Embed context hides private fields; edit context shows them to admins.
+	_, v = f.do(t, "GET", fmt.Sprintf("/cms-json/cms/v2/users/%v?context=embed", id), nil)
+	if o := v.(map[string]any); o["email"] != nil || o["name"] != "Writer" {
+		t.Fatalf("embed context %v", o)
+	}
+	_, v = f.do(t, "GET", fmt.Sprintf("/cms-json/cms/v2/users/%v?context=edit", id), nil, admin...)
+	if o := v.(map[string]any); o["email"] != "w@example.com" {
+		t.Fatalf("edit context %v", o)
+	}
+	// Anonymous listing shows only authors (contributor and up).
+	_, v = f.do(t, "GET", "/cms-json/cms/v2/users", nil)
+	if l := v.([]any); len(l) != 2 {
+		t.Fatalf("public list %v", l)
+	}
+	// Delete with reassign.
+	rec, v = f.do(t, "DELETE", fmt.Sprintf("/cms-json/cms/v2/users/%v?force=true&reassign=1", id), nil, admin...)
+	if rec.Code != 200 || v.(map[string]any)["deleted"] != true {
+		t.Fatalf("delete: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestApplicationPasswordRoutes(t *testing.T) {
+	f := newKitFixture(t)
+	sub := []string{"sub", f.authorPW}
+	rec, v := f.do(t, "POST", "/cms-json/cms/v2/users/me/application-passwords", map[string]any{"name": "phone"}, sub...)
+	if rec.Code != 201 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	created := v.(map[string]any)
+	pw, _ := created["password"].(string)
+	uuid, _ := created["uuid"].(string)
+	if len(pw) != 24 || uuid == "" {
+		t.Fatalf("created %v", created)
+	}
+	// The new password works at once.
+	if rec, _ := f.do(t, "GET", "/cms-json/cms/v2/users/me", nil, "sub", pw); rec.Code != 200 {
+		t.Fatalf("new password: %d", rec.Code)
+	}
+	_, v = f.do(t, "GET", "/cms-json/cms/v2/users/me/application-passwords", nil, sub...)
+	if l := v.([]any); len(l) != 2 || l[1].(map[string]any)["password"] != nil {
+		t.Fatalf("list %v", l)
+	}
+	// Someone else's passwords: subscribers may not, administrators may.
+	if rec, v := f.do(t, "GET", "/cms-json/cms/v2/users/1/application-passwords", nil, sub...); rec.Code != 403 || v.(map[string]any)["code"] != "rest_cannot_list_application_passwords" {
+		t.Fatalf("other's list: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := f.do(t, "GET", "/cms-json/cms/v2/users/2/application-passwords/"+uuid, nil, "admin", f.adminPW); rec.Code != 200 {
+		t.Fatalf("admin reads: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := f.do(t, "DELETE", "/cms-json/cms/v2/users/me/application-passwords/"+uuid, nil, sub...); rec.Code != 200 {
+		t.Fatalf("revoke: %d %s", rec.Code, rec.Body)
+	}
+	if rec, v := f.do(t, "GET", "/cms-json/cms/v2/users/me", nil, "sub", pw); rec.Code != 401 || v.(map[string]any)["code"] != "incorrect_password" {
+		t.Fatalf("revoked password: %d %s", rec.Code, rec.Body)
+	}
+	if rec, v := f.do(t, "GET", "/cms-json/cms/v2/users/me/application-passwords/"+uuid, nil, sub...); rec.Code != 404 || v.(map[string]any)["code"] != "rest_application_password_not_found" {
+		t.Fatalf("gone: %d %s", rec.Code, rec.Body)
+	}
+}
