@@ -71,7 +71,7 @@ func TestBatchNormalMixedServices(t *testing.T) {
 	f := newKitFixture(t)
 	rec, v := f.do(t, "POST", "/cms-json/batch/v1", batchOf("",
 		post("/cms/v2/posts", "first"),
-		post("/cms/v2/media", "a file"),                             // another service, batchable
+		post("/cms/v2/media", "a file"),                                  // another service, batchable
 		map[string]any{"method": "POST", "path": "/cms/v2/media/1/edit"}, // not batchable
 		map[string]any{"method": "POST", "path": "/cms/v2/posts", "body": map[string]any{"status": "bogus", "title": "x"}},
 		map[string]any{"method": "DELETE", "path": "/cms/v2/posts/1?force=true"},

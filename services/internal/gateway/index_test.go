@@ -218,4 +218,3 @@ func TestNamespaceIndex(t *testing.T) {
 		t.Fatalf("unknown namespace: %d %s", rec.Code, rec.Body)
 	}
 }
-

@@ -31,8 +31,10 @@ var (
 	ctxEdit = []string{"edit"}
 )
 
-func str(ctx []string) *rest.Schema   { return &rest.Schema{Type: "string", Context: ctx} }
-func strRO(ctx []string) *rest.Schema { return &rest.Schema{Type: "string", Context: ctx, Readonly: true} }
+func str(ctx []string) *rest.Schema { return &rest.Schema{Type: "string", Context: ctx} }
+func strRO(ctx []string) *rest.Schema {
+	return &rest.Schema{Type: "string", Context: ctx, Readonly: true}
+}
 
 // userSchema is the item schema, in WordPress's field order.
 var userSchema = &rest.Schema{
@@ -130,8 +132,10 @@ func callerID(r *rest.Request) identity.Identity {
 }
 
 var (
-	errUserInvalidID = func() *rest.Error { return rest.NewError("rest_user_invalid_id", "Invalid user ID.", http.StatusNotFound) }
-	errNotLoggedIn   = func() *rest.Error {
+	errUserInvalidID = func() *rest.Error {
+		return rest.NewError("rest_user_invalid_id", "Invalid user ID.", http.StatusNotFound)
+	}
+	errNotLoggedIn = func() *rest.Error {
 		return rest.NewError("rest_not_logged_in", "You are not currently logged in.", http.StatusUnauthorized)
 	}
 )
