@@ -13,14 +13,20 @@ import (
 )
 
 // serveInternal answers the service-to-service endpoints. They sit on the
-// public listener, so each call must carry an identity header signed with
-// the internal key (any valid identity, e.g. the one the caller received
-// from the gateway, or identity.Identity{Role: identity.Subscriber}).
+// public listener: an unsigned call learns only whether a user id exists; a
+// call carrying an identity header signed with the internal key (any valid
+// identity, e.g. the one the service received, or
+// identity.Identity{Role: identity.Subscriber}) gets the user's name, slug
+// and role; a bad signature is refused.
 func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 	metrics.SetRoute(r.Context(), "internal")
-	if _, err := identity.Verify(g.cfg.Key, r.Header.Get(contract.IdentityHeader), g.cfg.Now()); err != nil {
-		writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
-		return
+	signed := false
+	if h := r.Header.Get(contract.IdentityHeader); h != "" {
+		if _, err := identity.Verify(g.cfg.Key, h, g.cfg.Now()); err != nil {
+			writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
+			return
+		}
+		signed = true
 	}
 	rest, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
 	if !ok || r.Method != http.MethodGet {
@@ -42,15 +48,21 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		writeError(w, newError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
 		return
 	}
+	if !signed {
+		// Unsigned callers learn only that the id exists (what the public
+		// users route reveals anyway); name, slug and role need a signature.
+		writeJSON(w, http.StatusOK, UserLookup{ID: u.ID})
+		return
+	}
 	writeJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
 }
 
 // UserLookup is the body of GET contract.UserLookupPath/{id}.
 type UserLookup struct {
 	ID   int64  `json:"id"`
-	Name string `json:"name"`
-	Slug string `json:"slug"`
-	Role string `json:"role"`
+	Name string `json:"name,omitempty"`
+	Slug string `json:"slug,omitempty"`
+	Role string `json:"role,omitempty"`
 }
 
 func errInvalidUser() *wpError {
