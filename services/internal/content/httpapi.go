@@ -82,13 +82,21 @@ func (s *Service) serve(w http.ResponseWriter, r *http.Request, method string, e
 		writeError(w, apiError)
 		return
 	}
-	params, apiError := validateArgs(ep.Args, raw)
+	who := identity.FromContext(r.Context())
+	params, apiError := validateArgs(ep.Args, raw, who)
 	if apiError != nil {
 		writeError(w, apiError)
 		return
 	}
-	call := &Call{Ctx: r.Context(), Who: identity.FromContext(r.Context()), Method: method, Params: params, Query: r.URL.RawQuery}
-	res, err := ep.Handler(call)
+	call := &Call{Ctx: r.Context(), Who: who, Method: method, Params: params, Query: r.URL.RawQuery, stash: mapStash{}}
+	var res *Result
+	var err error
+	if ep.Permission != nil {
+		err = ep.Permission(call)
+	}
+	if err == nil {
+		res, err = ep.Handler(call)
+	}
 	if err != nil {
 		var ae *APIError
 		if errors.As(err, &ae) {
@@ -101,6 +109,11 @@ func (s *Service) serve(w http.ResponseWriter, r *http.Request, method string, e
 	}
 	for k, v := range res.Header {
 		w.Header()[k] = v
+	}
+	if pg := res.Page; pg != nil {
+		for k, v := range paginationHeaders(s.restRoot+pg.Base, r.URL.RawQuery, pg.Page, pg.Total, pg.Pages) {
+			w.Header()[k] = v
+		}
 	}
 	writeJSON(w, res.Status, res.Body, r.Method == http.MethodHead)
 }

@@ -1,15 +1,15 @@
 package content
 
 import (
-	"errors"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 // Messages of the posts controller (§1.3, §4.3).
@@ -22,21 +22,34 @@ const (
 	msgCannotDelete     = "Sorry, you are not allowed to delete this post."
 )
 
-// forbiddenStatus implements sanitize_post_statuses' permission rule: a
-// status other than publish needs edit_posts, or read_private_posts for
-// private; the failure surfaces as 400 rest_invalid_param.
-func forbiddenStatus(c *Call, pt *PostType, statuses []string) *APIError {
-	for _, st := range statuses {
-		if st == "publish" || c.Who.Can(pt.Caps.EditPosts) || (st == "private" && c.Who.Can(pt.Caps.ReadPrivate)) {
-			continue
+// statusGuard implements sanitize_post_statuses' permission rule: a status
+// other than publish needs edit_posts, or read_private_posts for private;
+// the failure surfaces as 400 rest_invalid_param with rest_forbidden_status.
+func statusGuard(pt *PostType) func(identity.Identity, any) *issue {
+	return func(who identity.Identity, v any) *issue {
+		var statuses []string
+		switch x := v.(type) {
+		case string:
+			statuses = []string{x}
+		case []any:
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					statuses = append(statuses, s)
+				}
+			}
 		}
-		status := http.StatusForbidden
-		if !c.Who.LoggedIn() {
-			status = http.StatusUnauthorized
+		for _, st := range statuses {
+			if st == "publish" || who.Can(pt.Caps.EditPosts) || (st == "private" && who.Can(pt.Caps.ReadPrivate)) {
+				continue
+			}
+			status := http.StatusForbidden
+			if !who.LoggedIn() {
+				status = http.StatusUnauthorized
+			}
+			return &issue{"rest_forbidden_status", "Status is forbidden.", map[string]any{"status": status}}
 		}
-		return invalidParam("status", "rest_forbidden_status", "Status is forbidden.", map[string]any{"status": status})
+		return nil
 	}
-	return nil
 }
 
 // taxClauses turns the term-query parameters into clauses.
@@ -98,13 +111,7 @@ func statusesParam(c *Call) []string {
 func (s *Service) listPosts(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
 		statuses := statusesParam(c)
-		if err := forbiddenStatus(c, pt, statuses); err != nil {
-			return nil, err
-		}
 		context := c.Str("context")
-		if context == "edit" && !c.Who.Can(pt.Caps.EditPosts) {
-			return nil, forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxList)
-		}
 		q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
 			Search: strings.TrimSpace(c.Str("search")), SearchColumns: c.Strs("search_columns"),
 			Exact: c.Str("search_semantics") == "exact", ExcludeProtected: !c.Who.LoggedIn(),
@@ -160,7 +167,7 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 			items = append(items, s.prepare(pt, p, v))
 		}
 		res := ok(items)
-		res.Header = paginationHeaders(s.restRoot+"/cms/v2/"+pt.Base, c.Query, q.Page, total, pages)
+		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages, Base: "/cms/v2/" + pt.Base}
 		return res, nil
 	}
 }
@@ -228,21 +235,11 @@ func (s *Service) loadPost(c *Call, q querier, pt *PostType, lock bool) (*Post, 
 // getPostItem is GET /cms/v2/{base}/{id}.
 func (s *Service) getPostItem(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
-		p, err := s.loadPost(c, s.pool, pt, false)
+		p, err := s.cachedPost(c, pt) // loaded by the permission check
 		if err != nil {
 			return nil, err
 		}
-		context := c.Str("context")
-		if context == "edit" && !canEdit(c.Who, pt, p) {
-			return nil, forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxItem)
-		}
-		pw := c.Str("password")
-		if pw != "" && p.Password != pw {
-			return nil, apiErr(http.StatusForbidden, "rest_post_incorrect_password", "Incorrect post password.")
-		}
-		if !canRead(c.Who, pt, p) {
-			return nil, forbidden(c.Who, "rest_forbidden", msgForbidden)
-		}
+		context, pw := c.Str("context"), c.Str("password")
 		res := ok(s.prepare(pt, p, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length"))}))
 		if pt.Public {
 			res.Header = http.Header{}
@@ -296,18 +293,6 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
 		if err := checkTemplate(c, ""); err != nil {
 			return nil, err
-		}
-		if c.Has("id") {
-			return nil, apiErr(http.StatusBadRequest, "rest_post_exists", "Cannot create existing post.")
-		}
-		if err := writePermission(c, pt, true); err != nil {
-			return nil, err
-		}
-		if !c.Who.Can(pt.Caps.Create) {
-			return nil, forbidden(c.Who, "rest_cannot_create", msgCannotCreate)
-		}
-		if !assignTermsAllowed(c, pt) {
-			return nil, forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
 		}
 		now := s.now()
 		p := &Post{Type: pt.Name, Status: "draft", Author: c.Who.UserID, CommentStatus: pt.DefaultCommentStatus,
@@ -551,14 +536,9 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 			if err := checkTemplate(c, old.Template); err != nil {
 				return err
 			}
+			// re-checked on the locked row: the permission check read it before the transaction
 			if !canEdit(c.Who, pt, old) {
 				return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
-			}
-			if err := writePermission(c, pt, false); err != nil {
-				return err
-			}
-			if !assignTermsAllowed(c, pt) {
-				return forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
 			}
 			p := *old
 			if err := s.applyWrite(c, tx, pt, &p, old, s.now()); err != nil {
@@ -622,6 +602,3 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 		return ok(body), nil
 	}
 }
-
-var _ = errors.New
-var _ = url.QueryEscape

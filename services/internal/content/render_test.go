@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 func TestRenderContent(t *testing.T) {
@@ -114,7 +116,7 @@ func TestValidateMessages(t *testing.T) {
 		{map[string]any{"u": "a,a"}, "u has duplicate items."},
 	}
 	for _, c := range cases {
-		_, err := validateArgs(args, c.raw)
+		_, err := validateArgs(args, c.raw, identity.Identity{})
 		if err == nil {
 			t.Errorf("%v: no error", c.raw)
 			continue
@@ -125,7 +127,7 @@ func TestValidateMessages(t *testing.T) {
 			}
 		}
 	}
-	out, err := validateArgs(args, map[string]any{"n": "5", "b": "FALSE", "l": "1 2,3"})
+	out, err := validateArgs(args, map[string]any{"n": "5", "b": "FALSE", "l": "1 2,3"}, identity.Identity{})
 	if err != nil || out["n"] != int64(5) || out["b"] != false || len(out["l"].([]any)) != 3 {
 		t.Errorf("coercion: %v %v", out, err)
 	}

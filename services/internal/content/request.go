@@ -21,6 +21,37 @@ type Call struct {
 	Params map[string]any
 	// Query is the raw query string, for the collection Link header.
 	Query string
+	// stash keeps values (the post loaded by a permission check) for the
+	// rest of the request: the handler and the Allow computation reuse them.
+	stash interface {
+		recall(key string) (any, bool)
+		remember(key string, v any)
+	}
+}
+
+// mapStash is a stash for one request.
+type mapStash map[string]any
+
+func (m mapStash) recall(k string) (any, bool) { v, ok := m[k]; return v, ok }
+func (m mapStash) remember(k string, v any)    { m[k] = v }
+
+// once returns the value stored under key, computing it with f the first
+// time (errors included, so a missing post is looked up once).
+func (c *Call) once(key string, f func() (any, error)) (any, error) {
+	type result struct {
+		v   any
+		err error
+	}
+	if c.stash == nil {
+		c.stash = mapStash{}
+	}
+	if r, ok := c.stash.recall(key); ok {
+		res := r.(result)
+		return res.v, res.err
+	}
+	v, err := f()
+	c.stash.remember(key, result{v, err})
+	return v, err
 }
 
 // Result is a handler's answer before encoding.
@@ -28,6 +59,16 @@ type Result struct {
 	Status int
 	Body   any
 	Header http.Header
+	// Page describes a collection page; the HTTP layer turns it into
+	// X-WP-Total, X-WP-TotalPages and Link.
+	Page *Page
+}
+
+// Page is the pagination of a collection response.
+type Page struct {
+	Total, Page, PerPage, Pages int
+	// Base is the collection route, e.g. /cms/v2/posts.
+	Base string
 }
 
 func ok(body any) *Result { return &Result{Status: http.StatusOK, Body: body} }

@@ -10,6 +10,9 @@ type Endpoint struct {
 	Methods    []string
 	Args       []P
 	AllowBatch bool
+	// Permission is the permission_callback: it runs after validation and
+	// before the handler, and decides the Allow header. Nil allows.
+	Permission func(*Call) error
 	Handler    HandlerFunc
 }
 
@@ -37,27 +40,27 @@ func (s *Service) Routes() []Route {
 		base := "/" + pt.Base
 		routes = append(routes,
 			Route{Path: base, Endpoints: []Endpoint{
-				{Methods: readable, Args: collectionArgs(pt), Handler: s.listPosts(pt)},
-				{Methods: creatable, Args: writeArgs(pt, true), AllowBatch: true, Handler: s.createPost(pt)},
+				{Methods: readable, Args: collectionArgs(pt), Permission: listPostsPermission(pt), Handler: s.listPosts(pt)},
+				{Methods: creatable, Args: writeArgs(pt, true), AllowBatch: true, Permission: createPostPermission(pt), Handler: s.createPost(pt)},
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)`, Endpoints: []Endpoint{
-				{Methods: readable, Args: itemArgs(pt), AllowBatch: true, Handler: s.getPostItem(pt)},
-				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), AllowBatch: true, Handler: s.updatePostItem(pt)},
-				{Methods: deletable, Args: deleteArgs(), AllowBatch: true, Handler: s.deletePostItem(pt)},
+				{Methods: readable, Args: itemArgs(pt), AllowBatch: true, Permission: s.getPostPermission(pt), Handler: s.getPostItem(pt)},
+				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), AllowBatch: true, Permission: s.updatePostPermission(pt), Handler: s.updatePostItem(pt)},
+				{Methods: deletable, Args: deleteArgs(), AllowBatch: true, Permission: s.deletePostPermission(pt), Handler: s.deletePostItem(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/revisions`, Endpoints: []Endpoint{
-				{Methods: readable, Args: revisionsArgs(), Handler: s.listRevisions(pt)},
+				{Methods: readable, Args: revisionsArgs(), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.listRevisions(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`, Endpoints: []Endpoint{
-				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Handler: s.getRevision(pt)},
-				{Methods: deletable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, Handler: s.deleteRevision(pt)},
+				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getRevision(pt)},
+				{Methods: deletable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)/autosaves`, Endpoints: []Endpoint{
-				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, Handler: s.listAutosaves(pt)},
-				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Handler: s.createAutosave(pt)},
+				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
+				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Permission: s.updatePostPermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Endpoints: []Endpoint{
-				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Handler: s.getAutosave(pt)},
+				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "autosaves"), Handler: s.getAutosave(pt)},
 			}},
 		)
 	}
@@ -65,13 +68,15 @@ func (s *Service) Routes() []Route {
 		base := "/" + tax.Base
 		routes = append(routes,
 			Route{Path: base, Endpoints: []Endpoint{
-				{Methods: readable, Args: termCollectionArgs(tax), Handler: s.listTerms(tax)},
-				{Methods: creatable, Args: termWriteArgs(tax, true), AllowBatch: true, Handler: s.createTerm(tax)},
+				{Methods: readable, Args: termCollectionArgs(tax), Permission: listTermsPermission(tax), Handler: s.listTerms(tax)},
+				{Methods: creatable, Args: termWriteArgs(tax, true), AllowBatch: true, Permission: createTermPermission(tax), Handler: s.createTerm(tax)},
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)`, Endpoints: []Endpoint{
-				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, AllowBatch: true, Handler: s.getTermItem(tax)},
-				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, termWriteArgs(tax, false)...), AllowBatch: true, Handler: s.updateTerm(tax)},
-				{Methods: deletable, Args: []P{{"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, AllowBatch: true, Handler: s.deleteTerm(tax)},
+				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, AllowBatch: true, Permission: s.getTermPermission(tax), Handler: s.getTermItem(tax)},
+				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, termWriteArgs(tax, false)...), AllowBatch: true,
+					Permission: s.termWritePermission(tax, tax.EditCap, "rest_cannot_update", "Sorry, you are not allowed to edit this term."), Handler: s.updateTerm(tax)},
+				{Methods: deletable, Args: []P{{"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}, AllowBatch: true,
+					Permission: s.termWritePermission(tax, tax.DeleteCap, "rest_cannot_delete", "Sorry, you are not allowed to delete this term."), Handler: s.deleteTerm(tax)},
 			}},
 		)
 	}

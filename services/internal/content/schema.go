@@ -1,5 +1,7 @@
 package content
 
+import "siteplane.dev/services/internal/platform/identity"
+
 // S is the JSON-schema subset this service declares its arguments and item
 // fields with. It maps one to one onto the route kit's rest.Schema (see
 // kit.go); the interim adapter (httpapi.go) validates with it meanwhile.
@@ -25,6 +27,9 @@ type S struct {
 	// Raw skips validation and sanitisation (WordPress's null callbacks on
 	// title, content and excerpt, which accept a string or {raw}).
 	Raw bool
+	// Guard runs after validation with the caller (a sanitize_callback that
+	// needs permissions, like the status filter); an issue fails the argument.
+	Guard func(who identity.Identity, v any) *issue
 }
 
 // P is a named schema (an argument or an object property).
@@ -109,7 +114,7 @@ func collectionArgs(pt *PostType) []P {
 	args = append(args,
 		P{"search_columns", &S{Type: "array", Items: &S{Type: "string", Enum: strEnum("post_title", "post_content", "post_excerpt")}, Default: []any{}}},
 		P{"slug", &S{Type: "array", Items: &S{Type: "string"}}},
-		P{"status", &S{Type: "array", Items: &S{Type: "string", Enum: strEnum(filterStatuses...)}, Default: "publish"}})
+		P{"status", &S{Type: "array", Items: &S{Type: "string", Enum: strEnum(filterStatuses...)}, Default: "publish", Guard: statusGuard(pt)}})
 	if len(pt.Taxonomies) > 0 {
 		args = append(args, P{"tax_relation", &S{Type: "string", Enum: strEnum("AND", "OR")}})
 		for _, tax := range pt.Taxonomies {

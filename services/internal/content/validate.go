@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 // Interim argument validation with WordPress's messages (§3), used until
@@ -20,7 +22,7 @@ type issue struct {
 
 // validateArgs checks and sanitises every declared argument of raw, applying
 // defaults, and reports all failures in one rest_invalid_param.
-func validateArgs(args []P, raw map[string]any) (map[string]any, *APIError) {
+func validateArgs(args []P, raw map[string]any, who identity.Identity) (map[string]any, *APIError) {
 	out := make(map[string]any, len(raw)+len(args))
 	for k, v := range raw {
 		out[k] = v // unregistered parameters pass through untouched
@@ -46,6 +48,9 @@ func validateArgs(args []P, raw map[string]any) (map[string]any, *APIError) {
 			continue
 		}
 		clean, is := check(v, a.S, a.Name)
+		if is == nil && a.S.Guard != nil {
+			is = a.S.Guard(who, clean)
+		}
 		if is != nil {
 			bad = append(bad, a.Name)
 			params[a.Name] = is.message
