@@ -10,15 +10,11 @@ import (
 	"os"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -44,7 +40,7 @@ func init() {
 
 func main() {
 	var (
-		metricsAddr, probeAddr, metricsCertDir string
+		metricsAddr, probeAddr, metricsCertDir  string
 		secureMetrics, enableHTTP2, leaderElect bool
 		watchNamespace, imageRegistry, imageTag string
 		leaderElectionNamespace                 string
@@ -80,17 +76,6 @@ func main() {
 		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
 
-	cacheOpts := cache.Options{
-		ByObject: map[client.Object]cache.ByObject{
-			// Helm keeps every release in a Secret; they can be large and
-			// are never needed here.
-			&corev1.Secret{}: {Field: fields.OneTermNotEqualSelector("type", "helm.sh/release.v1")},
-		},
-	}
-	if watchNamespace != "" {
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{watchNamespace: {}}
-	}
-
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                  scheme,
 		Metrics:                 metricsOpts,
@@ -101,7 +86,7 @@ func main() {
 		// The process exits right after the manager stops, so releasing the
 		// lease early only speeds up the hand-over to the next leader.
 		LeaderElectionReleaseOnCancel: true,
-		Cache:                         cacheOpts,
+		Cache:                         controller.CacheOptions(watchNamespace),
 	})
 	if err != nil {
 		log.Error(err, "unable to create the manager")

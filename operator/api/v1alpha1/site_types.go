@@ -99,7 +99,7 @@ type SiteSpec struct {
 
 // FrontPageSpec is WordPress's show_on_front, page_on_front and page_for_posts.
 //
-// +kubebuilder:validation:XValidation:rule="self.show != 'page' || (has(self.pageOnFront) && self.pageOnFront > 0)",message="show: page needs pageOnFront"
+// +kubebuilder:validation:XValidation:rule="!has(self.show) || self.show != 'page' || (has(self.pageOnFront) && self.pageOnFront > 0)",message="show: page needs pageOnFront"
 type FrontPageSpec struct {
 	// Show is "posts" (latest posts) or "page" (a static page).
 	// +kubebuilder:validation:Enum=posts;page
@@ -264,8 +264,8 @@ const (
 
 // ExposureSpec selects and configures one way of exposing the gateway.
 //
-// +kubebuilder:validation:XValidation:rule="self.type == 'Ingress' ? has(self.ingress) : !has(self.ingress)",message="ingress must be set exactly when type is Ingress"
-// +kubebuilder:validation:XValidation:rule="self.type == 'HTTPRoute' ? has(self.httpRoute) : !has(self.httpRoute)",message="httpRoute must be set exactly when type is HTTPRoute"
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type == 'Ingress') == has(self.ingress)",message="ingress must be set exactly when type is Ingress"
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type == 'HTTPRoute') == has(self.httpRoute)",message="httpRoute must be set exactly when type is HTTPRoute"
 type ExposureSpec struct {
 	// Type is None (cluster-internal only), Ingress or HTTPRoute.
 	// +kubebuilder:default=None

@@ -1,0 +1,664 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
+	"siteplane.dev/services/pkg/contract"
+)
+
+var ctx = context.Background()
+
+func key(ns, name string) client.ObjectKey { return client.ObjectKey{Namespace: ns, Name: name} }
+
+// get reads an object, failing the test on any error but NotFound, which
+// it returns.
+func get(t *testing.T, ns, name string, obj client.Object) error {
+	t.Helper()
+	err := k8s.Get(ctx, key(ns, name), obj)
+	if err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	return err
+}
+
+// setDeploymentAvailable writes the status a Deployment controller would
+// write once every replica is up (envtest runs no controllers).
+func setDeploymentAvailable(t *testing.T, ns, name string, available bool) {
+	t.Helper()
+	eventually(t, "status of Deployment "+name, func() error {
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, key(ns, name), &d); err != nil {
+			return err
+		}
+		want := *d.Spec.Replicas
+		avail := want
+		cond := corev1.ConditionTrue
+		if !available {
+			avail, cond = 0, corev1.ConditionFalse
+		}
+		d.Status = appsv1.DeploymentStatus{
+			ObservedGeneration: d.Generation, Replicas: want, UpdatedReplicas: want,
+			ReadyReplicas: avail, AvailableReplicas: avail, UnavailableReplicas: want - avail,
+			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: cond,
+				Reason: "Test", LastUpdateTime: metav1.Now(), LastTransitionTime: metav1.Now()}},
+		}
+		return k8s.Status().Update(ctx, &d)
+	})
+}
+
+func setAllAvailable(t *testing.T, ns, site string) {
+	for _, c := range contract.Services {
+		setDeploymentAvailable(t, ns, resources.ComponentName(site, c), true)
+	}
+}
+
+func waitCondition(t *testing.T, ns, name, condType string, status metav1.ConditionStatus) *sitev1.Site {
+	t.Helper()
+	var s *sitev1.Site
+	eventually(t, fmt.Sprintf("%s=%s", condType, status), func() error {
+		s = getSite(t, ns, name)
+		c := meta.FindStatusCondition(s.Status.Conditions, condType)
+		if c == nil || c.Status != status || c.ObservedGeneration != s.Generation {
+			return fmt.Errorf("condition %+v at generation %d", c, s.Generation)
+		}
+		return nil
+	})
+	return s
+}
+
+func TestSiteCreatesEveryChild(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "blog-db")
+	site := newSite(ns, "blog")
+	site.Spec.Title = "Blog"
+	site.Spec.Components.Gateway.Replicas = ptr.To[int32](2)
+	site.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureIngress,
+		Ingress: &sitev1.IngressSpec{Host: "blog.example.com", TLSSecretName: "blog-tls"}}
+	site.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "shop", Account: "acme"}}
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+
+	s := waitCondition(t, ns, "blog", sitev1.ConditionSecretsReady, metav1.ConditionTrue)
+	eventually(t, "every Deployment", func() error {
+		for _, c := range contract.Services {
+			if err := k8s.Get(ctx, key(ns, "blog-"+c), &appsv1.Deployment{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s = waitCondition(t, ns, "blog", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
+
+	// Every child exists and is controlled by the Site: deleting the Site
+	// lets the garbage collector remove them (envtest has no GC, so the
+	// owner references are what is checked).
+	children := map[string]client.Object{
+		"blog-internal-key":   &corev1.Secret{},
+		"blog-admin":          &corev1.Secret{},
+		"blog-apikey-shop":    &corev1.Secret{},
+		"blog-config":         &corev1.ConfigMap{},
+		"blog-media":          &corev1.PersistentVolumeClaim{},
+		"blog":                &networkingv1.Ingress{},
+		"blog-gateway#pdb":    &policyv1.PodDisruptionBudget{},
+		"blog#servicemonitor": monitorObject(),
+	}
+	for _, c := range contract.Services {
+		children["blog-"+c+"#deploy"] = &appsv1.Deployment{}
+		children["blog-"+c+"#svc"] = &corev1.Service{}
+		children["blog-"+c+"#netpol"] = &networkingv1.NetworkPolicy{}
+	}
+	for name, obj := range children {
+		name = strings.Split(name, "#")[0]
+		if err := get(t, ns, name, obj); err != nil {
+			t.Errorf("%T %s: %v", obj, name, err)
+			continue
+		}
+		if !metav1.IsControlledBy(obj, s) {
+			t.Errorf("%T %s is not controlled by the Site: %+v", obj, name, obj.GetOwnerReferences())
+		}
+		for _, ref := range obj.GetOwnerReferences() {
+			if ref.BlockOwnerDeletion == nil || !*ref.BlockOwnerDeletion {
+				t.Errorf("%T %s: blockOwnerDeletion unset", obj, name)
+			}
+		}
+		if len(obj.GetManagedFields()) == 0 || !managedBy(obj, resources.FieldManager) {
+			t.Errorf("%T %s is not managed by %s", obj, name, resources.FieldManager)
+		}
+	}
+
+	// Components with one replica get no PDB; nothing routes through a
+	// Gateway API object.
+	for _, c := range []string{"content", "media", "marketplace"} {
+		if err := get(t, ns, "blog-"+c, &policyv1.PodDisruptionBudget{}); !apierrors.IsNotFound(err) {
+			t.Errorf("PDB for %s: %v", c, err)
+		}
+	}
+	if err := get(t, ns, "blog", routeObject()); !apierrors.IsNotFound(err) {
+		t.Errorf("HTTPRoute should not exist: %v", err)
+	}
+
+	// Content of the Secrets.
+	var admin, internal, apikey corev1.Secret
+	_ = get(t, ns, "blog-admin", &admin)
+	_ = get(t, ns, "blog-internal-key", &internal)
+	_ = get(t, ns, "blog-apikey-shop", &apikey)
+	alnum := regexp.MustCompile(`^[A-Za-z0-9]+$`)
+	if pw := string(admin.Data[contract.AdminPasswordKey]); len(pw) != 24 || !alnum.MatchString(pw) {
+		t.Errorf("application password %q is not 24 alphanumerics", pw)
+	}
+	if string(admin.Data[contract.AdminUsernameKey]) != "admin" || string(admin.Data[contract.AdminEmailKey]) != "admin@blog.example.com" {
+		t.Errorf("admin Secret %q", admin.Data)
+	}
+	if len(internal.Data[contract.InternalKeySecretKey]) != resources.InternalKeyLength {
+		t.Errorf("internal key length %d", len(internal.Data[contract.InternalKeySecretKey]))
+	}
+	if string(apikey.Data[contract.KeyDirAccountFile]) != "acme" || len(apikey.Data[contract.KeyDirAPIKeyFile]) != resources.APIKeyLength {
+		t.Errorf("api key Secret %q", apikey.Data)
+	}
+
+	// The ConfigMap holds what the gateway and services parse.
+	var cm corev1.ConfigMap
+	_ = get(t, ns, "blog-config", &cm)
+	routes, err := contract.ParseRouteFile([]byte(cm.Data[contract.RoutesFileName]))
+	if err != nil {
+		t.Fatalf("route file: %v", err)
+	}
+	if b, _ := routes.Backend(contract.ServiceContent); b.URL != "http://blog-content:8080" {
+		t.Errorf("content backend %q", b.URL)
+	}
+	var settings contract.Site
+	if err := json.Unmarshal([]byte(cm.Data[contract.SiteFileName]), &settings); err != nil || settings.Title != "Blog" ||
+		settings.URL != "https://blog.example.com" || !settings.Extensions.CachePlugin {
+		t.Errorf("site file %+v (%v)", settings, err)
+	}
+
+	// The Deployment mounts what it should and runs the default image.
+	var gw appsv1.Deployment
+	_ = get(t, ns, "blog-gateway", &gw)
+	if img := gw.Spec.Template.Spec.Containers[0].Image; img != "example.test/siteplane/gateway:v0.0.0-test" {
+		t.Errorf("gateway image %q", img)
+	}
+	if *gw.Spec.Replicas != 2 {
+		t.Errorf("gateway replicas %d", *gw.Spec.Replicas)
+	}
+	var mp appsv1.Deployment
+	_ = get(t, ns, "blog-marketplace", &mp)
+	if !projects(mp, "blog-apikey-shop", "shop/api-key") {
+		t.Errorf("marketplace does not project the shop key: %+v", mp.Spec.Template.Spec.Volumes)
+	}
+
+	// Status: names, URL, per-component conditions; not Ready without pods.
+	if s.Status.Secrets.Admin != "blog-admin" || s.Status.Secrets.InternalKey != "blog-internal-key" ||
+		len(s.Status.Secrets.APIKeys) != 1 || s.Status.Secrets.APIKeys[0].SecretName != "blog-apikey-shop" {
+		t.Errorf("status secrets %+v", s.Status.Secrets)
+	}
+	if s.Status.URL != "https://blog.example.com" {
+		t.Errorf("status url %q", s.Status.URL)
+	}
+	s = waitCondition(t, ns, "blog", sitev1.ConditionReady, metav1.ConditionFalse)
+	if s.Status.Phase != sitev1.PhaseProvisioning {
+		t.Errorf("phase %q, want Provisioning", s.Status.Phase)
+	}
+	for _, c := range contract.Services {
+		if cond := meta.FindStatusCondition(s.Status.Conditions, sitev1.ComponentConditionType(c)); cond == nil ||
+			cond.Status != metav1.ConditionFalse || cond.Reason != sitev1.ReasonProgressing {
+			t.Errorf("%s condition %+v", c, cond)
+		}
+	}
+}
+
+// TestReadyFollowsDeployments also proves there is no hot loop: once the
+// site is Ready, passes stop.
+func TestReadyFollowsDeployments(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "shop-db")
+	if err := k8s.Create(ctx, newSite(ns, "shop")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "Deployments", func() error {
+		return k8s.Get(ctx, key(ns, "shop-gateway"), &appsv1.Deployment{})
+	})
+	waitCondition(t, ns, "shop", sitev1.ConditionReady, metav1.ConditionFalse)
+	setAllAvailable(t, ns, "shop")
+	s := waitCondition(t, ns, "shop", sitev1.ConditionReady, metav1.ConditionTrue)
+	if s.Status.Phase != sitev1.PhaseReady || s.Status.ObservedGeneration != s.Generation {
+		t.Errorf("phase %q observedGeneration %d/%d", s.Status.Phase, s.Status.ObservedGeneration, s.Generation)
+	}
+
+	// Steady state: the count of passes stays flat.
+	k := types.NamespacedName{Namespace: ns, Name: "shop"}
+	time.Sleep(time.Second) // let the last status write's echoes settle
+	before := passes.get(k)
+	rv := getSite(t, ns, "shop").ResourceVersion
+	time.Sleep(3 * time.Second)
+	if after := passes.get(k); after != before {
+		t.Errorf("hot loop: %d passes in 3s of steady state", after-before)
+	}
+	if now := getSite(t, ns, "shop").ResourceVersion; now != rv {
+		t.Errorf("the Site was written during steady state (resourceVersion %s → %s)", rv, now)
+	}
+
+	// One component losing its pods makes the Site not Ready.
+	setDeploymentAvailable(t, ns, "shop-content", false)
+	s = waitCondition(t, ns, "shop", sitev1.ConditionReady, metav1.ConditionFalse)
+	if c := meta.FindStatusCondition(s.Status.Conditions, "ContentReady"); c == nil || c.Status != metav1.ConditionFalse {
+		t.Errorf("ContentReady %+v", c)
+	}
+	if c := meta.FindStatusCondition(s.Status.Conditions, "GatewayReady"); c == nil || c.Status != metav1.ConditionTrue {
+		t.Errorf("GatewayReady %+v", c)
+	}
+	setDeploymentAvailable(t, ns, "shop-content", true)
+	waitCondition(t, ns, "shop", sitev1.ConditionReady, metav1.ConditionTrue)
+}
+
+func TestSpecChangeConverges(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "news-db")
+	site := newSite(ns, "news")
+	site.Spec.Components.Content.Replicas = ptr.To[int32](3)
+	site.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureIngress, Ingress: &sitev1.IngressSpec{Host: "news.example.com"}}
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	waitCondition(t, ns, "news", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
+	var content appsv1.Deployment
+	_ = get(t, ns, "news-content", &content)
+	oldHash := content.Spec.Template.Annotations[resources.AnnotationConfigHash]
+	var admin corev1.Secret
+	_ = get(t, ns, "news-admin", &admin)
+	oldPassword := string(admin.Data[contract.AdminPasswordKey])
+	if err := get(t, ns, "news-content", &policyv1.PodDisruptionBudget{}); err != nil {
+		t.Fatalf("PDB for 3 content replicas: %v", err)
+	}
+
+	updateSite(t, ns, "news", func(s *sitev1.Site) {
+		s.Spec.Title = "Daily News"
+		s.Spec.Timezone = "Europe/Paris"
+		s.Spec.Components.Content.Replicas = ptr.To[int32](1)
+		s.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureNone}
+	})
+	eventually(t, "the new config hash", func() error {
+		var d appsv1.Deployment
+		_ = get(t, ns, "news-content", &d)
+		if h := d.Spec.Template.Annotations[resources.AnnotationConfigHash]; h == oldHash {
+			return fmt.Errorf("config hash still %s", h)
+		}
+		if *d.Spec.Replicas != 1 {
+			return fmt.Errorf("replicas %d", *d.Spec.Replicas)
+		}
+		return nil
+	})
+	var cm corev1.ConfigMap
+	_ = get(t, ns, "news-config", &cm)
+	if !strings.Contains(cm.Data[contract.SiteFileName], `"Daily News"`) || !strings.Contains(cm.Data[contract.SiteFileName], "Europe/Paris") {
+		t.Errorf("site file not updated: %s", cm.Data[contract.SiteFileName])
+	}
+	eventually(t, "the PDB and the Ingress to go", func() error {
+		if err := get(t, ns, "news-content", &policyv1.PodDisruptionBudget{}); err == nil {
+			return fmt.Errorf("PDB still there with one replica")
+		}
+		if err := get(t, ns, "news", &networkingv1.Ingress{}); err == nil {
+			return fmt.Errorf("Ingress still there with exposure None")
+		}
+		return nil
+	})
+	s := waitCondition(t, ns, "news", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
+	if s.Status.ObservedGeneration != s.Generation {
+		t.Errorf("observedGeneration %d, generation %d", s.Status.ObservedGeneration, s.Generation)
+	}
+	_ = get(t, ns, "news-admin", &admin)
+	if string(admin.Data[contract.AdminPasswordKey]) != oldPassword {
+		t.Error("a spec change replaced the generated administrator password")
+	}
+
+	// An unknown time zone passes CEL but not the contract: reported, not applied.
+	updateSite(t, ns, "news", func(s *sitev1.Site) { s.Spec.Timezone = "Mars/Olympus" })
+	s = waitCondition(t, ns, "news", sitev1.ConditionRoutesReady, metav1.ConditionFalse)
+	if c := meta.FindStatusCondition(s.Status.Conditions, sitev1.ConditionRoutesReady); c.Reason != sitev1.ReasonInvalidSettings {
+		t.Errorf("reason %q", c.Reason)
+	}
+	if s.Status.Phase != sitev1.PhaseFailed {
+		t.Errorf("phase %q", s.Status.Phase)
+	}
+	_ = get(t, ns, "news-config", &cm)
+	if strings.Contains(cm.Data[contract.SiteFileName], "Mars") {
+		t.Error("an invalid site file was written")
+	}
+}
+
+func TestCELRejectsInvalidSpecs(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	tests := []struct {
+		name   string
+		mutate func(*sitev1.Site)
+		want   string
+	}{
+		{"ingress type without ingress", func(s *sitev1.Site) { s.Spec.Exposure.Type = sitev1.ExposureIngress },
+			"ingress must be set exactly when type is Ingress"},
+		{"ingress block with type None", func(s *sitev1.Site) {
+			s.Spec.Exposure.Ingress = &sitev1.IngressSpec{Host: "a.example.com"}
+		}, "ingress must be set exactly when type is Ingress"},
+		{"httproute without parents", func(s *sitev1.Site) {
+			s.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureHTTPRoute, HTTPRoute: &sitev1.HTTPRouteSpec{}}
+		}, "parentRefs"},
+		{"relative url", func(s *sitev1.Site) { s.Spec.URL = "blog.example.com" }, "url must be an absolute http or https URL"},
+		{"ftp url", func(s *sitev1.Site) { s.Spec.URL = "ftp://blog.example.com" }, "url must be an absolute http or https URL"},
+		{"static front page without page", func(s *sitev1.Site) { s.Spec.FrontPage.Show = "page" }, "show: page needs pageOnFront"},
+		{"two media replicas on RWO", func(s *sitev1.Site) { s.Spec.Components.Media.Replicas = ptr.To[int32](2) },
+			"ReadWriteMany"},
+		{"grace longer than period", func(s *sitev1.Site) {
+			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k", Account: "a", Rotation: &sitev1.KeyRotation{
+				Period: metav1.Duration{Duration: time.Hour}, GracePeriod: &metav1.Duration{Duration: 2 * time.Hour}}}}
+		}, "gracePeriod must be shorter"},
+		{"reserved key name", func(s *sitev1.Site) {
+			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k-previous", Account: "a"}}
+		}, "reserved"},
+		{"duplicate key names", func(s *sitev1.Site) {
+			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k", Account: "a"}, {Name: "k", Account: "b"}}
+		}, "Duplicate value"},
+		{"negative replicas", func(s *sitev1.Site) { s.Spec.Components.Content.Replicas = ptr.To[int32](-1) }, "replicas"},
+		{"name starting with a digit", func(s *sitev1.Site) { s.Name = "1blog" }, "metadata.name must be a DNS label"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSite(ns, "cel")
+			tt.mutate(s)
+			err := k8s.Create(ctx, s)
+			if err == nil {
+				_ = k8s.Delete(ctx, s)
+				t.Fatal("accepted")
+			}
+			if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want Invalid mentioning %q", err, tt.want)
+			}
+		})
+	}
+
+	t.Run("database secret name is immutable", func(t *testing.T) {
+		s := newSite(ns, "immutable")
+		if err := k8s.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		s.Spec.Database.SecretRef.Name = "other"
+		err := k8s.Update(ctx, s)
+		if err == nil || !strings.Contains(err.Error(), "database.secretRef.name is immutable") {
+			t.Errorf("update error %v", err)
+		}
+	})
+
+	t.Run("defaults are filled", func(t *testing.T) {
+		s := getSite(t, ns, "immutable")
+		spec := s.Spec
+		if spec.Title != "Siteplane" || spec.Timezone != "UTC" || spec.FrontPage.Show != "posts" ||
+			spec.Database.SecretRef.Key != "dsn" || spec.Exposure.Type != sitev1.ExposureNone ||
+			spec.Components.Gateway.Replicas == nil || *spec.Components.Gateway.Replicas != 1 ||
+			spec.Media.Storage.AccessMode != corev1.ReadWriteOnce || spec.Media.Storage.Size.String() != "10Gi" ||
+			!sitev1.BoolOr(spec.NetworkPolicy.Enabled, false) || spec.NetworkPolicy.DatabasePort != 5432 {
+			t.Errorf("defaults not applied: %+v", spec)
+		}
+	})
+}
+
+func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "mkt-db")
+	site := newSite(ns, "mkt")
+	site.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "author", Account: "acme", Rotation: &sitev1.KeyRotation{
+		Period: metav1.Duration{Duration: time.Hour}, GracePeriod: &metav1.Duration{Duration: 30 * time.Minute}}}}
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	eventually(t, "the first key", func() error {
+		var s corev1.Secret
+		if err := k8s.Get(ctx, key(ns, "mkt-apikey-author"), &s); err != nil {
+			return err
+		}
+		first = string(s.Data[contract.KeyDirAPIKeyFile])
+		return nil
+	})
+	secretHash := func() string {
+		var d appsv1.Deployment
+		_ = get(t, ns, "mkt-marketplace", &d)
+		return d.Spec.Template.Annotations[resources.AnnotationSecretHash]
+	}
+	var hash1 string
+	eventually(t, "the marketplace Deployment", func() error {
+		if hash1 = secretHash(); hash1 == "" {
+			return fmt.Errorf("no hash yet")
+		}
+		return nil
+	})
+
+	// Re-applying does not regenerate: a pass before the period ends keeps
+	// the key.
+	fakeClock.Step(59 * time.Minute)
+	poke(t, ns, "mkt")
+	time.Sleep(500 * time.Millisecond)
+	var cur corev1.Secret
+	_ = get(t, ns, "mkt-apikey-author", &cur)
+	if string(cur.Data[contract.KeyDirAPIKeyFile]) != first {
+		t.Fatal("the key changed before its rotation period")
+	}
+
+	// Rotation: the new key is current, the old one is kept as previous.
+	fakeClock.Step(2 * time.Minute)
+	poke(t, ns, "mkt")
+	var prev corev1.Secret
+	eventually(t, "rotation", func() error {
+		_ = get(t, ns, "mkt-apikey-author", &cur)
+		if string(cur.Data[contract.KeyDirAPIKeyFile]) == first {
+			return fmt.Errorf("not rotated")
+		}
+		if err := k8s.Get(ctx, key(ns, "mkt-apikey-author-previous"), &prev); err != nil {
+			return err
+		}
+		return nil
+	})
+	if string(prev.Data[contract.KeyDirAPIKeyFile]) != first || string(prev.Data[contract.KeyDirAccountFile]) != "acme" {
+		t.Errorf("previous Secret %q", prev.Data)
+	}
+	if !metav1.IsControlledBy(&prev, getSite(t, ns, "mkt")) {
+		t.Error("previous key Secret not owned by the Site")
+	}
+	eventually(t, "both keys mounted", func() error {
+		var d appsv1.Deployment
+		_ = get(t, ns, "mkt-marketplace", &d)
+		if !projects(d, "mkt-apikey-author", "author/api-key") || !projects(d, "mkt-apikey-author-previous", "author-previous/api-key") {
+			return fmt.Errorf("volumes %+v", d.Spec.Template.Spec.Volumes)
+		}
+		if secretHash() == hash1 {
+			return fmt.Errorf("secret hash did not change")
+		}
+		return nil
+	})
+	eventually(t, "the previous key in the status", func() error {
+		ks := getSite(t, ns, "mkt").Status.Secrets.APIKeys
+		if len(ks) != 1 || ks[0].PreviousSecretName != "mkt-apikey-author-previous" || ks[0].PreviousExpiresAt == nil {
+			return fmt.Errorf("status keys %+v", ks)
+		}
+		return nil
+	})
+
+	// Inside the grace period the previous key stays.
+	fakeClock.Step(20 * time.Minute)
+	poke(t, ns, "mkt")
+	time.Sleep(500 * time.Millisecond)
+	if err := get(t, ns, "mkt-apikey-author-previous", &corev1.Secret{}); err != nil {
+		t.Fatalf("previous key removed inside its grace period: %v", err)
+	}
+
+	// After it, the previous key goes and is no longer mounted.
+	fakeClock.Step(11 * time.Minute)
+	poke(t, ns, "mkt")
+	eventually(t, "expiry of the previous key", func() error {
+		if err := get(t, ns, "mkt-apikey-author-previous", &corev1.Secret{}); err == nil {
+			return fmt.Errorf("previous key still there")
+		}
+		var d appsv1.Deployment
+		_ = get(t, ns, "mkt-marketplace", &d)
+		if projects(d, "mkt-apikey-author-previous", "author-previous/api-key") {
+			return fmt.Errorf("previous key still mounted")
+		}
+		return nil
+	})
+	_ = get(t, ns, "mkt-apikey-author", &cur)
+	if string(cur.Data[contract.KeyDirAPIKeyFile]) == first {
+		t.Error("the current key went back to the first one")
+	}
+
+	// Removing the key from the spec revokes it.
+	updateSite(t, ns, "mkt", func(s *sitev1.Site) { s.Spec.Marketplace.APIKeys = nil })
+	eventually(t, "revocation", func() error {
+		if err := get(t, ns, "mkt-apikey-author", &corev1.Secret{}); err == nil {
+			return fmt.Errorf("key Secret still there")
+		}
+		return nil
+	})
+}
+
+func TestSuspendStopsChanges(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "calm-db")
+	if err := k8s.Create(ctx, newSite(ns, "calm")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the content Service", func() error {
+		return k8s.Get(ctx, key(ns, "calm-content"), &corev1.Service{})
+	})
+	updateSite(t, ns, "calm", func(s *sitev1.Site) { s.Spec.Suspend = true })
+	eventually(t, "phase Suspended", func() error {
+		s := getSite(t, ns, "calm")
+		if s.Status.Phase != sitev1.PhaseSuspended || s.Status.ObservedGeneration != s.Generation {
+			return fmt.Errorf("phase %q", s.Status.Phase)
+		}
+		return nil
+	})
+	var cm corev1.ConfigMap
+	_ = get(t, ns, "calm-config", &cm)
+	before := cm.Data[contract.SiteFileName]
+	var svc corev1.Service
+	_ = get(t, ns, "calm-content", &svc)
+	if err := k8s.Delete(ctx, &svc); err != nil {
+		t.Fatal(err)
+	}
+	updateSite(t, ns, "calm", func(s *sitev1.Site) { s.Spec.Title = "Changed while suspended" })
+	time.Sleep(2 * time.Second)
+	_ = get(t, ns, "calm-config", &cm)
+	if cm.Data[contract.SiteFileName] != before {
+		t.Error("ConfigMap changed while suspended")
+	}
+	if err := get(t, ns, "calm-content", &corev1.Service{}); err == nil {
+		t.Error("a deleted Service was recreated while suspended")
+	}
+
+	updateSite(t, ns, "calm", func(s *sitev1.Site) { s.Spec.Suspend = false })
+	eventually(t, "resumed reconciliation", func() error {
+		if err := k8s.Get(ctx, key(ns, "calm-content"), &corev1.Service{}); err != nil {
+			return err
+		}
+		_ = get(t, ns, "calm-config", &cm)
+		if !strings.Contains(cm.Data[contract.SiteFileName], "Changed while suspended") {
+			return fmt.Errorf("config not updated")
+		}
+		return nil
+	})
+}
+
+func TestDatabaseSecretArrivesLater(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	if err := k8s.Create(ctx, newSite(ns, "late")); err != nil {
+		t.Fatal(err)
+	}
+	s := waitCondition(t, ns, "late", sitev1.ConditionSecretsReady, metav1.ConditionFalse)
+	if c := meta.FindStatusCondition(s.Status.Conditions, sitev1.ConditionSecretsReady); c.Reason != sitev1.ReasonDatabaseSecretMissing {
+		t.Errorf("reason %q", c.Reason)
+	}
+	if s.Status.Phase != sitev1.PhasePending {
+		t.Errorf("phase %q", s.Status.Phase)
+	}
+	var d appsv1.Deployment
+	_ = get(t, ns, "late-content", &d)
+	missingHash := d.Spec.Template.Annotations[resources.AnnotationSecretHash]
+
+	// The watch on referenced Secrets brings the Site back without waiting
+	// for the requeue.
+	createDatabaseSecret(t, ns, "late-db")
+	waitCondition(t, ns, "late", sitev1.ConditionSecretsReady, metav1.ConditionTrue)
+	eventually(t, "the DSN in the pod hash", func() error {
+		_ = get(t, ns, "late-content", &d)
+		if d.Spec.Template.Annotations[resources.AnnotationSecretHash] == missingHash {
+			return fmt.Errorf("secret hash unchanged")
+		}
+		return nil
+	})
+}
+
+func managedBy(obj client.Object, manager string) bool {
+	for _, f := range obj.GetManagedFields() {
+		if f.Manager == manager && f.Operation == metav1.ManagedFieldsOperationApply {
+			return true
+		}
+	}
+	return false
+}
+
+// projects reports whether the Deployment projects secret into path.
+func projects(d appsv1.Deployment, secret, path string) bool {
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.Projected == nil {
+			continue
+		}
+		for _, src := range v.Projected.Sources {
+			if src.Secret == nil || src.Secret.Name != secret {
+				continue
+			}
+			for _, it := range src.Secret.Items {
+				if it.Path == path {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func monitorObject() *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(resources.ServiceMonitorGVK)
+	return u
+}
+
+func routeObject() *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(resources.HTTPRouteGVK)
+	return u
+}

@@ -1,0 +1,252 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
+)
+
+// The envtest suite runs the real reconciler in a manager against a real
+// kube-apiserver and etcd (no kubelet, no controllers: Deployment status is
+// written by the tests, and garbage collection is checked through owner
+// references).
+
+var (
+	envErr    error // why the suite cannot run; nil when it can
+	k8s       client.Client
+	fakeClock = clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	passes    = &passCounter{n: map[types.NamespacedName]int{}}
+)
+
+// passCounter counts reconcile passes per Site.
+type passCounter struct {
+	mu sync.Mutex
+	n  map[types.NamespacedName]int
+}
+
+func (c *passCounter) inc(k types.NamespacedName) {
+	c.mu.Lock()
+	c.n[k]++
+	c.mu.Unlock()
+}
+
+func (c *passCounter) get(k types.NamespacedName) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[k]
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(runSuite(m))
+}
+
+func runSuite(m *testing.M) int {
+	assets, err := assetsDir()
+	if err != nil {
+		envErr = err
+		return m.Run()
+	}
+	logf.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.UseDevMode(false), zap.Level(zapLevel())))
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases"), filepath.Join("testdata", "crds")},
+		ErrorIfCRDPathMissing: true,
+		BinaryAssetsDirectory: assets,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "envtest: start: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := env.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "envtest: stop: %v\n", err)
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := startManager(ctx, cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "envtest: manager: %v\n", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// assetsDir finds kube-apiserver and etcd: KUBEBUILDER_ASSETS, or outside CI
+// the cache hack/envtest.sh fills (bin/k8s/<version>-<os>-<arch>).
+func assetsDir() (string, error) {
+	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
+		return dir, nil
+	}
+	if os.Getenv("CI") == "true" {
+		return "", fmt.Errorf("KUBEBUILDER_ASSETS is not set: run `make test` (it calls hack/envtest.sh) or export KUBEBUILDER_ASSETS=$(hack/envtest.sh)")
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "..", "bin", "k8s", "*"))
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "kube-apiserver")); err == nil {
+			return filepath.Abs(d)
+		}
+	}
+	return "", errSkip
+}
+
+var errSkip = fmt.Errorf("envtest binaries not found: set KUBEBUILDER_ASSETS=$(hack/envtest.sh) to run the operator's envtest suite")
+
+func zapLevel() zapcore.Level {
+	if os.Getenv("SITEPLANE_TEST_VERBOSE") != "" {
+		return -1
+	}
+	return 2 // errors only
+}
+
+func startManager(ctx context.Context, cfg *rest.Config) error {
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(sitev1.AddToScheme(scheme))
+	var err error
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		return err
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Cache:                  CacheOptions(""),
+	})
+	if err != nil {
+		return err
+	}
+	r := &SiteReconciler{
+		Client:      mgr.GetClient(),
+		APIReader:   mgr.GetAPIReader(),
+		Scheme:      mgr.GetScheme(),
+		Recorder:    mgr.GetEventRecorder("siteplane-operator"),
+		Images:      resources.ImageDefaults{Registry: "example.test/siteplane", Tag: "v0.0.0-test"},
+		Clock:       fakeClock,
+		OnReconcile: passes.inc,
+	}
+	if err := r.SetupWithManager(mgr); err != nil {
+		return err
+	}
+	go func() {
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "manager stopped: %v\n", err)
+		}
+	}()
+	return nil
+}
+
+// requireEnv skips (outside CI) or fails (in CI) a test needing envtest.
+func requireEnv(t *testing.T) {
+	t.Helper()
+	switch {
+	case envErr == errSkip:
+		t.Skip(envErr.Error())
+	case envErr != nil:
+		t.Fatal(envErr)
+	}
+}
+
+// newNamespace gives each test its own namespace, so tests cannot see each
+// other's objects (envtest never deletes namespaces; it does not matter).
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "site-test-"}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	return ns.Name
+}
+
+// createDatabaseSecret creates the user-provided DSN Secret.
+func createDatabaseSecret(t *testing.T, ns, name string) {
+	t.Helper()
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Data: map[string][]byte{"dsn": []byte("postgres://site@db:5432/site")}}
+	if err := k8s.Create(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newSite is a minimal valid Site; the API server fills the defaults.
+func newSite(ns, name string) *sitev1.Site {
+	return &sitev1.Site{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: sitev1.SiteSpec{
+			URL:      "https://" + name + ".example.com",
+			Database: sitev1.DatabaseSpec{SecretRef: sitev1.DatabaseSecretRef{Name: name + "-db"}},
+		},
+	}
+}
+
+// eventually polls cond until it returns nil or the timeout passes.
+func eventually(t *testing.T, what string, cond func() error) {
+	t.Helper()
+	start := time.Now()
+	deadline := start.Add(20 * time.Second)
+	var err error
+	for time.Now().Before(deadline) {
+		if err = cond(); err == nil {
+			if d := time.Since(start); d > 2*time.Second {
+				t.Logf("waited %s for %s", d.Round(time.Millisecond), what)
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s: %v", what, err)
+}
+
+// getSite reads the Site fresh from the API server.
+func getSite(t *testing.T, ns, name string) *sitev1.Site {
+	t.Helper()
+	s := &sitev1.Site{}
+	if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// updateSite applies mutate to the latest Site, retrying on conflicts.
+func updateSite(t *testing.T, ns, name string, mutate func(*sitev1.Site)) {
+	t.Helper()
+	eventually(t, "update of the Site", func() error {
+		s := getSite(t, ns, name)
+		mutate(s)
+		return k8s.Update(context.Background(), s)
+	})
+}
+
+// poke triggers a pass without a spec change (annotation changes pass the
+// controller's predicates), for tests that moved the fake clock.
+func poke(t *testing.T, ns, name string) {
+	t.Helper()
+	updateSite(t, ns, name, func(s *sitev1.Site) {
+		if s.Annotations == nil {
+			s.Annotations = map[string]string{}
+		}
+		s.Annotations["test.siteplane.dev/poke"] = time.Now().Format(time.RFC3339Nano)
+	})
+}
