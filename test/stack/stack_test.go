@@ -202,7 +202,7 @@ func (s *Stack) env(name string) []string {
 	case contract.ServiceMedia:
 		env = append(env, contract.EnvMediaDir+"="+filepath.Join(s.dir, "media"))
 	case contract.ServiceContent:
-		env = append(env, "SITEPLANE_GATEWAY_URL="+s.Gateway)
+		env = append(env, contract.EnvGatewayURL+"="+s.Gateway)
 	}
 	return env
 }
