@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -33,6 +34,8 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 	item := &rest.Schema{Type: "object", Properties: rest.Props{
 		{Name: "id", Schema: &rest.Schema{Type: "integer", Context: []string{"view", "edit", "embed"}, Readonly: true}},
 		{Name: "title", Schema: &rest.Schema{Type: "string", Context: []string{"view", "edit", "embed"}}},
+		{Name: "author", Schema: &rest.Schema{Type: "integer", Context: []string{"view", "edit", "embed"}, Readonly: true}},
+		{Name: "link", Schema: &rest.Schema{Type: "string", Context: []string{"view", "edit", "embed"}, Readonly: true}},
 	}}
 	canEdit := func(r *rest.Request) error {
 		if !r.Caller.Can("edit_posts") {
@@ -41,7 +44,8 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 		return nil
 	}
 	itemOf := func(r *rest.Request, id int64, title string) rest.Item {
-		return rest.Item{Data: rest.Object{{Key: "id", Value: id}, {Key: "title", Value: title}},
+		return rest.Item{Data: rest.Object{{Key: "id", Value: id}, {Key: "title", Value: title}, {Key: "author", Value: 1},
+			{Key: "link", Value: fmt.Sprintf("%s/?p=%d", strings.TrimSuffix(root, RESTPrefix+"/"), id)}},
 			Links: rest.Links{
 				{Rel: "self", Href: r.URL(fmt.Sprintf("/cms/v2/%s/%d", res, id))},
 				rest.EmbeddableLink("author", r.URL("/cms/v2/users/1")),

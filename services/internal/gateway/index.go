@@ -78,7 +78,9 @@ func (g *Gateway) namespaceRoute(ns string) rest.RouteDescription {
 
 // knownNamespace returns the namespace a route names exactly, if any.
 func (g *Gateway) knownNamespace(ctx context.Context, route string) (string, bool) {
-	if strings.Count(route, "/") < 2 {
+	// Namespaces are two segments ("cms/v2"): only "/a/b" can name one, so
+	// ordinary requests never pay for the merge.
+	if strings.Count(route, "/") != 2 {
 		return "", false
 	}
 	_, namespaces := g.merged(ctx)

@@ -120,7 +120,9 @@ func (p embedPost) title() string {
 	if json.Unmarshal(p.Title, &t) == nil {
 		return t.Rendered
 	}
-	return ""
+	var plain string
+	_ = json.Unmarshal(p.Title, &plain)
+	return plain
 }
 
 // resolvePermalink maps a URL of this site to a published post or page
