@@ -1,0 +1,131 @@
+package controller
+
+import (
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+)
+
+// These unit tests need no API server; they run with or without envtest.
+
+func TestComponentCondition(t *testing.T) {
+	dep := func(gen, observed int64, replicas, updated, available int32, conds ...appsv1.DeploymentCondition) *appsv1.Deployment {
+		d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "s-content", Generation: gen}}
+		d.Status = appsv1.DeploymentStatus{ObservedGeneration: observed, Replicas: replicas, UpdatedReplicas: updated,
+			AvailableReplicas: available, Conditions: conds}
+		return d
+	}
+	tests := []struct {
+		name       string
+		d          *appsv1.Deployment
+		desired    int32
+		wantStatus metav1.ConditionStatus
+		wantReason string
+	}{
+		{"all available", dep(2, 2, 2, 2, 2), 2, metav1.ConditionTrue, sitev1.ReasonAvailable},
+		{"new generation not observed", dep(3, 2, 2, 2, 2), 2, metav1.ConditionFalse, sitev1.ReasonProgressing},
+		{"rolling: old pods remain", dep(2, 2, 3, 2, 2), 2, metav1.ConditionFalse, sitev1.ReasonProgressing},
+		{"not enough available", dep(1, 1, 2, 2, 1), 2, metav1.ConditionFalse, sitev1.ReasonProgressing},
+		{"fresh Deployment without status", dep(1, 0, 0, 0, 0), 1, metav1.ConditionFalse, sitev1.ReasonProgressing},
+		{"scaled to zero", dep(1, 1, 0, 0, 0), 0, metav1.ConditionTrue, sitev1.ReasonScaledToZero},
+		{"progress deadline exceeded", dep(1, 1, 1, 1, 0, appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing,
+			Status: corev1.ConditionFalse, Reason: "ProgressDeadlineExceeded", Message: "timed out"}), 1,
+			metav1.ConditionFalse, sitev1.ReasonDeploymentFailed},
+		{"replica failure", dep(1, 1, 0, 0, 0, appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure,
+			Status: corev1.ConditionTrue, Message: "quota"}), 1, metav1.ConditionFalse, sitev1.ReasonDeploymentFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := componentCondition("content", tt.d, tt.desired)
+			if c.Type != "ContentReady" || c.Status != tt.wantStatus || c.Reason != tt.wantReason || c.Message == "" {
+				t.Errorf("got %+v, want %s/%s", c, tt.wantStatus, tt.wantReason)
+			}
+		})
+	}
+}
+
+func TestUpdateReadiness(t *testing.T) {
+	all := []string{"SecretsReady", "RoutesReady", "GatewayReady", "ContentReady", "MediaReady", "MarketplaceReady"}
+	tests := []struct {
+		name      string
+		notReady  map[string]string // condition type → reason of a False condition
+		stale     bool              // conditions carry an older generation
+		wantPhase sitev1.SitePhase
+	}{
+		{name: "all true", wantPhase: sitev1.PhaseReady},
+		{name: "rolling out", notReady: map[string]string{"ContentReady": sitev1.ReasonProgressing}, wantPhase: sitev1.PhaseProvisioning},
+		{name: "database missing", notReady: map[string]string{"SecretsReady": sitev1.ReasonDatabaseSecretMissing,
+			"ContentReady": sitev1.ReasonProgressing}, wantPhase: sitev1.PhasePending},
+		{name: "failed rollout", notReady: map[string]string{"MediaReady": sitev1.ReasonDeploymentFailed}, wantPhase: sitev1.PhaseDegraded},
+		{name: "invalid settings", notReady: map[string]string{"RoutesReady": sitev1.ReasonInvalidSettings}, wantPhase: sitev1.PhaseFailed},
+		{name: "conditions of an older generation do not count", stale: true, wantPhase: sitev1.PhaseProvisioning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := &sitev1.Site{ObjectMeta: metav1.ObjectMeta{Generation: 4}}
+			for _, ct := range all {
+				c := metav1.Condition{Type: ct, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: 4}
+				if reason, ok := tt.notReady[ct]; ok {
+					c.Status, c.Reason = metav1.ConditionFalse, reason
+				}
+				if tt.stale {
+					c.ObservedGeneration = 3
+				}
+				site.Status.Conditions = append(site.Status.Conditions, c)
+			}
+			r := &SiteReconciler{}
+			ready := r.updateReadiness(site)
+			if ready != (tt.wantPhase == sitev1.PhaseReady) || site.Status.Phase != tt.wantPhase {
+				t.Errorf("ready %v phase %q, want %q", ready, site.Status.Phase, tt.wantPhase)
+			}
+			c := findCondition(site, sitev1.ConditionReady)
+			if c == nil || c.ObservedGeneration != 4 || (c.Status == metav1.ConditionTrue) != ready {
+				t.Errorf("Ready condition %+v", c)
+			}
+		})
+	}
+}
+
+func TestPassResult(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		p    pass
+		want time.Duration
+	}{
+		{"nothing to wait for", pass{}, 0},
+		{"waiting", pass{waiting: 20 * time.Second}, 20 * time.Second},
+		{"timer sooner than waiting", pass{waiting: 20 * time.Second, next: now.Add(5 * time.Second)}, 5 * time.Second},
+		{"timer later than waiting", pass{waiting: 20 * time.Second, next: now.Add(time.Hour)}, 20 * time.Second},
+		{"timer only", pass{next: now.Add(time.Hour)}, time.Hour},
+		{"overdue timer retries soon, not in a tight loop", pass{next: now.Add(-time.Minute)}, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.result(now); got != (ctrl.Result{RequeueAfter: tt.want}) {
+				t.Errorf("got %+v, want %s", got, tt.want)
+			}
+		})
+	}
+	var p pass
+	p.waitFor(time.Minute)
+	p.waitFor(10 * time.Second)
+	p.waitFor(time.Hour)
+	if p.waiting != 10*time.Second {
+		t.Errorf("waitFor keeps the shortest wait, got %s", p.waiting)
+	}
+}
+
+func TestComponentConditionType(t *testing.T) {
+	for in, want := range map[string]string{"gateway": "GatewayReady", "marketplace": "MarketplaceReady", "": "Ready"} {
+		if got := sitev1.ComponentConditionType(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
