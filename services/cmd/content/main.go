@@ -43,7 +43,12 @@ func main() {
 
 func register(_ context.Context, env *service.Env) error {
 	svc := content.New(env.Pool, env.Site, users(env.Config))
-	env.Router.PathPrefix("/" + content.Namespace).Handler(svc.Handler(env.Logger))
+	srv, err := svc.NewServer(env.Logger)
+	if err != nil {
+		return err
+	}
+	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	env.Router.PathPrefix("/" + content.Namespace).Handler(srv)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package content
 
 import (
-	"net/url"
 	"regexp"
 	"strconv"
 	"time"
@@ -58,5 +57,3 @@ func formatLocal(t time.Time, loc *time.Location) string { return t.In(loc).Form
 func formatGMT(t time.Time) string                       { return t.UTC().Format(wpDateLayout) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }

@@ -94,9 +94,13 @@ func newEnv(t testing.TB) *testEnv {
 		}
 	}
 	svc := New(pool, site, users)
+	srv, err := svc.NewServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := identity.Middleware(testKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
-	})(svc.Handler(nil))
+	})(srv)
 	return &testEnv{t: t, handler: h, svc: svc, pool: pool, queries: qc}
 }
 

@@ -167,53 +167,9 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 			items = append(items, s.prepare(pt, p, v))
 		}
 		res := ok(items)
-		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages, Base: "/cms/v2/" + pt.Base}
+		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages}
 		return res, nil
 	}
-}
-
-// paginationHeaders are X-WP-Total, X-WP-TotalPages and Link prev/next.
-func paginationHeaders(base, rawQuery string, page, total, pages int) http.Header {
-	h := http.Header{}
-	h.Set("X-WP-Total", strconv.Itoa(total))
-	h.Set("X-WP-TotalPages", strconv.Itoa(pages))
-	withPage := func(n int) string {
-		var parts []string
-		replaced := false
-		for _, kv := range strings.Split(rawQuery, "&") {
-			if kv == "" {
-				continue
-			}
-			k, _, _ := strings.Cut(kv, "=")
-			if k == "page" {
-				if !replaced {
-					parts = append(parts, "page="+strconv.Itoa(n))
-					replaced = true
-				}
-				continue
-			}
-			parts = append(parts, kv)
-		}
-		if !replaced {
-			parts = append(parts, "page="+strconv.Itoa(n))
-		}
-		return base + "?" + strings.Join(parts, "&")
-	}
-	var links []string
-	if page > 1 {
-		prev := page - 1
-		if prev > pages {
-			prev = pages
-		}
-		links = append(links, "<"+withPage(prev)+`>; rel="prev"`)
-	}
-	if pages > page {
-		links = append(links, "<"+withPage(page+1)+`>; rel="next"`)
-	}
-	if len(links) > 0 {
-		h.Set("Link", strings.Join(links, ", "))
-	}
-	return h
 }
 
 // loadPost fetches a post of type pt or answers rest_post_invalid_id.

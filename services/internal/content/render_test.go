@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"siteplane.dev/services/internal/platform/identity"
 )
 
 func TestRenderContent(t *testing.T) {
@@ -98,37 +96,5 @@ func TestSearchTerms(t *testing.T) {
 	got := searchTerms(`apple "pie crust" -pear, plum`)
 	if strings.Join(got, "|") != "apple|pie crust|-pear|plum" {
 		t.Errorf("searchTerms = %q", got)
-	}
-}
-
-func TestValidateMessages(t *testing.T) {
-	args := []P{{"n", &S{Type: "integer", Minimum: num(1)}}, {"b", &S{Type: "boolean"}}, {"e", &S{Type: "string", Enum: strEnum("a", "b")}},
-		{"l", &S{Type: "array", Items: &S{Type: "integer"}}}, {"u", &S{Type: "array", UniqueItems: true, Items: &S{Type: "string"}}}}
-	cases := []struct {
-		raw  map[string]any
-		want string
-	}{
-		{map[string]any{"n": "0"}, "n must be greater than or equal to 1"},
-		{map[string]any{"n": "1.5"}, "n is not of type integer."},
-		{map[string]any{"b": "yes"}, "b is not of type boolean."},
-		{map[string]any{"e": "c"}, "e is not one of a and b."},
-		{map[string]any{"l": "1,x"}, "l[1] is not of type integer."},
-		{map[string]any{"u": "a,a"}, "u has duplicate items."},
-	}
-	for _, c := range cases {
-		_, err := validateArgs(args, c.raw, identity.Identity{})
-		if err == nil {
-			t.Errorf("%v: no error", c.raw)
-			continue
-		}
-		for _, v := range err.Data["params"].(map[string]any) {
-			if v != c.want {
-				t.Errorf("%v: %q, want %q", c.raw, v, c.want)
-			}
-		}
-	}
-	out, err := validateArgs(args, map[string]any{"n": "5", "b": "FALSE", "l": "1 2,3"}, identity.Identity{})
-	if err != nil || out["n"] != int64(5) || out["b"] != false || len(out["l"].([]any)) != 3 {
-		t.Errorf("coercion: %v %v", out, err)
 	}
 }

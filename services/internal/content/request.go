@@ -12,15 +12,16 @@ import (
 
 // Call is one validated request as a handler sees it: the caller and the
 // sanitised parameters (URL groups, query, body and defaults merged with
-// WordPress's precedence). The HTTP layer — the route kit, or the interim
-// adapter in httpapi.go — builds it; handlers never read the http.Request.
+// WordPress's precedence). The route kit builds it (kit.go); handlers never
+// read the http.Request.
 type Call struct {
 	Ctx    context.Context
 	Who    identity.Identity
 	Method string
 	Params map[string]any
-	// Query is the raw query string, for the collection Link header.
-	Query string
+	// undeclared reads a parameter the endpoint does not declare (WordPress
+	// passes those through untouched, and a few checks read them).
+	undeclared func(name string) any
 	// stash keeps values (the post loaded by a permission check) for the
 	// rest of the request: the handler and the Allow computation reuse them.
 	stash interface {
@@ -67,8 +68,6 @@ type Result struct {
 // Page is the pagination of a collection response.
 type Page struct {
 	Total, Page, PerPage, Pages int
-	// Base is the collection route, e.g. /cms/v2/posts.
-	Base string
 }
 
 func ok(body any) *Result { return &Result{Status: http.StatusOK, Body: body} }
@@ -76,7 +75,18 @@ func ok(body any) *Result { return &Result{Status: http.StatusOK, Body: body} }
 // Has reports whether name was supplied (or defaulted).
 func (c *Call) Has(name string) bool {
 	_, ok := c.Params[name]
-	return ok
+	return ok || (c.undeclared != nil && c.undeclared(name) != nil)
+}
+
+// Raw returns a parameter, declared or not.
+func (c *Call) Raw(name string) any {
+	if v, ok := c.Params[name]; ok {
+		return v
+	}
+	if c.undeclared != nil {
+		return c.undeclared(name)
+	}
+	return nil
 }
 
 // IsNull reports whether name was supplied as JSON null.

@@ -220,7 +220,7 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 			items = append(items, s.prepareRevision(pt, parent, r, c.Str("context"), false))
 		}
 		res := ok(items)
-		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages, Base: "/cms/v2/" + pt.Base + "/" + strconv.FormatInt(parent.ID, 10) + "/revisions"}
+		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages}
 		return res, nil
 	}
 }

@@ -21,6 +21,8 @@ type Endpoint struct {
 type Route struct {
 	Path      string
 	Endpoints []Endpoint
+	// Schema is the item schema (OPTIONS, route descriptions).
+	Schema *S
 }
 
 // Namespace is the REST namespace of every route of this service.

@@ -3,8 +3,8 @@ package content
 import "siteplane.dev/services/internal/platform/identity"
 
 // S is the JSON-schema subset this service declares its arguments and item
-// fields with. It maps one to one onto the route kit's rest.Schema (see
-// kit.go); the interim adapter (httpapi.go) validates with it meanwhile.
+// fields with. It maps one to one onto the route kit's rest.Schema (kit.go),
+// which validates with WordPress's messages.
 type S struct {
 	Type        string
 	Types       []string // multi-type, e.g. string,null
@@ -30,6 +30,12 @@ type S struct {
 	// Guard runs after validation with the caller (a sanitize_callback that
 	// needs permissions, like the status filter); an issue fails the argument.
 	Guard func(who identity.Identity, v any) *issue
+}
+
+// issue is an argument failure: an inner error of rest_invalid_param.
+type issue struct {
+	code, message string
+	data          any
 }
 
 // P is a named schema (an argument or an object property).

@@ -13,7 +13,10 @@
 //     and dates in the site's time zone;
 //   - posts.go, revisions.go, terms.go: handlers on validated parameters
 //     (type Call), each write in one transaction;
-//   - routes.go: every route declared once, as data; httpapi.go serves them.
+//   - permissions.go: the permission checks, apart from the handlers, so the
+//     route kit also derives Allow and targetHints from them;
+//   - routes.go: every route declared once, as data; kit.go hands them to the
+//     route kit (platform/rest), which validates, filters and encodes.
 package content
 
 import (

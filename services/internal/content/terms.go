@@ -233,7 +233,7 @@ func (s *Service) listTerms(tax *Taxonomy) HandlerFunc {
 		}
 		pages := int(math.Ceil(float64(total) / float64(perPage)))
 		res := ok(items)
-		res.Page = &Page{Total: total, Page: page, PerPage: perPage, Pages: pages, Base: "/cms/v2/" + tax.Base}
+		res.Page = &Page{Total: total, Page: page, PerPage: perPage, Pages: pages}
 		return res, nil
 	}
 }
