@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/operator/internal/resources"
@@ -398,6 +401,21 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("the complete sample is accepted", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "samples", "siteplane_v1alpha1_site.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sample sitev1.Site
+		if err := yaml.UnmarshalStrict(data, &sample); err != nil {
+			t.Fatal(err)
+		}
+		sample.Namespace = ns
+		if err := k8s.Create(ctx, &sample); err != nil {
+			t.Fatalf("the API server rejects config/samples: %v", err)
+		}
+	})
 
 	t.Run("database secret name is immutable", func(t *testing.T) {
 		s := newSite(ns, "immutable")
