@@ -26,7 +26,7 @@ func listPostsPermission(pt *PostType) func(*Call) error {
 
 func createPostPermission(pt *PostType) func(*Call) error {
 	return func(c *Call) error {
-		if c.Has("id") {
+		if c.Int("id") != 0 {
 			return apiErr(http.StatusBadRequest, "rest_post_exists", "Cannot create existing post.")
 		}
 		if err := writePermission(c, pt, true); err != nil {

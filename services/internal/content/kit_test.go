@@ -1,0 +1,67 @@
+package content
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Behaviour that comes from declaring the routes with the route kit.
+func TestKitBehaviour(t *testing.T) {
+	e := newEnv(t)
+	id := seedPosts(e, map[string]any{"title": "Hello"})[0]
+	item := fmt.Sprintf("/cms/v2/posts/%d", id)
+
+	allow := []struct{ who, path, want string }{
+		{anon, "/cms/v2/posts", "GET"},
+		{contributor, "/cms/v2/posts", "GET, POST"},
+		{anon, item, "GET"},
+		{author, item, "GET"},
+		{editor, item, "GET, POST, PUT, PATCH, DELETE"},
+		{anon, "/cms/v2/menus", ""},
+	}
+	for _, c := range allow {
+		r := e.do(c.who, "GET", c.path, nil)
+		if got := r.Header.Get("Allow"); got != c.want {
+			t.Errorf("%s GET %s: Allow %q, want %q", c.who, c.path, got, c.want)
+		}
+	}
+
+	r := e.do(anon, "GET", item+"?_fields=id,title.rendered", nil)
+	if len(r.obj()) != 2 || field(r.obj(), "title", "rendered") != "Hello" || field(r.obj(), "title", "raw") != nil {
+		t.Errorf("_fields: %s", r.Raw)
+	}
+	r = e.do(anon, "OPTIONS", "/cms/v2/posts", nil)
+	wantStatus(t, r, 200)
+	if r.obj()["namespace"] != "cms/v2" || field(r.obj(), "schema", "title") != "post" ||
+		field(r.obj(), "schema", "properties", "sticky", "type") != "boolean" {
+		t.Errorf("OPTIONS: %.300s", r.Raw)
+	}
+	r = e.do(anon, "HEAD", "/cms/v2/posts", nil)
+	if r.Status != 200 || len(r.Raw) != 0 || r.Header.Get("X-WP-Total") != "1" {
+		t.Errorf("HEAD: %d %q %v", r.Status, r.Raw, r.Header)
+	}
+	r = e.do(anon, "GET", "/cms/v2/Posts/", nil)
+	wantStatus(t, r, 200)
+
+	srv, err := e.svc.NewServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := strings.Join(srv.Routes(), "\n")
+	for _, want := range []string{"/cms/v2/posts", `/cms/v2/pages/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`,
+		`/cms/v2/blocks/(?P<id>[\d]+)/autosaves`, "/cms/v2/navigation", "/cms/v2/cms_pattern_category", "/cms/v2/menus"} {
+		if !strings.Contains(routes, want) {
+			t.Errorf("route %s not declared", want)
+		}
+	}
+	for _, d := range srv.Describe() {
+		if d.Route == "/cms/v2/posts" {
+			for _, ep := range d.Endpoints {
+				if ep.Methods[0] == "POST" && (ep.AllowBatch == nil || !ep.AllowBatch.V1) {
+					t.Errorf("POST /posts must allow batch")
+				}
+			}
+		}
+	}
+}
