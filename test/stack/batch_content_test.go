@@ -1,0 +1,146 @@
+package stack
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+func batch(t *testing.T, validation string, reqs ...map[string]any) *Response {
+	t.Helper()
+	body := map[string]any{"requests": reqs}
+	if validation != "" {
+		body["validation"] = validation
+	}
+	return call(t, "POST", "/cms-json/batch/v1", body, admin()...)
+}
+
+func items(t *testing.T, r *Response) []map[string]any {
+	t.Helper()
+	if r.Status != 207 {
+		t.Fatalf("batch: %d %.500s", r.Status, r.Raw)
+	}
+	raw, _ := r.Obj()["responses"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, x := range raw {
+		out[i], _ = x.(map[string]any)
+	}
+	return out
+}
+
+func codeOf(item map[string]any) string {
+	b, _ := item["body"].(map[string]any)
+	c, _ := b["code"].(string)
+	return c
+}
+
+// countPosts counts posts with the given slugs (as the admin, any status).
+// Batches below identify posts by slug: "title" is an object argument with a
+// service-side callback, which the gateway's pre-validation cannot run yet
+// (notes/rest-requests.md).
+func countPosts(t *testing.T, slugs string) int {
+	t.Helper()
+	r := call(t, "GET", "/cms-json/cms/v2/posts?status=any&per_page=100&slug="+slugs, nil, admin()...)
+	l, _ := r.JSON.([]any)
+	return len(l)
+}
+
+func TestBatchNormalModeWithContent(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	r := batch(t, "",
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "normal-a", "status": "publish"}},
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "normal-b", "status": "bogus"}},
+		map[string]any{"path": "/cms/v2/users", "body": map[string]any{"username": "nb", "email": "nb@example.com", "password": "x"}},
+		map[string]any{"method": "DELETE", "path": "/cms/v2/posts/999999?force=true"},
+	)
+	rs := items(t, r)
+	if _, failed := r.Obj()["failed"]; failed || len(rs) != 4 {
+		t.Fatalf("%.500s", r.Raw)
+	}
+	if rs[0]["status"] != float64(201) || rs[0]["headers"].(map[string]any)["Location"] == nil {
+		t.Fatalf("create: %v", rs[0])
+	}
+	if rs[1]["status"] != float64(400) || codeOf(rs[1]) != "rest_invalid_param" {
+		t.Fatalf("invalid status: %v", rs[1])
+	}
+	if rs[2]["status"] != float64(400) || codeOf(rs[2]) != "rest_batch_not_allowed" {
+		t.Fatalf("non-batchable: %v", rs[2])
+	}
+	if rs[3]["status"] != float64(404) {
+		t.Fatalf("missing post: %v", rs[3])
+	}
+	if n := countPosts(t, "normal-a"); n != 1 {
+		t.Fatalf("normal-a posts: %d", n)
+	}
+	// Anonymous: validated, then refused per item.
+	r = call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "anon"}}}})
+	if rs := items(t, r); rs[0]["status"] != float64(401) {
+		t.Fatalf("anonymous: %v", rs[0])
+	}
+}
+
+func TestBatchMixedServices(t *testing.T) {
+	needs(t, contract.ServiceContent, contract.ServiceMedia)
+	r := batch(t, "require-all-validate",
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "mixed-a"}},
+		map[string]any{"method": "DELETE", "path": "/cms/v2/media/999999?force=true"},
+	)
+	rs := items(t, r)
+	if _, failed := r.Obj()["failed"]; failed || rs[0]["status"] != float64(201) || rs[1]["status"] != float64(404) {
+		t.Fatalf("mixed services run one by one: %.500s", r.Raw)
+	}
+}
+
+func hasAtomicEndpoint(t *testing.T) bool {
+	t.Helper()
+	res, err := http.Post(st.URL(contract.ServiceContent)+"/internal/batch/v1", "application/json", strings.NewReader(`{"requests":[]}`))
+	if err != nil {
+		return false
+	}
+	res.Body.Close()
+	return res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusMethodNotAllowed
+}
+
+func TestBatchAllOrNothing(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	// Validation failure: nothing runs.
+	r := batch(t, "require-all-validate",
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "aon-v"}},
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "aon-v2", "status": "bogus"}},
+	)
+	rs := items(t, r)
+	if r.Obj()["failed"] != "validation" || rs[0] != nil || rs[1]["status"] != float64(400) {
+		t.Fatalf("validation failure: %.500s", r.Raw)
+	}
+	if n := countPosts(t, "aon-v,aon-v2"); n != 0 {
+		t.Fatalf("a failed validation wrote %d posts", n)
+	}
+	if !hasAtomicEndpoint(t) {
+		t.Skip("content does not serve the internal batch endpoint yet (see notes/batch-protocol.md)")
+	}
+	// Valid, but the second request fails when run: the first is rolled back.
+	r = batch(t, "require-all-validate",
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "aon-x"}},
+		map[string]any{"method": "DELETE", "path": "/cms/v2/posts/999999?force=true"},
+	)
+	rs = items(t, r)
+	if r.Obj()["failed"] != "execution" || codeOf(rs[0]) != "rest_batch_rolled_back" || rs[1]["status"] != float64(404) {
+		t.Fatalf("rollback: %.500s", r.Raw)
+	}
+	if n := countPosts(t, "aon-x"); n != 0 {
+		t.Fatalf("rolled back batch left %d posts", n)
+	}
+	// All succeed: committed together.
+	r = batch(t, "require-all-validate",
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "aon-y1"}},
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"slug": "aon-y2"}},
+	)
+	if rs := items(t, r); r.Obj()["failed"] != nil || rs[0]["status"] != float64(201) || rs[1]["status"] != float64(201) {
+		t.Fatalf("commit: %.500s", r.Raw)
+	}
+	if n := countPosts(t, "aon-y1,aon-y2"); n != 2 {
+		t.Fatalf("committed batch: %d posts", n)
+	}
+}
