@@ -36,7 +36,11 @@ func ContextArg(item *Schema, def string) *Schema {
 		Description: "Scope under which the request is made; determines fields present in response.",
 		Type:        "string",
 		Sanitize: func(_ *Request, v any, _ string) (any, error) {
-			return sanitizeKey(phpString(v)), nil
+			k := sanitizeKey(phpString(v))
+			if s, ok := v.(string); ok && s == k {
+				return v, nil
+			}
+			return k, nil
 		},
 	}
 	for _, c := range Contexts(item) {

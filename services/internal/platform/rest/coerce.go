@@ -413,6 +413,21 @@ func toList(v any) []any {
 	return parseList(v)
 }
 
+// singleItem reports whether v is a string that wp_parse_list turns into
+// exactly one item equal to the string itself.
+func singleItem(v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' || isPHPWhitespace(s[i]) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
 // isObject is rest_is_object: any PHP array or the empty string.
 func isObject(v any) bool {
 	switch a := v.(type) {

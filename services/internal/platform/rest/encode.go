@@ -20,9 +20,10 @@ type encoder struct {
 	stack  []bool // per open container: has members
 	base   [16]bool
 
-	ctx    string                     // context for Item filtering; "" = none
-	schema *Schema                    // item schema of the route
-	hints  func(href string) []string // targetHints.allow of self links
+	ctx    string  // context for Item filtering; "" = none
+	schema *Schema // item schema of the route
+	srv    *Server // with req: computes targetHints.allow of self links
+	req    *Request
 }
 
 func appendJSON(dst []byte, v any, pretty bool) []byte {

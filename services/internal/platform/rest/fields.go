@@ -20,10 +20,28 @@ func parseFields(v any) *fieldSet {
 		return nil
 	}
 	var list []string
-	for _, f := range toList(v) {
-		s := strings.TrimSpace(phpString(f))
-		if s != "" {
-			list = append(list, s)
+	if str, ok := v.(string); ok {
+		// wp_parse_list without boxing every piece.
+		start := -1
+		for i := 0; i <= len(str); i++ {
+			if i == len(str) || str[i] == ',' || isPHPWhitespace(str[i]) {
+				if start >= 0 {
+					if list == nil {
+						list = make([]string, 0, 1+strings.Count(str, ","))
+					}
+					list = append(list, str[start:i])
+					start = -1
+				}
+			} else if start < 0 {
+				start = i
+			}
+		}
+	} else {
+		for _, f := range toList(v) {
+			s := strings.TrimSpace(phpString(f))
+			if s != "" {
+				list = append(list, s)
+			}
 		}
 	}
 	if len(list) == 0 {

@@ -174,6 +174,17 @@ func sanitizeURL(s string) string {
 
 // sanitizeKey is sanitize_key: lower-case, only [a-z0-9_-].
 func sanitizeKey(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]

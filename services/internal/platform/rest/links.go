@@ -107,8 +107,8 @@ func (e *encoder) appendLink(l *Link) {
 	}
 	e.key("href")
 	e.str(l.Href)
-	if l.Rel == "self" && e.hints != nil {
-		if allow := e.hints(l.Href); len(allow) > 0 {
+	if l.Rel == "self" && e.srv != nil {
+		if allow := e.srv.targetHints(e.req, l.Href); len(allow) > 0 {
 			e.key("targetHints")
 			e.openObject()
 			e.key("allow")

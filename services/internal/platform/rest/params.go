@@ -179,6 +179,10 @@ func parseKey(raw string) (base string, subs []string) {
 // parseQuery parses a query string or form body the way PHP fills $_GET.
 func parseQuery(q string) *phpArray {
 	a := &phpArray{}
+	if q != "" {
+		n := strings.Count(q, "&") + 1
+		a.keys, a.vals = make([]string, 0, n), make([]any, 0, n)
+	}
 	for q != "" {
 		var pair string
 		pair, q, _ = strings.Cut(q, "&")
@@ -231,20 +235,9 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// phpURLEncode is PHP's urlencode (spaces as '+').
-func phpURLEncode(s string) string {
+// appendURLEncode is PHP's urlencode (spaces as '+').
+func appendURLEncode(b []byte, s string) []byte {
 	const hexdigits = "0123456789ABCDEF"
-	safe := true
-	for i := 0; i < len(s); i++ {
-		if !urlSafe(s[i]) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	b := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -256,31 +249,9 @@ func phpURLEncode(s string) string {
 			b = append(b, '%', hexdigits[c>>4], hexdigits[c&15])
 		}
 	}
-	return string(b)
+	return b
 }
 
 func urlSafe(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
-}
-
-// buildQuery is WordPress's build_query over urlencode_deep'ed values:
-// values are url-encoded, keys keep their bracket syntax.
-func buildQuery(b *strings.Builder, key string, v any) {
-	switch x := v.(type) {
-	case []any:
-		for i, e := range x {
-			buildQuery(b, key+"["+strconv.Itoa(i)+"]", e)
-		}
-	case map[string]any:
-		for _, k := range sortedKeys(x) {
-			buildQuery(b, key+"["+k+"]", x[k])
-		}
-	default:
-		if b.Len() > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(key)
-		b.WriteByte('=')
-		b.WriteString(phpURLEncode(phpString(v)))
-	}
 }

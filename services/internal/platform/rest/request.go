@@ -6,7 +6,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // Request is what a handler and a permission check see: the matched route,
@@ -41,6 +40,8 @@ type Request struct {
 	form    *phpArray // form body parameters
 	query   *phpArray // query string parameters
 	fields  *fieldSet
+	// fieldsParsed is set once _fields was read (fields may stay nil).
+	fieldsParsed bool
 }
 
 // Context returns the request's context.
@@ -233,11 +234,14 @@ func (r *Request) ViewContext() string {
 
 // Wants reports whether field is part of the response given _fields
 // (rest_is_field_included); handlers may skip computing unwanted fields.
-func (r *Request) Wants(field string) bool {
-	if r.fields == nil {
+func (r *Request) Wants(field string) bool { return r.fieldSet().includes(field) }
+
+func (r *Request) fieldSet() *fieldSet {
+	if !r.fieldsParsed {
 		r.fields = parseFields(r.Param("_fields"))
+		r.fieldsParsed = true
 	}
-	return r.fields.includes(field)
+	return r.fields
 }
 
 // URL is the absolute REST URL of route, e.g. r.URL("/cms/v2/posts/5").
@@ -251,23 +255,68 @@ func (r *Request) URL(route string) string {
 // DecodeJSON decodes the raw body into v (for handlers wanting typed bodies).
 func (r *Request) DecodeJSON(v any) error { return json.Unmarshal(r.Body, v) }
 
-// queryString rebuilds the query string the way add_query_arg would, with
-// key replaced by value (appended if absent).
-func (r *Request) queryString(key string, value int) string {
-	var b strings.Builder
+func (r *Request) queryLen() int {
+	if r.query == nil {
+		return 0
+	}
+	n := 0
+	for _, it := range r.query.keys {
+		n += len(it) + 8
+	}
+	return n
+}
+
+// appendQuery rebuilds the query string the way add_query_arg does
+// (urlencode_deep values, bracket keys, original order), with key set to
+// value: replaced in place, or appended.
+func (r *Request) appendQuery(buf []byte, key string, value int) []byte {
+	start := len(buf)
 	replaced := false
+	var parts [8]string
 	if r.query != nil {
 		for i, k := range r.query.keys {
-			v := r.query.vals[i]
 			if k == key {
-				v = strconv.Itoa(value)
+				buf = appendQueryPair(buf, start, append(parts[:0], k), nil, value, true)
 				replaced = true
+				continue
 			}
-			buildQuery(&b, k, v)
+			buf = appendQueryPair(buf, start, append(parts[:0], k), r.query.vals[i], 0, false)
 		}
 	}
 	if !replaced {
-		buildQuery(&b, key, strconv.Itoa(value))
+		buf = appendQueryPair(buf, start, append(parts[:0], key), nil, value, true)
 	}
-	return b.String()
+	return buf
+}
+
+// appendQueryPair writes key[sub][sub]=value pairs for v (build_query).
+func appendQueryPair(buf []byte, start int, key []string, v any, n int, isInt bool) []byte {
+	if !isInt {
+		switch x := v.(type) {
+		case []any:
+			for i, e := range x {
+				buf = appendQueryPair(buf, start, append(key, strconv.Itoa(i)), e, 0, false)
+			}
+			return buf
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				buf = appendQueryPair(buf, start, append(key, k), x[k], 0, false)
+			}
+			return buf
+		}
+	}
+	if len(buf) > start {
+		buf = append(buf, '&')
+	}
+	buf = append(buf, key[0]...)
+	for _, k := range key[1:] {
+		buf = append(buf, '[')
+		buf = append(buf, k...)
+		buf = append(buf, ']')
+	}
+	buf = append(buf, '=')
+	if isInt {
+		return strconv.AppendInt(buf, int64(n), 10)
+	}
+	return appendURLEncode(buf, phpString(v))
 }

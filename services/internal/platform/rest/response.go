@@ -1,9 +1,9 @@
 package rest
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // Response is what a handler returns on success.
@@ -64,43 +64,65 @@ func Paginate(r *Request, resp *Response, total int64, page, perPage int) int {
 	if resp.Header == nil {
 		resp.Header = make(http.Header, 4)
 	}
-	resp.Header["X-Wp-Total"] = []string{strconv.FormatInt(total, 10)}
-	resp.Header["X-Wp-Totalpages"] = []string{strconv.Itoa(pages)}
-	var links []string
-	base := r.collectionURL()
-	if page > 1 {
-		prev := page - 1
-		if prev > pages {
-			prev = pages
+	vals := make([]string, 3) // one allocation for the three header values
+	vals[0], vals[1] = strconv.FormatInt(total, 10), strconv.Itoa(pages)
+	resp.Header["X-Wp-Total"] = vals[0:1:1]
+	resp.Header["X-Wp-Totalpages"] = vals[1:2:2]
+	if page > 1 || pages > page {
+		base := r.collectionRoute()
+		buf := make([]byte, 0, 2*(len(base)+r.queryLen())+160)
+		if page > 1 {
+			prev := page - 1
+			if prev > pages {
+				prev = pages
+			}
+			buf = r.appendPageLink(buf, base, prev, "prev")
 		}
-		links = append(links, "<"+withQuery(base, r.queryString("page", prev))+`>; rel="prev"`)
-	}
-	if pages > page {
-		links = append(links, "<"+withQuery(base, r.queryString("page", page+1))+`>; rel="next"`)
-	}
-	if len(links) > 0 {
-		resp.Header["Link"] = []string{strings.Join(links, ", ")}
+		if pages > page {
+			if len(buf) > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = r.appendPageLink(buf, base, page+1, "next")
+		}
+		vals[2] = string(buf)
+		resp.Header["Link"] = vals[2:3:3]
 	}
 	return pages
 }
 
-func withQuery(base, q string) string {
-	if q == "" {
-		return base
+// appendPageLink writes <base?query-with-page>; rel="rel".
+func (r *Request) appendPageLink(buf []byte, base string, page int, rel string) []byte {
+	buf = append(buf, '<')
+	mark := len(buf)
+	buf = r.appendURL(buf, base)
+	sep := byte('?')
+	if bytes.IndexByte(buf[mark:], '?') >= 0 {
+		sep = '&'
 	}
-	if strings.Contains(base, "?") {
-		return base + "&" + q
+	buf = append(buf, sep)
+	start := len(buf)
+	buf = r.appendQuery(buf, "page", page)
+	if len(buf) == start {
+		buf = buf[:start-1]
 	}
-	return base + "?" + q
+	buf = append(buf, `>; rel="`...)
+	buf = append(buf, rel...)
+	return append(buf, '"')
 }
 
-// collectionURL is the REST URL of the requested route; for a route
-// without variables, its declared spelling (so /cms/v2/Posts/ links to
-// /cms/v2/posts).
-func (r *Request) collectionURL() string {
-	route := r.Route
+// collectionRoute is the requested route; for a route without variables,
+// its declared spelling (so /cms/v2/Posts/ links to /cms/v2/posts).
+func (r *Request) collectionRoute() string {
 	if r.route != nil && r.route.literal {
-		route = r.route.full
+		return r.route.full
 	}
-	return r.URL(route)
+	return r.Route
+}
+
+// appendURL appends the absolute REST URL of route.
+func (r *Request) appendURL(buf []byte, route string) []byte {
+	if r.srv == nil {
+		return append(buf, route...)
+	}
+	return r.srv.appendURL(buf, route)
 }

@@ -1,5 +1,7 @@
 package rest
 
+import "strconv"
+
 // Sanitize converts a value that passed Validate to its typed form, exactly
 // as WordPress's rest_sanitize_value_from_schema: integers become int64,
 // numbers float64, booleans bool, arrays []any, objects map[string]any, and
@@ -7,20 +9,22 @@ package rest
 // only error it reports is rest_duplicate_items (uniqueItems checked again
 // after sanitising).
 func Sanitize(value any, schema *Schema, param string) (any, *Error) {
-	return sanitize(value, schema, &path{name: param})
+	var buf [8]pathSeg
+	return sanitize(value, schema, newPath(param, buf[:]))
 }
 
 // ParseArg validates then sanitises, like rest_parse_request_arg. Custom
 // SanitizeFuncs call it to keep the schema checks.
 func ParseArg(value any, schema *Schema, param string) (any, *Error) {
-	p := &path{name: param}
+	var buf [8]pathSeg
+	p := newPath(param, buf[:])
 	if err := validate(value, schema, p); err != nil {
 		return nil, err
 	}
 	return sanitize(value, schema, p)
 }
 
-func sanitize(v any, s *Schema, p *path) (any, *Error) {
+func sanitize(v any, s *Schema, p path) (any, *Error) {
 	typ := s.Type
 	if len(s.AnyOf) > 0 {
 		m, err := findAny(v, s, p)
@@ -65,30 +69,52 @@ func withParentType(c, parent *Schema) *Schema {
 }
 
 // sanitizeTyped sanitises v once its type is resolved.
-func sanitizeTyped(v any, s *Schema, p *path, typ string) (any, *Error) {
+func sanitizeTyped(v any, s *Schema, p path, typ string) (any, *Error) {
 	switch typ {
 	case "array":
-		l := toList(v)
+		var l []any
+		if _, ok := singleItem(v); ok {
+			// One comma-free string: the item is the value itself.
+			x := v
+			if s.Items != nil {
+				sx, err := sanitize(v, s.Items, p.index(0))
+				if err != nil {
+					return nil, err
+				}
+				x = sx
+			}
+			return []any{x}, nil
+		}
+		l = toList(v)
+		out := l
 		if s.Items != nil {
-			out := make([]any, len(l))
+			out = make([]any, len(l))
 			for i, x := range l {
-				sx, err := sanitize(x, s.Items, &path{parent: p, index: i, isIdx: true})
+				sx, err := sanitize(x, s.Items, p.index(i))
 				if err != nil {
 					return nil, err
 				}
 				out[i] = sx
 			}
-			l = out
 		}
-		if s.UniqueItems && !uniqueItems(l) {
+		if s.UniqueItems && !uniqueItems(out) {
+			if p.quiet {
+				return nil, errQuiet
+			}
 			return nil, schemaErr("rest_duplicate_items", p.String()+" has duplicate items.")
 		}
-		return l, nil
+		if _, same := v.([]any); same && s.Items == nil {
+			return v, nil // already a list: no new interface value
+		}
+		return out, nil
 	case "object":
+		if l, ok := v.([]any); ok {
+			return sanitizeListObject(l, s, p)
+		}
 		m := toObject(v)
 		out := make(map[string]any, len(m))
 		for k, x := range m {
-			cp := &path{parent: p, name: k}
+			cp := p.key(k)
 			if ps := s.prop(k); ps != nil {
 				sx, err := sanitize(x, ps, cp)
 				if err != nil {
@@ -119,17 +145,6 @@ func sanitizeTyped(v any, s *Schema, p *path, typ string) (any, *Error) {
 				continue
 			}
 			out[k] = x
-		}
-		if _, wasList := v.([]any); wasList {
-			// A PHP list is an array with keys 0..n-1 whatever the schema
-			// calls it; keep it a list when it still is one.
-			if keys, ok := numericKeys(out); ok && sequential(keys) {
-				l := make([]any, len(keys))
-				for i, k := range keys {
-					l[i] = out[k]
-				}
-				return l, nil
-			}
 		}
 		return out, nil
 	case "null":
@@ -162,10 +177,64 @@ func sanitizeTyped(v any, s *Schema, p *path, typ string) (any, *Error) {
 		}
 	}
 	if typ == "string" {
-		if str, ok := v.(string); ok {
-			return str, nil
+		if _, ok := v.(string); ok {
+			return v, nil
 		}
 		return phpString(v), nil
 	}
 	return v, nil
+}
+
+// sanitizeListObject sanitises a PHP list against an object schema; it
+// stays a list unless additionalProperties:false removes members.
+func sanitizeListObject(l []any, s *Schema, p path) (any, *Error) {
+	if len(s.Properties) == 0 && len(s.PatternProperties) == 0 {
+		switch a := s.AdditionalProperties.(type) {
+		case nil:
+			return l, nil
+		case bool:
+			if a {
+				return l, nil
+			}
+		}
+	}
+	out := make([]any, 0, len(l))
+	var kept []string
+	removed := false
+	for i, x := range l {
+		k := strconv.Itoa(i)
+		cp := p.key(k)
+		c := s.prop(k)
+		if c == nil {
+			c = patternPropertySchema(k, s)
+		}
+		if c == nil {
+			switch a := s.AdditionalProperties.(type) {
+			case bool:
+				if !a {
+					removed = true
+					continue
+				}
+			case *Schema:
+				c = a
+			}
+		}
+		if c != nil {
+			sx, err := sanitize(x, c, cp)
+			if err != nil {
+				return nil, err
+			}
+			x = sx
+		}
+		out = append(out, x)
+		kept = append(kept, k)
+	}
+	if !removed {
+		return out, nil
+	}
+	m := make(map[string]any, len(out))
+	for i, k := range kept {
+		m[k] = out[i]
+	}
+	return m, nil
 }

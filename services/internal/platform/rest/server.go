@@ -50,6 +50,9 @@ type Server struct {
 	routes []*compiledRoute
 	root   string // RootURL, normalised
 	plain  bool   // RootURL uses ?rest_route=
+	// discovery is the Link header announcing the API root (shared, never
+	// modified).
+	discovery []string
 }
 
 // New compiles the routes (patterns, schemas, defaults) and returns a
@@ -73,6 +76,7 @@ func New(opts Options, routes ...Route) (*Server, error) {
 		root += "/"
 	}
 	s.root = root
+	s.discovery = []string{"<" + s.rootLink() + `>; rel="https://api.w.org/"`}
 	for i := range routes {
 		rt := routes[i]
 		cr, err := compileRoute(&rt)
@@ -95,7 +99,8 @@ func cacheDefaults(args Props) {
 		if sc.Default == nil || sc.Validate != nil || sc.Sanitize != nil || sc.def.ready {
 			continue
 		}
-		p := &path{name: a.Name}
+		var buf [8]pathSeg
+		p := newPath(a.Name, buf[:])
 		if err := validate(sc.Default, sc, p); err != nil {
 			sc.def = defaultCache{ready: true, err: err}
 			continue
@@ -115,6 +120,18 @@ func (s *Server) URL(route string) string {
 		return s.root + route
 	}
 	return s.root + strings.TrimPrefix(route, "/")
+}
+
+// appendURL appends URL(route) to buf.
+func (s *Server) appendURL(buf []byte, route string) []byte {
+	buf = append(buf, s.root...)
+	if s.plain {
+		if route == "" {
+			route = "/"
+		}
+		return append(buf, route...)
+	}
+	return append(buf, strings.TrimPrefix(route, "/")...)
 }
 
 // rootLink is the API root announced by the discovery header.
@@ -207,7 +224,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		h["Content-Type"] = hvJSON
 	}
 	h["X-Robots-Tag"] = hvNoIndex
-	h["Link"] = []string{"<" + s.rootLink() + `>; rel="https://api.w.org/"`}
+	h["Link"] = s.discovery
 	h["X-Content-Type-Options"] = hvNoSniff
 
 	// Step 2: JSONP checks; these bodies have no "data".
@@ -234,8 +251,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	overrideHeader := false
 	if m, ok := query.get("_method"); ok && isScalar(m) {
 		req.Method = strings.ToUpper(phpString(m))
-	} else if m := hr.Header.Get("X-HTTP-Method-Override"); m != "" {
-		req.Method = strings.ToUpper(m)
+	} else if m := hr.Header["X-Http-Method-Override"]; len(m) > 0 && m[0] != "" {
+		req.Method = strings.ToUpper(m[0])
 		overrideHeader = true
 	}
 	req.Caller = s.caller(req.ctx)
@@ -272,16 +289,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		delete(h, "Last-Modified")
 	}
 	// Step 11: CORS for requests with an Origin.
-	if origin := hr.Header.Get("Origin"); origin != "" {
+	if origin := firstHeader(hr.Header, "Origin"); origin != "" {
 		if origin != "null" {
 			origin = sanitizeURL(origin)
 		}
 		h["Access-Control-Allow-Origin"] = []string{origin}
 		h["Access-Control-Allow-Methods"] = hvAllowMethods
 		h["Access-Control-Allow-Credentials"] = hvTrue
-		h.Add("Vary", "Origin")
+		addVaryOrigin(h)
 	} else if hr.Method == http.MethodGet && !req.Caller.LoggedIn() {
-		h.Add("Vary", "Origin")
+		addVaryOrigin(h)
 	}
 
 	envelope := false
@@ -292,7 +309,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	// Link (pagination) goes before the discovery Link.
 	for k, v := range header {
 		if k == "Link" {
-			h["Link"] = append(append([]string(nil), v...), h["Link"]...)
+			links := make([]string, 0, len(v)+len(h["Link"]))
+			h["Link"] = append(append(links, v...), h["Link"]...)
 			continue
 		}
 		h[k] = v
@@ -334,6 +352,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	}
 }
 
+var hvOrigin = []string{"Origin"}
+
+func addVaryOrigin(h http.Header) {
+	if len(h["Vary"]) == 0 {
+		h["Vary"] = hvOrigin
+		return
+	}
+	h["Vary"] = append(h["Vary"][:len(h["Vary"]):len(h["Vary"])], "Origin")
+}
+
+// firstHeader reads a header by its canonical name without re-canonicalising.
+func firstHeader(h http.Header, canonical string) string {
+	if v := h[canonical]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func validCallback(cb string) bool {
 	for i := 0; i < len(cb); i++ {
 		c := cb[i]
@@ -362,8 +398,8 @@ func (s *Server) encode(dst []byte, req *Request, body any, isData, enveloped bo
 		e.schema = req.route.Schema
 		e.ctx = req.ViewContext()
 	}
-	e.hints = func(href string) []string { return s.targetHints(req, href) }
-	fs := parseFields(req.Param("_fields"))
+	e.srv, e.req = s, req
+	fs := req.fieldSet()
 	if enveloped {
 		env := body.(Object)
 		e.openObject()
@@ -434,7 +470,7 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 	if hr.Body == nil || hr.Body == http.NoBody {
 		return nil
 	}
-	ct := hr.Header.Get("Content-Type")
+	ct := firstHeader(hr.Header, "Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt == "" && ct != "" {
 		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
@@ -560,6 +596,7 @@ func (s *Server) prepare(req *Request) *Error {
 	if len(missing) > 0 {
 		return missingParams(missing)
 	}
+	var segs [8]pathSeg
 	isDefault := func(i int) bool { return i < 256 && fromDefault[i/64]&(1<<(i%64)) != 0 }
 	var names []string
 	var errs []*Error
@@ -575,7 +612,7 @@ func (s *Server) prepare(req *Request) *Error {
 		case isDefault(i) && a.Schema.def.ready:
 			err = a.Schema.def.err
 		default:
-			err = validate(v, a.Schema, &path{name: a.Name})
+			err = validate(v, a.Schema, newPath(a.Name, segs[:]))
 		}
 		if err != nil {
 			names = append(names, a.Name)
@@ -600,7 +637,7 @@ func (s *Server) prepare(req *Request) *Error {
 		case isDefault(i) && a.Schema.def.ready:
 			req.vals[i] = a.Schema.def.value
 		default:
-			req.vals[i], err = sanitizeArg(v, a.Schema, &path{name: a.Name})
+			req.vals[i], err = sanitizeArg(v, a.Schema, newPath(a.Name, segs[:]))
 		}
 		if err != nil {
 			names = append(names, a.Name)
@@ -615,7 +652,7 @@ func (s *Server) prepare(req *Request) *Error {
 
 // sanitizeArg is the default sanitize_callback: only arguments with a type
 // (or a combining keyword) are sanitised.
-func sanitizeArg(v any, sc *Schema, p *path) (any, *Error) {
+func sanitizeArg(v any, sc *Schema, p path) (any, *Error) {
 	if sc.Type == "" && len(sc.Types) == 0 && len(sc.AnyOf) == 0 && len(sc.OneOf) == 0 {
 		return v, nil
 	}

@@ -8,45 +8,63 @@ import (
 	"unicode/utf8"
 )
 
-// path is a parameter path such as categories[0] or meta[foo], built only
-// when an error message needs it.
+// path is a parameter path such as categories[0] or meta[foo]. It is a
+// value whose segments live in a caller-provided array, so validating does
+// not allocate; the string is built only when a message needs it.
 type path struct {
-	parent *path
-	name   string
-	index  int
-	isIdx  bool
+	root string
+	segs []pathSeg
+	// quiet skips building messages: the caller only wants to know whether
+	// the value matches (oneOf/anyOf candidates), and errQuiet is returned.
+	quiet bool
 }
 
-func (p *path) String() string {
-	if p == nil {
-		return ""
-	}
-	if p.parent == nil {
-		return p.name
+type pathSeg struct {
+	name  string
+	index int
+	isIdx bool
+}
+
+// newPath starts a path at param, using buf for the segments.
+func newPath(param string, buf []pathSeg) path { return path{root: param, segs: buf[:0]} }
+
+func (p path) key(k string) path {
+	return path{root: p.root, segs: append(p.segs, pathSeg{name: k}), quiet: p.quiet}
+}
+
+func (p path) index(i int) path {
+	return path{root: p.root, segs: append(p.segs, pathSeg{index: i, isIdx: true}), quiet: p.quiet}
+}
+
+func (p path) String() string {
+	if len(p.segs) == 0 {
+		// A copy: returning p.root itself would make escape analysis move
+		// every path's segment array to the heap.
+		return strings.Clone(p.root)
 	}
 	var b strings.Builder
-	p.write(&b)
+	b.WriteString(p.root)
+	for _, s := range p.segs {
+		b.WriteByte('[')
+		if s.isIdx {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(s.name)
+		}
+		b.WriteByte(']')
+	}
 	return b.String()
 }
 
-func (p *path) write(b *strings.Builder) {
-	if p.parent == nil {
-		b.WriteString(p.name)
-		return
-	}
-	p.parent.write(b)
-	b.WriteByte('[')
-	if p.isIdx {
-		b.WriteString(strconv.Itoa(p.index))
-	} else {
-		b.WriteString(p.name)
-	}
-	b.WriteByte(']')
-}
+// errQuiet is the failure of a quiet validation.
+var errQuiet = &Error{Code: "rest_invalid", Message: "invalid"}
 
 func schemaErr(code, msg string) *Error { return &Error{Code: code, Message: msg} }
 
-func typeErr(p *path, t string) *Error {
+func typeErr(p path, t string) *Error {
+	if p.quiet {
+		return errQuiet
+	}
 	ps := p.String()
 	return &Error{
 		Code:    "rest_invalid_type",
@@ -59,11 +77,12 @@ func typeErr(p *path, t string) *Error {
 // rest_validate_value_from_schema does; param names the value in messages
 // ("per_page", "requests"). It returns nil or the first failure.
 func Validate(value any, schema *Schema, param string) *Error {
-	return validate(value, schema, &path{name: param})
+	var buf [8]pathSeg
+	return validate(value, schema, newPath(param, buf[:]))
 }
 
 // validate is rest_validate_value_from_schema.
-func validate(v any, s *Schema, p *path) *Error {
+func validate(v any, s *Schema, p path) *Error {
 	typ := s.Type
 	if len(s.AnyOf) > 0 {
 		m, err := findAny(v, s, p)
@@ -158,61 +177,114 @@ func bestType(v any, types []string) string {
 	return ""
 }
 
-func validateObject(v any, s *Schema, p *path) *Error {
+func validateObject(v any, s *Schema, p path) *Error {
 	if !isObject(v) {
 		return typeErr(p, "object")
 	}
+	if l, ok := v.([]any); ok {
+		return validateListObject(l, s, p)
+	}
 	m := toObject(v)
-	if s.RequiredProps != nil {
-		for _, name := range s.RequiredProps {
-			if _, ok := m[name]; !ok {
-				return schemaErr("rest_property_required", name+" is a required property of "+p.String()+".")
-			}
-		}
-	} else {
-		for _, prop := range s.Properties {
-			if prop.Schema.Required {
-				if _, ok := m[prop.Name]; !ok {
-					return schemaErr("rest_property_required", prop.Name+" is a required property of "+p.String()+".")
-				}
-			}
-		}
+	if err := requiredProps(s, p, func(name string) bool { _, ok := m[name]; return ok }); err != nil {
+		return err
 	}
 	// Go maps have no order; visit declared properties first, then the rest
 	// sorted, so the first reported error is deterministic.
 	if len(m) > 0 {
 		for _, prop := range s.Properties {
 			if x, ok := m[prop.Name]; ok {
-				if err := validate(x, prop.Schema, &path{parent: p, name: prop.Name}); err != nil {
+				if err := validate(x, prop.Schema, p.key(prop.Name)); err != nil {
 					return err
 				}
 			}
 		}
 		for _, k := range extraKeys(m, s) {
-			x := m[k]
-			cp := &path{parent: p, name: k}
-			if ps := patternPropertySchema(k, s); ps != nil {
-				if err := validate(x, ps, cp); err != nil {
-					return err
-				}
-				continue
-			}
-			switch a := s.AdditionalProperties.(type) {
-			case bool:
-				if !a {
-					return schemaErr("rest_additional_properties_forbidden", k+" is not a valid property of Object.")
-				}
-			case *Schema:
-				if err := validate(x, a, cp); err != nil {
-					return err
-				}
+			if err := validateExtraProp(k, m[k], s, p); err != nil {
+				return err
 			}
 		}
 	}
-	if s.MinProperties != nil && len(m) < *s.MinProperties {
+	return propertyCount(len(m), s, p)
+}
+
+// validateListObject validates a PHP list against an object schema: its
+// keys are "0".."n-1".
+func validateListObject(l []any, s *Schema, p path) *Error {
+	if err := requiredProps(s, p, func(name string) bool {
+		i, err := strconv.Atoi(name)
+		return err == nil && isCanonicalIntKey(name) && i >= 0 && i < len(l)
+	}); err != nil {
+		return err
+	}
+	for i, x := range l {
+		k := strconv.Itoa(i)
+		if c := s.prop(k); c != nil {
+			if err := validate(x, c, p.key(k)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := validateExtraProp(k, x, s, p); err != nil {
+			return err
+		}
+	}
+	return propertyCount(len(l), s, p)
+}
+
+func requiredProps(s *Schema, p path, has func(string) bool) *Error {
+	if s.RequiredProps != nil {
+		for _, name := range s.RequiredProps {
+			if !has(name) {
+				if p.quiet {
+					return errQuiet
+				}
+				return schemaErr("rest_property_required", name+" is a required property of "+p.String()+".")
+			}
+		}
+		return nil
+	}
+	for _, prop := range s.Properties {
+		if prop.Schema.Required && !has(prop.Name) {
+			if p.quiet {
+				return errQuiet
+			}
+			return schemaErr("rest_property_required", prop.Name+" is a required property of "+p.String()+".")
+		}
+	}
+	return nil
+}
+
+// validateExtraProp checks a member that is not a declared property.
+func validateExtraProp(k string, x any, s *Schema, p path) *Error {
+	cp := p.key(k)
+	if ps := patternPropertySchema(k, s); ps != nil {
+		return validate(x, ps, cp)
+	}
+	switch a := s.AdditionalProperties.(type) {
+	case bool:
+		if !a {
+			if p.quiet {
+				return errQuiet
+			}
+			return schemaErr("rest_additional_properties_forbidden", k+" is not a valid property of Object.")
+		}
+	case *Schema:
+		return validate(x, a, cp)
+	}
+	return nil
+}
+
+func propertyCount(n int, s *Schema, p path) *Error {
+	if s.MinProperties != nil && n < *s.MinProperties {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_too_few_properties", p.String()+" must contain at least "+countNoun(*s.MinProperties, "property", "properties")+".")
 	}
-	if s.MaxProperties != nil && len(m) > *s.MaxProperties {
+	if s.MaxProperties != nil && n > *s.MaxProperties {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_too_many_properties", p.String()+" must contain at most "+countNoun(*s.MaxProperties, "property", "properties")+".")
 	}
 	return nil
@@ -241,25 +313,55 @@ func patternPropertySchema(key string, s *Schema) *Schema {
 	return nil
 }
 
-func validateArray(v any, s *Schema, p *path) *Error {
+func validateArray(v any, s *Schema, p path) *Error {
 	if !isList(v) {
 		return typeErr(p, "array")
+	}
+	if _, ok := singleItem(v); ok {
+		// One comma-free string: the list is [v]; no need to build it.
+		if s.Items != nil {
+			if err := validate(v, s.Items, p.index(0)); err != nil {
+				return err
+			}
+		}
+		if s.MinItems != nil && 1 < *s.MinItems {
+			if p.quiet {
+				return errQuiet
+			}
+			return schemaErr("rest_too_few_items", p.String()+" must contain at least "+countNoun(*s.MinItems, "item", "items")+".")
+		}
+		if s.MaxItems != nil && 1 > *s.MaxItems {
+			if p.quiet {
+				return errQuiet
+			}
+			return schemaErr("rest_too_many_items", p.String()+" must contain at most "+countNoun(*s.MaxItems, "item", "items")+".")
+		}
+		return nil
 	}
 	l := toList(v)
 	if s.Items != nil {
 		for i, x := range l {
-			if err := validate(x, s.Items, &path{parent: p, index: i, isIdx: true}); err != nil {
+			if err := validate(x, s.Items, p.index(i)); err != nil {
 				return err
 			}
 		}
 	}
 	if s.MinItems != nil && len(l) < *s.MinItems {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_too_few_items", p.String()+" must contain at least "+countNoun(*s.MinItems, "item", "items")+".")
 	}
 	if s.MaxItems != nil && len(l) > *s.MaxItems {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_too_many_items", p.String()+" must contain at most "+countNoun(*s.MaxItems, "item", "items")+".")
 	}
 	if s.UniqueItems && !uniqueItems(l) {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_duplicate_items", p.String()+" has duplicate items.")
 	}
 	return nil
@@ -324,12 +426,15 @@ func thousands(n int64) string {
 // phpD formats a number the way sprintf("%d") does: truncated to an integer.
 func phpD(f float64) string { return strconv.FormatInt(floatToInt(f), 10) }
 
-func validateNumber(v any, s *Schema, p *path, typ string) *Error {
+func validateNumber(v any, s *Schema, p path, typ string) *Error {
 	f, ok := toFloat(v)
 	if !ok {
 		return typeErr(p, typ)
 	}
 	if s.MultipleOf != nil && math.Mod(f, *s.MultipleOf) != 0 {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_invalid_multiple", p.String()+" must be a multiple of "+formatFloat(*s.MultipleOf)+".")
 	}
 	minimum, maximum := s.Minimum, s.Maximum
@@ -337,16 +442,28 @@ func validateNumber(v any, s *Schema, p *path, typ string) *Error {
 	switch {
 	case minimum != nil && maximum == nil:
 		if exMin && f <= *minimum {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_out_of_bounds", p.String()+" must be greater than "+phpD(*minimum))
 		}
 		if !exMin && f < *minimum {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_out_of_bounds", p.String()+" must be greater than or equal to "+phpD(*minimum))
 		}
 	case maximum != nil && minimum == nil:
 		if exMax && f >= *maximum {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_out_of_bounds", p.String()+" must be less than "+phpD(*maximum))
 		}
 		if !exMax && f > *maximum {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_out_of_bounds", p.String()+" must be less than or equal to "+phpD(*maximum))
 		}
 	case minimum != nil && maximum != nil:
@@ -359,6 +476,9 @@ func validateNumber(v any, s *Schema, p *path, typ string) *Error {
 				}
 				return " (inclusive)"
 			}
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_out_of_bounds", p.String()+" must be between "+phpD(*minimum)+side(exMin)+" and "+phpD(*maximum)+side(exMax))
 		}
 	}
@@ -368,7 +488,7 @@ func validateNumber(v any, s *Schema, p *path, typ string) *Error {
 	return nil
 }
 
-func validateString(v any, s *Schema, p *path) *Error {
+func validateString(v any, s *Schema, p path) *Error {
 	str, ok := v.(string)
 	if !ok {
 		return typeErr(p, "string")
@@ -376,13 +496,22 @@ func validateString(v any, s *Schema, p *path) *Error {
 	if s.MinLength != nil || s.MaxLength != nil {
 		n := utf8.RuneCountInString(str)
 		if s.MinLength != nil && n < *s.MinLength {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_too_short", p.String()+" must be at least "+countNoun(*s.MinLength, "character", "characters")+" long.")
 		}
 		if s.MaxLength != nil && n > *s.MaxLength {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_too_long", p.String()+" must be at most "+countNoun(*s.MaxLength, "character", "characters")+" long.")
 		}
 	}
 	if s.Pattern != "" && !matchPattern(s.Pattern, s.pattern, str) {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_invalid_pattern", p.String()+" does not match pattern "+s.Pattern+".")
 	}
 	return nil
@@ -390,7 +519,7 @@ func validateString(v any, s *Schema, p *path) *Error {
 
 // validateEnum is rest_validate_enum: the value is sanitised first, then
 // compared.
-func validateEnum(v any, s *Schema, p *path, typ string) *Error {
+func validateEnum(v any, s *Schema, p path, typ string) *Error {
 	sv, err := sanitizeTyped(v, s, p, typ)
 	if err != nil {
 		return err
@@ -409,7 +538,13 @@ func validateEnum(v any, s *Schema, p *path, typ string) *Error {
 		}
 	}
 	if len(names) == 1 {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_not_in_enum", p.String()+" is not "+names[0]+".")
+	}
+	if p.quiet {
+		return errQuiet
 	}
 	return schemaErr("rest_not_in_enum", p.String()+" is not one of "+listAnd(names)+".")
 }
@@ -442,7 +577,7 @@ func candidateType(c, parent *Schema) string {
 	return parent.Type
 }
 
-func validateCandidate(v any, c, parent *Schema, p *path) *Error {
+func validateCandidate(v any, c, parent *Schema, p path) *Error {
 	if c.Type == "" && len(c.Types) == 0 && (parent.Type != "" || len(parent.Types) > 0) {
 		cp := *c
 		cp.Type, cp.Types = parent.Type, parent.Types
@@ -451,8 +586,24 @@ func validateCandidate(v any, c, parent *Schema, p *path) *Error {
 	return validate(v, c, p)
 }
 
-// findAny is rest_find_any_matching_schema.
-func findAny(v any, s *Schema, p *path) (*Schema, *Error) {
+// quietRoot is the path of quiet validations: no message is built, so the
+// path itself does not matter. Sharing it keeps paths on the stack.
+var quietRoot = path{quiet: true}
+
+func quietPath(path) path { return quietRoot }
+
+// findAny is rest_find_any_matching_schema. Candidates are first tried
+// quietly; messages are only built when none matches.
+func findAny(v any, s *Schema, p path) (*Schema, *Error) {
+	qp := quietPath(p)
+	for _, c := range s.AnyOf {
+		if validateCandidate(v, c, s, qp) == nil {
+			return c, nil
+		}
+	}
+	if p.quiet {
+		return nil, errQuiet
+	}
 	var errs []candidateErr
 	for i, c := range s.AnyOf {
 		err := validateCandidate(v, c, s, p)
@@ -464,8 +615,25 @@ func findAny(v any, s *Schema, p *path) (*Schema, *Error) {
 	return nil, combiningError(v, p, errs)
 }
 
-// findOne is rest_find_one_matching_schema.
-func findOne(v any, s *Schema, p *path) (*Schema, *Error) {
+// findOne is rest_find_one_matching_schema. Candidates are first tried
+// quietly; messages are only built when none matches.
+func findOne(v any, s *Schema, p path) (*Schema, *Error) {
+	qp := quietPath(p)
+	first, count := -1, 0
+	for i, c := range s.OneOf {
+		if validateCandidate(v, c, s, qp) == nil {
+			if first < 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	if count == 1 {
+		return s.OneOf[first], nil
+	}
+	if p.quiet {
+		return nil, errQuiet
+	}
 	var errs []candidateErr
 	var matches []int
 	for i, c := range s.OneOf {
@@ -490,7 +658,13 @@ func findOne(v any, s *Schema, p *path) (*Schema, *Error) {
 		}
 		data := Object{{"positions", positions}}
 		if len(titles) == len(matches) {
+			if p.quiet {
+				return nil, errQuiet
+			}
 			return nil, &Error{Code: "rest_one_of_multiple_matches", Message: p.String() + " matches " + listAnd(titles) + ", but should match only one.", Data: data}
+		}
+		if p.quiet {
+			return nil, errQuiet
 		}
 		return nil, &Error{Code: "rest_one_of_multiple_matches", Message: p.String() + " matches more than one of the expected formats.", Data: data}
 	}
@@ -498,7 +672,7 @@ func findOne(v any, s *Schema, p *path) (*Schema, *Error) {
 }
 
 // combiningError is rest_get_combining_operation_error.
-func combiningError(v any, p *path, errs []candidateErr) *Error {
+func combiningError(v any, p path, errs []candidateErr) *Error {
 	if len(errs) == 1 {
 		return formatCombining(p, errs[0])
 	}
@@ -546,7 +720,13 @@ func combiningError(v any, p *path, errs []candidateErr) *Error {
 		}
 	}
 	if len(titles) == len(errs) {
+		if p.quiet {
+			return errQuiet
+		}
 		return schemaErr("rest_no_matching_schema", ps+" is not a valid "+listAnd(titles)+".")
+	}
+	if p.quiet {
+		return errQuiet
 	}
 	return schemaErr("rest_no_matching_schema", ps+" does not match any of the expected formats.")
 }
@@ -561,15 +741,21 @@ func dataParam(d any) (string, bool) {
 	return "", false
 }
 
-func formatCombining(p *path, e candidateErr) *Error {
+func formatCombining(p path, e candidateErr) *Error {
 	data := Object{{"position", e.index}}
 	if e.schema.Title != "" {
+		if p.quiet {
+			return errQuiet
+		}
 		return &Error{Code: "rest_no_matching_schema", Message: p.String() + " is not a valid " + e.schema.Title + ". Reason: " + e.err.Message, Data: data}
+	}
+	if p.quiet {
+		return errQuiet
 	}
 	return &Error{Code: "rest_no_matching_schema", Message: p.String() + " does not match the expected format. Reason: " + e.err.Message, Data: data}
 }
 
-func validateFormat(v any, format string, p *path) *Error {
+func validateFormat(v any, format string, p path) *Error {
 	str, ok := v.(string)
 	if !ok && isScalar(v) {
 		str = phpString(v)
@@ -577,22 +763,37 @@ func validateFormat(v any, format string, p *path) *Error {
 	switch format {
 	case "hex-color":
 		if !isHexColor(str) {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_invalid_hex_color", "Invalid hex color.")
 		}
 	case "date-time":
 		if !isDateTime(str) {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_invalid_date", "Invalid date.")
 		}
 	case "email":
 		if !isEmail(str) {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_invalid_email", "Invalid email address.")
 		}
 	case "ip":
 		if !isIP(str) {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_invalid_ip", p.String()+" is not a valid IP address.")
 		}
 	case "uuid":
 		if !isUUID(str) {
+			if p.quiet {
+				return errQuiet
+			}
 			return schemaErr("rest_invalid_uuid", p.String()+" is not a valid UUID.")
 		}
 	}
