@@ -223,10 +223,15 @@ type MediaSpec struct {
 	Storage MediaStorageSpec `json:"storage,omitzero"`
 }
 
-// MediaStorageSpec describes the media PersistentVolumeClaim.
+// MediaStorageSpec describes the media PersistentVolumeClaim, whose class
+// and access mode Kubernetes does not let change after creation.
+//
+// +kubebuilder:validation:XValidation:rule="has(self.storageClassName) == has(oldSelf.storageClassName)",message="media.storage.storageClassName cannot be added or removed"
 type MediaStorageSpec struct {
-	// Size requested for the volume. It can grow but not shrink.
+	// Size requested for the volume. It can grow (when the storage class
+	// allows expansion) but not shrink.
 	// +kubebuilder:default="10Gi"
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity(string(oldSelf))) >= 0",message="media.storage.size cannot shrink"
 	// +optional
 	Size *resource.Quantity `json:"size,omitempty"`
 

@@ -16,6 +16,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -422,8 +423,7 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		if err := k8s.Create(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		s.Spec.Database.SecretRef.Name = "other"
-		err := k8s.Update(ctx, s)
+		err := tryUpdate(t, ns, "immutable", func(s *sitev1.Site) { s.Spec.Database.SecretRef.Name = "other" })
 		if err == nil || !strings.Contains(err.Error(), "database.secretRef.name is immutable") {
 			t.Errorf("update error %v", err)
 		}
@@ -440,6 +440,37 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 			t.Errorf("defaults not applied: %+v", spec)
 		}
 	})
+
+	updates := []struct {
+		name   string
+		mutate func(*sitev1.Site)
+		want   string
+	}{
+		{"media size shrinks", func(s *sitev1.Site) { q := resource.MustParse("1Gi"); s.Spec.Media.Storage.Size = &q },
+			"media.storage.size cannot shrink"},
+		{"storage class added", func(s *sitev1.Site) { s.Spec.Media.Storage.StorageClassName = ptr.To("fast") },
+			"storageClassName cannot be added or removed"},
+		{"access mode changed", func(s *sitev1.Site) { s.Spec.Media.Storage.AccessMode = corev1.ReadWriteMany },
+			"media.storage.accessMode is immutable"},
+	}
+	for _, tt := range updates {
+		t.Run("update: "+tt.name, func(t *testing.T) {
+			err := tryUpdate(t, ns, "immutable", tt.mutate)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("update error %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("update: media size grows", func(t *testing.T) {
+		err := tryUpdate(t, ns, "immutable", func(s *sitev1.Site) {
+			q := resource.MustParse("20Gi")
+			s.Spec.Media.Storage.Size = &q
+		})
+		if err != nil {
+			t.Errorf("growing the volume was rejected: %v", err)
+		}
+	})
+
 }
 
 func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
@@ -723,4 +754,18 @@ func TestHTTPRouteAndServiceMonitor(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// tryUpdate applies mutate to the latest Site and returns the update's
+// error, retrying only on conflicts with the operator's status writes.
+func tryUpdate(t *testing.T, ns, name string, mutate func(*sitev1.Site)) error {
+	t.Helper()
+	for {
+		s := getSite(t, ns, name)
+		mutate(s)
+		err := k8s.Update(ctx, s)
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+	}
 }
