@@ -89,3 +89,25 @@ func TestStoppedServiceGives503(t *testing.T) {
 	r := call(t, "GET", accountPath, nil)
 	expectError(t, r, 503, "rest_service_unavailable")
 }
+
+func TestStoppedRESTServiceGives503(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	// Warm the index so the content routes are known, then stop content.
+	if r := call(t, "GET", "/cms-json/", nil); r.Obj()["routes"].(map[string]any)["/cms/v2/posts"] == nil {
+		t.Fatal("the index does not list the content routes")
+	}
+	st.StopService(contract.ServiceContent)
+	t.Cleanup(func() {
+		if err := st.StartService(contract.ServiceContent); err != nil {
+			t.Fatal(err)
+		}
+	})
+	expectError(t, call(t, "GET", "/cms-json/cms/v2/posts", nil), 503, "rest_service_unavailable")
+	expectError(t, call(t, "GET", "/?rest_route=/cms/v2/posts/1", nil, admin()...), 503, "rest_service_unavailable")
+	// The gateway's own routes keep working, and the index keeps the last
+	// known description of the stopped service.
+	r := call(t, "GET", "/cms-json/", nil)
+	if r.Status != 200 || r.Obj()["routes"].(map[string]any)["/cms/v2/posts"] == nil {
+		t.Fatalf("index while content is down: %d", r.Status)
+	}
+}
