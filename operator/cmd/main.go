@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -39,25 +41,36 @@ func init() {
 }
 
 func main() {
+	if err := run(ctrl.SetupSignalHandler(), flag.CommandLine, os.Args[1:], ctrl.GetConfig); err != nil {
+		ctrl.Log.WithName("setup").Error(err, "operator failed")
+		os.Exit(1)
+	}
+}
+
+// run parses args into fs, builds the manager and runs it until ctx ends.
+// getConfig supplies the API server connection (tests pass envtest's).
+func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() (*rest.Config, error)) error {
 	var (
 		metricsAddr, probeAddr, metricsCertDir  string
 		secureMetrics, enableHTTP2, leaderElect bool
 		watchNamespace, imageRegistry, imageTag string
 		leaderElectionNamespace                 string
 	)
-	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
-	flag.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
-	flag.StringVar(&metricsCertDir, "metrics-cert-dir", "", "Directory with tls.crt and tls.key for the metrics endpoint; a self-signed certificate when empty.")
-	flag.BoolVar(&enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics endpoint (off by default: HTTP/2 Rapid Reset, CVE-2023-44487).")
-	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
-	flag.BoolVar(&leaderElect, "leader-elect", false, "Elect a leader so that only one replica reconciles.")
-	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease (the pod's namespace when empty).")
-	flag.StringVar(&watchNamespace, "watch-namespace", "", "Reconcile Sites of this namespace only (all namespaces when empty).")
-	flag.StringVar(&imageRegistry, "image-registry", "ghcr.io/siteplane", "Registry and path prefix of the default service images.")
-	flag.StringVar(&imageTag, "image-tag", version, "Tag of the default service images.")
+	fs.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
+	fs.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
+	fs.StringVar(&metricsCertDir, "metrics-cert-dir", "", "Directory with tls.crt and tls.key for the metrics endpoint; a self-signed certificate when empty.")
+	fs.BoolVar(&enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics endpoint (off by default: HTTP/2 Rapid Reset, CVE-2023-44487).")
+	fs.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
+	fs.BoolVar(&leaderElect, "leader-elect", false, "Elect a leader so that only one replica reconciles.")
+	fs.StringVar(&leaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease (the pod's namespace when empty).")
+	fs.StringVar(&watchNamespace, "watch-namespace", "", "Reconcile Sites of this namespace only (all namespaces when empty).")
+	fs.StringVar(&imageRegistry, "image-registry", "ghcr.io/siteplane", "Registry and path prefix of the default service images.")
+	fs.StringVar(&imageTag, "image-tag", version, "Tag of the default service images.")
 	opts := zap.Options{}
-	opts.BindFlags(flag.CommandLine)
-	flag.Parse()
+	opts.BindFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("setup")
 
@@ -76,7 +89,11 @@ func main() {
 		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
 
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	cfg, err := getConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
 		Metrics:                 metricsOpts,
 		HealthProbeBindAddress:  probeAddr,
@@ -89,8 +106,7 @@ func main() {
 		Cache:                         controller.CacheOptions(watchNamespace),
 	})
 	if err != nil {
-		log.Error(err, "unable to create the manager")
-		os.Exit(1)
+		return fmt.Errorf("create the manager: %w", err)
 	}
 
 	r := &controller.SiteReconciler{
@@ -102,19 +118,19 @@ func main() {
 		Clock:     clock.RealClock{},
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
-		log.Error(err, "unable to set up the Site controller")
-		os.Exit(1)
+		return fmt.Errorf("set up the Site controller: %w", err)
 	}
 
-	ctrlmetrics.Registry.MustRegister(sitemetrics.NewCollector(func(ctx context.Context) ([]sitev1.Site, error) {
+	if err := ctrlmetrics.Registry.Register(sitemetrics.NewCollector(func(ctx context.Context) ([]sitev1.Site, error) {
 		var list sitev1.SiteList
 		err := mgr.GetClient().List(ctx, &list)
 		return list.Items, err
-	}, nil))
+	}, nil)); err != nil {
+		return fmt.Errorf("register the Site collector: %w", err)
+	}
 
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
-		log.Error(err, "unable to set up the health check")
-		os.Exit(1)
+		return fmt.Errorf("health check: %w", err)
 	}
 	// Ready once the informer caches hold the cluster's state, so a new
 	// replica does not report ready before it could reconcile.
@@ -126,13 +142,9 @@ func main() {
 		}
 		return nil
 	}); err != nil {
-		log.Error(err, "unable to set up the readiness check")
-		os.Exit(1)
+		return fmt.Errorf("readiness check: %w", err)
 	}
 
 	log.Info("starting the manager", "version", version)
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
-		log.Error(err, "manager stopped with an error")
-		os.Exit(1)
-	}
+	return mgr.Start(ctx)
 }
