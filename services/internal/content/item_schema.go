@@ -1,5 +1,7 @@
 package content
 
+import "slices"
+
 // Item schemas (get_item_schema) of the post types, revisions and terms:
 // served by OPTIONS and in the route descriptions. The handlers render the
 // same fields per context (response.go).
@@ -23,7 +25,7 @@ func rendered(raw []string, renderedCtx []string, extra ...P) *S {
 func union(a, b []string) []string {
 	out := append([]string(nil), a...)
 	for _, x := range b {
-		if !in(x, out) {
+		if !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}

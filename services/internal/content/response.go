@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // view says how a post is rendered: the context, the caller (for password
@@ -57,132 +58,121 @@ func (s *Service) guid(pt *PostType, p *Post) string {
 	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + strconv.FormatInt(p.ID, 10)
 }
 
-func in(ctx string, contexts []string) bool {
-	for _, c := range contexts {
-		if c == ctx {
-			return true
-		}
-	}
-	return false
-}
-
 // prepare renders a post for the response (prepare_item_for_response),
-// keeping only the fields of v.context.
-func (s *Service) prepare(pt *PostType, p *Post, v view) map[string]any {
+// keeping only the fields of v.context, in WordPress's order.
+func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 	c := v.context
 	edit, embed := c == "edit", c == "embed"
-	out := make(map[string]any, 32)
-	out["id"] = p.ID
-	out["date"] = formatLocal(p.DateGMT, s.loc)
+	out := make(rest.Object, 0, 32)
+	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
+	add("id", p.ID)
+	add("date", formatLocal(p.DateGMT, s.loc))
 	if !embed {
-		out["date_gmt"] = formatGMT(p.DateGMT)
-		guid := map[string]any{"rendered": s.guid(pt, p)}
+		add("date_gmt", formatGMT(p.DateGMT))
+		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, p)}}
 		if edit {
-			guid["raw"] = s.guid(pt, p)
+			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, p)})
 		}
-		out["guid"] = guid
-		out["modified"] = formatLocal(p.ModifiedGMT, s.loc)
-		out["modified_gmt"] = formatGMT(p.ModifiedGMT)
+		add("guid", guid)
+		add("modified", formatLocal(p.ModifiedGMT, s.loc))
+		add("modified_gmt", formatGMT(p.ModifiedGMT))
 	}
 	if edit {
-		out["password"] = p.Password
+		add("password", p.Password)
 	}
-	out["slug"] = p.Slug
+	add("slug", p.Slug)
 	if !embed || pt.EmbedContent {
-		out["status"] = p.Status
+		add("status", p.Status)
 	}
-	out["type"] = pt.Name
-	out["link"] = s.link(pt, p)
+	add("type", pt.Name)
+	add("link", s.link(pt, p))
 
-	// title
-	title := map[string]any{}
-	if pt.RenderedText {
-		title["rendered"] = p.Title
+	switch {
+	case pt.RenderedText:
+		title := rest.Object{}
 		if edit || (embed && pt.EmbedContent) {
-			title["raw"] = p.Title
+			title = append(title, rest.Member{Key: "raw", Value: p.Title})
 		}
-		out["title"] = title
-	} else if !embed { // blocks: {raw} in view and edit
-		out["title"] = map[string]any{"raw": p.Title}
+		add("title", append(title, rest.Member{Key: "rendered", Value: p.Title}))
+	case !embed: // blocks: {raw} in view and edit
+		add("title", rest.Object{{Key: "raw", Value: p.Title}})
 	}
 
 	protected := p.Password != ""
 	required := protected && !canAccessPasswordContent(p, v)
-	// content
 	if !embed || pt.EmbedContent {
-		content := map[string]any{}
-		if pt.RenderedText {
-			if required {
-				content["rendered"] = ""
-			} else {
-				content["rendered"] = renderContent(p.Content)
-			}
-		}
+		content := rest.Object{}
 		if edit || !pt.RenderedText || (embed && pt.EmbedContent) {
-			content["raw"] = p.Content
+			content = append(content, rest.Member{Key: "raw", Value: p.Content})
+		}
+		if pt.RenderedText {
+			rendered := ""
+			if !required {
+				rendered = renderContent(p.Content)
+			}
+			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
 		if !(embed && pt.EmbedContent) {
-			content["protected"] = protected
+			content = append(content, rest.Member{Key: "protected", Value: protected})
 		}
 		if edit || (embed && pt.EmbedContent) {
-			content["block_version"] = blockVersion(p.Content)
+			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
 		}
-		out["content"] = content
+		add("content", content)
 	}
 	if pt.Excerpt {
-		ex := map[string]any{"protected": protected}
-		if required {
-			ex["rendered"] = ""
-		} else {
-			ex["rendered"] = renderExcerpt(p.Excerpt, p.Content, v.excerptLength)
-		}
+		ex := rest.Object{}
 		if edit {
-			ex["raw"] = p.Excerpt
+			ex = append(ex, rest.Member{Key: "raw", Value: p.Excerpt})
 		}
-		out["excerpt"] = ex
+		rendered := ""
+		if !required {
+			rendered = renderExcerpt(p.Excerpt, p.Content, v.excerptLength)
+		}
+		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
 	}
 	if pt.Author {
-		out["author"] = p.Author
+		add("author", p.Author)
 	}
 	if pt.Thumbnail {
-		out["featured_media"] = p.FeaturedMedia
+		add("featured_media", p.FeaturedMedia)
 	}
 	if !embed {
 		if pt.Hierarchical {
-			out["parent"] = p.Parent
+			add("parent", p.Parent)
 		}
 		if pt.PageAttributes {
-			out["menu_order"] = p.MenuOrder
+			add("menu_order", p.MenuOrder)
 		}
 		if pt.Comments {
-			out["comment_status"] = p.CommentStatus
-			out["ping_status"] = p.PingStatus
+			add("comment_status", p.CommentStatus)
+			add("ping_status", p.PingStatus)
 		}
 		if pt.Sticky {
-			out["sticky"] = p.Sticky
+			add("sticky", p.Sticky)
 		}
-		out["template"] = p.Template
+		add("template", p.Template)
 		if pt.Formats {
-			out["format"] = p.Format
+			add("format", p.Format)
 		}
 		if pt.Footnotes {
-			out["meta"] = map[string]any{"footnotes": p.Footnotes}
+			add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
 		}
 		if pt.SyncStatus {
-			out["cms_pattern_sync_status"] = p.SyncStatus
+			add("cms_pattern_sync_status", p.SyncStatus)
 		}
 		for _, tax := range pt.Taxonomies {
-			out[tax.Base] = p.termsOf(tax)
+			add(tax.Base, p.termsOf(tax))
 		}
 		if edit && pt.Public {
-			out["permalink_template"] = s.permalinkTemplate(pt)
-			out["generated_slug"] = generatedSlug(p)
+			add("permalink_template", s.permalinkTemplate(pt))
+			add("generated_slug", generatedSlug(p))
 		}
 		if pt.Public {
-			out["class_list"] = classList(pt, p)
+			add("class_list", classList(pt, p))
 		}
 	}
-	out["_links"] = s.links(pt, p, v)
+	add("_links", s.links(pt, p, v))
 	return out
 }
 
@@ -256,69 +246,75 @@ func allowed(who identity.Identity, pt *PostType, p *Post) []string {
 	return m
 }
 
-func href(u string, extra ...any) map[string]any {
-	m := map[string]any{"href": u}
-	for i := 0; i+1 < len(extra); i += 2 {
-		m[extra[i].(string)] = extra[i+1]
+// href is one link: its attributes first, then href (WordPress's order).
+func href(u string, attrs ...any) rest.Object {
+	o := make(rest.Object, 0, len(attrs)/2+1)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		o = append(o, rest.Member{Key: attrs[i].(string), Value: attrs[i+1]})
 	}
-	return m
+	return append(o, rest.Member{Key: "href", Value: u})
 }
 
-// links is prepare_links in compact form (§4.4).
-func (s *Service) links(pt *PostType, p *Post, v view) map[string]any {
+var curies = []any{rest.Object{{Key: "name", Value: "wp"}, {Key: "href", Value: "https://api.w.org/{rel}"}, {Key: "templated", Value: true}}}
+
+// links is prepare_links in compact form (§4.4), with targetHints on self
+// computed from the post already loaded (no further query).
+func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	self := s.postURL(pt, p.ID)
-	l := map[string]any{
-		"self":       []any{href(self, "targetHints", map[string]any{"allow": allowed(v.who, pt, p)})},
-		"collection": []any{href(s.restRoot + "/cms/v2/" + pt.Base)},
-		"about":      []any{href(s.restRoot + "/cms/v2/types/" + pt.Name)},
-	}
+	l := make(rest.Object, 0, 16)
+	add := func(rel string, links ...any) { l = append(l, rest.Member{Key: rel, Value: links}) }
+	selfLink := href(self)
+	selfLink = append(selfLink, rest.Member{Key: "targetHints", Value: rest.Object{{Key: "allow", Value: allowed(v.who, pt, p)}}})
+	add("self", selfLink)
+	add("collection", href(s.restRoot+"/cms/v2/"+pt.Base))
+	add("about", href(s.restRoot+"/cms/v2/types/"+pt.Name))
 	id := strconv.FormatInt(p.ID, 10)
 	if pt.Author && p.Author != 0 {
-		l["author"] = []any{href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(p.Author, 10), "embeddable", true)}
+		add("author", href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(p.Author, 10), "embeddable", true))
 	}
 	if pt.Comments {
-		l["replies"] = []any{href(s.restRoot+"/cms/v2/comments?post="+id, "embeddable", true)}
+		add("replies", href(s.restRoot+"/cms/v2/comments?post="+id, "embeddable", true))
 	}
-	l["version-history"] = []any{href(self+"/revisions", "count", p.Revisions)}
+	add("version-history", href(self+"/revisions", "count", p.Revisions))
 	if p.Revisions > 0 {
-		l["predecessor-version"] = []any{href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision)}
+		add("predecessor-version", href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision))
 	}
 	if pt.Hierarchical && p.Parent > 0 {
-		l["up"] = []any{href(s.postURL(pt, p.Parent), "embeddable", true)}
+		add("up", href(s.postURL(pt, p.Parent), "embeddable", true))
 	}
 	if pt.Thumbnail && p.FeaturedMedia != 0 {
-		l["wp:featuredmedia"] = []any{href(s.restRoot+"/cms/v2/media/"+strconv.FormatInt(p.FeaturedMedia, 10), "embeddable", true)}
+		add("wp:featuredmedia", href(s.restRoot+"/cms/v2/media/"+strconv.FormatInt(p.FeaturedMedia, 10), "embeddable", true))
 	}
-	l["wp:attachment"] = []any{href(s.restRoot + "/cms/v2/media?parent=" + id)}
+	add("wp:attachment", href(s.restRoot+"/cms/v2/media?parent="+id))
 	if len(pt.Taxonomies) > 0 {
 		var terms []any
 		for _, tax := range pt.Taxonomies {
 			terms = append(terms, href(s.restRoot+"/cms/v2/"+tax.Base+"?post="+id, "taxonomy", tax.Name, "embeddable", true))
 		}
-		l["wp:term"] = terms
+		add("wp:term", terms...)
 	}
 	if v.context == "edit" {
 		if v.who.Can(pt.Caps.Publish) {
-			l["wp:action-publish"] = []any{href(self)}
+			add("wp:action-publish", href(self))
 		}
 		if v.who.Can("unfiltered_html") {
-			l["wp:action-unfiltered-html"] = []any{href(self)}
+			add("wp:action-unfiltered-html", href(self))
 		}
 		if pt.Sticky && v.who.Can(pt.Caps.EditOthers) && v.who.Can(pt.Caps.Publish) {
-			l["wp:action-sticky"] = []any{href(self)}
+			add("wp:action-sticky", href(self))
 		}
 		if pt.Author && v.who.Can(pt.Caps.EditOthers) {
-			l["wp:action-assign-author"] = []any{href(self)}
+			add("wp:action-assign-author", href(self))
 		}
 		for _, tax := range pt.Taxonomies {
 			if v.who.Can(tax.ManageCap) {
-				l["wp:action-create-"+tax.Base] = []any{href(self)}
+				add("wp:action-create-"+tax.Base, href(self))
 			}
 			if v.who.Can(tax.AssignCap) {
-				l["wp:action-assign-"+tax.Base] = []any{href(self)}
+				add("wp:action-assign-"+tax.Base, href(self))
 			}
 		}
 	}
-	l["curies"] = []any{map[string]any{"name": "wp", "href": "https://api.w.org/{rel}", "templated": true}}
+	l = append(l, rest.Member{Key: "curies", Value: curies})
 	return l
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 var (
@@ -78,50 +80,52 @@ func latestRevision(ctx context.Context, q querier, parent int64, autosave bool,
 	return scanPost(rows)
 }
 
-// prepareRevision renders a revision or autosave (§5.3).
-func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context string, autosave bool) map[string]any {
-	edit := context == "edit"
-	out := map[string]any{
-		"author": r.Author,
-		"date":   formatLocal(r.DateGMT, s.loc),
-		"id":     r.ID,
-		"parent": r.Parent,
-		"slug":   r.Slug,
+// prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
+func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context string, autosave bool) rest.Object {
+	edit, embed := context == "edit", context == "embed"
+	out := make(rest.Object, 0, 16)
+	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
+	text := func(raw, rendered string, rawAlways bool) rest.Object {
+		o := rest.Object{}
+		if edit || rawAlways {
+			o = append(o, rest.Member{Key: "raw", Value: raw})
+		}
+		return append(o, rest.Member{Key: "rendered", Value: rendered})
 	}
-	if context != "embed" {
-		out["date_gmt"] = formatGMT(r.DateGMT)
-		out["modified"] = formatLocal(r.ModifiedGMT, s.loc)
-		out["modified_gmt"] = formatGMT(r.ModifiedGMT)
-		guid := map[string]any{"rendered": s.guid(pt, r)}
+	add("author", r.Author)
+	add("date", formatLocal(r.DateGMT, s.loc))
+	if !embed {
+		add("date_gmt", formatGMT(r.DateGMT))
+	}
+	add("id", r.ID)
+	if !embed {
+		add("modified", formatLocal(r.ModifiedGMT, s.loc))
+		add("modified_gmt", formatGMT(r.ModifiedGMT))
+	}
+	add("parent", r.Parent)
+	add("slug", r.Slug)
+	if !embed {
+		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, r)}}
 		if edit {
-			guid["raw"] = s.guid(pt, r)
+			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, r)})
 		}
-		out["guid"] = guid
-		content := map[string]any{"rendered": renderContent(r.Content)}
-		if edit || !pt.RenderedText {
-			content["raw"] = r.Content
-		}
-		out["content"] = content
-		if pt.Footnotes {
-			out["meta"] = map[string]any{"footnotes": r.Footnotes}
-		}
+		add("guid", guid)
 	}
-	title := map[string]any{"rendered": r.Title}
-	if edit || !pt.RenderedText {
-		title["raw"] = r.Title
+	add("title", text(r.Title, r.Title, !pt.RenderedText))
+	if !embed {
+		add("content", text(r.Content, renderContent(r.Content), !pt.RenderedText))
 	}
-	out["title"] = title
 	if pt.Excerpt {
-		ex := map[string]any{"rendered": renderExcerpt(r.Excerpt, r.Content, 0)}
-		if edit {
-			ex["raw"] = r.Excerpt
-		}
-		out["excerpt"] = ex
+		add("excerpt", text(r.Excerpt, renderExcerpt(r.Excerpt, r.Content, 0), false))
 	}
-	if autosave {
-		out["preview_link"] = s.link(pt, parent) + previewSuffix(s.link(pt, parent))
+	if pt.Footnotes && !embed {
+		add("meta", rest.Object{{Key: "footnotes", Value: r.Footnotes}})
 	}
-	out["_links"] = map[string]any{"parent": []any{href(s.postURL(pt, parent.ID))}}
+	if autosave && edit {
+		link := s.link(pt, parent)
+		add("preview_link", link+previewSuffix(link))
+	}
+	add("_links", rest.Object{{Key: "parent", Value: []any{href(s.postURL(pt, parent.ID))}}})
 	return out
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // Terms of the four taxonomies (WP_REST_Terms_Controller and, for nav_menu,
@@ -88,50 +90,59 @@ func (s *Service) termLink(tax *Taxonomy, t *Term) string {
 	return s.site.URL + "/?taxonomy=" + tax.Name + "&term=" + t.Slug
 }
 
-// prepareTerm renders a term for context.
-func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) map[string]any {
+// prepareTerm renders a term for context, in WordPress's order.
+func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Object {
 	embed := context == "embed"
-	out := map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug}
+	out := make(rest.Object, 0, 12)
+	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
+	add("id", t.ID)
 	if tax == Menu {
 		if !embed {
-			out["description"] = t.Description
-			out["meta"] = []any{}
-			out["locations"] = []any{}
-			out["auto_add"] = false
+			add("description", t.Description)
+		}
+		add("name", t.Name)
+		add("slug", t.Slug)
+		if !embed {
+			add("meta", []any{})
+			add("locations", []any{})
+			add("auto_add", false)
 		}
 	} else {
-		out["link"] = s.termLink(tax, t)
-		out["taxonomy"] = tax.Name
 		if !embed {
-			out["count"] = t.Count
-			out["description"] = t.Description
-			out["meta"] = []any{}
+			add("count", t.Count)
+			add("description", t.Description)
+		}
+		add("link", s.termLink(tax, t))
+		add("name", t.Name)
+		add("slug", t.Slug)
+		add("taxonomy", tax.Name)
+		if !embed {
 			if tax.Hierarchical {
-				out["parent"] = t.Parent
+				add("parent", t.Parent)
 			}
+			add("meta", []any{})
 		}
 	}
-	self := s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10)
-	links := map[string]any{
-		"self":       []any{href(self)},
-		"collection": []any{href(s.restRoot + "/cms/v2/" + tax.Base)},
-		"about":      []any{href(s.restRoot + "/cms/v2/taxonomies/" + tax.Name)},
+	id := strconv.FormatInt(t.ID, 10)
+	links := rest.Object{
+		{Key: "self", Value: []any{href(s.restRoot + "/cms/v2/" + tax.Base + "/" + id)}},
+		{Key: "collection", Value: []any{href(s.restRoot + "/cms/v2/" + tax.Base)}},
+		{Key: "about", Value: []any{href(s.restRoot + "/cms/v2/taxonomies/" + tax.Name)}},
 	}
 	if tax.Hierarchical && t.Parent != 0 {
-		links["up"] = []any{href(s.restRoot+"/cms/v2/"+tax.Base+"/"+strconv.FormatInt(t.Parent, 10), "embeddable", true)}
+		links = append(links, rest.Member{Key: "up", Value: []any{href(s.restRoot+"/cms/v2/"+tax.Base+"/"+strconv.FormatInt(t.Parent, 10), "embeddable", true)}})
 	}
+	var postTypes []any
 	for _, pt := range PostTypes {
-		for _, pt2 := range pt.Taxonomies {
-			if pt2 == tax {
-				links["wp:post_type"] = []any{href(s.restRoot + "/cms/v2/" + pt.Base + "?" + tax.Base + "=" + strconv.FormatInt(t.ID, 10))}
-			}
+		if hasTaxonomy(pt, tax) {
+			postTypes = append(postTypes, href(s.restRoot+"/cms/v2/"+pt.Base+"?"+tax.Base+"="+id))
 		}
 	}
 	if tax == Menu {
-		links["wp:post_type"] = []any{href(s.restRoot + "/cms/v2/menu-items?menus=" + strconv.FormatInt(t.ID, 10))}
+		postTypes = append(postTypes, href(s.restRoot+"/cms/v2/menu-items?menus="+id))
 	}
-	links["curies"] = []any{map[string]any{"name": "wp", "href": "https://api.w.org/{rel}", "templated": true}}
-	out["_links"] = links
+	links = append(links, rest.Member{Key: "wp:post_type", Value: postTypes}, rest.Member{Key: "curies", Value: curies})
+	add("_links", links)
 	return out
 }
 
