@@ -17,8 +17,12 @@ import (
 type encoder struct {
 	buf    []byte
 	pretty bool
-	stack  []bool // per open container: has members
-	base   [16]bool
+	// Per open container, whether it has members: a bit per level for the
+	// first 64 levels (no self-referencing array, so encoders stay on the
+	// stack), a slice beyond.
+	depth int
+	bits  uint64
+	deep  []bool
 
 	ctx    string  // context for Item filtering; "" = none
 	schema *Schema // item schema of the route
@@ -28,26 +32,51 @@ type encoder struct {
 
 func appendJSON(dst []byte, v any, pretty bool) []byte {
 	e := encoder{buf: dst, pretty: pretty}
-	e.stack = e.base[:0]
 	e.value(v)
 	return e.buf
 }
 
 func (e *encoder) indent() {
 	e.buf = append(e.buf, '\n')
-	for range len(e.stack) {
+	for range e.depth {
 		e.buf = append(e.buf, "    "...)
 	}
 }
 
+// has reports whether the innermost open container has members.
+func (e *encoder) has() bool {
+	d := e.depth - 1
+	if d < 64 {
+		return e.bits&(1<<d) != 0
+	}
+	return e.deep[d-64]
+}
+
+func (e *encoder) setHas(v bool) {
+	d := e.depth - 1
+	if d < 64 {
+		if v {
+			e.bits |= 1 << d
+		} else {
+			e.bits &^= 1 << d
+		}
+		return
+	}
+	e.deep[d-64] = v
+}
+
 func (e *encoder) open(c byte) {
 	e.buf = append(e.buf, c)
-	e.stack = append(e.stack, false)
+	e.depth++
+	if e.depth > 64 && len(e.deep) < e.depth-64 {
+		e.deep = append(e.deep, false)
+	}
+	e.setHas(false)
 }
 
 func (e *encoder) close(c byte) {
-	had := e.stack[len(e.stack)-1]
-	e.stack = e.stack[:len(e.stack)-1]
+	had := e.has()
+	e.depth--
 	if had && e.pretty {
 		e.indent()
 	}
@@ -61,11 +90,10 @@ func (e *encoder) closeArray()  { e.close(']') }
 
 // element starts an array element.
 func (e *encoder) element() {
-	top := len(e.stack) - 1
-	if e.stack[top] {
+	if e.has() {
 		e.buf = append(e.buf, ',')
 	}
-	e.stack[top] = true
+	e.setHas(true)
 	if e.pretty {
 		e.indent()
 	}

@@ -29,7 +29,7 @@ type Error struct {
 
 // NewError returns an error whose data is {"status": status}.
 func NewError(code, message string, status int) *Error {
-	return &Error{Code: code, Message: message, Data: Object{{Key: "status", Value: status}}}
+	return &Error{Code: code, Message: message, Data: Object{{Key: "status", Value: boxStatus(status)}}}
 }
 
 // Error implements the error interface.
@@ -197,4 +197,21 @@ func missingParams(names []string) *Error {
 		Message: "Missing parameter(s): " + strings.Join(names, ", "),
 		Data:    Object{{"status", http.StatusBadRequest}, {"params", list}},
 	}
+}
+
+// boxedStatus holds the HTTP statuses as interface values, so building an
+// error (permission checks run on every response for Allow) does not
+// allocate for the number.
+var boxedStatus = func() (b [600]any) {
+	for i := range b {
+		b[i] = i
+	}
+	return b
+}()
+
+func boxStatus(status int) any {
+	if status >= 0 && status < len(boxedStatus) {
+		return boxedStatus[status]
+	}
+	return status
 }

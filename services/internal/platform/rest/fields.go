@@ -7,6 +7,10 @@ import "strings"
 type fieldSet struct {
 	list  []string
 	nodes []fieldNode // nodes[0] is the root
+
+	// Inline storage: a typical _fields fits, so parsing allocates once.
+	listBuf  [8]string
+	nodesBuf [10]fieldNode
 }
 
 type fieldNode struct {
@@ -19,16 +23,14 @@ func parseFields(v any) *fieldSet {
 	if v == nil {
 		return nil
 	}
-	var list []string
+	fs := &fieldSet{}
+	list := fs.listBuf[:0]
 	if str, ok := v.(string); ok {
 		// wp_parse_list without boxing every piece.
 		start := -1
 		for i := 0; i <= len(str); i++ {
 			if i == len(str) || str[i] == ',' || isPHPWhitespace(str[i]) {
 				if start >= 0 {
-					if list == nil {
-						list = make([]string, 0, 1+strings.Count(str, ","))
-					}
 					list = append(list, str[start:i])
 					start = -1
 				}
@@ -47,8 +49,8 @@ func parseFields(v any) *fieldSet {
 	if len(list) == 0 {
 		return nil
 	}
-	fs := &fieldSet{list: list, nodes: make([]fieldNode, 1, len(list)+2)}
-	fs.nodes[0] = fieldNode{parent: -1}
+	fs.list = list
+	fs.nodes = append(fs.nodesBuf[:0], fieldNode{parent: -1})
 fields:
 	for _, f := range list {
 		ref := 0

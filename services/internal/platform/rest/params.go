@@ -5,18 +5,23 @@ import (
 	"strings"
 )
 
-// phpArray is a PHP array under construction: insertion-ordered keys, each
-// value a string or a nested *phpArray. It reproduces parse_str for query
-// strings and form bodies (a[]=1, categories[terms]=5, a[x][]=2).
+// phpArray is a PHP array under construction: insertion-ordered items,
+// each value a string, a []any (built by "[]" appends only) or a nested
+// *phpArray. It reproduces parse_str for query strings and form bodies
+// (a[]=1, categories[terms]=5, a[x][]=2).
 type phpArray struct {
-	keys []string
-	vals []any
-	next int64
+	items []phpItem
+	next  int64
+}
+
+type phpItem struct {
+	key string
+	val any
 }
 
 func (a *phpArray) index(key string) int {
-	for i, k := range a.keys {
-		if k == key {
+	for i := range a.items {
+		if a.items[i].key == key {
 			return i
 		}
 	}
@@ -28,14 +33,14 @@ func (a *phpArray) get(key string) (any, bool) {
 		return nil, false
 	}
 	if i := a.index(key); i >= 0 {
-		return a.vals[i], true
+		return a.items[i].val, true
 	}
 	return nil, false
 }
 
 func (a *phpArray) put(key string, v any) {
 	if i := a.index(key); i >= 0 {
-		a.vals[i] = v
+		a.items[i].val = v
 		return
 	}
 	if isCanonicalIntKey(key) {
@@ -43,8 +48,7 @@ func (a *phpArray) put(key string, v any) {
 			a.next = n + 1
 		}
 	}
-	a.keys = append(a.keys, key)
-	a.vals = append(a.vals, v)
+	a.items = append(a.items, phpItem{key, v})
 }
 
 // child returns the nested array under key, replacing a scalar there.
@@ -53,16 +57,44 @@ func (a *phpArray) child(key string) *phpArray {
 		key = strconv.FormatInt(a.next, 10)
 	}
 	if i := a.index(key); i >= 0 {
-		if c, ok := a.vals[i].(*phpArray); ok {
+		switch x := a.items[i].val.(type) {
+		case *phpArray:
+			return x
+		case []any:
+			c := &phpArray{items: make([]phpItem, len(x), len(x)+1), next: int64(len(x))}
+			for j, v := range x {
+				c.items[j] = phpItem{strconv.Itoa(j), v}
+			}
+			a.items[i].val = c
 			return c
 		}
 		c := &phpArray{}
-		a.vals[i] = c
+		a.items[i].val = c
 		return c
 	}
 	c := &phpArray{}
 	a.put(key, c)
 	return c
+}
+
+// push stores value at key[] ("append"), keeping pure lists as []any.
+func (a *phpArray) push(key, value string) {
+	if key == "" {
+		key = strconv.FormatInt(a.next, 10)
+	}
+	i := a.index(key)
+	if i < 0 {
+		a.put(key, []any{value})
+		return
+	}
+	switch x := a.items[i].val.(type) {
+	case []any:
+		a.items[i].val = append(x, value)
+	case *phpArray:
+		x.put(strconv.FormatInt(x.next, 10), value)
+	default:
+		a.items[i].val = []any{value}
+	}
 }
 
 // assign stores value at base[subs[0]][subs[1]]...; an empty sub is "[]".
@@ -71,39 +103,38 @@ func (a *phpArray) assign(base string, subs []string, value string) {
 		a.put(base, value)
 		return
 	}
-	cur := a.child(base)
-	for i, s := range subs {
-		if i == len(subs)-1 {
-			if s == "" {
-				s = strconv.FormatInt(cur.next, 10)
-			}
-			cur.put(s, value)
-			return
-		}
-		cur = cur.child(s)
+	cur, key := a, base
+	for _, s := range subs[:len(subs)-1] {
+		cur = cur.child(key)
+		key = s
 	}
+	if last := subs[len(subs)-1]; last != "" {
+		cur.child(key).put(last, value)
+		return
+	}
+	cur.push(key, value)
 }
 
 // value converts a nested array: a list when the keys are 0..n-1 in order,
 // otherwise a map.
 func (a *phpArray) value() any {
 	list := true
-	for i, k := range a.keys {
-		if k != strconv.Itoa(i) {
+	for i := range a.items {
+		if a.items[i].key != strconv.Itoa(i) {
 			list = false
 			break
 		}
 	}
 	if list {
-		out := make([]any, len(a.vals))
-		for i, v := range a.vals {
-			out[i] = nestedValue(v)
+		out := make([]any, len(a.items))
+		for i := range a.items {
+			out[i] = nestedValue(a.items[i].val)
 		}
 		return out
 	}
-	out := make(map[string]any, len(a.keys))
-	for i, k := range a.keys {
-		out[k] = nestedValue(a.vals[i])
+	out := make(map[string]any, len(a.items))
+	for _, it := range a.items {
+		out[it.key] = nestedValue(it.val)
 	}
 	return out
 }
@@ -117,9 +148,9 @@ func nestedValue(v any) any {
 
 // finish converts nested arrays of the top level in place.
 func (a *phpArray) finish() *phpArray {
-	for i, v := range a.vals {
-		if c, ok := v.(*phpArray); ok {
-			a.vals[i] = c.value()
+	for i := range a.items {
+		if c, ok := a.items[i].val.(*phpArray); ok {
+			a.items[i].val = c.value()
 		}
 	}
 	return a
@@ -130,7 +161,8 @@ const maxNesting = 64
 // parseKey splits a PHP variable name into its base and bracket indexes,
 // following php_register_variable_ex: leading blanks dropped, '.' and ' '
 // in the base become '_', an unterminated '[' becomes '_' once.
-func parseKey(raw string) (base string, subs []string) {
+func parseKey(raw string, buf []string) (base string, subs []string) {
+	subs = buf[:0]
 	raw = strings.TrimLeft(raw, " ")
 	open := strings.IndexByte(raw, '[')
 	head := raw
@@ -180,9 +212,9 @@ func parseKey(raw string) (base string, subs []string) {
 func parseQuery(q string) *phpArray {
 	a := &phpArray{}
 	if q != "" {
-		n := strings.Count(q, "&") + 1
-		a.keys, a.vals = make([]string, 0, n), make([]any, 0, n)
+		a.items = make([]phpItem, 0, strings.Count(q, "&")+1)
 	}
+	var buf [8]string
 	for q != "" {
 		var pair string
 		pair, q, _ = strings.Cut(q, "&")
@@ -191,7 +223,7 @@ func parseQuery(q string) *phpArray {
 		}
 		k, v, _ := strings.Cut(pair, "=")
 		k = phpURLDecode(k)
-		base, subs := parseKey(k)
+		base, subs := parseKey(k, buf[:])
 		if base == "" {
 			continue
 		}

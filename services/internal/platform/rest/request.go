@@ -217,9 +217,9 @@ func (a *phpArray) asMap() map[string]any {
 	if a == nil {
 		return nil
 	}
-	m := make(map[string]any, len(a.keys))
-	for i, k := range a.keys {
-		m[k] = a.vals[i]
+	m := make(map[string]any, len(a.items))
+	for _, it := range a.items {
+		m[it.key] = it.val
 	}
 	return m
 }
@@ -260,8 +260,8 @@ func (r *Request) queryLen() int {
 		return 0
 	}
 	n := 0
-	for _, it := range r.query.keys {
-		n += len(it) + 8
+	for _, it := range r.query.items {
+		n += len(it.key) + 8
 	}
 	return n
 }
@@ -274,13 +274,14 @@ func (r *Request) appendQuery(buf []byte, key string, value int) []byte {
 	replaced := false
 	var parts [8]string
 	if r.query != nil {
-		for i, k := range r.query.keys {
+		for _, it := range r.query.items {
+			k, v := it.key, it.val
 			if k == key {
 				buf = appendQueryPair(buf, start, append(parts[:0], k), nil, value, true)
 				replaced = true
 				continue
 			}
-			buf = appendQueryPair(buf, start, append(parts[:0], k), r.query.vals[i], 0, false)
+			buf = appendQueryPair(buf, start, append(parts[:0], k), v, 0, false)
 		}
 	}
 	if !replaced {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Method sets of WordPress's WP_REST_Server constants.
@@ -82,6 +83,37 @@ type compiledRoute struct {
 	names   []string // named groups, by submatch index
 	hasVars bool     // has named groups (no _links.self in descriptions)
 	literal bool     // no regex syntax: compared without the regexp engine
+
+	allowCache sync.Map // endpoint mask (uint64) -> *allowSet
+}
+
+// allowSet is the Allow header and the targetHints list of one set of
+// permitted endpoints; cached because it is computed on every response.
+type allowSet struct {
+	header  []string // nil when nothing is allowed; shared, never modified
+	methods []string
+}
+
+func (cr *compiledRoute) allow(mask uint64) *allowSet {
+	if v, ok := cr.allowCache.Load(mask); ok {
+		return v.(*allowSet)
+	}
+	set := &allowSet{}
+	for i := range cr.Endpoints {
+		if i >= 64 || mask&(1<<i) == 0 {
+			continue
+		}
+		for _, m := range cr.Endpoints[i].Methods {
+			if !contains(set.methods, m) {
+				set.methods = append(set.methods, m)
+			}
+		}
+	}
+	if len(set.methods) > 0 {
+		set.header = []string{strings.Join(set.methods, ", ")}
+	}
+	v, _ := cr.allowCache.LoadOrStore(mask, set)
+	return v.(*allowSet)
 }
 
 func compileRoute(rt *Route) (*compiledRoute, error) {

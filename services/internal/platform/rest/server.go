@@ -389,7 +389,6 @@ func writeBare(w http.ResponseWriter, code, message string) {
 // targetHints, error bodies are written as they are.
 func (s *Server) encode(dst []byte, req *Request, body any, isData, enveloped bool) []byte {
 	e := encoder{buf: dst, pretty: req.pretty()}
-	e.stack = e.base[:0]
 	if !isData && !enveloped {
 		e.value(body)
 		return e.buf
@@ -482,7 +481,7 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 		}
 		form := &phpArray{}
 		for _, k := range sortedValueKeys(hr.MultipartForm.Value) {
-			base, subs := parseKey(k)
+			base, subs := parseKey(k, nil)
 			if base == "" {
 				continue
 			}
@@ -729,32 +728,36 @@ func (s *Server) finish(req *Request, resp *Response, rerr *Error) (int, http.He
 		}
 	}
 	if req.route != nil {
-		if allow := s.allowHeader(req, req.route); allow != "" {
+		if allow := s.allowHeader(req, req.route); allow != nil {
 			if header == nil {
 				header = make(http.Header, 1)
 			}
-			header["Allow"] = []string{allow}
+			header["Allow"] = allow
 		}
 	}
 	return status, header
 }
 
-// allowedMethods lists the methods of route whose permission check passes
-// for req (no check counts as allowed), upper-case, without duplicates.
-func (s *Server) allowedMethods(dst []string, req *Request, cr *compiledRoute) []string {
+// allowedMask runs every endpoint's permission check for req (no check
+// counts as allowed) and returns the set of permitted endpoints.
+func (s *Server) allowedMask(req *Request, cr *compiledRoute) uint64 {
+	var mask uint64
 	for i := range cr.Endpoints {
-		ep := &cr.Endpoints[i]
-		ok := ep.Permission == nil || s.permits(req, ep)
-		if !ok {
-			continue
+		if i >= 64 {
+			break
 		}
-		for _, m := range ep.Methods {
-			if !contains(dst, m) {
-				dst = append(dst, m)
-			}
+		ep := &cr.Endpoints[i]
+		if ep.Permission == nil || s.permits(req, ep) {
+			mask |= 1 << i
 		}
 	}
-	return dst
+	return mask
+}
+
+// allowedMethods lists the methods of route whose permission check passes
+// for req: upper-case, without duplicates, in declaration order.
+func (s *Server) allowedMethods(req *Request, cr *compiledRoute) []string {
+	return cr.allow(s.allowedMask(req, cr)).methods
 }
 
 func (s *Server) permits(req *Request, ep *Endpoint) (ok bool) {
@@ -766,16 +769,9 @@ func (s *Server) permits(req *Request, ep *Endpoint) (ok bool) {
 	return ep.Permission(req) == nil
 }
 
-func (s *Server) allowHeader(req *Request, cr *compiledRoute) string {
-	var arr [8]string
-	methods := s.allowedMethods(arr[:0], req, cr)
-	switch len(methods) {
-	case 0:
-		return ""
-	case 1:
-		return methods[0]
-	}
-	return strings.Join(methods, ", ")
+// allowHeader is the Allow header value for req ("" when nothing is allowed).
+func (s *Server) allowHeader(req *Request, cr *compiledRoute) []string {
+	return cr.allow(s.allowedMask(req, cr)).header
 }
 
 // targetHints computes targetHints.allow of a self link: the link's route
@@ -797,7 +793,7 @@ func (s *Server) targetHints(req *Request, href string) []string {
 	if s.prepare(sub) != nil {
 		return nil
 	}
-	return s.allowedMethods(nil, sub, cr)
+	return s.allowedMethods(sub, cr)
 }
 
 // options answers OPTIONS (§1.9): the description of the first route whose
