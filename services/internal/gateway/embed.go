@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 
 	"siteplane.dev/services/internal/gateway/routing"
 )
@@ -180,10 +183,13 @@ func (e *embedder) fetch(href string) json.RawMessage {
 	}
 	q, _ := url.ParseQuery(query)
 	if !q.Has("context") {
-		if query != "" {
-			query += "&"
+		query = joinQuery(query, "context=embed")
+	}
+	// Embedded collections come whole: per_page is the route's maximum.
+	if !q.Has("per_page") {
+		if max, ok := e.g.perPageMax(e.ctx, route); ok {
+			query = joinQuery(query, "per_page="+strconv.Itoa(max))
 		}
-		query += "context=embed"
 	}
 	res := e.g.do(e.ctx, e.table, subRequest{Method: http.MethodGet, Route: route, Query: query})
 	body := json.RawMessage(res.Body)
@@ -211,4 +217,67 @@ func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
 		return normalizeRoute(r), rest, true
 	}
 	return "", "", false
+}
+
+// embedEnvelope embeds into the "body" member of an _envelope answer.
+func (g *Gateway) embedEnvelope(ctx context.Context, raw []byte, rels []string) []byte {
+	members, ok := objectMembers(raw)
+	if !ok {
+		return raw
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		out.Write(k)
+		out.WriteByte(':')
+		if m.key == "body" {
+			out.Write(g.embedBody(ctx, m.raw, rels))
+		} else {
+			out.Write(m.raw)
+		}
+	}
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+func joinQuery(q, kv string) string {
+	if q == "" {
+		return kv
+	}
+	return q + "&" + kv
+}
+
+var patternCache sync.Map // route pattern → *regexp.Regexp
+
+// perPageMax finds the GET endpoint of the route description matching
+// route and returns the maximum of its per_page argument.
+func (g *Gateway) perPageMax(ctx context.Context, route string) (int, bool) {
+	descs, _ := g.merged(ctx)
+	for _, d := range descs {
+		re, ok := patternCache.Load(d.Route)
+		if !ok {
+			c, err := regexp.Compile(`(?i)^(?:` + d.Route + `)$`)
+			if err != nil {
+				continue
+			}
+			re, _ = patternCache.LoadOrStore(d.Route, c)
+		}
+		if !re.(*regexp.Regexp).MatchString(route) {
+			continue
+		}
+		for _, ep := range d.Endpoints {
+			if !contains(ep.Methods, http.MethodGet) {
+				continue
+			}
+			if s := ep.Args.Get("per_page"); s != nil && s.Maximum != nil {
+				return int(*s.Maximum), true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
 }

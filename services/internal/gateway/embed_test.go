@@ -17,7 +17,7 @@ func TestEmbedAuthor(t *testing.T) {
 		{"/cms-json/cms/v2/posts/1?_embed", true},
 		{"/cms-json/cms/v2/posts/1?_embed=author", true},
 		{"/cms-json/cms/v2/posts/1?_embed=1", true},
-		{"/?rest_route=/cms/v2/posts/1&_embed=wp:term", false},
+		{"/?rest_route=/cms/v2/posts/1&_embed=wp:featuredmedia", false},
 		{"/cms-json/cms/v2/posts/1", false},
 	}
 	for _, tt := range tests {
@@ -44,8 +44,20 @@ func TestEmbedAuthor(t *testing.T) {
 			t.Fatalf("%s: body %s", tt.target, b)
 		}
 	}
+	// An embedded collection is fetched with per_page at its maximum.
+	f.content.lastPerPage = 0
+	_, v0 := f.do(t, "GET", "/cms-json/cms/v2/posts/1?_embed=wp:term", nil)
+	if f.content.lastPerPage != 100 || v0.(map[string]any)["_embedded"].(map[string]any)["wp:term"] == nil {
+		t.Fatalf("wp:term embed: per_page %d, body %v", f.content.lastPerPage, v0)
+	}
+	// _envelope: embedded inside "body".
+	rec, v := f.do(t, "GET", "/cms-json/cms/v2/posts/1?_embed=author&_envelope", nil)
+	env, _ := v.(map[string]any)
+	if rec.Code != 200 || env["status"] != float64(200) || env["body"].(map[string]any)["_embedded"] == nil {
+		t.Fatalf("envelope: %d %s", rec.Code, rec.Body)
+	}
 	// Collections: every item gets its own _embedded.
-	rec, v := f.do(t, "GET", "/cms-json/cms/v2/posts?_embed=author", nil)
+	rec, v = f.do(t, "GET", "/cms-json/cms/v2/posts?_embed=author", nil)
 	list, _ := v.([]any)
 	if rec.Code != 200 || len(list) != 1 || list[0].(map[string]any)["_embedded"] == nil {
 		t.Fatalf("collection: %d %s", rec.Code, rec.Body)

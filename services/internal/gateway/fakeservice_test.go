@@ -23,6 +23,8 @@ import (
 type fakeContent struct {
 	mu    sync.Mutex
 	posts map[int64]string
+	// lastPerPage is the per_page of the last collection request.
+	lastPerPage int64
 	next  int64
 	srv   *rest.Server
 	url   string
@@ -49,6 +51,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 			Links: rest.Links{
 				{Rel: "self", Href: r.URL(fmt.Sprintf("/cms/v2/%s/%d", res, id))},
 				rest.EmbeddableLink("author", r.URL("/cms/v2/users/1")),
+				rest.EmbeddableLink(rest.APIRelPrefix+"term", r.URL("/cms/v2/"+res+"?parent=1")),
 			}}
 	}
 	batch := &rest.Batch{V1: true}
@@ -61,6 +64,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 			}, Handler: func(r *rest.Request) (*rest.Response, error) {
 				f.mu.Lock()
 				defer f.mu.Unlock()
+				f.lastPerPage = r.Int("per_page")
 				var out []rest.Item
 				for id := int64(1); id < f.next; id++ {
 					if title, ok := f.posts[id]; ok {

@@ -76,6 +76,13 @@ func New(cfg Config) (*Gateway, error) {
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
+	if hasDotSegment(path) || hasDotSegment(queryValue(r.URL.RawQuery, "rest_route")) {
+		// Never forward a path that a service might resolve to somewhere
+		// else (its internal endpoints, say).
+		metrics.SetRoute(r.Context(), "unmatched")
+		writeError(w, errNoRoute())
+		return
+	}
 	if strings.HasPrefix(path, "/internal/") {
 		g.serveInternal(w, r)
 		return
@@ -111,6 +118,21 @@ func splitRESTRoute(raw string) (route, rest string) {
 		}
 	}
 	return route, strings.Join(keep, "&")
+}
+
+func queryHas(raw, key string) bool {
+	v, _ := url.ParseQuery(raw)
+	return v.Has(key)
+}
+
+// hasDotSegment reports whether a path has a "." or ".." segment.
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 func queryValue(raw, key string) string {
@@ -185,6 +207,7 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	}
 	ours := w.Header()
 	rels, embed := embedParam(rawQuery)
+	enveloped := queryHas(rawQuery, "_envelope")
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
 		ModifyResponse: func(res *http.Response) error {
@@ -193,7 +216,7 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 				ours.Del(k)
 			}
 			if embed && res.StatusCode < 300 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-				return g.embedResponse(r.Context(), res, rels)
+				return g.embedResponse(r.Context(), res, rels, enveloped)
 			}
 			return nil
 		},
@@ -230,13 +253,19 @@ func remoteIP(r *http.Request) string {
 // embedResponse rewrites a service's JSON response with its embeddable
 // links resolved (the body is buffered; responses are bounded by the
 // services' own page sizes).
-func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []string) error {
+func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []string, enveloped bool) error {
 	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
 	res.Body.Close()
 	if err != nil {
 		return err
 	}
-	out := g.embedBody(ctx, body, rels)
+	var out []byte
+	if enveloped {
+		// {"body": ..., "status": ..., "headers": ...}: embed inside "body".
+		out = g.embedEnvelope(ctx, body, rels)
+	} else {
+		out = g.embedBody(ctx, body, rels)
+	}
 	res.Body = io.NopCloser(bytes.NewReader(out))
 	res.ContentLength = int64(len(out))
 	res.Header.Set("Content-Length", strconv.Itoa(len(out)))

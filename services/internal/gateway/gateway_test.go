@@ -175,6 +175,9 @@ func TestRoutingForms(t *testing.T) {
 		{"/cms-json/cms/v2/media/5", "", "", 503},
 		{"/cms-json/elsewhere/v1/x", "", "", 404},
 		{"/random/page", "", "", 404},
+		{"/cms-json/cms/v2/../../internal/batch/v1", "", "", 404},
+		{"/api/../internal/users/1", "", "", 404},
+		{"/?rest_route=/cms/v2/./posts", "", "", 404},
 	}
 	for _, tt := range tests {
 		*f.upstream = nil
