@@ -25,9 +25,9 @@ type fakeContent struct {
 	posts map[int64]string
 	// lastPerPage is the per_page of the last collection request.
 	lastPerPage int64
-	next  int64
-	srv   *rest.Server
-	url   string
+	next        int64
+	srv         *rest.Server
+	url         string
 }
 
 func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
