@@ -414,8 +414,9 @@ type NetworkPolicySpec struct {
 	// +optional
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// GatewayFrom restricts who reaches the gateway's API port; everyone
-	// when empty.
+	// GatewayFrom restricts who reaches the gateway's API port (for example
+	// the ingress controller's namespace); everyone when empty. The site's
+	// own pods are always allowed.
 	// +optional
 	GatewayFrom []networkingv1.NetworkPolicyPeer `json:"gatewayFrom,omitempty"`
 
@@ -427,6 +428,12 @@ type NetworkPolicySpec struct {
 	// DatabaseTo restricts where the database is; everywhere when empty.
 	// +optional
 	DatabaseTo []networkingv1.NetworkPolicyPeer `json:"databaseTo,omitempty"`
+
+	// ExtraEgress is added to every component's egress rules, for example to
+	// let the gateway fetch oEmbed providers on the internet.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	ExtraEgress []networkingv1.NetworkPolicyEgressRule `json:"extraEgress,omitempty"`
 
 	// DatabasePort is the PostgreSQL port allowed for egress.
 	// +kubebuilder:default=5432

@@ -201,10 +201,15 @@ func (r *SiteReconciler) deleteIfOwned(ctx context.Context, site *sitev1.Site, o
 	if !metav1.IsControlledBy(obj, site) {
 		return false, nil
 	}
-	uid := obj.GetUID()
-	err = r.Delete(ctx, obj, client.Preconditions{UID: &uid})
-	if apierrors.IsNotFound(err) {
-		return false, nil
+	return true, r.deleteOwned(ctx, site, obj)
+}
+
+// deleteOwned deletes obj (already read) when this Site controls it. The UID
+// precondition keeps a same-named object created meanwhile safe.
+func (r *SiteReconciler) deleteOwned(ctx context.Context, site *sitev1.Site, obj client.Object) error {
+	if !metav1.IsControlledBy(obj, site) {
+		return nil
 	}
-	return err == nil, err
+	uid := obj.GetUID()
+	return client.IgnoreNotFound(r.Delete(ctx, obj, client.Preconditions{UID: &uid}))
 }

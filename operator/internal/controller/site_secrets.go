@@ -161,7 +161,7 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 			r.event(site, corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
 		}
 		if plan.Previous == nil && prev != nil {
-			if _, err := r.deleteIfOwned(ctx, site, &corev1.Secret{}, prevName); err != nil {
+			if err := r.deleteOwned(ctx, site, prev); err != nil {
 				return fmt.Errorf("delete expired Secret %s: %w", prevName, err)
 			}
 			if plan.PreviousExpired {

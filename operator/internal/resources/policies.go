@@ -37,8 +37,9 @@ func NetworkPolicyEnabled(site *sitev1.Site) bool {
 // outside world (or spec.networkPolicy.gatewayFrom) for the gateway, from the
 // site's gateway only for the other services; the metrics port from
 // spec.networkPolicy.metricsFrom (every namespace when empty). Egress: DNS,
-// the database port, and the other pods of the site (the gateway calls the
-// services; content calls the gateway's user lookup).
+// the database port, the other pods of the site (the gateway calls the
+// services; content calls the gateway's user lookup) and
+// spec.networkPolicy.extraEgress.
 func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkPolicyApplyConfiguration {
 	np := site.Spec.NetworkPolicy
 	tcp, udp := corev1.ProtocolTCP, corev1.ProtocolUDP
@@ -59,7 +60,10 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 
 	api := networkingv1ac.NetworkPolicyIngressRule().WithPorts(port(tcp, intstr.FromString(PortHTTP)))
 	if component == contract.ServiceGateway {
-		api.WithFrom(peers(np.GatewayFrom)...) // empty: from everywhere
+		if len(np.GatewayFrom) > 0 {
+			// The services call the gateway too (user lookups).
+			api.WithFrom(append(peers(np.GatewayFrom), sitePods)...)
+		} // else no peers: from everywhere
 	} else {
 		api.WithFrom(gatewayPods)
 	}
@@ -81,6 +85,11 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 	internal := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(contract.DefaultAPIPort))).
 		WithTo(sitePods)
 
+	egress := []*networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration{dns, db, internal}
+	for _, e := range np.ExtraEgress {
+		egress = append(egress, convert[networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration](e))
+	}
+
 	return networkingv1ac.NetworkPolicy(ComponentName(site.Name, component), site.Namespace).
 		WithLabels(Labels(site, component)).
 		WithOwnerReferences(OwnerReference(site)).
@@ -88,5 +97,5 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 			WithPodSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))).
 			WithPolicyTypes(networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress).
 			WithIngress(api, metrics).
-			WithEgress(dns, db, internal))
+			WithEgress(egress...))
 }

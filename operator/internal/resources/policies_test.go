@@ -7,6 +7,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
@@ -84,6 +85,21 @@ func TestNetworkPolicy(t *testing.T) {
 	}
 	if *content.Spec.Egress[0].Ports[0].Protocol != corev1.ProtocolUDP {
 		t.Errorf("first egress rule should be DNS")
+	}
+
+	// Restricting the gateway to an ingress namespace keeps the site's own
+	// pods allowed; extra egress is added to every component.
+	site.Spec.NetworkPolicy.GatewayFrom = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{
+		MatchLabels: map[string]string{"kubernetes.io/metadata.name": "ingress-nginx"}}}}
+	https := intstr.FromInt32(443)
+	site.Spec.NetworkPolicy.ExtraEgress = []networkingv1.NetworkPolicyEgressRule{{Ports: []networkingv1.NetworkPolicyPort{{Port: &https}}}}
+	gw = typed[networkingv1.NetworkPolicy](t, NetworkPolicy(site, contract.ServiceGateway))
+	from := apiRule(gw).From
+	if len(from) != 2 || from[0].NamespaceSelector == nil || from[1].PodSelector.MatchLabels[LabelInstance] != "blog" {
+		t.Errorf("gateway from %+v, want the ingress namespace and the site's pods", from)
+	}
+	if last := gw.Spec.Egress[len(gw.Spec.Egress)-1]; len(last.Ports) != 1 || last.Ports[0].Port.IntValue() != 443 {
+		t.Errorf("extra egress missing: %+v", gw.Spec.Egress)
 	}
 }
 
