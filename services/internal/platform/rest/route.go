@@ -238,6 +238,7 @@ func (anonymous) ID() int64       { return 0 }
 func (anonymous) LoggedIn() bool  { return false }
 func (anonymous) Can(string) bool { return false }
 
-// CallerFunc resolves the caller of a request from its context (the
-// identity middleware stores it there); nil means everyone is Anonymous.
+// CallerFunc resolves the caller of a request from its context.
+// identity.Identity satisfies Caller, so the default (identity.FromContext)
+// needs no adapter.
 type CallerFunc func(ctx context.Context) Caller

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 // Options configure a Server.
@@ -29,8 +31,8 @@ type Options struct {
 	// serves "/cms-json/..."; services receive bare REST routes and leave it
 	// empty). A "rest_route" query parameter always wins over the path.
 	Prefix string
-	// Caller returns the caller of a request from its context; nil makes
-	// every caller Anonymous.
+	// Caller returns the caller of a request from its context. Nil uses
+	// identity.FromContext (the identity middleware's signed header).
 	Caller CallerFunc
 	// Authenticate, when set, runs before routing; an error (a *Error for a
 	// WordPress body) is the response even for unknown routes (§1.1 step 6).
@@ -152,7 +154,8 @@ func (s *Server) routeOfURL(href string) (string, bool) {
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]
 	}
-	return normalizeRoute("/" + rest), true
+	// The root ends with "/", so the route (with its slash) is a substring.
+	return normalizeRoute(href[len(s.root)-1 : len(s.root)+len(rest)]), true
 }
 
 // match finds the first route matching path with an endpoint for method.
@@ -174,6 +177,10 @@ func (s *Server) caller(ctx context.Context) Caller {
 		if c := s.opts.Caller(ctx); c != nil {
 			return c
 		}
+		return Anonymous
+	}
+	if id := identity.FromContext(ctx); id.LoggedIn() {
+		return id
 	}
 	return Anonymous
 }

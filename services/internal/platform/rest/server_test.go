@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 func TestErrorsAndStatus(t *testing.T) {
@@ -479,5 +481,23 @@ func TestPanicsBecome500(t *testing.T) {
 	res := do(t, s, "GET", "/t/v1/p", nil, "")
 	if res.status != 500 || !strings.Contains(res.body, `"code":"internal_server_error"`) {
 		t.Fatalf("%d %s", res.status, res.body)
+	}
+}
+
+func TestIdentityIsTheDefaultCaller(t *testing.T) {
+	s, err := New(Options{RootURL: "https://example.com/cms-json/"}, postsRoutes()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/cms/v2/posts?_fields=id", nil)
+	req = req.WithContext(identity.NewContext(req.Context(), identity.Identity{UserID: 3, Role: identity.Administrator}))
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Header().Get("Allow") != "GET, POST" || rec.Header().Get("Cache-Control") == "" {
+		t.Fatalf("administrator: %v", rec.Header())
+	}
+	res := do(t, s, "POST", "/cms/v2/posts", nil, `{"slug":"x"}`, "Content-Type", "application/json")
+	if res.status != 401 {
+		t.Fatalf("anonymous: %d", res.status)
 	}
 }
