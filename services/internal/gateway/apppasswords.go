@@ -55,6 +55,10 @@ func (g *Gateway) appPasswordRoutes() []rest.Route {
 			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.apPermission("rest_cannot_create_application_passwords", "Sorry, you are not allowed to create application passwords for this user."), Handler: g.createAppPassword},
 			{Methods: rest.Deletable, Permission: g.apPermission("rest_cannot_delete_application_passwords", "Sorry, you are not allowed to delete application passwords for this user."), Handler: g.deleteAppPasswords},
 		}},
+		// Before the uuid route, whose pattern "introspect" also matches.
+		{Namespace: "cms/v2", Path: base + "/introspect", Schema: item, Endpoints: []rest.Endpoint{
+			{Methods: rest.Readable, Args: ctx, Permission: g.canIntrospect, Handler: g.introspectAppPassword},
+		}},
 		{Namespace: "cms/v2", Path: base + `/(?P<uuid>[\w\-]+)`, Schema: item, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: ctx, Permission: g.apPermission("rest_cannot_read_application_password", "Sorry, you are not allowed to read this application password."), Handler: g.getAppPassword},
 			{Methods: rest.Editable, Args: rest.ArgsFromSchema(item, false), Permission: g.apPermission("rest_cannot_edit_application_password", "Sorry, you are not allowed to edit this application password."), Handler: g.updateAppPassword},
@@ -175,4 +179,32 @@ func (g *Gateway) deleteAppPassword(r *rest.Request) (*rest.Response, error) {
 		return nil, storeFailure(err)
 	}
 	return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}), nil
+}
+
+func (g *Gateway) canIntrospect(r *rest.Request) error {
+	u, err := g.targetUser(r, "user_id")
+	if err != nil {
+		return err
+	}
+	if callerID(r).UserID != u.ID {
+		return rest.NewError("rest_cannot_introspect_app_password_for_non_authenticated_user",
+			"The authenticated application password can only be introspected for the current user.", http.StatusForbidden)
+	}
+	return nil
+}
+
+func (g *Gateway) introspectAppPassword(r *rest.Request) (*rest.Response, error) {
+	u, err := g.targetUser(r, "user_id")
+	if err != nil {
+		return nil, err
+	}
+	uuid, _ := r.Context().Value(appPasswordKey{}).(string)
+	a, gerr := g.cfg.Store.GetPassword(r.Context(), u.ID, uuid)
+	if uuid == "" || errors.Is(gerr, accounts.ErrNotFound) {
+		return nil, rest.NewError("rest_no_authenticated_app_password", "Cannot introspect application password.", http.StatusNotFound)
+	}
+	if gerr != nil {
+		return nil, storeFailure(gerr)
+	}
+	return rest.OK(g.appPasswordItem(r, u.ID, a, "")), nil
 }

@@ -168,14 +168,18 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 // then the gateway's own routes or the owning service.
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	route = normalizeRoute(route)
-	caller, err := g.authenticate(r)
+	caller, appPassword, err := g.authenticate(r)
 	if err != nil {
 		metrics.SetRoute(r.Context(), "auth")
 		g.restHeaders(w.Header(), r)
 		writeError(w, err)
 		return
 	}
-	r = r.WithContext(identity.NewContext(r.Context(), caller))
+	ctx := identity.NewContext(r.Context(), caller)
+	if appPassword != "" {
+		ctx = context.WithValue(ctx, appPasswordKey{}, appPassword)
+	}
+	r = r.WithContext(ctx)
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
 		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" {
@@ -225,22 +229,26 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 
 // authenticate checks HTTP Basic application-password credentials. No
 // credentials means anonymous; bad ones are a 401 with WordPress's codes.
-func (g *Gateway) authenticate(r *http.Request) (identity.Identity, *wpError) {
+func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *wpError) {
 	login, password, ok := accounts.BasicCredentials(r)
 	if !ok {
-		return identity.Identity{}, nil
+		return identity.Identity{}, "", nil
 	}
-	u, err := g.cfg.Store.Authenticate(r.Context(), login, password, remoteIP(r))
+	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, remoteIP(r))
 	var ae *accounts.AuthError
 	switch {
 	case errors.As(err, &ae):
-		return identity.Identity{}, newError(ae.Code, ae.Message, http.StatusUnauthorized)
+		return identity.Identity{}, "", newError(ae.Code, ae.Message, http.StatusUnauthorized)
 	case err != nil:
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("authentication lookup failed", "error", err.Error())
-		return identity.Identity{}, newError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
+		return identity.Identity{}, "", newError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
 	}
-	return u.Identity(), nil
+	return u.Identity(), uuid, nil
 }
+
+// appPasswordKey carries the uuid of the application password that
+// authenticated the request (introspection).
+type appPasswordKey struct{}
 
 func remoteIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

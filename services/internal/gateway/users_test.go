@@ -89,6 +89,14 @@ func TestApplicationPasswordRoutes(t *testing.T) {
 	if rec, _ := f.do(t, "GET", "/cms-json/cms/v2/users/me", nil, "sub", pw); rec.Code != 200 {
 		t.Fatalf("new password: %d", rec.Code)
 	}
+	// Introspection names the password of the request itself.
+	if rec, v := f.do(t, "GET", "/cms-json/cms/v2/users/me/application-passwords/introspect", nil, "sub", pw); rec.Code != 200 || v.(map[string]any)["uuid"] != uuid {
+		t.Fatalf("introspect: %d %s", rec.Code, rec.Body)
+	}
+	if rec, v := f.do(t, "GET", "/cms-json/cms/v2/users/1/application-passwords/introspect", nil, "sub", pw); rec.Code != 403 ||
+		v.(map[string]any)["code"] != "rest_cannot_introspect_app_password_for_non_authenticated_user" {
+		t.Fatalf("introspect other: %d %s", rec.Code, rec.Body)
+	}
 	_, v = f.do(t, "GET", "/cms-json/cms/v2/users/me/application-passwords", nil, sub...)
 	if l := v.([]any); len(l) != 2 || l[1].(map[string]any)["password"] != nil {
 		t.Fatalf("list %v", l)

@@ -50,18 +50,25 @@ func BasicCredentials(r *http.Request) (user, password string, ok bool) {
 // here). A successful check records last_used/last_ip, at most once a minute
 // per password so that busy clients do not write on every request.
 func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP string) (User, error) {
+	u, _, err := s.AuthenticatePassword(ctx, login, password, remoteIP)
+	return u, err
+}
+
+// AuthenticatePassword is Authenticate that also returns the uuid of the
+// application password that matched (for introspection).
+func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, error) {
 	u, err := s.UserByLogin(ctx, login)
 	if errors.Is(err, ErrNotFound) && strings.Contains(login, "@") {
 		u, err = s.UserByEmail(ctx, login)
 	}
 	if errors.Is(err, ErrNotFound) {
 		if ValidEmail(login) {
-			return User{}, ErrUnknownEmail
+			return User{}, "", ErrUnknownEmail
 		}
-		return User{}, ErrUnknownUsername
+		return User{}, "", ErrUnknownUsername
 	}
 	if err != nil {
-		return User{}, err
+		return User{}, "", err
 	}
 	var uuid string
 	var lastUsed *time.Time
@@ -69,14 +76,14 @@ func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP stri
 		s.hasher.Hash(password), u.ID).Scan(&uuid, &lastUsed)
 	if err != nil {
 		if isNoRows(err) {
-			return User{}, ErrBadPassword
+			return User{}, "", ErrBadPassword
 		}
-		return User{}, err
+		return User{}, "", err
 	}
 	now := s.now()
 	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
 		// Best effort: a failed bookkeeping write must not fail the request.
 		_, _ = s.pool.Exec(ctx, `UPDATE application_passwords SET last_used = $2, last_ip = $3 WHERE uuid = $1::uuid`, uuid, now, remoteIP)
 	}
-	return u, nil
+	return u, uuid, nil
 }
