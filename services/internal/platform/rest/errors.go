@@ -174,7 +174,9 @@ func invalidParams(names []string, errs []*Error) *Error {
 	details := make(Object, 0, len(names))
 	for i, n := range names {
 		params = append(params, Member{n, strings.Join(errs[i].Messages(), " ")})
-		details = append(details, Member{n, errs[i].body()})
+		if errs[i].Code != "" { // a callback's plain "false" has no details
+			details = append(details, Member{n, errs[i].body()})
+		}
 	}
 	return &Error{
 		Code:    "rest_invalid_param",

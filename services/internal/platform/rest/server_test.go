@@ -501,3 +501,51 @@ func TestIdentityIsTheDefaultCaller(t *testing.T) {
 		t.Fatalf("anonymous: %d", res.status)
 	}
 }
+
+func TestCallbacks(t *testing.T) {
+	s, err := New(Options{Caller: callerFromContext}, Route{Namespace: "t/v1", Path: "/c", Endpoints: []Endpoint{{
+		Methods: Readable,
+		Args: Props{
+			{Name: "a", Schema: &Schema{Type: "string", Validate: func(_ *Request, v any, _ string) error {
+				if v == "bad" {
+					return ErrInvalid
+				}
+				return nil
+			}}},
+			{Name: "status", Schema: &Schema{Type: "array", Items: &Schema{Type: "string", Enum: []any{"publish", "draft"}}, Default: "publish",
+				Sanitize: func(r *Request, v any, param string) (any, error) {
+					sv, err := ParseArg(v, &Schema{Type: "array", Items: &Schema{Type: "string", Enum: []any{"publish", "draft"}}}, param)
+					if err != nil {
+						return nil, err
+					}
+					for _, st := range sv.([]any) {
+						if st != "publish" && !r.Caller.Can("edit_posts") {
+							return nil, Denied(r, "rest_forbidden_status", "Status is forbidden.")
+						}
+					}
+					return sv, nil
+				}}},
+		},
+		Handler: func(r *Request) (*Response, error) { return OK(Object{}.With("status", r.Param("status"))), nil },
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := do(t, s, "GET", "/t/v1/c?a=bad", nil, "")
+	if res.body != `{"code":"rest_invalid_param","message":"Invalid parameter(s): a","data":{"status":400,"params":{"a":"Invalid parameter."},"details":{}}}` {
+		t.Fatalf("validate false: %s", res.body)
+	}
+	// A sanitiser's permission error surfaces as 400 rest_invalid_param (§4.7).
+	res = do(t, s, "GET", "/t/v1/c?status=draft", nil, "")
+	if res.status != 400 || res.body != `{"code":"rest_invalid_param","message":"Invalid parameter(s): status","data":{"status":400,"params":{"status":"Status is forbidden."},"details":{"status":{"code":"rest_forbidden_status","message":"Status is forbidden.","data":{"status":401}}}}}` {
+		t.Fatalf("forbidden status: %d %s", res.status, res.body)
+	}
+	res = do(t, s, "GET", "/t/v1/c?status=draft,publish", admin, "")
+	if res.body != `{"status":["draft","publish"]}` {
+		t.Fatalf("admin status: %s", res.body)
+	}
+	res = do(t, s, "GET", "/t/v1/c", nil, "")
+	if res.body != `{"status":["publish"]}` {
+		t.Fatalf("default status: %s", res.body)
+	}
+}
