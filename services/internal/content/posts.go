@@ -283,12 +283,14 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 }
 
 // textValue reads title/content/excerpt input: a string or {raw: string}.
+// An empty {raw} title is ignored (WordPress tests it with empty(), content
+// and excerpt with isset()).
 func textValue(c *Call, name string) (string, bool) {
 	switch v := c.Params[name].(type) {
 	case string:
 		return v, true
 	case map[string]any:
-		if raw, ok := v["raw"].(string); ok {
+		if raw, ok := v["raw"].(string); ok && (raw != "" || name != "title") {
 			return raw, true
 		}
 	}
