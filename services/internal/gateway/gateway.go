@@ -195,6 +195,11 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	b, ok := g.cfg.Routes.Current().MatchREST(route)
 	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
+		if r.Method == http.MethodOptions {
+			// §1.9: OPTIONS on an unknown route is 200 [] (preflights pass).
+			writeJSON(w, http.StatusOK, []any{})
+			return
+		}
 		writeError(w, errNoRoute())
 		return
 	}

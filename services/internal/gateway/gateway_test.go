@@ -201,6 +201,14 @@ func TestRoutingForms(t *testing.T) {
 	}
 }
 
+func TestOptionsOnUnknownRoute(t *testing.T) {
+	f := newFixture(t)
+	rec, _ := f.do("OPTIONS", "/cms-json/nowhere/v1", http.Header{"Origin": {"https://app.example"}})
+	if rec.Code != 200 || rec.Body.String() != "[]" || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" {
+		t.Fatalf("%d %q %v", rec.Code, rec.Body, rec.Header())
+	}
+}
+
 func TestRESTHeaders(t *testing.T) {
 	f := newFixture(t)
 	rec, _ := f.do("GET", "/cms-json/cms/v2/pages", http.Header{"Origin": {"https://app.example"}})

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -215,5 +217,20 @@ func TestAdminFromEnv(t *testing.T) {
 	}
 	if _, _, err := AdminFromEnv(env(map[string]string{"SITEPLANE_ADMIN_USER": "admin"})); err == nil {
 		t.Fatal("partial configuration accepted")
+	}
+	// A mounted Secret directory wins over the variables.
+	dir := t.TempDir()
+	for k, v := range map[string]string{"username": "root-admin", "email": "r@example.com", "application-password": Chunk(pw) + "\n"} {
+		if err := os.WriteFile(filepath.Join(dir, k), []byte(v), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, ok, err = AdminFromEnv(env(map[string]string{"SITEPLANE_ADMIN_DIR": dir, "SITEPLANE_ADMIN_USER": "ignored"}))
+	if !ok || err != nil || a.Login != "root-admin" || Normalize(a.Password) != pw {
+		t.Fatalf("dir: %+v %v %v", a, ok, err)
+	}
+	os.Remove(filepath.Join(dir, "email"))
+	if _, _, err := AdminFromEnv(env(map[string]string{"SITEPLANE_ADMIN_DIR": dir})); err == nil {
+		t.Fatal("a Secret directory without email accepted")
 	}
 }
