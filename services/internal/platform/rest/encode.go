@@ -502,6 +502,9 @@ func (e *encoder) filtered(v any, s *Schema, fs *fieldSet, node int) {
 		e.value(v)
 		return
 	}
+	if s != nil && (len(s.AnyOf) > 0 || len(s.OneOf) > 0) {
+		s = resolveCombining(v, s)
+	}
 	switch x := v.(type) {
 	case Object:
 		e.object(x, s, fs, node, nil, false)
@@ -580,4 +583,25 @@ func (e *encoder) top(v any, fs *fieldSet) {
 	default:
 		e.filtered(v, nil, fs, 0)
 	}
+}
+
+// resolveCombining picks the anyOf/oneOf candidate that the value matches,
+// as rest_filter_response_by_context does, so its properties drive the
+// context filtering. Without a match the schema is used as it is.
+func resolveCombining(v any, s *Schema) *Schema {
+	var m *Schema
+	var err *Error
+	if len(s.AnyOf) > 0 {
+		m, err = findAny(v, s, quietRoot)
+	} else {
+		m, err = findOne(v, s, quietRoot)
+	}
+	if err != nil || m == nil {
+		return s
+	}
+	merged := *m
+	if merged.Type == "" && len(merged.Types) == 0 {
+		merged.Type, merged.Types = s.Type, s.Types
+	}
+	return &merged
 }

@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // Options configure a Server.
@@ -39,7 +41,7 @@ type Options struct {
 	Authenticate func(*http.Request) error
 	// DisableJSONP answers _jsonp requests with rest_callback_disabled.
 	DisableJSONP bool
-	// MaxBodyBytes limits request bodies (default 64 MiB).
+	// MaxBodyBytes limits request bodies (default contract.DefaultMaxBodyBytes).
 	MaxBodyBytes int64
 	// Logger receives handler failures and panics (default slog.Default()).
 	Logger *slog.Logger
@@ -62,7 +64,7 @@ type Server struct {
 func New(opts Options, routes ...Route) (*Server, error) {
 	s := &Server{opts: opts}
 	if s.opts.MaxBodyBytes <= 0 {
-		s.opts.MaxBodyBytes = 64 << 20
+		s.opts.MaxBodyBytes = contract.DefaultMaxBodyBytes
 	}
 	if s.opts.Logger == nil {
 		s.opts.Logger = slog.Default()
@@ -569,6 +571,7 @@ func (s *Server) dispatch(req *Request) (*Response, *Error) {
 		return nil, errNoRoute()
 	}
 	req.route, req.endpoint, req.URLParams, req.Pattern = cr, ep, params, cr.full
+	metrics.SetRoute(req.Context(), cr.full)
 	if err := s.prepare(req); err != nil {
 		return nil, err
 	}
@@ -812,6 +815,7 @@ func (s *Server) options(req *Request) *Response {
 			continue
 		}
 		req.route, req.URLParams, req.Pattern = cr, params, cr.full
+		metrics.SetRoute(req.Context(), cr.full)
 		if n := len(cr.Endpoints); n > 0 {
 			req.endpoint = &cr.Endpoints[n-1]
 		}

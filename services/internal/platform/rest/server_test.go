@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/metrics"
 )
 
 func TestErrorsAndStatus(t *testing.T) {
@@ -547,5 +548,47 @@ func TestCallbacks(t *testing.T) {
 	res = do(t, s, "GET", "/t/v1/c", nil, "")
 	if res.body != `{"status":["publish"]}` {
 		t.Fatalf("default status: %s", res.body)
+	}
+}
+
+func TestMetricsRouteTemplate(t *testing.T) {
+	s := newTestServer(t)
+	req := httptest.NewRequest("GET", "/cms/v2/posts/1", nil)
+	ctx, slot := metrics.WithRouteSlot(req.Context())
+	s.ServeHTTP(httptest.NewRecorder(), req.WithContext(ctx))
+	if *slot != `/cms/v2/posts/(?P<id>[\d]+)` {
+		t.Fatalf("route template %q", *slot)
+	}
+}
+
+func TestContextFilterCombining(t *testing.T) {
+	item := &Schema{Type: "object", Properties: Props{
+		{Name: "content", Schema: &Schema{Context: []string{"view", "edit"}, OneOf: []*Schema{
+			{Type: "string"},
+			{Type: "object", Properties: Props{
+				{Name: "raw", Schema: &Schema{Type: "string", Context: []string{"edit"}}},
+				{Name: "rendered", Schema: &Schema{Type: "string", Context: []string{"view", "edit"}}},
+			}},
+		}}},
+		{Name: "tags", Schema: &Schema{Type: "array", Context: []string{"view", "edit"}, Items: &Schema{Type: "integer", Context: []string{"edit"}}}},
+	}}
+	s, err := New(Options{Caller: callerFromContext}, Route{Namespace: "t/v1", Path: "/c", Schema: item, Endpoints: []Endpoint{{
+		Methods: Readable,
+		Args:    Props{{Name: "context", Schema: ContextArg(item, "view")}},
+		Handler: func(r *Request) (*Response, error) {
+			return OK(Item{Data: Object{}.
+				With("content", Object{}.With("raw", "r").With("rendered", "R")).
+				With("tags", []any{1, 2}).
+				With("extra", "kept")}), nil
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := do(t, s, "GET", "/t/v1/c", nil, ""); res.body != `{"content":{"rendered":"R"},"tags":[],"extra":"kept"}` {
+		t.Fatalf("view: %s", res.body)
+	}
+	if res := do(t, s, "GET", "/t/v1/c?context=edit", nil, ""); res.body != `{"content":{"raw":"r","rendered":"R"},"tags":[1,2],"extra":"kept"}` {
+		t.Fatalf("edit: %s", res.body)
 	}
 }
