@@ -102,15 +102,42 @@ func (g *Gateway) serveOEmbed(r *rest.Request) (*rest.Response, error) {
 		{Key: "height", Value: height},
 		{Key: "html", Value: htmlSnippet},
 	}
+	if post.FeaturedMedia > 0 {
+		if src, w, h, ok := g.thumbnail(r.Context(), post.FeaturedMedia); ok {
+			data = append(data, rest.Member{Key: "thumbnail_url", Value: src},
+				rest.Member{Key: "thumbnail_width", Value: w}, rest.Member{Key: "thumbnail_height", Value: h})
+		}
+	}
 	return rest.OK(data), nil
 }
 
 // embedPost is what oEmbed needs of a post or page.
 type embedPost struct {
-	ID     int64           `json:"id"`
-	Link   string          `json:"link"`
-	Author int64           `json:"author"`
-	Title  json.RawMessage `json:"title"`
+	ID            int64           `json:"id"`
+	Link          string          `json:"link"`
+	Author        int64           `json:"author"`
+	Title         json.RawMessage `json:"title"`
+	FeaturedMedia int64           `json:"featured_media"`
+}
+
+// thumbnail is the featured image of an embedded post (public media only).
+func (g *Gateway) thumbnail(ctx context.Context, mediaID int64) (src string, width, height int64, ok bool) {
+	anon := identity.NewContext(ctx, identity.Identity{})
+	res := g.do(anon, g.cfg.Routes.Current(), subRequest{Method: http.MethodGet, Route: fmt.Sprintf("/cms/v2/media/%d", mediaID)})
+	if res.Status != http.StatusOK {
+		return "", 0, 0, false
+	}
+	var m struct {
+		SourceURL    string `json:"source_url"`
+		MediaDetails struct {
+			Width  int64 `json:"width"`
+			Height int64 `json:"height"`
+		} `json:"media_details"`
+	}
+	if json.Unmarshal(res.Body, &m) != nil || m.SourceURL == "" {
+		return "", 0, 0, false
+	}
+	return m.SourceURL, m.MediaDetails.Width, m.MediaDetails.Height, true
 }
 
 func (p embedPost) title() string {
