@@ -86,12 +86,18 @@ func runSuite(m *testing.M) int {
 		}
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := startManager(ctx, cfg); err != nil {
+	stopped, err := startManager(ctx, cfg)
+	if err != nil {
+		cancel()
 		fmt.Fprintf(os.Stderr, "envtest: manager: %v\n", err)
 		return 1
 	}
-	return m.Run()
+	code := m.Run()
+	// Stop the manager before the API server, so in-flight passes end
+	// quietly instead of logging connection errors.
+	cancel()
+	<-stopped
+	return code
 }
 
 // assetsDir finds kube-apiserver and etcd: KUBEBUILDER_ASSETS, or outside CI
@@ -121,13 +127,15 @@ func zapLevel() zapcore.Level {
 	return 2 // errors only
 }
 
-func startManager(ctx context.Context, cfg *rest.Config) error {
+// startManager runs the reconciler in a manager until ctx ends; the
+// returned channel closes when the manager has stopped.
+func startManager(ctx context.Context, cfg *rest.Config) (<-chan struct{}, error) {
 	scheme := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
 	utilruntime.Must(sitev1.AddToScheme(scheme))
 	var err error
 	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		return err
+		return nil, err
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
@@ -136,7 +144,7 @@ func startManager(ctx context.Context, cfg *rest.Config) error {
 		Cache:                  CacheOptions(""),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r := &SiteReconciler{
 		Client:      mgr.GetClient(),
@@ -148,14 +156,16 @@ func startManager(ctx context.Context, cfg *rest.Config) error {
 		OnReconcile: passes.inc,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
-		return err
+		return nil, err
 	}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		if err := mgr.Start(ctx); err != nil {
 			fmt.Fprintf(os.Stderr, "manager stopped: %v\n", err)
 		}
 	}()
-	return nil
+	return stopped, nil
 }
 
 // requireEnv skips (outside CI) or fails (in CI) a test needing envtest.
