@@ -291,6 +291,8 @@ func (e *encoder) value(v any) {
 		e.closeObject()
 	case json.RawMessage:
 		e.raw(x)
+	case Raw:
+		e.str(string(x))
 	default:
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)

@@ -21,6 +21,11 @@ type Response struct {
 	Header http.Header
 }
 
+// Raw is a body sent as it is, for the rare non-JSON answer (the oEmbed
+// XML format); set its Content-Type in Response.Header. Inside an
+// _envelope or a JSONP call it is sent as a JSON string.
+type Raw []byte
+
 // Item is one resource with every field of every context; the kit removes
 // what the request's context (and _fields) exclude.
 type Item struct {

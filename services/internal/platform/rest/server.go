@@ -221,12 +221,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	route = normalizeRoute(route)
 
 	// §1.1 step 1: headers sent on every response.
-	jsonp, hasJSONP := query.get("_jsonp")
-	callback, _ := jsonp.(string)
-	if !isScalar(jsonp) {
-		callback = "x" // an array callback is invalid
-	}
-	useJSONP := hasJSONP && callback != "" && !s.opts.DisableJSONP
+	jsonp, _ := query.get("_jsonp")
+	callback, isString := jsonp.(string)
+	// PHP truthiness decides whether JSONP was asked for: "" and "0" are
+	// not; a non-empty array is (and is an invalid callback).
+	asked := isString && callback != "" && callback != "0" || !isString && jsonp != nil && toBool(jsonp)
+	useJSONP := asked && !s.opts.DisableJSONP
 	if useJSONP {
 		h["Content-Type"] = hvJavaScript
 	} else {
@@ -237,12 +237,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	h["X-Content-Type-Options"] = hvNoSniff
 
 	// Step 2: JSONP checks; these bodies have no "data".
-	if hasJSONP && callback != "" {
+	if asked {
 		if s.opts.DisableJSONP {
 			writeBare(w, "rest_callback_disabled", "JSONP support is disabled on this site.")
 			return
 		}
-		if !validCallback(callback) {
+		if !isString || !validCallback(callback) {
 			writeBare(w, "rest_callback_invalid", "Invalid JSONP callback function.")
 			return
 		}
@@ -340,6 +340,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	}
 	if req.Method == http.MethodHead || hr.Method == http.MethodHead || status == http.StatusNoContent || !hasBody {
 		w.WriteHeader(status)
+		return
+	}
+	if raw, ok := body.(Raw); ok && !useJSONP {
+		w.WriteHeader(status)
+		_, _ = w.Write(raw)
 		return
 	}
 	bp := bufPool.Get().(*[]byte)

@@ -592,3 +592,34 @@ func TestContextFilterCombining(t *testing.T) {
 		t.Fatalf("edit: %s", res.body)
 	}
 }
+
+func TestJSONPTruthiness(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct{ query, want string }{
+		{"_jsonp=0&_fields=id", `[{"id":1},{"id":2}]`},
+		{"_jsonp=&_fields=id", `[{"id":1},{"id":2}]`},
+		{"_jsonp[]=cb", `{"code":"rest_callback_invalid","message":"Invalid JSONP callback function."}`},
+		{"_jsonp=c.b&_fields=id", `/**/c.b([{"id":1},{"id":2}])`},
+	}
+	for _, tc := range tests {
+		if res := do(t, s, "GET", "/cms/v2/posts?"+tc.query, nil, ""); res.body != tc.want {
+			t.Errorf("%s: %s", tc.query, res.body)
+		}
+	}
+}
+
+func TestRawBody(t *testing.T) {
+	s, err := New(Options{}, Route{Namespace: "oembed/1.0", Path: "/embed", Endpoints: []Endpoint{{
+		Methods: Readable,
+		Handler: func(r *Request) (*Response, error) {
+			return (&Response{Data: Raw("<oembed/>")}).SetHeader("Content-Type", "text/xml; charset=UTF-8"), nil
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := do(t, s, "GET", "/oembed/1.0/embed", nil, "")
+	if res.body != "<oembed/>" || res.header.Get("Content-Type") != "text/xml; charset=UTF-8" {
+		t.Fatalf("%s %v", res.body, res.header)
+	}
+}
