@@ -179,3 +179,29 @@ func TestListFilters(t *testing.T) {
 	}
 	wantError(t, e.do(anon, "GET", "/cms/v2/posts?sticky=yes", nil), 400, "rest_invalid_param", "Invalid parameter(s): sticky")
 }
+
+func TestStickyPrepend(t *testing.T) {
+	e := newEnv(t)
+	var bodies []map[string]any
+	for i := 0; i < 5; i++ {
+		bodies = append(bodies, map[string]any{"title": fmt.Sprintf("S%d", i), "date": fmt.Sprintf("2024-03-0%dT10:00:00", i+1), "sticky": i == 0 || i == 3})
+	}
+	p := seedPosts(e, bodies...)
+	cases := []struct {
+		query string
+		want  []int64
+	}{
+		// page 1: the page's sticky post first, then the sticky post the page lacks, then the rest
+		{"per_page=2&ignore_sticky=false", []int64{p[3], p[0], p[4]}},
+		{"per_page=2&page=2&ignore_sticky=false", []int64{p[2], p[1]}},
+		{"per_page=2", []int64{p[4], p[3]}},
+		{"per_page=2&ignore_sticky=false&exclude=" + itoa(p[0]), []int64{p[3], p[4]}},
+		{"per_page=2&ignore_sticky=false&search=S", []int64{p[4], p[3]}},
+	}
+	for _, c := range cases {
+		r := e.do(anon, "GET", "/cms/v2/posts?"+c.query, nil)
+		if !eq(ids(r), c.want) || r.Header.Get("X-WP-Total") == "" {
+			t.Errorf("%s: got %v want %v", c.query, ids(r), c.want)
+		}
+	}
+}

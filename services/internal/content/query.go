@@ -32,8 +32,11 @@ type ListQuery struct {
 	TaxRelation           string // AND (default) or OR
 	Tax                   []TaxClause
 	Sticky                *bool
-	StickyFirst           bool // ignore_sticky=false on page 1
-	Formats               []string
+	// StickyFirst is ignore_sticky=false on page 1 of a plain listing:
+	// sticky posts go first and published sticky posts missing from the
+	// page are added after them (WP_Query's sticky handling).
+	StickyFirst bool
+	Formats     []string
 }
 
 // TaxClause is one term filter: Operator is IN, AND or NOT IN.
@@ -267,9 +270,6 @@ func (b *sqlBuilder) orderBy(q *ListQuery) string {
 	default:
 		key = "p.date_gmt" + dir
 	}
-	if q.StickyFirst {
-		key = "p.sticky DESC, " + key
-	}
 	return key + ", p.id" + dir
 }
 
@@ -316,9 +316,44 @@ func listSQL(q *ListQuery) (string, []any) {
 	}
 	inner := "SELECT p.id, count(*) OVER () AS total, row_number() OVER (ORDER BY " + order + ") AS rn FROM posts p WHERE " +
 		strings.Join(b.where, " AND ") + " ORDER BY " + order + " LIMIT " + b.arg(q.PerPage) + " OFFSET " + b.arg(offset)
-	sql := "SELECT " + postColumns + ", pg.total FROM (" + inner + ") pg JOIN posts p ON p.id = pg.id" +
-		strings.TrimPrefix(postFrom, " FROM posts p") + " ORDER BY pg.rn"
+	laterals := strings.TrimPrefix(postFrom, " FROM posts p")
+	if !q.StickyFirst {
+		sql := "SELECT " + postColumns + ", pg.total, pg.rn FROM (" + inner + ") pg JOIN posts p ON p.id = pg.id" +
+			laterals + " ORDER BY pg.rn"
+		return sql, b.args
+	}
+	// the page plus the published sticky posts it lacks, in one statement;
+	// extra rows have a NULL total and rn (stickyOrder arranges them)
+	extra := "SELECT " + postColumns + ", NULL::bigint, NULL::bigint FROM posts p" + laterals +
+		" WHERE p.type = " + b.arg(q.Type.Name) + " AND p.status = 'publish' AND p.sticky AND p.id NOT IN (SELECT id FROM pg)"
+	if len(q.Exclude) > 0 {
+		extra += " AND p.id <> ALL(" + b.arg(q.Exclude) + ")"
+	}
+	sql := "WITH pg AS (" + inner + ") SELECT * FROM (SELECT " + postColumns + ", pg.total AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
+		laterals + " UNION ALL " + extra + ") u ORDER BY u.rn NULLS LAST, u.date_gmt DESC, u.id DESC"
 	return sql, b.args
+}
+
+// stickyOrder puts the page's sticky posts first (in page order), then the
+// extra sticky posts, then the rest of the page (WP_Query's relocation).
+func stickyOrder(rows []*Post, inPage []bool) []*Post {
+	out := make([]*Post, 0, len(rows))
+	for i, p := range rows {
+		if inPage[i] && p.Sticky {
+			out = append(out, p)
+		}
+	}
+	for i, p := range rows {
+		if !inPage[i] {
+			out = append(out, p)
+		}
+	}
+	for i, p := range rows {
+		if inPage[i] && !p.Sticky {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // countSQL counts the matches of q (used only when a page came back empty,

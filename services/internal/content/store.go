@@ -39,16 +39,26 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 	}
 	defer rows.Close()
 	var out []*Post
+	var inPage []bool
 	total := 0
 	for rows.Next() {
-		p, err := scanPost(rows, &total)
+		var t, rn *int64
+		p, err := scanPost(rows, &t, &rn)
 		if err != nil {
 			return nil, 0, err
 		}
+		if t != nil {
+			total = int(*t)
+		}
 		out = append(out, p)
+		inPage = append(inPage, rn != nil)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
+	}
+	if lq.StickyFirst {
+		// rows come page first (by rn), then the extra sticky posts
+		out = stickyOrder(out, inPage)
 	}
 	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
 		sql, args := countSQL(lq)
