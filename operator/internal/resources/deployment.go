@@ -222,6 +222,9 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 		env = append(env,
 			corev1.EnvVar{Name: contract.EnvRoutesFile, Value: path.Join(contract.ConfigMountPath, contract.RoutesFileName)},
 			corev1.EnvVar{Name: contract.EnvAdminDir, Value: contract.AdminMountPath})
+	case contract.ServiceContent:
+		// Content looks authors up at the gateway.
+		env = append(env, corev1.EnvVar{Name: contract.EnvGatewayURL, Value: ServiceURL(site.Name, contract.ServiceGateway)})
 	case contract.ServiceMarketplace:
 		env = append(env, corev1.EnvVar{Name: contract.EnvMarketplaceKeysDir, Value: contract.MarketplaceKeysMountPath})
 	case contract.ServiceMedia:
