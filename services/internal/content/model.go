@@ -42,6 +42,9 @@ type Post struct {
 	// wp_get_post_revisions does); LatestRevision is the newest one's id.
 	Revisions      int
 	LatestRevision int64
+	// AncestorPath is "grandparent/parent" for a page with parents: its
+	// permalink is /grandparent/parent/slug/.
+	AncestorPath string
 }
 
 // termsOf returns the ids of the post's terms in taxonomy tax.
@@ -60,7 +63,7 @@ func (p *Post) termsOf(tax *Taxonomy) []int64 {
 const postColumns = `p.id, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
  p.title, p.content, p.excerpt, p.password, p.parent, p.menu_order, p.comment_status, p.ping_status, p.format,
  p.sticky, p.template, p.featured_media, p.footnotes, p.sync_status, p.autosave, p.trash_status,
- tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest`
+ tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest, anc.path`
 
 // postFrom reads a post with its terms and revision summary in one statement.
 const postFrom = ` FROM posts p
@@ -69,14 +72,18 @@ const postFrom = ` FROM posts p
    COALESCE(array_agg(t.slug ORDER BY t.id), '{}') AS slugs
    FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr
  CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest
-   FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv`
+   FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv
+ CROSS JOIN LATERAL (SELECT COALESCE((WITH RECURSIVE a(id, parent, slug, depth) AS (
+     SELECT y.id, y.parent, y.slug, 1 FROM posts y WHERE y.id = p.parent AND p.type = 'page'
+     UNION ALL SELECT y.id, y.parent, y.slug, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 32)
+   SELECT string_agg(a.slug, '/' ORDER BY a.depth DESC) FROM a), '') AS path) anc`
 
 func scanPost(row pgx.Row, extra ...any) (*Post, error) {
 	p := &Post{}
 	dest := []any{&p.ID, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,
 		&p.Title, &p.Content, &p.Excerpt, &p.Password, &p.Parent, &p.MenuOrder, &p.CommentStatus, &p.PingStatus,
 		&p.Format, &p.Sticky, &p.Template, &p.FeaturedMedia, &p.Footnotes, &p.SyncStatus, &p.Autosave,
-		&p.TrashStatus, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.Revisions, &p.LatestRevision}
+		&p.TrashStatus, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.Revisions, &p.LatestRevision, &p.AncestorPath}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return nil, err
 	}

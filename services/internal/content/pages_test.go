@@ -41,6 +41,9 @@ func TestPages(t *testing.T) {
 	if up != fmt.Sprintf("http://example.test/cms-json/cms/v2/pages/%d", parent.id()) {
 		t.Fatalf("up link: %v", up)
 	}
+	if one["link"] != "http://example.test/about/team-0/" {
+		t.Fatalf("child page link: %v", one["link"])
+	}
 	for _, k := range []string{"sticky", "format", "categories", "tags"} {
 		if _, ok := one[k]; ok {
 			t.Fatalf("pages have no %s", k)

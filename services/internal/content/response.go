@@ -37,6 +37,9 @@ func (s *Service) postURL(pt *PostType, id int64) string {
 func (s *Service) link(pt *PostType, p *Post) string {
 	id := strconv.FormatInt(p.ID, 10)
 	if pt.Public && (p.Status == "publish" || p.Status == "private") && p.Slug != "" {
+		if p.AncestorPath != "" {
+			return s.site.URL + "/" + p.AncestorPath + "/" + p.Slug + "/"
+		}
 		return s.site.URL + "/" + p.Slug + "/"
 	}
 	switch pt {
