@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ type fixture struct {
 	adminPW  string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	ctx := context.Background()
@@ -50,8 +51,13 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	var seen []*http.Request
+	var mu sync.Mutex
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen = append(seen, r.Clone(context.Background()))
+		mu.Lock()
+		if len(seen) < 100 {
+			seen = append(seen, r.Clone(context.Background()))
+		}
+		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		if r.URL.Path == "/cms/v2/posts" {
 			w.Header().Set("Link", `<http://x/cms-json/cms/v2/posts?page=2>; rel="next"`)

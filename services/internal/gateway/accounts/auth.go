@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"siteplane.dev/services/internal/platform/identity"
 	"strings"
 	"time"
 )
@@ -57,29 +58,37 @@ func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP stri
 // AuthenticatePassword is Authenticate that also returns the uuid of the
 // application password that matched (for introspection).
 func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, error) {
-	u, err := s.UserByLogin(ctx, login)
-	if errors.Is(err, ErrNotFound) && strings.Contains(login, "@") {
-		u, err = s.UserByEmail(ctx, login)
-	}
-	if errors.Is(err, ErrNotFound) {
-		if ValidEmail(login) {
-			return User{}, "", ErrUnknownEmail
-		}
-		return User{}, "", ErrUnknownUsername
-	}
-	if err != nil {
-		return User{}, "", err
-	}
-	var uuid string
+	// Success path: one indexed query by the keyed hash. The password
+	// identifies the row; the name must be that user's login or email.
+	var u User
+	var role, uuid string
 	var lastUsed *time.Time
-	err = s.pool.QueryRow(ctx, `SELECT uuid::text, last_used FROM application_passwords WHERE hash = $1 AND user_id = $2`,
-		s.hasher.Hash(password), u.ID).Scan(&uuid, &lastUsed)
-	if err != nil {
-		if isNoRows(err) {
-			return User{}, "", ErrBadPassword
-		}
+	err := s.pool.QueryRow(ctx, `SELECT u.id, u.login, u.email, u.slug, u.display_name, u.first_name, u.last_name, u.nickname,
+			u.url, u.description, u.locale, u.role, u.registered_at, ap.uuid::text, ap.last_used
+		FROM application_passwords ap JOIN users u ON u.id = ap.user_id
+		WHERE ap.hash = $1 AND (lower(u.login) = lower($2) OR lower(u.email) = lower($2))`,
+		s.hasher.Hash(password), login).Scan(&u.ID, &u.Login, &u.Email, &u.Slug, &u.DisplayName, &u.FirstName, &u.LastName,
+		&u.Nickname, &u.URL, &u.Description, &u.Locale, &role, &u.Registered, &uuid, &lastUsed)
+	if err != nil && !isNoRows(err) {
 		return User{}, "", err
 	}
+	if err != nil {
+		// Failure path: say which part was wrong, as WordPress does.
+		_, lerr := s.UserByLogin(ctx, login)
+		if errors.Is(lerr, ErrNotFound) && strings.Contains(login, "@") {
+			_, lerr = s.UserByEmail(ctx, login)
+		}
+		switch {
+		case errors.Is(lerr, ErrNotFound) && ValidEmail(login):
+			return User{}, "", ErrUnknownEmail
+		case errors.Is(lerr, ErrNotFound):
+			return User{}, "", ErrUnknownUsername
+		case lerr != nil:
+			return User{}, "", lerr
+		}
+		return User{}, "", ErrBadPassword
+	}
+	u.Role = identity.Role(role)
 	now := s.now()
 	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
 		// Best effort: a failed bookkeeping write must not fail the request.
