@@ -769,3 +769,50 @@ func tryUpdate(t *testing.T, ns, name string, mutate func(*sitev1.Site)) error {
 		}
 	}
 }
+
+// TestDriftIsCorrected: a child changed behind the operator's back (here a
+// Deployment scaled and a ConfigMap edited by another client) returns to the
+// spec, because the operator owns those fields through server-side apply.
+func TestDriftIsCorrected(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "drift-db")
+	if err := k8s.Create(ctx, newSite(ns, "drift")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the content Deployment and the ConfigMap", func() error {
+		if err := k8s.Get(ctx, key(ns, "drift-content"), &appsv1.Deployment{}); err != nil {
+			return err
+		}
+		return k8s.Get(ctx, key(ns, "drift-config"), &corev1.ConfigMap{})
+	})
+	eventually(t, "a manual scale and edit", func() error {
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, key(ns, "drift-content"), &d); err != nil {
+			return err
+		}
+		d.Spec.Replicas = ptr.To[int32](5)
+		if err := k8s.Update(ctx, &d, client.FieldOwner("someone-else")); err != nil {
+			return err
+		}
+		var cm corev1.ConfigMap
+		if err := k8s.Get(ctx, key(ns, "drift-config"), &cm); err != nil {
+			return err
+		}
+		cm.Data[contract.RoutesFileName] = "{}"
+		return k8s.Update(ctx, &cm, client.FieldOwner("someone-else"))
+	})
+	eventually(t, "the spec to win again", func() error {
+		var d appsv1.Deployment
+		_ = get(t, ns, "drift-content", &d)
+		if *d.Spec.Replicas != 1 {
+			return fmt.Errorf("replicas %d", *d.Spec.Replicas)
+		}
+		var cm corev1.ConfigMap
+		_ = get(t, ns, "drift-config", &cm)
+		if _, err := contract.ParseRouteFile([]byte(cm.Data[contract.RoutesFileName])); err != nil {
+			return fmt.Errorf("route file not restored: %v", err)
+		}
+		return nil
+	})
+}
