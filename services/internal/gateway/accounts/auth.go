@@ -5,9 +5,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"siteplane.dev/services/internal/platform/identity"
 	"strings"
 	"time"
+
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 // AuthError is an authentication failure in WordPress's terms; the gateway
