@@ -51,42 +51,60 @@ func (d *descriptions) invalidate() {
 	d.mu.Unlock()
 }
 
-// get returns the indexes of the describing services of t, refreshing them
-// when stale. A service that cannot be reached keeps its last known index
-// (or is left out), so one service being down does not break the index.
+// get returns the indexes of the describing services of t. Fresh data is
+// returned at once; stale data for the same table is returned at once too
+// while one background refresh runs (a slow service must not slow the
+// index down); only a new table (or the first call) waits for the fetch. A
+// service that cannot be reached keeps its last known index (or is left
+// out), so one service being down does not break the index.
 func (d *descriptions) get(ctx context.Context, t *routing.Table) map[string]*serviceIndex {
 	for {
 		d.mu.Lock()
-		if d.table == t && time.Since(d.loaded) < descriptionsTTL {
+		sameTable := d.table == t && !d.loaded.IsZero()
+		if sameTable && time.Since(d.loaded) < descriptionsTTL {
 			out := d.byName
 			d.mu.Unlock()
 			return out
 		}
-		if wait := d.loading; wait != nil {
-			d.mu.Unlock()
-			select {
-			case <-wait:
-				continue
-			case <-ctx.Done():
-				d.mu.Lock()
-				out := d.byName
-				d.mu.Unlock()
-				return out
+		if sameTable {
+			out := d.byName
+			if d.loading == nil {
+				d.startRefresh(t)
 			}
+			d.mu.Unlock()
+			return out
 		}
-		done := make(chan struct{})
-		d.loading = done
-		old := d.byName
+		wait := d.loading
+		if wait == nil {
+			wait = d.startRefresh(t)
+		}
 		d.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			d.mu.Lock()
+			out := d.byName
+			d.mu.Unlock()
+			return out
+		}
+	}
+}
 
+// startRefresh fetches every description in the background; d.mu is held.
+func (d *descriptions) startRefresh(t *routing.Table) chan struct{} {
+	done := make(chan struct{})
+	d.loading = done
+	old := d.byName
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
 		fresh := d.fetchAll(ctx, t, old)
-
 		d.mu.Lock()
 		d.byName, d.table, d.loaded, d.loading = fresh, t, time.Now(), nil
 		d.mu.Unlock()
 		close(done)
-		return fresh
-	}
+	}()
+	return done
 }
 
 func (d *descriptions) fetchAll(ctx context.Context, t *routing.Table, old map[string]*serviceIndex) map[string]*serviceIndex {
