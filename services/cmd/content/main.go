@@ -48,6 +48,7 @@ func register(_ context.Context, env *service.Env) error {
 		return err
 	}
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	env.Router.Handle(content.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.PathPrefix("/" + content.Namespace).Handler(srv)
 	return nil
 }

@@ -8,7 +8,7 @@ import "net/http"
 
 // cachedPost returns the post of the "id" parameter, of type pt.
 func (s *Service) cachedPost(c *Call, pt *PostType) (*Post, error) {
-	v, err := c.once("post", func() (any, error) { return s.loadPost(c, s.pool, pt, false) })
+	v, err := c.once("post", func() (any, error) { return s.loadPost(c, s.db(c.Ctx), pt, false) })
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (s *Service) deletePostPermission(pt *PostType) func(*Call) error {
 // cachedParent is the revisions controller's parent check: the parent must
 // exist with type pt, and the caller must be able to edit it.
 func (s *Service) cachedParent(c *Call, pt *PostType, param, noun string) (*Post, error) {
-	v, err := c.once("parent", func() (any, error) { return s.loadParent(c, s.pool, pt, param, noun) })
+	v, err := c.once("parent", func() (any, error) { return s.loadParent(c, s.db(c.Ctx), pt, param, noun) })
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func createTermPermission(tax *Taxonomy) func(*Call) error {
 }
 
 func (s *Service) cachedTerm(c *Call, tax *Taxonomy) (*Term, error) {
-	v, err := c.once("term", func() (any, error) { return s.loadTerm(c, s.pool, tax) })
+	v, err := c.once("term", func() (any, error) { return s.loadTerm(c, s.db(c.Ctx), tax) })
 	if err != nil {
 		return nil, err
 	}

@@ -150,7 +150,7 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 		if q.OrderBy == "include" && len(q.Include) == 0 {
 			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
 		}
-		posts, total, err := listPosts(c.Ctx, s.pool, q)
+		posts, total, err := listPosts(c.Ctx, s.db(c.Ctx), q)
 		if err != nil {
 			return nil, err
 		}

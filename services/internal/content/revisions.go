@@ -202,7 +202,7 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 		if q.OrderBy == "include" && len(q.Include) == 0 {
 			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
 		}
-		revs, total, err := listPosts(c.Ctx, s.pool, q)
+		revs, total, err := listPosts(c.Ctx, s.db(c.Ctx), q)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +253,7 @@ func (s *Service) getRevision(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		r, err := loadRevision(c, s.pool)
+		r, err := loadRevision(c, s.db(c.Ctx))
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +305,7 @@ func (s *Service) listAutosaves(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := s.pool.Query(c.Ctx, "SELECT "+postColumns+postFrom+
+		rows, err := s.db(c.Ctx).Query(c.Ctx, "SELECT "+postColumns+postFrom+
 			` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent.ID)
 		if err != nil {
 			return nil, err
@@ -331,7 +331,7 @@ func (s *Service) getAutosave(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		r, err := latestRevision(c.Ctx, s.pool, parent.ID, true, 0)
+		r, err := latestRevision(c.Ctx, s.db(c.Ctx), parent.ID, true, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -45,7 +45,28 @@ func New(pool *pgxpool.Pool, site contract.Site, users Users) *Service {
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 }
 
+// txKey marks a context that runs inside a batch transaction.
+type txKey struct{}
+
+// withTx returns ctx carrying tx: every statement of a request served with
+// it goes through tx (the all-or-nothing batch, batch.go).
+func withTx(ctx context.Context, tx pgx.Tx) context.Context {
+	return context.WithValue(ctx, txKey{}, tx)
+}
+
+// db is where a request's statements go: the batch transaction, or the pool.
+func (s *Service) db(ctx context.Context) querier {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return tx
+	}
+	return s.pool
+}
+
 // inTx runs f in one transaction: a write commits wholly or not at all.
+// Inside a batch transaction it is a savepoint of that transaction.
 func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return pgx.BeginFunc(ctx, tx, f)
+	}
 	return pgx.BeginFunc(ctx, s.pool, f)
 }

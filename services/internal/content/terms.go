@@ -153,7 +153,7 @@ func (s *Service) listTerms(tax *Taxonomy) HandlerFunc {
 		b := &sqlBuilder{}
 		b.add("t.taxonomy = " + b.arg(tax.Name))
 		if postID := c.Int("post"); c.Has("post") && c.Params["post"] != nil && postID != 0 {
-			p, err := getPost(c.Ctx, s.pool, postID, false)
+			p, err := getPost(c.Ctx, s.db(c.Ctx), postID, false)
 			if err != nil {
 				return nil, err
 			}
@@ -220,7 +220,7 @@ func (s *Service) listTerms(tax *Taxonomy) HandlerFunc {
 		}
 		sql := "SELECT " + termColumns + ", count(*) OVER () FROM terms t WHERE " + where + " ORDER BY " + order +
 			", t.id" + dir + " LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(offset)
-		rows, err := s.pool.Query(c.Ctx, sql, b.args...)
+		rows, err := s.db(c.Ctx).Query(c.Ctx, sql, b.args...)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func (s *Service) listTerms(tax *Taxonomy) HandlerFunc {
 			return nil, err
 		}
 		if len(items) == 0 && offset > 0 {
-			if err := s.pool.QueryRow(c.Ctx, "SELECT count(*) FROM terms t WHERE "+where, b.args[:len(b.args)-2]...).Scan(&total); err != nil {
+			if err := s.db(c.Ctx).QueryRow(c.Ctx, "SELECT count(*) FROM terms t WHERE "+where, b.args[:len(b.args)-2]...).Scan(&total); err != nil {
 				return nil, err
 			}
 		}
