@@ -682,7 +682,7 @@ var errInvalidParameter = &Error{Message: "Invalid parameter."}
 var ErrInvalid error = errInvalidParameter
 
 func (s *Server) callbackError(req *Request, err error) *Error {
-	if err == nil {
+	if isNil(err) {
 		return nil
 	}
 	var e *Error
@@ -703,7 +703,7 @@ func (s *Server) respond(req *Request) (resp *Response, rerr *Error) {
 	}()
 	ep := req.endpoint
 	if ep.Permission != nil {
-		if err := ep.Permission(req); err != nil {
+		if err := ep.Permission(req); !isNil(err) {
 			return nil, s.asError(req, err)
 		}
 	}
@@ -711,7 +711,7 @@ func (s *Server) respond(req *Request) (resp *Response, rerr *Error) {
 		return nil, NewError("rest_invalid_handler", "The handler for the route is invalid.", http.StatusInternalServerError)
 	}
 	resp, err := ep.Handler(req)
-	if err != nil {
+	if !isNil(err) {
 		return nil, s.asError(req, err)
 	}
 	if resp == nil {
@@ -722,7 +722,7 @@ func (s *Server) respond(req *Request) (resp *Response, rerr *Error) {
 
 func (s *Server) asError(req *Request, err error) *Error {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e
 	}
 	s.opts.Logger.ErrorContext(req.Context(), "rest: request failed", "route", req.Pattern, "error", err)
@@ -781,7 +781,18 @@ func (s *Server) permits(req *Request, ep *Endpoint) (ok bool) {
 			ok = false
 		}
 	}()
-	return ep.Permission(req) == nil
+	return isNil(ep.Permission(req))
+}
+
+// isNil reports whether err is nil, including a nil *Error stored in an
+// error interface (the result of "return ParseArg(...)" or a nil *Error
+// variable returned as error).
+func isNil(err error) bool {
+	if err == nil {
+		return true
+	}
+	e, ok := err.(*Error)
+	return ok && e == nil
 }
 
 // allowHeader is the Allow header value for req ("" when nothing is allowed).

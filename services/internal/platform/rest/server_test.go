@@ -623,3 +623,25 @@ func TestRawBody(t *testing.T) {
 		t.Fatalf("%s %v", res.body, res.header)
 	}
 }
+
+// A nil *Error returned through an error interface means success.
+func TestTypedNilErrors(t *testing.T) {
+	var none *Error
+	s, err := New(Options{}, Route{Namespace: "t/v1", Path: "/n", Endpoints: []Endpoint{{
+		Methods: Readable,
+		Args: Props{{Name: "n", Schema: &Schema{Type: "integer", Default: 3, Sanitize: func(_ *Request, v any, param string) (any, error) {
+			return ParseArg(v, &Schema{Type: "integer"}, param)
+		}}}},
+		Permission: func(*Request) error { return none },
+		Handler: func(r *Request) (*Response, error) {
+			return OK(Object{}.With("n", r.Param("n"))), none
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := do(t, s, "GET", "/t/v1/n", nil, "")
+	if res.status != 200 || res.body != `{"n":3}` || res.header.Get("Allow") != "GET" {
+		t.Fatalf("%d %s %v", res.status, res.body, res.header)
+	}
+}
