@@ -78,17 +78,6 @@ func (c *Call) Has(name string) bool {
 	return ok || (c.undeclared != nil && c.undeclared(name) != nil)
 }
 
-// Raw returns a parameter, declared or not.
-func (c *Call) Raw(name string) any {
-	if v, ok := c.Params[name]; ok {
-		return v
-	}
-	if c.undeclared != nil {
-		return c.undeclared(name)
-	}
-	return nil
-}
-
 // IsNull reports whether name was supplied as JSON null.
 func (c *Call) IsNull(name string) bool {
 	v, ok := c.Params[name]
