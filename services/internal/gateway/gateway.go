@@ -219,6 +219,9 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	enveloped := queryHas(rawQuery, "_envelope")
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
+		// Services trust the signed identity only; the application password
+		// itself never leaves the gateway.
+		DropHeaders: []string{"Authorization", "Cookie"},
 		ModifyResponse: func(res *http.Response) error {
 			// The service's values win; ours fill the gaps.
 			for k := range res.Header {

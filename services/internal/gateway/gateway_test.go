@@ -136,6 +136,9 @@ func TestAuthenticationOutcomes(t *testing.T) {
 				return
 			}
 			up := (*f.upstream)[0]
+			if up.Header.Get("Authorization") != "" {
+				t.Fatal("the client's credentials reached the service")
+			}
 			h := up.Header.Get(contract.IdentityHeader)
 			if tt.wantRole == "" {
 				if h != "" {

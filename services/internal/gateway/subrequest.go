@@ -100,6 +100,8 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	for k, v := range s.Header {
 		req.Header[http.CanonicalHeaderKey(k)] = v
 	}
+	req.Header.Del("Authorization")
+	req.Header.Del("Cookie")
 	if s.Body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -73,6 +73,9 @@ type Target struct {
 	RawQuery string
 	// SetHeaders are set on the upstream request (the signed identity).
 	SetHeaders http.Header
+	// DropHeaders are removed from the upstream request (credentials the
+	// gateway already checked).
+	DropHeaders []string
 	// ModifyResponse may adjust the upstream response before it is copied.
 	ModifyResponse func(*http.Response) error
 }
@@ -96,6 +99,9 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 			if inFwd != "" {
 				// Keep the chain of proxies in front of the gateway (ingress).
 				pr.Out.Header.Set("X-Forwarded-For", inFwd+", "+pr.Out.Header.Get("X-Forwarded-For"))
+			}
+			for _, k := range t.DropHeaders {
+				pr.Out.Header.Del(k)
 			}
 			for k, v := range t.SetHeaders {
 				pr.Out.Header[k] = v
