@@ -41,7 +41,7 @@ func main() {
 	}
 }
 
-func register(_ context.Context, env *service.Env) error {
+func register(ctx context.Context, env *service.Env) error {
 	svc := content.New(env.Pool, env.Site, users(env.Config))
 	srv, err := svc.NewServer(env.Logger)
 	if err != nil {
@@ -50,6 +50,7 @@ func register(_ context.Context, env *service.Env) error {
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(content.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.PathPrefix("/" + content.Namespace).Handler(srv)
+	go svc.RunScheduler(ctx, time.Minute, env.Logger)
 	return nil
 }
 

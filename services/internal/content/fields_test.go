@@ -1,9 +1,11 @@
 package content
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPasswordProtected(t *testing.T) {
@@ -163,5 +165,39 @@ func TestPostFieldsByContext(t *testing.T) {
 	}
 	if !strings.Contains(fmt.Sprint(edit["class_list"]), "category-news") {
 		t.Errorf("class_list: %v", edit["class_list"])
+	}
+}
+
+func TestScheduledPostsPublish(t *testing.T) {
+	e := newEnv(t)
+	soon := e.svc.now().Add(time.Hour)
+	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "later", "status": "publish", "date_gmt": soon.Format(wpDateLayout)})
+	if r.obj()["status"] != "future" {
+		t.Fatalf("not scheduled: %s", r.Raw)
+	}
+	if n, err := e.svc.PublishDue(context.Background()); err != nil || n != 0 {
+		t.Fatalf("published too early: %d %v", n, err)
+	}
+	e.svc.now = func() time.Time { return soon.Add(time.Second) }
+	if n, err := e.svc.PublishDue(context.Background()); err != nil || n != 1 {
+		t.Fatalf("PublishDue: %d %v", n, err)
+	}
+	if got := e.do(anon, "GET", fmt.Sprintf("/cms/v2/posts/%d", r.id()), nil); got.obj()["status"] != "publish" {
+		t.Fatalf("after schedule: %s", got.Raw)
+	}
+}
+
+func TestUntrashAndExcerptLength(t *testing.T) {
+	e := newEnv(t)
+	id := seedPosts(e, map[string]any{"title": "Keep me", "content": "one two three four five"})[0]
+	path := fmt.Sprintf("/cms/v2/posts/%d", id)
+	if r := e.do(anon, "GET", path+"?excerpt_length=2", nil); field(r.obj(), "excerpt", "rendered") != "<p>one two [&hellip;]</p>\n" {
+		t.Fatalf("excerpt_length: %s", r.Raw)
+	}
+	wantStatus(t, e.do(editor, "DELETE", path, nil), 200)
+	wantError(t, e.do(anon, "GET", path, nil), 401, "rest_forbidden", "Sorry, you are not allowed to do that.")
+	r := e.do(editor, "POST", path, map[string]any{"status": "publish"})
+	if r.obj()["status"] != "publish" || r.obj()["slug"] != "keep-me" {
+		t.Fatalf("untrash: %s", r.Raw)
 	}
 }
