@@ -110,7 +110,7 @@ type pass struct {
 	mounted resources.Mounted
 	// next is the earliest time-driven change (key rotation or expiry).
 	next time.Time
-	// waiting is the longest a step asked to wait; zero when none.
+	// waiting is the shortest wait a step asked for; zero when none.
 	waiting time.Duration
 }
 
