@@ -121,12 +121,21 @@ func (e *encoder) str(s string) {
 
 const hexLower = "0123456789abcdef"
 
+// plainByte marks the bytes written as they are: printable ASCII other
+// than '"', '\\' and '/'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '/'
+	}
+	return t
+}()
+
 // escape writes s with json_encode's default escaping.
 func (e *encoder) escape(s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' && c != '/' {
+		if plainByte[c] {
 			i++
 			continue
 		}
