@@ -7,16 +7,24 @@
 //
 //   - types.go, caps.go: post types, taxonomies and WordPress's meta
 //     capabilities (edit_post, delete_post, read_post) over the caller's role;
-//   - store.go, query.go, terms_store.go: SQL (pgx, no ORM); a collection read
-//     is one statement returning the page and the total (count(*) OVER ());
+//   - store.go, query.go (and the SQL in terms.go): pgx, no ORM; every read
+//     is one statement — a collection returns the page and the total
+//     (count(*) OVER ()), a post comes with its terms and revision summary;
 //   - render.go, slug.go, dates.go: pure functions for rendered fields, slugs
 //     and dates in the site's time zone;
 //   - posts.go, revisions.go, terms.go: handlers on validated parameters
 //     (type Call), each write in one transaction;
 //   - permissions.go: the permission checks, apart from the handlers, so the
-//     route kit also derives Allow and targetHints from them;
+//     route kit also derives the Allow header from them (targetHints of
+//     self links are computed from the loaded post, response.go);
+//   - schema.go, item_schema.go: argument and item schemas as data;
 //   - routes.go: every route declared once, as data; kit.go hands them to the
-//     route kit (platform/rest), which validates, filters and encodes.
+//     route kit (platform/rest), which validates, filters and encodes;
+//   - batch.go: the gateway's all-or-nothing batch in one transaction;
+//   - schedule.go: publishing scheduled posts when due;
+//   - users.go: author ids are checked against the gateway (a seam, with a
+//     fixed-set implementation for tests and runs without a gateway);
+//   - seed.go: the demo site of `content seed-demo`.
 package content
 
 import (
