@@ -123,3 +123,17 @@ func (e *encoder) appendLink(l *Link) {
 	}
 	e.closeObject()
 }
+
+// ParseEmbed reads the _embed parameter like rest_parse_embed_param: all
+// is true for "", "1" and "true"; otherwise rels lists the requested
+// relations (comma or space separated, compact form such as "wp:term").
+func ParseEmbed(value string) (all bool, rels []string) {
+	switch value {
+	case "", "1", "true":
+		return true, nil
+	}
+	for _, v := range parseList(value) {
+		rels = append(rels, v.(string))
+	}
+	return false, rels
+}

@@ -225,8 +225,17 @@ func (a *phpArray) asMap() map[string]any {
 }
 
 // ViewContext is the request's "context" parameter, "view" when absent.
+// Only a declared (hence validated) context argument, or a value set with
+// Set, counts: a raw ?context=edit on an endpoint without the argument
+// must not reveal edit-only fields.
 func (r *Request) ViewContext() string {
-	if s, ok := r.Param("context").(string); ok && s != "" {
+	var v any
+	if i := r.argIndex("context"); i >= 0 && r.vals != nil {
+		v = r.vals[i]
+	} else {
+		v = r.extra["context"]
+	}
+	if s, ok := v.(string); ok && s != "" {
 		return s
 	}
 	return "view"

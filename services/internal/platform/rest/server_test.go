@@ -645,3 +645,37 @@ func TestTypedNilErrors(t *testing.T) {
 		t.Fatalf("%d %s %v", res.status, res.body, res.header)
 	}
 }
+
+func TestUndeclaredContextIsView(t *testing.T) {
+	item := &Schema{Type: "object", Properties: Props{
+		{Name: "id", Schema: &Schema{Type: "integer", Context: []string{"view", "edit"}}},
+		{Name: "password", Schema: &Schema{Type: "string", Context: []string{"edit"}}},
+	}}
+	handler := func(r *Request) (*Response, error) {
+		return OK(Item{Data: Object{}.With("id", 1).With("password", "p")}), nil
+	}
+	s, err := New(Options{}, Route{Namespace: "t/v1", Path: "/u", Schema: item, Endpoints: []Endpoint{
+		{Methods: Readable, Handler: handler},
+		{Methods: Deletable, Handler: func(r *Request) (*Response, error) { r.Set("context", "edit"); return handler(r) }},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No declared context argument: a raw ?context=edit is ignored...
+	if res := do(t, s, "GET", "/t/v1/u?context=edit", nil, ""); res.body != `{"id":1}` {
+		t.Fatalf("raw context: %s", res.body)
+	}
+	// ...while the handler's r.Set("context", "edit") applies.
+	if res := do(t, s, "DELETE", "/t/v1/u", nil, ""); res.body != `{"id":1,"password":"p"}` {
+		t.Fatalf("forced context: %s", res.body)
+	}
+}
+
+func TestParseEmbed(t *testing.T) {
+	if all, _ := ParseEmbed("1"); !all {
+		t.Fatal("1 means all")
+	}
+	if all, rels := ParseEmbed("author, wp:term"); all || mustJSON(rels) != `["author","wp:term"]` {
+		t.Fatalf("%v %v", all, rels)
+	}
+}
