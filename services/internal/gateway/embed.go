@@ -38,6 +38,22 @@ func embedParam(rawQuery string) (rels []string, ok bool) {
 	return rels, true
 }
 
+// fieldsAllowEmbedded reports whether _fields (when present) keeps
+// "_embedded": WordPress drops it, and so skips the embedding work, when a
+// _fields list does not name it.
+func fieldsAllowEmbedded(rawQuery string) bool {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil || !q.Has("_fields") {
+		return true
+	}
+	for _, f := range strings.FieldsFunc(strings.Join(q["_fields"], ","), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if f == "_embedded" || strings.HasPrefix(f, "_embedded.") {
+			return true
+		}
+	}
+	return false
+}
+
 type member struct {
 	key string
 	raw json.RawMessage
@@ -157,8 +173,16 @@ func (e *embedder) object(raw []byte) []byte {
 		k, _ := json.Marshal(rm.key)
 		embedded.Write(k)
 		embedded.WriteByte(':')
-		arr, _ := json.Marshal(entries)
-		embedded.Write(arr)
+		// Written by hand: json.Marshal would re-escape the bodies' HTML
+		// characters, changing the service's bytes.
+		embedded.WriteByte('[')
+		for i, en := range entries {
+			if i > 0 {
+				embedded.WriteByte(',')
+			}
+			embedded.Write(bytes.TrimSpace(en))
+		}
+		embedded.WriteByte(']')
 	}
 	if count == 0 {
 		return raw

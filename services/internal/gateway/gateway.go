@@ -216,6 +216,7 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	}
 	ours := w.Header()
 	rels, embed := embedParam(rawQuery)
+	embed = embed && fieldsAllowEmbedded(rawQuery)
 	enveloped := queryHas(rawQuery, "_envelope")
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
