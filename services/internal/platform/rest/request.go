@@ -110,6 +110,14 @@ func (r *Request) Param(name string) any {
 // Has reports whether the parameter is present (non-null), counting defaults.
 func (r *Request) Has(name string) bool { return r.Param(name) != nil }
 
+// Supplied reports whether the client sent the parameter (body, query or
+// URL), as opposed to it coming from a default: updates change only the
+// fields a client supplied.
+func (r *Request) Supplied(name string) bool {
+	_, ok := r.raw(name)
+	return ok
+}
+
 // Set replaces a parameter, as $request->set_param does. Controllers use it
 // to force context=edit on write responses.
 func (r *Request) Set(name string, v any) {

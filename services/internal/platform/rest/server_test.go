@@ -679,3 +679,19 @@ func TestParseEmbed(t *testing.T) {
 		t.Fatalf("%v %v", all, rels)
 	}
 }
+
+func TestSupplied(t *testing.T) {
+	var got *Request
+	s, err := New(Options{}, Route{Namespace: "t/v1", Path: "/s", Endpoints: []Endpoint{{
+		Methods: Editable,
+		Args:    Props{{Name: "a", Schema: &Schema{Type: "string", Default: "d"}}, {Name: "b", Schema: &Schema{Type: "string"}}},
+		Handler: func(r *Request) (*Response, error) { got = r; return OK(nil), nil },
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, s, "PATCH", "/t/v1/s", nil, `{"b":"x"}`, "Content-Type", "application/json")
+	if got == nil || got.Supplied("a") || !got.Has("a") || !got.Supplied("b") || !got.InBody("b") || got.InBody("a") {
+		t.Fatalf("supplied/has/inbody wrong: %+v", got)
+	}
+}
