@@ -77,6 +77,7 @@ func TestBatchNormalMixedServices(t *testing.T) {
 		map[string]any{"method": "DELETE", "path": "/cms/v2/posts/1?force=true"},
 		map[string]any{"method": "POST", "path": "/nowhere/v1/x"},
 		map[string]any{"method": "POST", "path": "/batch/v1"},
+		map[string]any{"method": "POST", "path": "/cms/v2/posts/../../internal/batch/v1"},
 	), "admin", f.adminPW)
 	if rec.Code != 207 {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
@@ -88,7 +89,7 @@ func TestBatchNormalMixedServices(t *testing.T) {
 	want := []struct {
 		status int
 		code   string
-	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}}
+	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}, {404, "rest_no_route"}}
 	if len(rs) != len(want) {
 		t.Fatalf("%d responses: %s", len(rs), rec.Body)
 	}

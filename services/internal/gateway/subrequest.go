@@ -52,6 +52,9 @@ type owner struct {
 }
 
 func (g *Gateway) ownerOf(ctx context.Context, t *routing.Table, route string) (owner, bool) {
+	if hasDotSegment(route) {
+		return owner{}, false
+	}
 	if g.owns(ctx, route) {
 		return owner{local: true}, true
 	}
