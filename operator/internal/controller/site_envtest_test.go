@@ -13,6 +13,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -252,14 +253,26 @@ func TestReadyFollowsDeployments(t *testing.T) {
 		t.Errorf("phase %q observedGeneration %d/%d", s.Status.Phase, s.Status.ObservedGeneration, s.Generation)
 	}
 
-	// Steady state: the count of passes stays flat.
+	eventually(t, "the Ready event", func() error {
+		if n := countEvents(t, ns, "shop", "Ready"); n != 1 {
+			return fmt.Errorf("%d Ready events", n)
+		}
+		return nil
+	})
+
+	// Steady state: one pass that finds nothing to do (triggered by an
+	// annotation) writes nothing, records no event and triggers no other pass.
 	k := types.NamespacedName{Namespace: ns, Name: "shop"}
 	time.Sleep(time.Second) // let the last status write's echoes settle
 	before := passes.get(k)
-	rv := getSite(t, ns, "shop").ResourceVersion
+	events := countEvents(t, ns, "shop", "")
+	rv := poke(t, ns, "shop")
 	time.Sleep(3 * time.Second)
-	if after := passes.get(k); after != before {
-		t.Errorf("hot loop: %d passes in 3s of steady state", after-before)
+	if after := passes.get(k); after != before+1 {
+		t.Errorf("hot loop: %d passes in 3s of steady state after one poke", after-before)
+	}
+	if n := countEvents(t, ns, "shop", ""); n != events {
+		t.Errorf("%d events recorded by a pass that changed nothing", n-events)
 	}
 	if now := getSite(t, ns, "shop").ResourceVersion; now != rv {
 		t.Errorf("the Site was written during steady state (resourceVersion %s → %s)", rv, now)
@@ -547,6 +560,12 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 		}
 		return nil
 	})
+	eventually(t, "the APIKeyRotated event", func() error {
+		if n := countEvents(t, ns, "mkt", "APIKeyRotated"); n != 1 {
+			return fmt.Errorf("%d APIKeyRotated events", n)
+		}
+		return nil
+	})
 	eventually(t, "the previous key in the status", func() error {
 		ks := getSite(t, ns, "mkt").Status.Secrets.APIKeys
 		if len(ks) != 1 || ks[0].PreviousSecretName != "mkt-apikey-author-previous" || ks[0].PreviousExpiresAt == nil {
@@ -815,4 +834,21 @@ func TestDriftIsCorrected(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// countEvents counts the events.k8s.io Events about a Site, of one reason
+// (all when empty).
+func countEvents(t *testing.T, ns, site, reason string) int {
+	t.Helper()
+	var list eventsv1.EventList
+	if err := k8s.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range list.Items {
+		if e.Regarding.Kind == "Site" && e.Regarding.Name == site && (reason == "" || e.Reason == reason) {
+			n++
+		}
+	}
+	return n
 }

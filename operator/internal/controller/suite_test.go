@@ -251,12 +251,21 @@ func updateSite(t *testing.T, ns, name string, mutate func(*sitev1.Site)) {
 
 // poke triggers a pass without a spec change (annotation changes pass the
 // controller's predicates), for tests that moved the fake clock.
-func poke(t *testing.T, ns, name string) {
+// It returns the resourceVersion the poke wrote.
+func poke(t *testing.T, ns, name string) string {
 	t.Helper()
-	updateSite(t, ns, name, func(s *sitev1.Site) {
+	var rv string
+	eventually(t, "a poke of the Site", func() error {
+		s := getSite(t, ns, name)
 		if s.Annotations == nil {
 			s.Annotations = map[string]string{}
 		}
 		s.Annotations["test.siteplane.dev/poke"] = time.Now().Format(time.RFC3339Nano)
+		if err := k8s.Update(context.Background(), s); err != nil {
+			return err
+		}
+		rv = s.ResourceVersion
+		return nil
 	})
+	return rv
 }
