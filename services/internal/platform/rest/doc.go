@@ -40,8 +40,14 @@
 //			},
 //		}},
 //	})
-//	// mount srv (an http.Handler) as the catch-all; srv.IndexHandler() at
-//	// contract.RouteDescriptionsPath.
+//	router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+//	router.PathPrefix("/").Handler(srv) // the REST route is the URL path
+//
+// Callers: by default the caller is identity.FromContext (the identity
+// middleware verifies the gateway's signed header); Options.Caller replaces
+// it. Anonymous callers get 401 from Denied/Forbidden, logged-in ones 403.
+// The matched route pattern is reported to metrics.SetRoute for the HTTP
+// metrics and access log.
 //
 // Values: handlers read parameters with Request.Param and the typed helpers
 // (Int, String, Bool, Ints, List, Map); sanitised integers are int64,
