@@ -6,8 +6,10 @@ FROM golang:1.26 AS build
 WORKDIR /src
 COPY . .
 ARG CMD=./services/cmd/gateway
+# VERSION stamps main.version where a binary has one (the operator's default image tag).
+ARG VERSION=dev
 RUN --mount=type=cache,target=/root/.cache/go-build --mount=type=cache,target=/go/pkg/mod \
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/app "$CMD"
+    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/app "$CMD"
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/app /app

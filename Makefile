@@ -8,6 +8,7 @@ export PATH := $(BIN):$(PATH)
 
 MODULES := ./services/... ./operator/... ./test/...
 SERVICES := gateway content media marketplace
+VERSION ?= dev
 
 # Tool versions (installed into bin/ from the Go module proxy).
 CONTROLLER_TOOLS_VERSION ?= v0.23.0
@@ -44,7 +45,7 @@ bench: build ## Load-test the local stack and print a results table.
 .PHONY: build
 build: ## Build every service binary and the local supervisor into bin/.
 	go build -o $(BIN)/ ./services/cmd/...
-	cd operator && go build -o $(BIN)/siteplane-operator ./cmd
+	cd operator && go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/siteplane-operator ./cmd
 
 .PHONY: fmt
 fmt: ## gofmt every module.
@@ -69,7 +70,10 @@ $(CONTROLLER_GEN):
 manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC into config/.
 	cd operator && $(CONTROLLER_GEN) rbac:roleName=siteplane-operator crd:allowDangerousTypes=false webhook paths="./..." \
 		output:crd:artifacts:config=../config/crd/bases output:rbac:artifacts:config=../config/rbac
-	cp config/crd/bases/*.yaml charts/siteplane-operator/crds/ 2>/dev/null || true
+	cp config/crd/bases/*.yaml charts/siteplane-operator/crds/
+	@# The chart's ClusterRole rules are the generated role's rules, verbatim (a test checks it).
+	{ sed '/^rules:/,$$d' charts/siteplane-operator/templates/clusterrole.yaml; sed -n '/^rules:/,$$p' config/rbac/role.yaml; } > .cache/clusterrole.yaml
+	mv .cache/clusterrole.yaml charts/siteplane-operator/templates/clusterrole.yaml
 
 .PHONY: generate
 generate: $(CONTROLLER_GEN) ## Generate deepcopy code.

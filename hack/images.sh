@@ -21,9 +21,9 @@ build() {
   local name=$1 cmd=$2
   echo "==> $registry/$name:$tag ($cmd)"
   if [[ $builder == buildah ]]; then
-    buildah bud --build-arg CMD="$cmd" -t "$registry/$name:$tag" .
+    buildah bud --build-arg CMD="$cmd" --build-arg VERSION="$tag" -t "$registry/$name:$tag" .
   else
-    "$builder" build --build-arg CMD="$cmd" -t "$registry/$name:$tag" .
+    "$builder" build --build-arg CMD="$cmd" --build-arg VERSION="$tag" -t "$registry/$name:$tag" .
   fi
 }
 for svc in gateway content media marketplace; do
