@@ -29,7 +29,7 @@ type kitFixture struct {
 
 // newKitFixture runs the gateway in front of two describing services built
 // with the route kit: content (posts) and media.
-func newKitFixture(t *testing.T) *kitFixture {
+func newKitFixture(t *testing.T, adjust ...func(*contract.Site)) *kitFixture {
 	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	ctx := context.Background()
@@ -63,6 +63,9 @@ func newKitFixture(t *testing.T) *kitFixture {
 	}
 	site := contract.DefaultSite(siteURL)
 	site.Title, site.Description, site.Timezone = "Test Site", "A test", "Asia/Kolkata"
+	for _, a := range adjust {
+		a(&site)
+	}
 	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, errorFunc, nil),
 		Key: testKey, Site: site, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -216,5 +219,23 @@ func TestNamespaceIndex(t *testing.T) {
 	}
 	if rec, v := f.do(t, "GET", "/cms-json/nope/v9", nil); rec.Code != 404 || v.(map[string]any)["code"] != "rest_no_route" {
 		t.Fatalf("unknown namespace: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestExtensionSwitches(t *testing.T) {
+	f := newKitFixture(t, func(s *contract.Site) { s.Extensions = contract.Extensions{CachePlugin: false, HostTools: true} })
+	_, v := f.do(t, "GET", "/cms-json/", nil)
+	ns, _ := json.Marshal(v.(map[string]any)["namespaces"])
+	if string(ns) != `["oembed/1.0","host-tools/v1","cms/v2"]` {
+		t.Fatalf("namespaces %s", ns)
+	}
+	if rec, _ := f.do(t, "POST", "/cms-json/cache-plugin/v3/ping", nil); rec.Code != 404 {
+		t.Fatalf("disabled extension: %d", rec.Code)
+	}
+	if rec, _ := f.do(t, "POST", "/cms-json/host-tools/v1/host-api", nil); rec.Code != 401 {
+		t.Fatalf("enabled extension, anonymous: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := f.do(t, "POST", "/cms-json/host-tools/v1/host-api", nil, "admin", f.adminPW); rec.Code != 200 {
+		t.Fatalf("enabled extension, admin: %d %s", rec.Code, rec.Body)
 	}
 }
