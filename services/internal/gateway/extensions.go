@@ -72,8 +72,6 @@ func (g *Gateway) extensionRoutes() []rest.Route {
 }
 
 func clientIP(r *rest.Request) string {
-	if f := r.Header.Get("X-Forwarded-For"); f != "" {
-		return f
-	}
-	return ""
+	ip, _ := r.Context().Value(remoteIPKey{}).(string)
+	return ip
 }

@@ -176,6 +176,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		return
 	}
 	ctx := identity.NewContext(r.Context(), caller)
+	ctx = context.WithValue(ctx, remoteIPKey{}, remoteIP(r))
 	if appPassword != "" {
 		ctx = context.WithValue(ctx, appPasswordKey{}, appPassword)
 	}
@@ -258,6 +259,9 @@ func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *wpE
 // appPasswordKey carries the uuid of the application password that
 // authenticated the request (introspection).
 type appPasswordKey struct{}
+
+// remoteIPKey carries the client's address (the peer of the gateway).
+type remoteIPKey struct{}
 
 func remoteIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
