@@ -18,8 +18,27 @@ import (
 // maxBatch is the most requests one batch may hold (WordPress's default).
 const maxBatch = 25
 
-// InternalBatchPath is the services' all-or-nothing batch endpoint
-// (protocol: /work/notes/batch-protocol.md, summarised on atomicBatch).
+// InternalBatchPath is the services' all-or-nothing batch endpoint.
+//
+// Beyond WordPress: when every sub-request of a validated
+// require-all-validate batch belongs to one service, the gateway sends them
+// in one call and the service runs them in one database transaction, so the
+// batch commits wholly or not at all. Protocol:
+//
+//	POST {service}/internal/batch/v1   (caller's signed identity header, as on a proxied request)
+//	{"requests": [{"method": "POST", "route": "/cms/v2/posts", "query": "a=1",
+//	               "body": {...} | null, "headers": {"x-name": ["v"]}}, ...]}
+//
+//	200 {"committed": true|false,
+//	     "responses": [{"status": 201, "headers": {"Location": "..."}, "body": ...}, ...]}
+//
+// The service runs the requests in order in one transaction and stops at
+// the first response with status >= 400, rolls back and answers committed
+// false with the responses so far (the failing one last). The client then
+// gets 207 {"failed": "execution", "responses": [...]}: the failing request
+// keeps its error, every other one gets rest_batch_rolled_back (424).
+// Mixed-owner batches keep WordPress's semantics (validated together, run
+// one by one).
 const InternalBatchPath = "/internal/batch/v1"
 
 // batchItem is one parsed sub-request with its owner and pre-validation error.
