@@ -27,6 +27,12 @@ type EndpointDescription struct {
 	Methods    []string
 	AllowBatch *Batch
 	Args       Props
+	// Callbacks names the arguments whose declaration has a Validate or
+	// Sanitize callback. Callbacks cannot travel in JSON, so the internal
+	// index lists them ("x-callbacks") and RoutesForValidation does not
+	// schema-check them: the gateway must never refuse what the owning
+	// service would accept. The public index never shows the list.
+	Callbacks []string
 }
 
 func (s *Server) describe(cr *compiledRoute) RouteDescription {
@@ -38,6 +44,11 @@ func (s *Server) describe(cr *compiledRoute) RouteDescription {
 		}
 		d.Methods = append(d.Methods, ep.Methods...)
 		ed := EndpointDescription{Methods: ep.Methods, Args: ep.Args}
+		for _, a := range ep.Args {
+			if a.Schema != nil && (a.Schema.Validate != nil || a.Schema.Sanitize != nil) {
+				ed.Callbacks = append(ed.Callbacks, a.Name)
+			}
+		}
 		if b := ep.batch(cr.Route); b != nil {
 			ed.AllowBatch = b
 		}
@@ -61,8 +72,9 @@ func (s *Server) Describe() []RouteDescription {
 }
 
 // object renders the description in WordPress's key order: namespace,
-// methods, endpoints, schema (help context only), _links.
-func (d RouteDescription) object(withSchema bool) Object {
+// methods, endpoints, schema (help context only), _links. internal adds
+// each endpoint's "x-callbacks" for the gateway (see EndpointDescription).
+func (d RouteDescription) object(withSchema, internal bool) Object {
 	methods := make([]any, len(d.Methods))
 	for i, m := range d.Methods {
 		methods[i] = m
@@ -86,6 +98,13 @@ func (d RouteDescription) object(withSchema bool) Object {
 			av = []any{} // PHP's empty array
 		}
 		o = append(o, Member{"args", av})
+		if internal && len(ep.Callbacks) > 0 {
+			cb := make([]any, len(ep.Callbacks))
+			for j, c := range ep.Callbacks {
+				cb[j] = c
+			}
+			o = append(o, Member{"x-callbacks", cb})
+		}
 		eps[i] = o
 	}
 	o := Object{{"namespace", d.Namespace}, {"methods", methods}, {"endpoints", eps}}
@@ -100,13 +119,17 @@ func (d RouteDescription) object(withSchema bool) Object {
 
 // Object renders the description as JSON-ready data; withSchema adds the
 // item schema (the index's context=help form).
-func (d RouteDescription) Object(withSchema bool) Object { return d.object(withSchema) }
+func (d RouteDescription) Object(withSchema bool) Object { return d.object(withSchema, false) }
 
 // RoutesObject renders descriptions as the index's "routes" object.
 func RoutesObject(descs []RouteDescription, withSchema bool) Object {
+	return routesObject(descs, withSchema, false)
+}
+
+func routesObject(descs []RouteDescription, withSchema, internal bool) Object {
 	o := make(Object, 0, len(descs))
 	for _, d := range descs {
-		o = append(o, Member{d.Route, d.object(withSchema)})
+		o = append(o, Member{d.Route, d.object(withSchema, internal)})
 	}
 	return o
 }
@@ -142,7 +165,7 @@ func (ix Index) MarshalJSON() ([]byte, error) {
 	for i, n := range ix.Namespaces {
 		ns[i] = n
 	}
-	return appendJSON(nil, Object{{"namespaces", ns}, {"routes", RoutesObject(ix.Routes, true)}}, false), nil
+	return appendJSON(nil, Object{{"namespaces", ns}, {"routes", routesObject(ix.Routes, true, true)}}, false), nil
 }
 
 // IndexHandler serves Index as JSON (mount it at contract.RouteDescriptionsPath).
@@ -221,6 +244,7 @@ func parseDescription(route string, b []byte) (RouteDescription, error) {
 			Methods    []string        `json:"methods"`
 			AllowBatch *Batch          `json:"allow_batch"`
 			Args       json.RawMessage `json:"args"`
+			Callbacks  []string        `json:"x-callbacks"`
 		} `json:"endpoints"`
 		Schema *Schema `json:"schema"`
 		Links  struct {
@@ -237,7 +261,7 @@ func parseDescription(route string, b []byte) (RouteDescription, error) {
 		d.Self = doc.Links.Self[0].Href
 	}
 	for _, ep := range doc.Endpoints {
-		ed := EndpointDescription{Methods: ep.Methods, AllowBatch: ep.AllowBatch}
+		ed := EndpointDescription{Methods: ep.Methods, AllowBatch: ep.AllowBatch, Callbacks: ep.Callbacks}
 		if len(ep.Args) > 0 {
 			if err := ed.Args.UnmarshalJSON(ep.Args); err != nil {
 				return d, fmt.Errorf("args: %w", err)
@@ -251,7 +275,8 @@ func parseDescription(route string, b []byte) (RouteDescription, error) {
 // RoutesForValidation turns the descriptions into validation-only routes (no handlers,
 // no permission checks): a Server built from them answers Check exactly
 // like the owning service, which is how the gateway pre-validates batch
-// sub-requests. Argument callbacks do not travel; only schema checks run.
+// sub-requests. Arguments listed in Callbacks keep only "required": their
+// service validates them with code the gateway does not have.
 func (ix *Index) RoutesForValidation() []Route {
 	out := make([]Route, 0, len(ix.Routes))
 	for _, d := range ix.Routes {
@@ -260,9 +285,28 @@ func (ix *Index) RoutesForValidation() []Route {
 			rt.Namespace, rt.Path = d.Namespace, d.Route[len(d.Namespace)+1:]
 		}
 		for _, ed := range d.Endpoints {
-			rt.Endpoints = append(rt.Endpoints, Endpoint{Methods: ed.Methods, Args: ed.Args, AllowBatch: ed.AllowBatch})
+			rt.Endpoints = append(rt.Endpoints, Endpoint{Methods: ed.Methods, Args: permissive(ed.Args, ed.Callbacks), AllowBatch: ed.AllowBatch})
 		}
 		out = append(out, rt)
 	}
 	return out
 }
+
+// permissive replaces the schemas of the named arguments by one that accepts
+// any value unchanged, keeping whether the argument is required.
+func permissive(args Props, names []string) Props {
+	if len(names) == 0 {
+		return args
+	}
+	out := make(Props, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a.Schema != nil && contains(names, a.Name) {
+			out[i].Schema = &Schema{Required: a.Schema.Required, Validate: acceptAny, Sanitize: keepValue}
+		}
+	}
+	return out
+}
+
+func acceptAny(*Request, any, string) error              { return nil }
+func keepValue(_ *Request, v any, _ string) (any, error) { return v, nil }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -92,3 +93,63 @@ func TestSchemaJSONRoundTrip(t *testing.T) {
 		t.Fatalf("\n got %s\nwant %s", out, in)
 	}
 }
+
+// An argument validated by a callback (WordPress's arg_options with its own
+// validate_callback) must not be schema-checked by the gateway: the service
+// accepts values the bare schema would refuse. The marker that says so is in
+// the internal index only, never in the public one.
+func TestIndexCallbackArgsStayPermissive(t *testing.T) {
+	titleSchema := &Schema{Type: "object", Validate: func(_ *Request, v any, _ string) error {
+		if _, ok := v.(string); ok {
+			return nil
+		}
+		if _, ok := v.(map[string]any); ok {
+			return nil
+		}
+		return ErrInvalid
+	}}
+	svc, err := New(Options{RootURL: "https://example.com/cms-json/"}, Route{Namespace: "cms/v2", Path: "/posts",
+		AllowBatch: &Batch{V1: true},
+		Endpoints: []Endpoint{{Methods: Creatable, Args: Props{
+			{Name: "title", Schema: titleSchema},
+			{Name: "slug", Schema: &Schema{Type: "string", Required: true}},
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	internal, _ := svc.Index().MarshalJSON()
+	public := string(appendJSON(nil, RoutesObject(svc.Describe(), false), false))
+	if !json.Valid(internal) {
+		t.Fatal("internal index is not JSON")
+	}
+	if want := `"x-callbacks":["title"]`; !bytesContains(internal, want) {
+		t.Fatalf("internal index lacks %s: %s", want, internal)
+	}
+	if bytesContains([]byte(public), "x-callbacks") {
+		t.Fatalf("public index shows the internal marker: %s", public)
+	}
+	ix, err := ParseIndex(internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, err := New(Options{RootURL: "https://example.com/cms-json/"}, ix.RoutesForValidation()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Call{
+		{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"title": "A string title", "slug": "a"}},
+		{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"title": "x"}},
+		{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"slug": []any{"not", "a", "string"}}},
+	} {
+		a, b := svc.Check(context.Background(), c), gw.Check(context.Background(), c)
+		if mustJSON(a) != mustJSON(b) {
+			t.Errorf("%v: service %s, gateway %s", c.Body, mustJSON(a), mustJSON(b))
+		}
+	}
+	// Required-ness still travels for callback arguments.
+	if err := gw.Check(context.Background(), Call{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"title": "x"}}); err == nil || err.Code != "rest_missing_callback_param" {
+		t.Fatalf("missing slug: %v", err)
+	}
+}
+
+func bytesContains(b []byte, s string) bool { return strings.Contains(string(b), s) }

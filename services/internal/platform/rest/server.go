@@ -835,7 +835,7 @@ func (s *Server) options(req *Request) *Response {
 		if n := len(cr.Endpoints); n > 0 {
 			req.endpoint = &cr.Endpoints[n-1]
 		}
-		return &Response{Status: http.StatusOK, Data: s.describe(cr).object(true)}
+		return &Response{Status: http.StatusOK, Data: s.describe(cr).object(true, false)}
 	}
 	return &Response{Status: http.StatusOK, Data: []any{}}
 }
