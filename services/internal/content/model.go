@@ -65,18 +65,38 @@ const postColumns = `p.id, p.type, p.status, p.author, p.date_gmt, p.date_floati
  p.sticky, p.template, p.featured_media, p.footnotes, p.sync_status, p.autosave, p.trash_status,
  tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest, anc.path`
 
-// postFrom reads a post with its terms and revision summary in one statement.
-const postFrom = ` FROM posts p
+// The lateral joins that read a post's terms, revision summary and (pages
+// only) ancestor path with the post itself.
+const (
+	termsLateral = `
  CROSS JOIN LATERAL (SELECT COALESCE(array_agg(t.id ORDER BY t.id), '{}') AS ids,
    COALESCE(array_agg(t.taxonomy ORDER BY t.id), '{}') AS taxes,
    COALESCE(array_agg(t.slug ORDER BY t.id), '{}') AS slugs
-   FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr
+   FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr`
+	revisionsLateral = `
  CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest
-   FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv
+   FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv`
+	ancestorsLateral = `
  CROSS JOIN LATERAL (SELECT COALESCE((WITH RECURSIVE a(id, parent, slug, depth) AS (
      SELECT y.id, y.parent, y.slug, 1 FROM posts y WHERE y.id = p.parent AND p.type = 'page'
      UNION ALL SELECT y.id, y.parent, y.slug, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 32)
    SELECT string_agg(a.slug, '/' ORDER BY a.depth DESC) FROM a), '') AS path) anc`
+	// noAncestors stands in for ancestorsLateral where no page can appear,
+	// keeping the statement (and its planning) small.
+	noAncestors = `
+ CROSS JOIN (SELECT ''::text AS path) anc`
+)
+
+// postFrom reads a post of any type with everything postColumns lists.
+const postFrom = " FROM posts p" + termsLateral + revisionsLateral + ancestorsLateral
+
+// lateralsFor is the joins for posts of type pt only.
+func lateralsFor(pt *PostType) string {
+	if pt.Hierarchical {
+		return termsLateral + revisionsLateral + ancestorsLateral
+	}
+	return termsLateral + revisionsLateral + noAncestors
+}
 
 func scanPost(row pgx.Row, extra ...any) (*Post, error) {
 	p := &Post{}

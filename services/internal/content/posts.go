@@ -178,7 +178,7 @@ func (s *Service) loadPost(c *Call, q querier, pt *PostType, lock bool) (*Post, 
 	if id <= 0 {
 		return nil, errInvalidPostID
 	}
-	p, err := getPost(c.Ctx, q, id, lock)
+	p, err := getPostAs(c.Ctx, q, id, lock, pt)
 	if err != nil {
 		return nil, err
 	}

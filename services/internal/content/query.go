@@ -316,7 +316,7 @@ func listSQL(q *ListQuery) (string, []any) {
 	}
 	inner := "SELECT p.id, count(*) OVER () AS total, row_number() OVER (ORDER BY " + order + ") AS rn FROM posts p WHERE " +
 		strings.Join(b.where, " AND ") + " ORDER BY " + order + " LIMIT " + b.arg(q.PerPage) + " OFFSET " + b.arg(offset)
-	laterals := strings.TrimPrefix(postFrom, " FROM posts p")
+	laterals := lateralsFor(q.Type)
 	if !q.StickyFirst {
 		sql := "SELECT " + postColumns + ", pg.total, pg.rn FROM (" + inner + ") pg JOIN posts p ON p.id = pg.id" +
 			laterals + " ORDER BY pg.rn"

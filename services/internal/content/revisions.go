@@ -67,7 +67,7 @@ func (s *Service) saveRevision(c *Call, tx pgx.Tx, p *Post) error {
 // latestRevision returns the newest revision (or autosave, of author when
 // non-zero) of parent; nil when none.
 func latestRevision(ctx context.Context, q querier, parent int64, autosave bool, author int64) (*Post, error) {
-	sql := "SELECT " + postColumns + postFrom + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
+	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(&PostType{}) + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
 		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
 	rows, err := q.Query(ctx, sql, parent, autosave, author)
 	if err != nil {
@@ -144,7 +144,7 @@ func (s *Service) loadParent(c *Call, q querier, pt *PostType, param, noun strin
 	if id <= 0 {
 		return nil, errInvalidParent
 	}
-	p, err := getPost(c.Ctx, q, id, false)
+	p, err := getPostAs(c.Ctx, q, id, false, pt)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +305,7 @@ func (s *Service) listAutosaves(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := s.db(c.Ctx).Query(c.Ctx, "SELECT "+postColumns+postFrom+
+		rows, err := s.db(c.Ctx).Query(c.Ctx, "SELECT "+postColumns+" FROM posts p"+lateralsFor(&PostType{})+
 			` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent.ID)
 		if err != nil {
 			return nil, err

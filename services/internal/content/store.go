@@ -18,7 +18,17 @@ type querier interface {
 
 // getPost reads one post (any type) with its terms; nil when absent.
 func getPost(ctx context.Context, q querier, id int64, lock bool) (*Post, error) {
-	sql := "SELECT " + postColumns + postFrom + " WHERE p.id = $1"
+	return getPostAs(ctx, q, id, lock, nil)
+}
+
+// getPostAs is getPost for a post expected to be of type pt (nil: any), with
+// the smaller statement of that type.
+func getPostAs(ctx context.Context, q querier, id int64, lock bool, pt *PostType) (*Post, error) {
+	from := postFrom
+	if pt != nil {
+		from = " FROM posts p" + lateralsFor(pt)
+	}
+	sql := "SELECT " + postColumns + from + " WHERE p.id = $1"
 	if lock {
 		sql += " FOR UPDATE OF p"
 	}
