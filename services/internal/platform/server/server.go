@@ -82,6 +82,10 @@ func New(cfg Config) *Server {
 		cfg.WriteTimeout = 60 * time.Second
 	}
 	s := &Server{cfg: cfg, router: mux.NewRouter(), metrics: metrics.NewHTTP(cfg.Registry)}
+	// WordPress routes are matched on the raw path (template ids contain
+	// "//", trailing slashes are ignored by the route kit); mux's path
+	// cleaning would redirect those requests instead.
+	s.router.SkipClean(true)
 	// mux gives the matched route only to the request it passes down, so the
 	// template is recorded from inside the router for the outer middleware.
 	s.router.Use(func(next http.Handler) http.Handler {
