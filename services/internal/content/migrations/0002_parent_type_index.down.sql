@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS posts_parent_type;
+CREATE INDEX posts_parent ON posts (parent) WHERE parent <> 0;
