@@ -8,7 +8,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,7 +28,7 @@ func main() {
 	}
 	switch cmd {
 	case "serve":
-		service.Main(service.Options{Name: contract.ServiceContent, Migrations: migrations.FS}, register)
+		service.Main(content.Options(), content.Register)
 	case "seed-demo":
 		if err := seedDemo(); err != nil {
 			fmt.Fprintln(os.Stderr, "seed-demo:", err)
@@ -41,28 +40,7 @@ func main() {
 	}
 }
 
-func register(ctx context.Context, env *service.Env) error {
-	svc := content.New(env.Pool, env.Site, users(env.Config))
-	srv, err := svc.NewServer(env.Logger)
-	if err != nil {
-		return err
-	}
-	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
-	env.Router.Handle(content.BatchPath, svc.BatchHandler(srv, env.Logger))
-	env.Router.PathPrefix("/" + content.Namespace).Handler(srv)
-	go svc.RunScheduler(ctx, time.Minute, env.Logger)
-	return nil
-}
-
-// users validates author ids against the gateway when its URL is known;
-// without one only the bootstrap administrator (id 1) and the caller exist.
-func users(cfg *config.Loader) content.Users {
-	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
-		return content.GatewayUsers{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}}
-	}
-	return content.FixedUsers{1: true}
-}
-
+// seedDemo migrates the schema, then writes the demo site unless present.
 func seedDemo() error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()

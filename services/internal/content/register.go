@@ -1,0 +1,45 @@
+package content
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"siteplane.dev/services/internal/content/migrations"
+	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Options are the service's start-up options: its name (and schema) and
+// its migrations.
+func Options() service.Options {
+	return service.Options{Name: contract.ServiceContent, Migrations: migrations.FS}
+}
+
+// Register wires the service into the platform runner: the REST routes
+// through the route kit, the route index the gateway merges, the
+// all-or-nothing batch endpoint, and the scheduler of future posts.
+func Register(ctx context.Context, env *service.Env) error {
+	svc := New(env.Pool, env.Site, usersFrom(env.Config))
+	srv, err := svc.NewServer(env.Logger)
+	if err != nil {
+		return err
+	}
+	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	env.Router.Handle(BatchPath, svc.BatchHandler(srv, env.Logger))
+	// the kit is the catch-all: it matches routes case-insensitively and
+	// answers rest_no_route for the rest, in WordPress's envelope
+	env.Router.PathPrefix("/").Handler(srv)
+	go svc.RunScheduler(ctx, time.Minute, env.Logger)
+	return nil
+}
+
+// usersFrom validates author ids against the gateway when its URL is known;
+// without one only the bootstrap administrator (id 1) and the caller exist.
+func usersFrom(cfg *config.Loader) Users {
+	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
+		return GatewayUsers{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}}
+	}
+	return FixedUsers{1: true}
+}
