@@ -28,7 +28,7 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "repository root (where hack/, bin/ and .cache/ are)")
-	port := flag.Int("port", 8080, "preferred gateway port (a free one is used when taken)")
+	port := flag.Int("port", 8080, "preferred gateway port (a free one is used when taken; 0 always picks a free one)")
 	detach := flag.Bool("detach", false, "run in the background; stop with -stop")
 	stop := flag.Bool("stop", false, "stop a stack started with -detach")
 	flag.Parse()

@@ -95,7 +95,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			continue
 		}
 		p := opts.Port
-		if name != contract.ServiceGateway || !PortFree(p) {
+		if name != contract.ServiceGateway || p == 0 || !PortFree(p) {
 			if p, err = FreePort(); err != nil {
 				return st, err
 			}

@@ -1,0 +1,192 @@
+// Package devstack tests the `make run` contract from the outside: the real
+// supervisor binary, the real service binaries and a real PostgreSQL started
+// by hack/postgres.sh, in a scratch copy of the repository layout.
+package devstack
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// repoRoot is the checkout this test runs from (test/devstack → ../..).
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// scratchRoot lays out bin/ (freshly built binaries) and hack/ (the repo's
+// scripts) in a temporary directory, so the run's .cache/ and PostgreSQL
+// are the test's own and never touch a developer's running stack.
+func scratchRoot(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	repo := repoRoot(t)
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(repo, "hack"), filepath.Join(dir, "hack")); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "bin")+"/", "./services/cmd/...")
+	build.Dir = repo
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		// Whatever happened, leave no database server behind.
+		_ = exec.Command(filepath.Join(dir, "hack", "postgres.sh"), "destroy", "run").Run()
+	})
+	return dir
+}
+
+// readEnv parses the export lines of .cache/run/env.
+func readEnv(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out, err := exec.Command("sh", "-c", `. "$0" && env`, path).Output()
+	if err != nil {
+		t.Fatalf("sourcing %s: %v", path, err)
+	}
+	env := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// descendants lists the pids whose command line mentions dir: every process
+// the stack started (services, PostgreSQL) runs a binary under it.
+func processesUnder(dir string) []string {
+	var found []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), dir) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
+			continue // exited, waiting to be reaped by init
+		}
+		found = append(found, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	return found
+}
+
+func TestRunDetachedThenStopLeavesNothing(t *testing.T) {
+	root := scratchRoot(t)
+	run := filepath.Join(root, "bin", "siteplane-run")
+
+	start := exec.Command(run, "-root", root, "-port", "0", "-detach")
+	out, err := start.CombinedOutput()
+	if err != nil {
+		t.Fatalf("siteplane-run -detach: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Siteplane is running.") {
+		t.Fatalf("no summary printed:\n%s", out)
+	}
+	env := readEnv(t, filepath.Join(root, ".cache", "run", "env"))
+	for _, k := range []string{"ADMIN_USER", "ADMIN_APP_PASSWORD", "MARKETPLACE_API_KEY", "MARKETPLACE_URL"} {
+		if env[k] == "" {
+			t.Errorf("env file lacks %s", k)
+		}
+	}
+	// The printed marketplace key works against the running service.
+	req, _ := http.NewRequest("GET", env["MARKETPLACE_URL"]+"/api/account/details", nil)
+	req.Header.Set("Authorization", "Bearer "+env["MARKETPLACE_API_KEY"])
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"status":"success"`) {
+		t.Fatalf("account details with the printed key: %d %s", res.StatusCode, body)
+	}
+	if gw := env["GATEWAY_URL"]; gw != "" {
+		res, err := http.Get(gw + "/readyz")
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("gateway readyz: %v %v", res, err)
+		}
+		res.Body.Close()
+	}
+	if len(processesUnder(root)) == 0 {
+		t.Fatal("no stack process found while running: the check below would prove nothing")
+	}
+
+	stop := exec.Command(run, "-root", root, "-stop")
+	if out, err := stop.CombinedOutput(); err != nil {
+		t.Fatalf("siteplane-run -stop: %v\n%s", err, out)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		left := processesUnder(root)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left after stop:\n%s", strings.Join(left, "\n"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".cache", "run", "env")); err == nil {
+		t.Error(".cache/run/env still exists after stop")
+	}
+}
+
+func TestRunForegroundStopsOnInterrupt(t *testing.T) {
+	root := scratchRoot(t)
+	cmd := exec.Command(filepath.Join(root, "bin", "siteplane-run"), "-root", root, "-port", "0")
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan bool, 1)
+	var log strings.Builder
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			log.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "Press Ctrl-C to stop.") {
+				ready <- true
+			}
+		}
+		close(ready)
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatalf("siteplane-run ended before it was ready:\n%s", log.String())
+		}
+	case <-time.After(3 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("not ready within 3 minutes")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("siteplane-run after Ctrl-C: %v\n%s", err, log.String())
+	}
+	if left := processesUnder(root); len(left) > 0 {
+		t.Fatalf("processes left after Ctrl-C:\n%s", strings.Join(left, "\n"))
+	}
+}
