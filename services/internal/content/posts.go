@@ -463,6 +463,10 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 	return nil
 }
 
+// defaultCategoryID is WordPress's default_category option: the
+// "Uncategorized" category the schema is installed with.
+const defaultCategoryID = 1
+
 // afterWrite sets terms, the id slug fallback, and (on update) the revision.
 func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
 	for _, tax := range pt.Taxonomies {
@@ -470,6 +474,15 @@ func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create b
 			if err := setTerms(c.Ctx, tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
 				return err
 			}
+		}
+	}
+	if pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft" {
+		// wp_insert_post gives a post without category the default one
+		if _, err := tx.Exec(c.Ctx, `INSERT INTO term_relationships (post_id, term_id)
+			SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
+				WHERE r.post_id = $1 AND t.taxonomy = 'category')
+			AND EXISTS (SELECT 1 FROM terms WHERE id = $2 AND taxonomy = 'category')`, p.ID, defaultCategoryID); err != nil {
+			return err
 		}
 	}
 	if p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft" {

@@ -457,6 +457,10 @@ func (s *Service) deleteTerm(tax *Taxonomy) HandlerFunc {
 			if !c.Bool("force") {
 				return apiErr(http.StatusNotImplemented, "rest_trash_not_supported", "Terms do not support trashing. Set 'force=true' to delete.")
 			}
+			if tax == Category && t.ID == defaultCategoryID {
+				// wp_delete_term refuses the default category
+				return apiErr(http.StatusInternalServerError, "rest_cannot_delete", "The term cannot be deleted.")
+			}
 			previous := s.prepareTerm(tax, t, "view")
 			// children move up to the deleted term's parent, as wp_delete_term does
 			if _, err := tx.Exec(c.Ctx, `UPDATE terms SET parent = $2 WHERE parent = $1 AND taxonomy = $3`, t.ID, t.Parent, tax.Name); err != nil {

@@ -117,3 +117,19 @@ func TestMenusAndPatternCategories(t *testing.T) {
 	wantError(t, e.do(author, "POST", "/cms/v2/blocks", map[string]any{"meta": map[string]any{"cms_pattern_sync_status": "bogus"}}), 400,
 		"rest_invalid_param", "Invalid parameter(s): meta")
 }
+
+func TestDefaultCategory(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "no category"})
+	if fmt.Sprint(r.obj()["categories"]) != "[1]" {
+		t.Fatalf("default category: %v", r.obj()["categories"])
+	}
+	r = e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "explicitly none", "categories": []int{}})
+	if fmt.Sprint(r.obj()["categories"]) != "[]" {
+		t.Fatalf("explicit empty categories: %v", r.obj()["categories"])
+	}
+	if c := e.do(anon, "GET", "/cms/v2/categories/1", nil); c.obj()["slug"] != "uncategorized" {
+		t.Fatalf("uncategorized: %s", c.Raw)
+	}
+	wantError(t, e.do(admin, "DELETE", "/cms/v2/categories/1?force=true", nil), 500, "rest_cannot_delete", "The term cannot be deleted.")
+}
