@@ -1,9 +1,14 @@
 package content
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // Behaviour that comes from declaring the routes with the route kit.
@@ -63,5 +68,40 @@ func TestKitBehaviour(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The gateway rebuilds validation-only routes from the route index to check
+// batch sub-requests; the index must round-trip and validate like the service.
+func TestIndexRoundTripForBatchValidation(t *testing.T) {
+	svc := New(nil, contract.DefaultSite("http://example.test"), FixedUsers{})
+	srv, err := svc.NewServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(srv.Index())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := rest.ParseIndex(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check, err := rest.New(rest.Options{RootURL: "http://example.test/cms-json/"}, ix.RoutesForValidation()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if e := check.Check(ctx, rest.Call{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"status": "publish", "sticky": true}}); e != nil {
+		t.Errorf("valid create refused: %v", e)
+	}
+	if e := check.Check(ctx, rest.Call{Method: "POST", Path: "/cms/v2/posts", Body: map[string]any{"status": "bogus"}}); e == nil || e.Code != "rest_invalid_param" {
+		t.Errorf("invalid status accepted: %v", e)
+	}
+	if e := check.Check(ctx, rest.Call{Method: "DELETE", Path: "/cms/v2/tags/5", Body: nil}); e != nil {
+		t.Errorf("term delete refused: %v", e)
+	}
+	if e := check.Check(ctx, rest.Call{Method: "GET", Path: "/cms/v2/posts/5/revisions"}); e == nil || e.Code != "rest_batch_not_allowed" {
+		t.Errorf("revisions must not be batchable: %v", e)
 	}
 }
