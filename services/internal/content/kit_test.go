@@ -48,6 +48,8 @@ func TestKitBehaviour(t *testing.T) {
 	}
 	r = e.do(anon, "GET", "/cms/v2/Posts/", nil)
 	wantStatus(t, r, 200)
+	// a parameter named like the request stash cannot stand in for the post
+	wantStatus(t, e.do(anon, "GET", item+"?%00post=x&%00parent=y", nil), 200)
 
 	srv, err := e.svc.NewServer(nil)
 	if err != nil {

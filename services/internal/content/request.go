@@ -46,9 +46,12 @@ func (c *Call) once(key string, f func() (any, error)) (any, error) {
 	if c.stash == nil {
 		c.stash = mapStash{}
 	}
+	// only a value of the private type counts: a client-sent parameter of
+	// the same name cannot pose as a stored post
 	if r, ok := c.stash.recall(key); ok {
-		res := r.(result)
-		return res.v, res.err
+		if res, ok := r.(result); ok {
+			return res.v, res.err
+		}
 	}
 	v, err := f()
 	c.stash.remember(key, result{v, err})
