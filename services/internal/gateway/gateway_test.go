@@ -248,6 +248,15 @@ func TestRESTHeaders(t *testing.T) {
 	}
 }
 
+func TestInternalRouteDescriptions(t *testing.T) {
+	f := newFixture(t)
+	rec, body := f.do("GET", contract.RouteDescriptionsPath, nil)
+	routes, _ := body["routes"].(map[string]any)
+	if rec.Code != 200 || routes["/batch/v1"] == nil || routes["/cms/v2/users"] == nil {
+		t.Fatalf("%d %.300s", rec.Code, rec.Body)
+	}
+}
+
 func TestInternalUserLookup(t *testing.T) {
 	f := newFixture(t)
 	signed := identity.Sign(testKey, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute))

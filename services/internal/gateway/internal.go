@@ -28,6 +28,11 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		}
 		signed = true
 	}
+	if r.URL.Path == contract.RouteDescriptionsPath && r.Method == http.MethodGet {
+		// The gateway's own routes, in the form every service publishes.
+		g.local.IndexHandler().ServeHTTP(w, r)
+		return
+	}
 	rest, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
 	if !ok || r.Method != http.MethodGet {
 		writeError(w, errNoRoute())
