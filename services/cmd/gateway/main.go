@@ -1,5 +1,6 @@
-// Command gateway is the public entry point of a site. Without arguments it
-// serves; with a subcommand it manages users and application passwords:
+// Command gateway is the public entry point of a site. Without arguments (or
+// with "serve") it serves; with a subcommand it manages users and application
+// passwords:
 //
 //	gateway user create --login L --email E --role R
 //	gateway app-password create --user L [--name N]
@@ -19,7 +20,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 {
+	if len(os.Args) > 1 && os.Args[1] != "serve" {
 		if err := cli.Run(os.Args[1:], os.LookupEnv, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "gateway:", err)
 			os.Exit(2)
