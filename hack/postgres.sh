@@ -9,7 +9,7 @@
 #
 # The server listens on 127.0.0.1 at a free port, trusts local connections and
 # keeps its data under .cache/postgres/NAME. When DATABASE_URL is set, no server
-# is started: `url` prints DATABASE_URL and the other verbs do nothing.
+# is started: `start` and `url` print DATABASE_URL and the other verbs do nothing.
 # Server binaries come from PATH or /usr/lib/postgresql/*/bin; when none exist
 # and we are root with apt-get, Debian's postgresql package is installed.
 set -euo pipefail
@@ -21,7 +21,7 @@ dir="$root/.cache/postgres/$name"
 data="$dir/data"
 
 if [[ -n "${DATABASE_URL:-}" ]]; then
-  [[ $verb == url ]] && echo "$DATABASE_URL"
+  [[ $verb == url || $verb == start ]] && echo "$DATABASE_URL"
   exit 0
 fi
 
