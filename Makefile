@@ -72,6 +72,7 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC into config/.
 		output:crd:artifacts:config=../config/crd/bases output:rbac:artifacts:config=../config/rbac
 	cp config/crd/bases/*.yaml charts/siteplane-operator/crds/
 	@# The chart's ClusterRole rules are the generated role's rules, verbatim (a test checks it).
+	mkdir -p .cache
 	{ sed '/^rules:/,$$d' charts/siteplane-operator/templates/clusterrole.yaml; sed -n '/^rules:/,$$p' config/rbac/role.yaml; } > .cache/clusterrole.yaml
 	mv .cache/clusterrole.yaml charts/siteplane-operator/templates/clusterrole.yaml
 
