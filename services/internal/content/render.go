@@ -19,13 +19,62 @@ import (
 //     cut to 55 words (or excerpt_length) followed by " [&hellip;]" when
 //     longer, then wrapped as a paragraph.
 
-var blockDelimiter = regexp.MustCompile(`<!--\s*/?wp:[^>]*?/?-->`)
 var blankLines = regexp.MustCompile(`\n[ \t]*\n`)
-var htmlTag = regexp.MustCompile(`<[^>]*>`)
 var blockLevelStart = regexp.MustCompile(`(?i)^<(/?)(p|div|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|pre|figure|figcaption|table|thead|tbody|tr|td|th|hr|section|nav|header|footer|main|article|aside|form|details|summary|address|hgroup|fieldset|legend|style|script|iframe|video|audio|picture|select|option|math|svg)[\s/>]`)
 
-// stripBlocks removes block comment delimiters.
-func stripBlocks(s string) string { return blockDelimiter.ReplaceAllString(s, "") }
+// stripBlocks removes block comment delimiters: "<!--", optional blanks,
+// an optional "/", "wp:", then everything up to the next "-->". (A scanner
+// rather than a regular expression: it runs for every post of every page.)
+func stripBlocks(s string) string {
+	i := strings.Index(s, "<!--")
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		b.WriteString(s[:i])
+		rest := strings.TrimLeft(s[i+4:], " \t\r\n")
+		rest = strings.TrimPrefix(rest, "/")
+		if end := strings.Index(rest, "-->"); strings.HasPrefix(rest, "wp:") && end >= 0 {
+			s = rest[end+3:]
+		} else {
+			b.WriteString("<!--")
+			s = s[i+4:]
+		}
+		i = strings.Index(s, "<!--")
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// hasBlocks reports whether content has a block delimiter.
+func hasBlocks(s string) bool { return len(stripBlocks(s)) != len(s) }
+
+// stripTags replaces every <…> tag with repl (" " to count words, "" as
+// strip_tags does).
+func stripTags(s, repl string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(repl)
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // autop wraps text blocks in paragraphs.
 func autop(s string) string {
@@ -72,7 +121,7 @@ func generateExcerpt(rawContent string, words int) string {
 	if words <= 0 {
 		words = defaultExcerptWords
 	}
-	text := htmlTag.ReplaceAllString(stripBlocks(rawContent), " ")
+	text := stripTags(stripBlocks(rawContent), " ")
 	fields := strings.Fields(text)
 	if len(fields) > words {
 		return strings.Join(fields[:words], " ") + " [&hellip;]"

@@ -15,6 +15,8 @@ func TestRenderContent(t *testing.T) {
 		{"<!-- wp:paragraph -->\n<p>Para</p>\n<!-- /wp:paragraph -->", "<p>Para</p>\n"},
 		{"<!-- wp:heading {\"level\":3} -->\n<h3>H</h3>\n<!-- /wp:heading -->\n\ntext", "<h3>H</h3>\n<p>text</p>\n"},
 		{`<!-- wp:navigation-link {"label":"Home"} /-->`, ""},
+		{"<!--more-->\n\nText", "<p><!--more--></p>\n<p>Text</p>\n"},
+		{"<!--   /wp:group -->x<!-- wp:unclosed", "<p>x<!-- wp:unclosed</p>\n"},
 	}
 	for _, c := range cases {
 		if got := renderContent(c.in); got != c.want {
@@ -54,6 +56,7 @@ func TestSanitizeTitle(t *testing.T) {
 		"under_score--dashes": "under_score-dashes",
 		"Straße":              "strasse",
 		"!!!":                 "",
+		"a<b>c</b>":           "ac",
 	}
 	for in, want := range cases {
 		if got := sanitizeTitle(in); got != want {

@@ -181,7 +181,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 
 // blockVersion is block_version: 1 when the content has blocks.
 func blockVersion(content string) int {
-	if blockDelimiter.MatchString(content) {
+	if hasBlocks(content) {
 		return 1
 	}
 	return 0

@@ -14,7 +14,7 @@ const maxSlugLength = 200
 // accents removed, lower case, whitespace and dots become dashes, other
 // punctuation is dropped, dashes collapsed and trimmed.
 func sanitizeTitle(s string) string {
-	s = htmlTag.ReplaceAllString(s, "")
+	s = stripTags(s, "")
 	var b strings.Builder
 	for _, r := range norm.NFD.String(s) {
 		switch {
