@@ -116,15 +116,26 @@ func renderExcerpt(rawExcerpt, rawContent string, words int) string {
 	return autop(generateExcerpt(rawContent, words))
 }
 
-// generateExcerpt trims the content's text to words words (wp_trim_words).
+// generateExcerpt trims the content's text to words words (wp_trim_words),
+// reading only as far as it needs.
 func generateExcerpt(rawContent string, words int) string {
 	if words <= 0 {
 		words = defaultExcerptWords
 	}
 	text := stripTags(stripBlocks(rawContent), " ")
-	fields := strings.Fields(text)
-	if len(fields) > words {
-		return strings.Join(fields[:words], " ") + " [&hellip;]"
+	var b strings.Builder
+	b.Grow(min(len(text), 16*words))
+	n := 0
+	for field := range strings.FieldsSeq(text) {
+		if n == words {
+			b.WriteString(" [&hellip;]")
+			return b.String()
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(field)
+		n++
 	}
-	return strings.Join(fields, " ")
+	return b.String()
 }
