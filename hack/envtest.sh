@@ -38,6 +38,7 @@ export GOWORK=off
 
 log() { printf 'envtest: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+started=$(date +%s)
 has_bins() { [[ -x $1/kube-apiserver && -x $1/etcd ]]; }
 now() { date +%s; }
 
@@ -102,14 +103,25 @@ install_cache() {
   printf '%s\n' "${@:2}" >"$dir/$stamp"
   chmod 0755 "$dir"
   mv "$dir" "$cache"
-  log "cached in $cache"
+  log "cached in $cache (this run took $(($(now) - started))s)"
   printf '%s\n' "$cache"
   exit 0
 }
 
 # 3. setup-envtest: fast where the internet is reachable. Its store layout is
 # <bin-dir>/k8s/<version>-<os>-<arch>; download into a temp store and rename.
-if [[ ${ENVTEST_SKIP_DOWNLOAD:-} != 1 ]]; then
+# Offline machines (no DNS for the download host, no proxy) skip it at once
+# instead of compiling setup-envtest only to watch it fail.
+download_reachable() {
+  [[ -n ${HTTPS_PROXY:-${https_proxy:-}} ]] && return 0
+  command -v getent >/dev/null || return 0
+  timeout 5 getent hosts raw.githubusercontent.com >/dev/null 2>&1
+}
+if [[ ${ENVTEST_SKIP_DOWNLOAD:-} == 1 ]]; then
+  log "ENVTEST_SKIP_DOWNLOAD=1: not trying setup-envtest"
+elif ! download_reachable; then
+  log "raw.githubusercontent.com does not resolve (offline?): not trying setup-envtest"
+else
   t0=$(now)
   tool="$root/bin/setup-envtest-$SETUP_ENVTEST_VERSION"
   if [[ ! -x $tool ]]; then
@@ -148,8 +160,10 @@ new_module() {
 t0=$(now)
 k8s_mod=k8s.io/kubernetes
 log "fetching $k8s_mod v$K8S_VERSION (Go module proxy)"
-dl=$(go mod download -json "$k8s_mod@v$K8S_VERSION" 2>&1) ||
-  die "could not download $k8s_mod v$K8S_VERSION from the Go module proxy: $dl"
+if ! dl=$(go mod download -json "$k8s_mod@v$K8S_VERSION" 2>&1); then
+  err=$(sed -n 's/^[[:space:]]*"Error": "\(.*\)",*$/\1/p' <<<"$dl")
+  die "could not download $k8s_mod v$K8S_VERSION from the Go module proxy: ${err:-$dl}"
+fi
 k8s_gomod=$(sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p' <<<"$dl")
 [[ -f $k8s_gomod ]] || die "no go.mod for $k8s_mod v$K8S_VERSION in: $dl"
 log "fetched in $(($(now) - t0))s"
@@ -190,7 +204,7 @@ for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 
 t0=$(now)
-log "building kube-apiserver v$K8S_VERSION (cold: several minutes)"
+log "building kube-apiserver v$K8S_VERSION (minutes when the Go build cache is cold)"
 (cd "$apiserver_mod" && nice -n 10 go build -trimpath -ldflags="-s -w$vflags" \
   -o "$out/kube-apiserver" "$k8s_mod/cmd/kube-apiserver" >&2) || die "building kube-apiserver failed"
 log "built kube-apiserver in $(($(now) - t0))s"
