@@ -266,11 +266,11 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	self := s.postURL(pt, p.ID)
 	l := make(rest.Object, 0, 16)
 	add := func(rel string, links ...any) { l = append(l, rest.Member{Key: rel, Value: links}) }
-	selfLink := href(self)
-	selfLink = append(selfLink, rest.Member{Key: "targetHints", Value: rest.Object{{Key: "allow", Value: allowed(v.who, pt, p)}}})
+	selfLink := rest.Object{{Key: "href", Value: self},
+		{Key: "targetHints", Value: rest.Object{{Key: "allow", Value: allowed(v.who, pt, p)}}}}
 	add("self", selfLink)
-	add("collection", href(s.restRoot+"/cms/v2/"+pt.Base))
-	add("about", href(s.restRoot+"/cms/v2/types/"+pt.Name))
+	static := s.static(pt)
+	l = append(l, rest.Member{Key: "collection", Value: static.collection}, rest.Member{Key: "about", Value: static.about})
 	id := strconv.FormatInt(p.ID, 10)
 	if pt.Author && p.Author != 0 {
 		add("author", href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(p.Author, 10), "embeddable", true))
@@ -290,11 +290,12 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	}
 	add("wp:attachment", href(s.restRoot+"/cms/v2/media?parent="+id))
 	if len(pt.Taxonomies) > 0 {
-		var terms []any
-		for _, tax := range pt.Taxonomies {
-			terms = append(terms, href(s.restRoot+"/cms/v2/"+tax.Base+"?post="+id, "taxonomy", tax.Name, "embeddable", true))
+		terms := make([]any, len(pt.Taxonomies))
+		for i, tax := range pt.Taxonomies {
+			terms[i] = rest.Object{{Key: "taxonomy", Value: tax.Name}, {Key: "embeddable", Value: true},
+				{Key: "href", Value: static.termsOf[i] + id}}
 		}
-		add("wp:term", terms...)
+		l = append(l, rest.Member{Key: "wp:term", Value: terms})
 	}
 	if v.context == "edit" {
 		if v.who.Can(pt.Caps.Publish) {
@@ -320,4 +321,26 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	}
 	l = append(l, rest.Member{Key: "curies", Value: curies})
 	return l
+}
+
+// typeStatic is what the links of every post of a type share, built once.
+type typeStatic struct {
+	collection, about []any
+	termsOf           []string // per taxonomy: ".../{tax base}?post="
+}
+
+// static returns the shared link parts of pt (the types are few and fixed).
+func (s *Service) static(pt *PostType) *typeStatic {
+	if st, ok := s.statics.Load(pt); ok {
+		return st.(*typeStatic)
+	}
+	st := &typeStatic{
+		collection: []any{href(s.restRoot + "/cms/v2/" + pt.Base)},
+		about:      []any{href(s.restRoot + "/cms/v2/types/" + pt.Name)},
+	}
+	for _, tax := range pt.Taxonomies {
+		st.termsOf = append(st.termsOf, s.restRoot+"/cms/v2/"+tax.Base+"?post=")
+	}
+	s.statics.Store(pt, st)
+	return st
 }

@@ -29,6 +29,7 @@ package content
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,6 +46,7 @@ type Service struct {
 	restRoot string
 	users    Users
 	now      func() time.Time
+	statics  sync.Map // *PostType → *typeStatic (response.go)
 }
 
 // New returns a Service over pool for site; users validates author ids.
