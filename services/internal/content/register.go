@@ -21,7 +21,7 @@ func Options() service.Options {
 // through the route kit, the route index the gateway merges, the
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
-	svc := New(env.Pool, env.Site, usersFrom(env.Config))
+	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.InternalKey))
 	srv, err := svc.NewServer(env.Logger)
 	if err != nil {
 		return err
@@ -37,9 +37,9 @@ func Register(ctx context.Context, env *service.Env) error {
 
 // usersFrom validates author ids against the gateway when its URL is known;
 // without one only the bootstrap administrator (id 1) and the caller exist.
-func usersFrom(cfg *config.Loader) Users {
+func usersFrom(cfg *config.Loader, key []byte) Users {
 	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
-		return GatewayUsers{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}}
+		return GatewayUsers{BaseURL: u, Key: key, Client: &http.Client{Timeout: 5 * time.Second}}
 	}
 	return FixedUsers{1: true}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -25,9 +26,11 @@ type FixedUsers map[int64]bool
 func (f FixedUsers) Exists(_ context.Context, id int64) (bool, error) { return f[id], nil }
 
 // GatewayUsers looks users up at GET {BaseURL}{contract.UserLookupPath}/{id}:
-// 200 means the user exists, 404 that it does not.
+// 200 means the user exists, 404 that it does not. The gateway answers only
+// callers that sign an identity header with the internal Key.
 type GatewayUsers struct {
 	BaseURL string
+	Key     []byte
 	Client  *http.Client
 }
 
@@ -41,6 +44,7 @@ func (g GatewayUsers) Exists(ctx context.Context, id int64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	req.Header.Set(contract.IdentityHeader, identity.Sign(g.Key, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)))
 	resp, err := client.Do(req)
 	if err != nil {
 		return false, fmt.Errorf("user lookup: %w", err)

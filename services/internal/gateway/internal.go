@@ -13,11 +13,12 @@ import (
 )
 
 // serveInternal answers the service-to-service endpoints. They sit on the
-// public listener: an unsigned call learns only whether a user id exists; a
-// call carrying an identity header signed with the internal key (any valid
-// identity, e.g. the one the service received, or
-// identity.Identity{Role: identity.Subscriber}) gets the user's name, slug
-// and role; a bad signature is refused.
+// public listener, so the user lookup answers only callers that sign an
+// identity header with the internal key (any valid identity, e.g. the one the
+// service received, or identity.Identity{Role: identity.Subscriber}): an
+// outsider must not learn which user ids exist, subscribers included, which
+// WordPress's public users route hides. The route descriptions are public
+// (the site index shows them anyway).
 func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 	metrics.SetRoute(r.Context(), "internal")
 	signed := false
@@ -39,6 +40,10 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	metrics.SetRoute(r.Context(), contract.UserLookupPath+"/{id}")
+	if !signed {
+		writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusUnauthorized))
+		return
+	}
 	id, err := strconv.ParseInt(rest, 10, 64)
 	if err != nil || id <= 0 {
 		writeError(w, errInvalidUser())
@@ -51,12 +56,6 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		writeError(w, newError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
-		return
-	}
-	if !signed {
-		// Unsigned callers learn only that the id exists (what the public
-		// users route reveals anyway); name, slug and role need a signature.
-		writeJSON(w, http.StatusOK, UserLookup{ID: u.ID})
 		return
 	}
 	writeJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
