@@ -1,7 +1,6 @@
 package content
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -9,7 +8,7 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/internal/platform/service/servicetest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -18,30 +17,9 @@ import (
 // REST routes (case-insensitive, signed identities), the route index and
 // the rest_no_route answer of unknown paths.
 func TestServiceStartsAsMainDoes(t *testing.T) {
-	dsn := pgtest.NewDatabase(t)
-	env := map[string]string{
-		contract.EnvDatabaseURL: dsn, contract.EnvInternalKey: "k",
-		contract.EnvListenAddr: "127.0.0.1:0", contract.EnvMetricsAddr: "127.0.0.1:0",
-	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc, done := make(chan string, 1), make(chan error, 1)
-	go func() { done <- service.Run(ctx, Options(), lookup, Register, func(a string) { addrc <- a }) }()
-	var base string
-	select {
-	case a := <-addrc:
-		base = "http://" + a
-	case err := <-done:
-		t.Fatalf("service exited: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("service did not start")
-	}
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	}()
+	base := servicetest.Start(t, Options(), map[string]string{
+		contract.EnvDatabaseURL: pgtest.NewDatabase(t), contract.EnvInternalKey: "k",
+	}, Register)
 
 	get := func(path string, who identity.Identity) (int, http.Header, map[string]any) {
 		t.Helper()

@@ -18,7 +18,6 @@ import (
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -34,16 +33,8 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	dsn := pgtest.NewDatabase(t)
+	pool := pgtest.NewPool(t, "gateway", migrations.FS)
 	ctx := context.Background()
-	if err := postgres.Migrate(ctx, dsn, "gateway", migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := postgres.Open(ctx, dsn, "gateway")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	store := accounts.New(pool, accounts.NewHasher(testKey))
 	pw := accounts.GeneratePassword()
 	admin, err := store.Bootstrap(ctx, accounts.Admin{Login: "admin", Email: "admin@example.com", Password: pw})

@@ -14,7 +14,6 @@ import (
 	"siteplane.dev/services/internal/gateway/migrations"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -31,16 +30,8 @@ type kitFixture struct {
 // with the route kit: content (posts) and media.
 func newKitFixture(t *testing.T, adjust ...func(*contract.Site)) *kitFixture {
 	t.Helper()
-	dsn := pgtest.NewDatabase(t)
+	pool := pgtest.NewPool(t, "gateway", migrations.FS)
 	ctx := context.Background()
-	if err := postgres.Migrate(ctx, dsn, "gateway", migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := postgres.Open(ctx, dsn, "gateway")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
 	store := accounts.New(pool, accounts.NewHasher(testKey))
 	pw := accounts.GeneratePassword()
 	if _, err := store.Bootstrap(ctx, accounts.Admin{Login: "admin", Email: "admin@example.com", Password: pw}); err != nil {

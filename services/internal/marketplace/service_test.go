@@ -8,12 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/internal/platform/service/servicetest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -36,30 +35,10 @@ func TestServiceStartsAsMainDoes(t *testing.T) {
 	dir := t.TempDir()
 	writeDirKey(t, dir, "ops", "operator-issued-key", "dave", 1)
 
-	env := map[string]string{
+	base := servicetest.Start(t, Options(), map[string]string{
 		contract.EnvDatabaseURL: dsn, contract.EnvInternalKey: "k",
-		contract.EnvListenAddr: "127.0.0.1:0", contract.EnvMetricsAddr: "127.0.0.1:0",
 		contract.EnvMarketplaceKeysDir: dir, contract.EnvValidationRate: "1",
-	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc, done := make(chan string, 1), make(chan error, 1)
-	go func() { done <- service.Run(ctx, Options(), lookup, Register, func(a string) { addrc <- a }) }()
-	var base string
-	select {
-	case a := <-addrc:
-		base = "http://" + a
-	case err := <-done:
-		t.Fatalf("service exited: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("service did not start")
-	}
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	}()
+	}, Register)
 
 	post := func() int {
 		r, _ := http.NewRequest(http.MethodPost, base+PathPurchase, strings.NewReader("purchase_code=DAVE-1"))
@@ -96,10 +75,7 @@ func TestServiceRejectsBadRate(t *testing.T) {
 		contract.EnvListenAddr: "127.0.0.1:0", contract.EnvMetricsAddr: "off",
 		contract.EnvValidationRate: "fast", contract.EnvMarketplaceKeysDir: filepath.Join(t.TempDir(), "none"),
 	}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	err := service.Run(ctx, Options(), lookup, Register, nil)
+	err := servicetest.Run(Options(), env, Register)
 	if err == nil || !strings.Contains(err.Error(), contract.EnvValidationRate) {
 		t.Fatalf("error %v, want one naming %s", err, contract.EnvValidationRate)
 	}

@@ -14,21 +14,11 @@ import (
 	"siteplane.dev/services/internal/gateway/migrations"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/postgres"
 )
 
 func newStore(t *testing.T) *Store {
 	t.Helper()
-	dsn := pgtest.NewDatabase(t)
-	ctx := context.Background()
-	if err := postgres.Migrate(ctx, dsn, "gateway", migrations.FS); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := postgres.Open(ctx, dsn, "gateway")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	pool := pgtest.NewPool(t, "gateway", migrations.FS)
 	return New(pool, NewHasher([]byte("internal-key")))
 }
 

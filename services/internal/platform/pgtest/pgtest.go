@@ -16,6 +16,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io/fs"
 	"net/url"
 	"os"
 	"regexp"
@@ -24,6 +25,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // EnvURL names the superuser DSN of the test server.
@@ -91,4 +95,22 @@ func WithDatabase(dsn, name string) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// NewPool creates a fresh database, applies migrations to schema exactly as
+// a service does at start-up, and returns a pool whose search_path is that
+// schema; pool and database go away when t ends.
+func NewPool(t testing.TB, schema string, migrations fs.FS) *pgxpool.Pool {
+	t.Helper()
+	dsn := NewDatabase(t)
+	ctx := context.Background()
+	if err := postgres.Migrate(ctx, dsn, schema, migrations); err != nil {
+		t.Fatalf("pgtest: migrate %s: %v", schema, err)
+	}
+	pool, err := postgres.Open(ctx, dsn, schema)
+	if err != nil {
+		t.Fatalf("pgtest: open %s: %v", schema, err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
 }

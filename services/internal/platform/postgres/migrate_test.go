@@ -1,4 +1,4 @@
-package postgres
+package postgres_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // Each migration inserts a row into a log table: run twice concurrently, the
@@ -29,7 +30,7 @@ func TestMigrateConcurrentAppliesOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = Migrate(ctx, dsn, "svc", testMigrations)
+			errs[i] = postgres.Migrate(ctx, dsn, "svc", testMigrations)
 		}()
 	}
 	wg.Wait()
@@ -39,7 +40,7 @@ func TestMigrateConcurrentAppliesOnce(t *testing.T) {
 		}
 	}
 
-	pool, err := Open(ctx, dsn, "svc")
+	pool, err := postgres.Open(ctx, dsn, "svc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestMigrateConcurrentAppliesOnce(t *testing.T) {
 	if n != 2 || distinct != 2 {
 		t.Fatalf("applied log has %d rows (%d distinct), want 2: a migration ran more than once", n, distinct)
 	}
-	v, dirty, err := Version(ctx, pool)
+	v, dirty, err := postgres.Version(ctx, pool)
 	if err != nil || v != 2 || dirty {
 		t.Fatalf("version = %d dirty=%v err=%v, want 2 clean", v, dirty, err)
 	}
@@ -65,13 +66,13 @@ func TestMigrateConcurrentAppliesOnce(t *testing.T) {
 func TestMigrateFailureIsReported(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	bad := fstest.MapFS{"0001_bad.up.sql": {Data: []byte(`CREATE TABLE x (;`)}}
-	if err := Migrate(context.Background(), dsn, "svc", bad); err == nil {
+	if err := postgres.Migrate(context.Background(), dsn, "svc", bad); err == nil {
 		t.Fatal("a broken migration must fail start-up")
 	}
 }
 
 func TestOpenErrorsHideThePassword(t *testing.T) {
-	_, err := Open(context.Background(), "postgres://app:topsecret@127.0.0.1:1/db?connect_timeout=1", "svc")
+	_, err := postgres.Open(context.Background(), "postgres://app:topsecret@127.0.0.1:1/db?connect_timeout=1", "svc")
 	if err == nil {
 		t.Fatal("expected a connection error")
 	}

@@ -1,4 +1,4 @@
-package service
+package service_test
 
 import (
 	"context"
@@ -11,17 +11,15 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/internal/platform/service/servicetest"
 	"siteplane.dev/services/pkg/contract"
 )
 
-func envOf(m map[string]string) func(string) (string, bool) {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
 func TestRunReportsEveryConfigurationProblem(t *testing.T) {
-	err := Run(context.Background(), Options{Name: "svc", Migrations: fstest.MapFS{}}, envOf(map[string]string{
+	err := servicetest.Run(service.Options{Name: "svc", Migrations: fstest.MapFS{}}, map[string]string{
 		contract.EnvShutdownTimeout: "soon",
-	}), func(context.Context, *Env) error { return nil }, nil)
+	}, func(context.Context, *service.Env) error { return nil })
 	if err == nil {
 		t.Fatal("expected a configuration error")
 	}
@@ -38,39 +36,20 @@ func TestRunServesWithIdentityAndDatabase(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	key := "test-internal-key"
 	migrations := fstest.MapFS{"0001_init.up.sql": {Data: []byte("CREATE TABLE thing (id int);")}}
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Options{Name: "svc", Migrations: migrations}, envOf(map[string]string{
-			contract.EnvDatabaseURL: dsn, contract.EnvInternalKey: key,
-			contract.EnvListenAddr: "127.0.0.1:0", contract.EnvMetricsAddr: "127.0.0.1:0",
-		}), func(ctx context.Context, env *Env) error {
-			env.Router.HandleFunc("/whoami", func(w http.ResponseWriter, r *http.Request) {
-				id := identity.FromContext(r.Context())
-				var n int
-				if err := env.Pool.QueryRow(r.Context(), "SELECT count(*) FROM thing").Scan(&n); err != nil {
-					http.Error(w, err.Error(), 500)
-					return
-				}
-				io.WriteString(w, string(id.Role))
-			})
-			return nil
-		}, func(addr string) { addrc <- addr })
-	}()
-	var base string
-	select {
-	case a := <-addrc:
-		base = "http://" + a
-	case err := <-done:
-		t.Fatalf("Run: %v", err)
-	}
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
+	base := servicetest.Start(t, service.Options{Name: "svc", Migrations: migrations}, map[string]string{
+		contract.EnvDatabaseURL: dsn, contract.EnvInternalKey: key,
+	}, func(ctx context.Context, env *service.Env) error {
+		env.Router.HandleFunc("/whoami", func(w http.ResponseWriter, r *http.Request) {
+			id := identity.FromContext(r.Context())
+			var n int
+			if err := env.Pool.QueryRow(r.Context(), "SELECT count(*) FROM thing").Scan(&n); err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			io.WriteString(w, string(id.Role))
+		})
+		return nil
+	})
 
 	do := func(header string) (int, string) {
 		req, _ := http.NewRequest("GET", base+"/whoami", nil)
