@@ -3,8 +3,15 @@ module siteplane.dev/test
 go 1.26.0
 
 require (
+	github.com/jackc/pgx/v5 v5.12.0
+	siteplane.dev/services v0.0.0
+)
+
+require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )
+
+// Builds outside the workspace too (GOWORK=off), like the operator module.
+replace siteplane.dev/services => ../services
