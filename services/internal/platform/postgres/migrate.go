@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"strconv"
+	"strings"
 
 	"github.com/golang-migrate/migrate/v4"
 	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
@@ -80,4 +82,45 @@ func advisoryKey(s string) int64 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	return int64(h.Sum64())
+}
+
+// LatestVersion returns the highest migration version in fsys (the number
+// before the first "_" of NNNN_name.up.sql files), 0 when there is none.
+func LatestVersion(fsys fs.FS) (int64, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return 0, err
+	}
+	var latest int64
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".up.sql") {
+			continue
+		}
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil {
+			return 0, fmt.Errorf("migration %s: name must start with a version number", name)
+		}
+		latest = max(latest, v)
+	}
+	return latest, nil
+}
+
+// CheckMigrated answers whether the database is reachable and its schema is
+// at version want or later and not dirty: what a service needs before it is
+// ready. One round trip.
+func CheckMigrated(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, want int64) error {
+	v, dirty, err := Version(ctx, q)
+	switch {
+	case err != nil:
+		return errors.New("database unreachable or not migrated")
+	case dirty:
+		return fmt.Errorf("migration %d failed half-way (dirty)", v)
+	case v < want:
+		return fmt.Errorf("schema at version %d, want %d", v, want)
+	}
+	return nil
 }

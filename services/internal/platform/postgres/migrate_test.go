@@ -80,3 +80,38 @@ func TestOpenErrorsHideThePassword(t *testing.T) {
 		t.Fatalf("error leaks the password: %s", got)
 	}
 }
+
+func TestLatestVersionAndCheckMigrated(t *testing.T) {
+	latest, err := postgres.LatestVersion(testMigrations)
+	if err != nil || latest != 2 {
+		t.Fatalf("LatestVersion = %d, %v; want 2", latest, err)
+	}
+	if _, err := postgres.LatestVersion(fstest.MapFS{"x_init.up.sql": {}}); err == nil {
+		t.Fatal("a migration without a version number must be an error")
+	}
+	dsn := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	pool, err := postgres.Open(ctx, dsn, "svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if err := postgres.CheckMigrated(ctx, pool, latest); err == nil {
+		t.Fatal("an unmigrated schema must not be ready")
+	}
+	if err := postgres.Migrate(ctx, dsn, "svc", testMigrations); err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.CheckMigrated(ctx, pool, latest); err != nil {
+		t.Fatalf("migrated schema: %v", err)
+	}
+	if err := postgres.CheckMigrated(ctx, pool, latest+1); err == nil || !strings.Contains(err.Error(), "want 3") {
+		t.Fatalf("an older schema than the binary expects must not be ready: %v", err)
+	}
+	if _, err := pool.Exec(ctx, "UPDATE schema_migrations SET dirty = true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.CheckMigrated(ctx, pool, latest); err == nil || !strings.Contains(err.Error(), "dirty") {
+		t.Fatalf("a dirty schema must not be ready: %v", err)
+	}
+}

@@ -6,7 +6,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -108,11 +107,15 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 		}
 		env.Pool = pool
 		reg.MustRegister(metrics.NewPoolCollector(name, pool))
+		want, err := postgres.LatestVersion(opts.Migrations)
+		if err != nil {
+			pool.Close()
+			return err
+		}
+		// Ready means reachable and migrated: a schema restored from an older
+		// backup, or left dirty by a failed migration, must not take traffic.
 		srv.AddReadiness("database", func(ctx context.Context) error {
-			if err := pool.Ping(ctx); err != nil {
-				return errors.New("database unreachable")
-			}
-			return nil
+			return postgres.CheckMigrated(ctx, pool, want)
 		})
 		srv.OnShutdown(func(context.Context) { pool.Close() })
 	}

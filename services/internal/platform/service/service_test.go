@@ -11,6 +11,7 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/internal/platform/service/servicetest"
 	"siteplane.dev/services/pkg/contract"
@@ -81,9 +82,28 @@ func TestRunServesWithIdentityAndDatabase(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d containing %q", tt.name, status, body, tt.status, tt.body)
 		}
 	}
-	res, err := http.Get(base + contract.ReadyzPath)
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("readyz: %v %v", res, err)
+	readyz := func() int {
+		res, err := http.Get(base + contract.ReadyzPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
 	}
-	res.Body.Close()
+	if code := readyz(); code != 200 {
+		t.Fatalf("readyz = %d, want 200", code)
+	}
+	// Readiness means "migrated", not just "reachable": a schema left dirty
+	// by a failed migration takes the service out of rotation.
+	pool, err := postgres.Open(context.Background(), dsn, "svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(context.Background(), "UPDATE schema_migrations SET dirty = true"); err != nil {
+		t.Fatal(err)
+	}
+	if code := readyz(); code != 503 {
+		t.Fatalf("readyz with a dirty schema = %d, want 503", code)
+	}
 }
