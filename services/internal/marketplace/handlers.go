@@ -57,7 +57,7 @@ func New(cfg Config) *API {
 	if cfg.KeysDirInterval <= 0 {
 		cfg.KeysDirInterval = 5 * time.Second
 	}
-	a := &API{store: store{pool: cfg.Pool}, auth: authenticator{pool: cfg.Pool}, logger: cfg.Logger,
+	a := &API{store: store{pool: cfg.Pool}, logger: cfg.Logger,
 		limit: newLimiter(cfg.ValidationsPerMinute), dirInt: cfg.KeysDirInterval}
 	if cfg.KeysDir != "" {
 		a.auth.dir = newKeyDir(cfg.KeysDir, cfg.Logger)
@@ -89,7 +89,9 @@ func (a *API) Mount(r *mux.Router) {
 	r.Handle(PathPurchase, a.endpoint(msgPurchase, true, a.validatePurchase))
 }
 
-// call is one authenticated request.
+// call is one request with a key. The key is checked by the database in
+// the same statement as the request's data (see callerSQL), so handlers
+// map errUnauthorized from the store to 401 before anything else.
 type call struct {
 	w      http.ResponseWriter
 	r      *http.Request
@@ -108,7 +110,24 @@ func (c *call) internal(err error) {
 	c.fail(http.StatusInternalServerError)
 }
 
-// endpoint runs the steps every operation shares: method, parameters, key.
+// authErr answers a store error that is not about the data itself:
+// 401 for an invalid key, 500 for a database failure. It reports whether it
+// answered.
+func (c *call) authErr(err error) bool {
+	switch {
+	case err == nil || errors.Is(err, errNotFound):
+		return false
+	case errors.Is(err, errUnauthorized):
+		c.fail(http.StatusUnauthorized)
+	default:
+		c.internal(err)
+	}
+	return true
+}
+
+// endpoint runs the steps every operation shares: method, parameters, the
+// key's presence. Whether the key is valid is settled by the operation's
+// statement.
 func (a *API) endpoint(msg string, post bool, serve func(*call)) http.Handler {
 	allow := "GET, HEAD"
 	if post {
@@ -139,15 +158,7 @@ func (a *API) endpoint(msg string, post bool, serve func(*call)) http.Handler {
 			c.fail(http.StatusUnauthorized)
 			return
 		}
-		c.who, err = a.auth.authenticate(r.Context(), key)
-		switch {
-		case errors.Is(err, errUnauthorized):
-			c.fail(http.StatusUnauthorized)
-			return
-		case err != nil:
-			c.internal(err)
-			return
-		}
+		c.who = a.auth.resolve(key)
 		serve(c)
 	})
 }
@@ -158,14 +169,8 @@ type accountResponse struct {
 }
 
 func (a *API) accountDetails(c *call) {
-	acc, err := a.store.account(c.r.Context(), c.who.accountID)
-	switch {
-	case errors.Is(err, errNotFound):
-		// The account was deleted between authentication and now.
-		c.fail(http.StatusUnauthorized)
-	case err != nil:
-		c.internal(err)
-	default:
+	acc, err := a.store.account(c.r.Context(), c.who)
+	if !c.authErr(err) {
 		writeJSON(c.w, http.StatusOK, accountResponse{Status: "success", Data: acc})
 	}
 }
@@ -176,11 +181,10 @@ type itemsResponse struct {
 }
 
 func (a *API) allItems(c *call) {
-	items, err := a.store.items(c.r.Context(), c.who.accountID)
+	items, err := a.store.items(c.r.Context(), c.who)
 	switch {
-	case err != nil:
-		c.internal(err)
-	case len(items) == 0:
+	case c.authErr(err):
+	case errors.Is(err, errNotFound):
 		c.fail(http.StatusNotFound)
 	default:
 		writeJSON(c.w, http.StatusOK, itemsResponse{Status: "success", Items: items})
@@ -194,21 +198,19 @@ type itemResponse struct {
 
 func (a *API) itemDetails(c *call) {
 	raw, ok := c.params.get(paramItemID)
-	if !ok {
-		c.fail(http.StatusBadRequest)
+	id, valid := parseItemID(raw)
+	if !ok || !valid {
+		// A bad item_id is 400 only for a valid key.
+		if !c.authErr(a.store.authenticate(c.r.Context(), c.who)) {
+			c.fail(http.StatusBadRequest)
+		}
 		return
 	}
-	id, ok := parseItemID(raw)
-	if !ok {
-		c.fail(http.StatusBadRequest)
-		return
-	}
-	it, err := a.store.item(c.r.Context(), c.who.accountID, id)
+	it, err := a.store.item(c.r.Context(), c.who, id)
 	switch {
+	case c.authErr(err):
 	case errors.Is(err, errNotFound):
 		c.fail(http.StatusNotFound)
-	case err != nil:
-		c.internal(err)
 	default:
 		writeJSON(c.w, http.StatusOK, itemResponse{Status: "success", Item: it})
 	}
@@ -249,11 +251,27 @@ const maxCodeLen = 200
 
 func (a *API) validatePurchase(c *call) {
 	code, ok := c.params.get(paramPurchase)
+	var p purchaseJSON
+	var err error
+	switch {
+	case !ok || len(code) > maxCodeLen:
+		// Settled without a lookup (400, or 404 for what cannot be a
+		// code), but only for a valid key.
+		err = a.store.authenticate(c.r.Context(), c.who)
+	default:
+		p, err = a.store.purchase(c.r.Context(), c.who, code)
+	}
+	if c.authErr(err) {
+		return
+	}
 	if !ok {
 		c.fail(http.StatusBadRequest)
 		return
 	}
-	// Counted before the lookup, so that unknown and known codes cost the same.
+	// The key is valid: count the attempt whatever its outcome, so that
+	// unknown and known codes cost the same. The lookup already ran in the
+	// statement that checked the key, but a limited caller never sees its
+	// result, so the limit still bounds how many codes a key can test.
 	if allowed, wait := a.limit.allow(c.who.hash); !allowed {
 		secs := int(math.Ceil(wait.Seconds()))
 		c.w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
@@ -265,14 +283,11 @@ func (a *API) validatePurchase(c *call) {
 		c.fail(http.StatusNotFound)
 		return
 	}
-	p, err := a.store.purchase(c.r.Context(), c.who.accountID, code)
 	switch {
 	case errors.Is(err, errNotFound):
 		logging.FromContext(c.r.Context(), a.logger).Debug("unknown purchase code",
 			"key_prefix", c.who.prefix, "code_hint", codeHint(code))
 		c.fail(http.StatusNotFound)
-	case err != nil:
-		c.internal(err)
 	default:
 		writeJSON(c.w, http.StatusOK, purchaseResponse{Status: "success", Data: purchaseData{Purchase: p}})
 	}

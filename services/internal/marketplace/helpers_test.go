@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -25,8 +26,10 @@ import (
 // served through the platform server's middleware as in production.
 type testEnv struct {
 	t    testing.TB
-	pool *pgxpool.Pool
+	pool *pgxpool.Pool // for the tests' own set-up; not counted
 	api  *API
+	// queries counts the statements the API sends (its pool's round trips).
+	queries *queryCounter
 	url  string
 	keys map[string]string // account → a valid key
 	logs *syncBuffer       // everything the service logged
@@ -57,13 +60,20 @@ func newTestEnv(t testing.TB, cfg Config) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	e := &testEnv{t: t, pool: pool, keys: map[string]string{}, logs: &syncBuffer{}}
+	e := &testEnv{t: t, pool: pool, keys: map[string]string{}, logs: &syncBuffer{}, queries: &queryCounter{}}
+	traced := pool.Config() // a copy
+	traced.ConnConfig.Tracer = e.queries
+	apiPool, err := pgxpool.NewWithConfig(ctx, traced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(apiPool.Close)
 	e.importFile(mustRead(t, "testdata/fixture.json"))
 	for _, acc := range []string{"alice", "bob", "carol"} {
 		e.keys[acc] = e.createKey(acc)
 	}
 	logger := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg.Pool, cfg.Logger = pool, logger
+	cfg.Pool, cfg.Logger = apiPool, logger
 	e.api = New(cfg)
 	srv := server.New(server.Config{Service: "marketplace", Errors: WriteError, Logger: logger})
 	e.api.Mount(srv.Router())
@@ -72,6 +82,17 @@ func newTestEnv(t testing.TB, cfg Config) *testEnv {
 	e.url = ts.URL
 	return e
 }
+
+// queryCounter counts statements sent to PostgreSQL: each is one round trip
+// (the pool runs no batches or pipelines here).
+type queryCounter struct{ n atomic.Int64 }
+
+func (q *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	q.n.Add(1)
+	return ctx
+}
+
+func (q *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 func mustRead(t testing.TB, path string) []byte {
 	t.Helper()
