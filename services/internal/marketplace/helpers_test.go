@@ -30,9 +30,9 @@ type testEnv struct {
 	api  *API
 	// queries counts the statements the API sends (its pool's round trips).
 	queries *queryCounter
-	url  string
-	keys map[string]string // account → a valid key
-	logs *syncBuffer       // everything the service logged
+	url     string
+	keys    map[string]string // account → a valid key
+	logs    *syncBuffer       // everything the service logged
 }
 
 type syncBuffer struct {
