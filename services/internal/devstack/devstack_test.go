@@ -56,3 +56,31 @@ func TestSecretsPersist(t *testing.T) {
 		t.Fatalf("secrets file mode %v, want 0600", fi.Mode().Perm())
 	}
 }
+
+// Only the allow-listed tuning variables reach the services, and a tuning
+// value comes after the supervisor's own so that it is the one used.
+func TestTuningEnv(t *testing.T) {
+	shell := map[string]string{
+		"SITEPLANE_VALIDATION_RATE_PER_MINUTE": "100000",
+		"SITEPLANE_LOG_LEVEL":                  "debug",
+		"SITEPLANE_DATABASE_URL":               "postgres://elsewhere",
+		"SITEPLANE_INTERNAL_KEY":               "secret",
+		"HTTP_PROXY":                           "http://proxy",
+	}
+	lookup := func(k string) (string, bool) { v, ok := shell[k]; return v, ok }
+	got := tuningEnv(lookup)
+	want := []string{"SITEPLANE_VALIDATION_RATE_PER_MINUTE=100000", "SITEPLANE_LOG_LEVEL=debug"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("tuningEnv = %q, want %q", got, want)
+	}
+
+	// The child sees the last value of a repeated key.
+	out, err := RunOutput(t.Context(), "sh", []string{"-c", `printf %s "$SITEPLANE_LOG_LEVEL"`},
+		append([]string{"SITEPLANE_LOG_LEVEL=info"}, got...), os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "debug" {
+		t.Fatalf("child saw SITEPLANE_LOG_LEVEL=%q, want debug", out)
+	}
+}

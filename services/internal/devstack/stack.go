@@ -160,6 +160,10 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		}
 	}
 
+	tuning := processTuningEnv()
+	for _, kv := range tuning {
+		st.say("passing %s to the services", kv)
+	}
 	for _, name := range contract.Services {
 		bin, ok := bins[name]
 		if !ok {
@@ -186,6 +190,8 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		if name == contract.ServiceContent && urls[contract.ServiceGateway] != "" {
 			env = append(env, contract.EnvGatewayURL+"="+urls[contract.ServiceGateway])
 		}
+		// Last, so that it wins over common (exec keeps a key's last value).
+		env = append(env, tuning...)
 		st.say("starting %s on %s", name, urls[name])
 		p, err := StartProc(name, bin, nil, env, filepath.Join(logDir, name+".log"))
 		if err != nil {
