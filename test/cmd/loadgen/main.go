@@ -6,7 +6,13 @@
 //	loadgen -duration 10s -concurrency 16 -target 'posts=GET http://127.0.0.1:8080/cms-json/cms/v2/posts' ...
 //
 // A target is NAME=METHOD URL, optionally followed by " BODY" (sent as JSON).
-// -header adds a header to every request of every target.
+// -header adds a header to every request of every target; -target-header
+// 'NAME=Header: value' adds one to the requests of target NAME only (a
+// credential for one API need not reach the others).
+//
+// The exit status is 0 when every request of every target got a 2xx answer,
+// 1 when any request failed or got another status (the table is printed
+// first), and 2 for a usage error.
 package main
 
 import (
@@ -15,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,26 +46,27 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ", ") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func main() {
-	var targets, headers multiFlag
+	var targets, headers, targetHeaders multiFlag
 	duration := flag.Duration("duration", 10*time.Second, "how long to load each target")
 	concurrency := flag.Int("concurrency", 16, "concurrent connections per target")
 	markdown := flag.String("markdown", "", "also write the table as Markdown to this file")
 	flag.Var(&targets, "target", "NAME=METHOD URL [BODY] (repeatable)")
 	flag.Var(&headers, "header", "Name: value added to every request (repeatable)")
+	flag.Var(&targetHeaders, "target-header", "NAME=Name: value added to target NAME's requests (repeatable)")
 	flag.Parse()
 	if len(targets) == 0 || *duration <= 0 || *duration > 10*time.Minute || *concurrency < 1 || *concurrency > 512 {
 		fmt.Fprintln(os.Stderr, "loadgen: need at least one -target, a -duration up to 10m and -concurrency 1..512")
 		os.Exit(2)
 	}
+	parsed, own, err := parseTargets(targets, targetHeaders)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
 	var results []result
-	for _, spec := range targets {
-		t, err := parseTarget(spec)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "loadgen:", err)
-			os.Exit(2)
-		}
+	for _, t := range parsed {
 		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, *duration, *concurrency)
-		results = append(results, run(t, headers, *duration, *concurrency))
+		results = append(results, run(t, append(slices.Clip(headers), own[t.name]...), *duration, *concurrency))
 	}
 	table := render(results, *concurrency, *duration)
 	fmt.Print(table)
@@ -68,11 +76,47 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if failed(results) {
+		os.Exit(1)
+	}
+}
+
+// failed reports whether any request failed or answered other than 2xx.
+func failed(results []result) bool {
 	for _, r := range results {
 		if r.errors > 0 || r.non2xx > 0 {
-			os.Exit(1)
+			return true
 		}
 	}
+	return false
+}
+
+// parseTargets parses the target specs and sorts each NAME=Header: value
+// to its target's headers (by name); a header for an unknown target is an
+// error, as is a repeated target name.
+func parseTargets(specs, targetHeaders []string) ([]target, map[string][]string, error) {
+	var out []target
+	own := map[string][]string{}
+	for _, spec := range specs {
+		t, err := parseTarget(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, dup := own[t.name]; dup {
+			return nil, nil, fmt.Errorf("target %q given twice", t.name)
+		}
+		own[t.name] = nil
+		out = append(out, t)
+	}
+	for _, h := range targetHeaders {
+		name, header, ok := strings.Cut(h, "=")
+		_, known := own[name]
+		if !ok || !known || !strings.Contains(header, ":") {
+			return nil, nil, fmt.Errorf("target header %q: want NAME=Header: value for a given target", h)
+		}
+		own[name] = append(own[name], header)
+	}
+	return out, own, nil
 }
 
 func parseTarget(spec string) (target, error) {
@@ -129,7 +173,7 @@ func run(t target, headers []string, d time.Duration, conc int) result {
 				_, _ = io.Copy(io.Discard, r.Body)
 				r.Body.Close()
 				lat = append(lat, time.Since(t0))
-				if r.StatusCode >= 300 {
+				if r.StatusCode < 200 || r.StatusCode >= 300 {
 					bad++
 				}
 			}

@@ -3,7 +3,9 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -45,5 +47,76 @@ func TestRunCountsStatuses(t *testing.T) {
 	table := render([]result{ok, bad}, 2, 100*time.Millisecond)
 	if !strings.Contains(table, "| ok |") || !strings.Contains(table, "| bad |") {
 		t.Fatalf("table:\n%s", table)
+	}
+}
+
+func TestParseTargetsHeaders(t *testing.T) {
+	specs := []string{"a=GET http://h/a", "b=POST http://h/b {}"}
+	tests := []struct {
+		name    string
+		specs   []string
+		headers []string
+		want    map[string][]string
+		wantErr bool
+	}{
+		{"none", specs, nil, map[string][]string{"a": nil, "b": nil}, false},
+		{"one target only", specs, []string{"b=Authorization: Bearer k", "b=X-A: 1"},
+			map[string][]string{"a": nil, "b": {"Authorization: Bearer k", "X-A: 1"}}, false},
+		{"unknown target", specs, []string{"c=X-A: 1"}, nil, true},
+		{"no header value", specs, []string{"a=X-A"}, nil, true},
+		{"no target name", specs, []string{"X-A: 1"}, nil, true},
+		{"repeated target", append(specs, "a=GET http://h/other"), nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			targets, own, err := parseTargets(tt.specs, tt.headers)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if len(targets) != len(tt.specs) || !reflect.DeepEqual(own, tt.want) {
+				t.Fatalf("targets %+v, headers %q; want headers %q", targets, own, tt.want)
+			}
+		})
+	}
+}
+
+// Headers given to run reach the server. Only 2xx answers count as
+// success: a 304 (which the client does not follow) is a failure, and so is
+// a connection error.
+func TestRunSendsHeadersAndFailsOnErrors(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Header.Get("Authorization")] = true
+		mu.Unlock()
+		if r.URL.Path == "/redirect" {
+			w.WriteHeader(http.StatusNotModified)
+		}
+	}))
+	ok := run(target{name: "ok", method: "POST", url: srv.URL + "/", body: "{}"}, []string{"Authorization: Bearer k"}, 50*time.Millisecond, 1)
+	redirect := run(target{name: "r", method: "GET", url: srv.URL + "/redirect"}, nil, 50*time.Millisecond, 1)
+	srv.Close()
+	down := run(target{name: "down", method: "GET", url: srv.URL + "/"}, nil, 50*time.Millisecond, 1)
+	if !seen["Bearer k"] || len(seen) != 2 {
+		t.Fatalf("server saw Authorization values %v", seen)
+	}
+	tests := []struct {
+		name    string
+		results []result
+		want    bool
+	}{
+		{"all 2xx", []result{ok}, false},
+		{"a 304", []result{ok, redirect}, true},
+		{"connection errors", []result{down}, true},
+	}
+	for _, tt := range tests {
+		if got := failed(tt.results); got != tt.want {
+			t.Errorf("%s: failed = %v, want %v (ok %+v, redirect non-2xx %d, down errors %d)",
+				tt.name, got, tt.want, ok.non2xx, redirect.non2xx, down.errors)
+		}
 	}
 }
