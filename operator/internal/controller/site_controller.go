@@ -53,15 +53,19 @@ type SiteReconciler struct {
 	served servedKinds
 }
 
+// Least privilege: every write is a server-side apply (create and patch) or
+// a delete, so no rule grants update except sites/finalizers, which setting
+// blockOwnerDeletion on a child requires. The envtest suite runs the
+// reconciler as a user holding only the generated role.
 // +kubebuilder:rbac:groups=siteplane.dev,resources=sites,verbs=get;list;watch
-// +kubebuilder:rbac:groups=siteplane.dev,resources=sites/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=siteplane.dev,resources=sites/status,verbs=get;patch
 // +kubebuilder:rbac:groups=siteplane.dev,resources=sites/finalizers,verbs=update
-// +kubebuilder:rbac:groups="",resources=secrets;configmaps;services;persistentvolumeclaims,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses;networkpolicies,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=servicemonitors,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=secrets;configmaps;services;persistentvolumeclaims,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses;networkpolicies,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=servicemonitors,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile is the outer pass: fetch, suspend, run the ordered steps, then

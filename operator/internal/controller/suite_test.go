@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -24,6 +25,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/yaml"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/operator/internal/resources"
@@ -35,10 +37,14 @@ import (
 // references).
 
 var (
-	envErr    error // why the suite cannot run; nil when it can
-	k8s       client.Client
-	fakeClock = clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	passes    = &passCounter{n: map[types.NamespacedName]int{}}
+	envErr error // why the suite cannot run; nil when it can
+	// k8s is the tests' own client (cluster admin).
+	k8s client.Client
+	// operatorCfg is the manager's connection: a user holding nothing but
+	// the generated role (config/rbac/role.yaml), as the deployed operator.
+	operatorCfg *rest.Config
+	fakeClock   = clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	passes      = &passCounter{n: map[types.NamespacedName]int{}}
 )
 
 // passCounter counts reconcile passes per Site.
@@ -75,6 +81,10 @@ func runSuite(m *testing.M) int {
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
 	}
+	// As on a real cluster (and CloudNativePG's kind setup): setting
+	// blockOwnerDeletion needs update on sites/finalizers, so a missing
+	// RBAC rule fails the suite instead of production.
+	env.ControlPlane.GetAPIServer().Configure().Append("enable-admission-plugins", "OwnerReferencesPermissionEnforcement")
 	cfg, err := env.Start()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "envtest: start: %v\n", err)
@@ -85,8 +95,19 @@ func runSuite(m *testing.M) int {
 			fmt.Fprintf(os.Stderr, "envtest: stop: %v\n", err)
 		}
 	}()
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(sitev1.AddToScheme(scheme))
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		fmt.Fprintf(os.Stderr, "envtest: client: %v\n", err)
+		return 1
+	}
+	if operatorCfg, err = operatorUser(env, cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "envtest: operator user: %v\n", err)
+		return 1
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	stopped, err := startManager(ctx, cfg)
+	stopped, err := startManager(ctx, operatorCfg, scheme)
 	if err != nil {
 		cancel()
 		fmt.Fprintf(os.Stderr, "envtest: manager: %v\n", err)
@@ -129,14 +150,7 @@ func zapLevel() zapcore.Level {
 
 // startManager runs the reconciler in a manager until ctx ends; the
 // returned channel closes when the manager has stopped.
-func startManager(ctx context.Context, cfg *rest.Config) (<-chan struct{}, error) {
-	scheme := runtime.NewScheme()
-	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
-	utilruntime.Must(sitev1.AddToScheme(scheme))
-	var err error
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
-		return nil, err
-	}
+func startManager(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme) (<-chan struct{}, error) {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
@@ -166,6 +180,41 @@ func startManager(ctx context.Context, cfg *rest.Config) (<-chan struct{}, error
 		}
 	}()
 	return stopped, nil
+}
+
+// operatorUserName is the user the manager runs as.
+const operatorUserName = "siteplane-operator-envtest"
+
+// operatorUser provisions a user bound to the ClusterRole that controller-gen
+// generates from the +kubebuilder:rbac markers, and returns its connection.
+// The reconciler then has exactly the permissions it has when deployed, so
+// a marker that is missing (or a verb dropped too eagerly) fails the suite.
+func operatorUser(env *envtest.Environment, admin *rest.Config) (*rest.Config, error) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "rbac", "role.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	var role rbacv1.ClusterRole
+	if err := yaml.UnmarshalStrict(data, &role); err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if err := k8s.Create(ctx, &role); err != nil {
+		return nil, err
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: operatorUserName}},
+	}
+	if err := k8s.Create(ctx, binding); err != nil {
+		return nil, err
+	}
+	user, err := env.AddUser(envtest.User{Name: operatorUserName}, admin)
+	if err != nil {
+		return nil, err
+	}
+	return user.Config(), nil
 }
 
 // requireEnv skips (outside CI) or fails (in CI) a test needing envtest.
