@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/platform/service"
 )
 
 func TestWithDatabase(t *testing.T) {
@@ -83,4 +85,15 @@ func TestTuningEnv(t *testing.T) {
 	if out != "debug" {
 		t.Fatalf("child saw SITEPLANE_LOG_LEVEL=%q, want debug", out)
 	}
+}
+
+// The pprof variable is spelled out in TuningEnv to keep the supervisor free
+// of the service package; it must stay the service's name for it.
+func TestTuningEnvNamesPprof(t *testing.T) {
+	for _, k := range TuningEnv {
+		if k == service.EnvPprofAddr {
+			return
+		}
+	}
+	t.Fatalf("TuningEnv %q lacks %s", TuningEnv, service.EnvPprofAddr)
 }

@@ -79,8 +79,16 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, opts.Migrations != nil)
 	key := cfg.Secret(contract.EnvInternalKey, contract.EnvInternalKeyFile, true)
 	site := loadSite(cfg)
+	profAddr := pprofAddr(cfg)
 	if err := cfg.Err(); err != nil {
 		return fmt.Errorf("configuration: %w", err)
+	}
+	if profAddr != "" {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel() // stops the profiling listener when Run returns
+		if _, err := startPprof(ctx, profAddr, logger); err != nil {
+			return fmt.Errorf("%s: %w", EnvPprofAddr, err)
+		}
 	}
 
 	reg := metrics.NewRegistry()
