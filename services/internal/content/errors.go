@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // APIError is a WordPress REST error: code, message and data.status (plus
@@ -40,7 +41,7 @@ func invalidParam(name, innerCode, innerMessage string, innerData any) *APIError
 		Message: "Invalid parameter(s): " + name,
 		Data: map[string]any{
 			"params":  map[string]any{name: innerMessage},
-			"details": map[string]any{name: map[string]any{"code": innerCode, "message": innerMessage, "data": innerData}},
+			"details": map[string]any{name: rest.Object{{Key: "code", Value: innerCode}, {Key: "message", Value: innerMessage}, {Key: "data", Value: innerData}}},
 		}}
 }
 

@@ -67,15 +67,15 @@ func postSchema(pt *PostType) *S {
 	case pt.EmbedContent:
 		props = append(props, P{"title", rendered(ctxAll, ctxAll)},
 			P{"content", rendered(ctxAll, ctxAll, P{"block_version", &S{Type: "integer", Context: ctxAll, Readonly: true}},
-				P{"protected", &S{Type: "boolean", Context: ctxView, Readonly: true}})})
+				P{"protected", &S{Type: "boolean", Context: ctxAll, Readonly: true}})})
 	case pt.RenderedText:
 		props = append(props, P{"title", rendered(ctxEdit, ctxAll)},
 			P{"content", rendered(ctxEdit, ctxView, P{"block_version", &S{Type: "integer", Context: ctxEdit, Readonly: true}},
-				P{"protected", &S{Type: "boolean", Context: ctxView, Readonly: true}})})
+				P{"protected", &S{Type: "boolean", Context: ctxAll, Readonly: true}})})
 	default: // blocks: raw only
 		props = append(props, P{"title", rendered(ctxView, nil)},
 			P{"content", rendered(ctxView, nil, P{"block_version", &S{Type: "integer", Context: ctxEdit, Readonly: true}},
-				P{"protected", &S{Type: "boolean", Context: ctxView, Readonly: true}})})
+				P{"protected", &S{Type: "boolean", Context: ctxAll, Readonly: true}})})
 	}
 	if pt.Author {
 		props = append(props, P{"author", &S{Type: "integer", Context: ctxAll}})

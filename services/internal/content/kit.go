@@ -100,8 +100,16 @@ func toRestError(err error) error {
 		return err
 	}
 	data := rest.Object{{Key: "status", Value: ae.Status}}
+	// has_valid_params' order: params, then details; other keys sorted
+	for _, k := range []string{"params", "details"} {
+		if v, ok := ae.Data[k]; ok {
+			data = append(data, rest.Member{Key: k, Value: v})
+		}
+	}
 	for _, k := range sortedKeys(ae.Data) {
-		data = append(data, rest.Member{Key: k, Value: ae.Data[k]})
+		if k != "params" && k != "details" {
+			data = append(data, rest.Member{Key: k, Value: ae.Data[k]})
+		}
 	}
 	return &rest.Error{Code: ae.Code, Message: ae.Message, Data: data}
 }

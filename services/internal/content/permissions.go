@@ -26,6 +26,11 @@ func listPostsPermission(pt *PostType) func(*Call) error {
 
 func createPostPermission(pt *PostType) func(*Call) error {
 	return func(c *Call) error {
+		// template is validated with the arguments (its validate_callback),
+		// so before every permission check
+		if err := checkTemplate(c, ""); err != nil {
+			return err
+		}
 		if c.Int("id") != 0 {
 			return apiErr(http.StatusBadRequest, "rest_post_exists", "Cannot create existing post.")
 		}
@@ -65,6 +70,10 @@ func (s *Service) updatePostPermission(pt *PostType) func(*Call) error {
 	return func(c *Call) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
+			return err
+		}
+		// the template argument is validated before the permission checks
+		if err := checkTemplate(c, p.Template); err != nil {
 			return err
 		}
 		if !canEdit(c.Who, pt, p) {

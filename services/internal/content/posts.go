@@ -249,9 +249,6 @@ func checkTemplate(c *Call, current string) error {
 // createPost is POST /cms/v2/{base}.
 func (s *Service) createPost(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
-		if err := checkTemplate(c, ""); err != nil {
-			return nil, err
-		}
 		now := s.now()
 		p := &Post{Type: pt.Name, Status: "draft", Author: c.Who.UserID, CommentStatus: pt.DefaultCommentStatus,
 			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}

@@ -99,6 +99,10 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 		add("title", append(title, rest.Member{Key: "rendered", Value: p.Title}))
 	case !embed: // blocks: {raw} in view and edit
 		add("title", rest.Object{{Key: "raw", Value: p.Title}})
+	default:
+		// blocks in embed: title.raw is not in embed and title.rendered is
+		// removed, which leaves WordPress an empty PHP array
+		add("title", []any{})
 	}
 
 	protected := p.Password != ""
@@ -115,9 +119,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 			}
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
-		if !(embed && pt.EmbedContent) {
-			content = append(content, rest.Member{Key: "protected", Value: protected})
-		}
+		content = append(content, rest.Member{Key: "protected", Value: protected})
 		if edit || (embed && pt.EmbedContent) {
 			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
 		}
@@ -161,9 +163,6 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 		if pt.Footnotes {
 			add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
 		}
-		if pt.SyncStatus {
-			add("cms_pattern_sync_status", p.SyncStatus)
-		}
 		for _, tax := range pt.Taxonomies {
 			add(tax.Base, p.termsOf(tax))
 		}
@@ -173,6 +172,15 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 		}
 		if pt.Public {
 			add("class_list", classList(pt, p))
+		}
+	}
+	if pt.SyncStatus {
+		// the blocks controller appends the meta value last, in every
+		// context (filter_response_by_context); embed has no meta, so ""
+		if embed {
+			add("cms_pattern_sync_status", "")
+		} else {
+			add("cms_pattern_sync_status", p.SyncStatus)
 		}
 	}
 	add("_links", s.links(pt, p, v))
@@ -311,7 +319,13 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 			add("wp:action-assign-author", href(self))
 		}
 		for _, tax := range pt.Taxonomies {
-			if v.who.Can(tax.ManageCap) {
+			// creating terms of a flat taxonomy needs only assign_terms
+			// (get_available_actions), as for POST /tags itself
+			createCap := tax.EditCap
+			if !tax.Hierarchical {
+				createCap = tax.AssignCap
+			}
+			if v.who.Can(createCap) {
 				add("wp:action-create-"+tax.Base, href(self))
 			}
 			if v.who.Can(tax.AssignCap) {

@@ -186,6 +186,9 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 		if q.Page < 1 {
 			q.Page = 1
 		}
+		// without per_page every revision is one page; a page beyond it is
+		// still out of range (WordPress checks the requested page)
+		page := q.Page
 		all := !c.Has("per_page")
 		q.PerPage = int(c.Int("per_page"))
 		if all {
@@ -216,8 +219,11 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 		if !all {
 			pages = int(math.Ceil(float64(total) / float64(q.PerPage)))
 		}
-		if q.Page > pages && total > 0 {
-			return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_page_number", "The page number requested is larger than the number of pages available.")
+		// the page check applies only without an offset
+		if q.Offset == nil || *q.Offset == 0 {
+			if page > pages && total > 0 {
+				return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_page_number", "The page number requested is larger than the number of pages available.")
+			}
 		}
 		items := make([]any, 0, len(revs))
 		for _, r := range revs {
@@ -261,7 +267,7 @@ func (s *Service) getRevision(pt *PostType) HandlerFunc {
 			return nil, apiErr(http.StatusNotFound, "rest_revision_parent_id_mismatch",
 				`The revision does not belong to the specified parent with id of "`+strconv.FormatInt(parent.ID, 10)+`"`)
 		}
-		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), r.Autosave)), nil
+		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), false)), nil // the revisions controller has no preview_link
 	}
 }
 
@@ -284,7 +290,8 @@ func (s *Service) deleteRevision(pt *PostType) HandlerFunc {
 			if !c.Bool("force") {
 				return apiErr(http.StatusNotImplemented, "rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.")
 			}
-			previous := s.prepareRevision(pt, parent, r, "view", r.Autosave)
+			// delete_item renders the revision in edit context
+			previous := s.prepareRevision(pt, parent, r, "edit", false)
 			if _, err := tx.Exec(c.Ctx, `DELETE FROM posts WHERE id = $1`, r.ID); err != nil {
 				return err
 			}

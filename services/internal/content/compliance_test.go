@@ -1,0 +1,243 @@
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+)
+
+// Regressions found by the compliance audit against the behaviour
+// reference (§4, §5, §10): each case states the WordPress behaviour.
+
+// topKeys returns the keys of the JSON object raw in document order.
+func topKeys(t testing.TB, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// objectKeys returns the keys of the member name of raw, in document order.
+func objectKeys(t testing.TB, raw []byte, name string) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m[name] == nil {
+		return nil
+	}
+	return topKeys(t, m[name])
+}
+
+func TestActionCreateLinksFollowTaxonomyCapabilities(t *testing.T) {
+	e := newEnv(t)
+	// get_available_actions: creating terms needs edit_terms for a
+	// hierarchical taxonomy but only assign_terms (edit_posts) for a flat one
+	cases := []struct {
+		who                string
+		createCat, creTags bool
+	}{
+		{admin, true, true},
+		{editor, true, true},
+		{author, false, true},
+		{contributor, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.who, func(t *testing.T) {
+			r := e.do(c.who, "POST", "/cms/v2/posts", map[string]any{"title": "actions"})
+			wantStatus(t, r, 201)
+			links, _ := r.obj()["_links"].(map[string]any)
+			_, cat := links["wp:action-create-categories"]
+			_, tags := links["wp:action-create-tags"]
+			_, assignTags := links["wp:action-assign-tags"]
+			if cat != c.createCat || tags != c.creTags || !assignTags {
+				t.Fatalf("create-categories %v (want %v), create-tags %v (want %v), assign-tags %v: %v",
+					cat, c.createCat, tags, c.creTags, assignTags, slices.Sorted(maps.Keys(links)))
+			}
+		})
+	}
+}
+
+func TestFieldShapesPerType(t *testing.T) {
+	e := newEnv(t)
+	nav := e.do(admin, "POST", "/cms/v2/navigation", map[string]any{"title": "Main", "status": "publish",
+		"content": "<!-- wp:navigation-link {\"label\":\"Home\"} /-->"})
+	wantStatus(t, nav, 201)
+	block := e.do(admin, "POST", "/cms/v2/blocks", map[string]any{"title": "Reusable", "status": "publish",
+		"content": "<!-- wp:paragraph --><p>b</p><!-- /wp:paragraph -->", "meta": map[string]any{"cms_pattern_sync_status": "unsynced"}})
+	wantStatus(t, block, 201)
+	cases := []struct {
+		name, path string
+		member     string   // "" checks the top-level keys
+		want       []string // exact keys, in order
+		tail       []string // or: the last keys, in order
+	}{
+		// WP_Navigation_Fallback adds embed to status, content (raw,
+		// rendered, block_version) and title.raw; content.protected is in
+		// embed for every type
+		{"navigation embed content", fmt.Sprintf("/cms/v2/navigation/%d?context=embed", nav.id()), "content",
+			[]string{"raw", "rendered", "protected", "block_version"}, nil},
+		{"navigation embed title", fmt.Sprintf("/cms/v2/navigation/%d?context=embed", nav.id()), "title",
+			[]string{"raw", "rendered"}, nil},
+		{"navigation embed fields", fmt.Sprintf("/cms/v2/navigation/%d?context=embed", nav.id()), "",
+			[]string{"id", "date", "slug", "status", "type", "link", "title", "content", "_links"}, nil},
+		// the blocks controller appends wp_pattern_sync_status after every
+		// other field (filter_response_by_context), in every context
+		{"block view order", fmt.Sprintf("/cms/v2/blocks/%d", block.id()), "", nil,
+			[]string{"meta", "cms_pattern_category", "cms_pattern_sync_status", "_links"}},
+		{"block edit order", fmt.Sprintf("/cms/v2/blocks/%d?context=edit", block.id()), "", nil,
+			[]string{"meta", "cms_pattern_category", "cms_pattern_sync_status", "_links"}},
+		{"block embed fields", fmt.Sprintf("/cms/v2/blocks/%d?context=embed", block.id()), "",
+			[]string{"id", "date", "slug", "type", "link", "title", "excerpt", "cms_pattern_sync_status", "_links"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(admin, "GET", c.path, nil)
+			wantStatus(t, r, 200)
+			got := topKeys(t, r.Raw)
+			if c.member != "" {
+				got = objectKeys(t, r.Raw, c.member)
+			}
+			if c.want != nil && !slices.Equal(got, c.want) {
+				t.Fatalf("keys %v, want %v", got, c.want)
+			}
+			if c.tail != nil && (len(got) < len(c.tail) || !slices.Equal(got[len(got)-len(c.tail):], c.tail)) {
+				t.Fatalf("keys %v, want them to end with %v", got, c.tail)
+			}
+		})
+	}
+	// a block in embed context: title.raw is not in embed and
+	// title.rendered is removed, leaving an empty array; no meta, so ""
+	r := e.do(admin, "GET", fmt.Sprintf("/cms/v2/blocks/%d?context=embed", block.id()), nil)
+	if !bytes.Contains(r.Raw, []byte(`"title":[]`)) || r.obj()["cms_pattern_sync_status"] != "" {
+		t.Fatalf("block embed: %s", r.Raw)
+	}
+	r = e.do(admin, "GET", fmt.Sprintf("/cms/v2/blocks/%d", block.id()), nil)
+	if r.obj()["cms_pattern_sync_status"] != "unsynced" {
+		t.Fatalf("block view sync status: %s", r.Raw)
+	}
+}
+
+func TestRevisionPagingAndDelete(t *testing.T) {
+	e := newEnv(t)
+	id := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "r", "content": "v1"}).id()
+	for _, content := range []string{"v2", "v3"} {
+		wantStatus(t, e.do(author, "POST", fmt.Sprintf("/cms/v2/posts/%d", id), map[string]any{"content": content}), 200)
+	}
+	base := fmt.Sprintf("/cms/v2/posts/%d/revisions", id)
+	cases := []struct {
+		query string
+		want  int // status; 200 answers this many items
+		items int
+	}{
+		{"", 200, 2},
+		// without per_page all revisions are one page: page 2 is beyond it
+		{"?page=2", 400, 0},
+		{"?page=1", 200, 2},
+		{"?per_page=1&page=2", 200, 1},
+		{"?per_page=1&page=3", 400, 0},
+		// with an offset the page number is not checked
+		{"?per_page=1&page=5&offset=1", 200, 1},
+		{"?offset=2", 400, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := e.do(author, "GET", base+c.query, nil)
+			switch {
+			case c.want == 400 && c.query == "?offset=2":
+				wantError(t, r, 400, "rest_revision_invalid_offset_number", "")
+			case c.want == 400:
+				wantError(t, r, 400, "rest_revision_invalid_page_number",
+					"The page number requested is larger than the number of pages available.")
+			default:
+				wantStatus(t, r, 200)
+				if len(r.list()) != c.items {
+					t.Fatalf("want %d items: %s", c.items, r.Raw)
+				}
+			}
+		})
+	}
+	// the deleted revision is rendered in edit context (raw values), and a
+	// revision has no preview_link
+	revs := e.do(author, "GET", base, nil).list()
+	rid := int64(revs[0]["id"].(float64))
+	if r := e.do(author, "GET", fmt.Sprintf("%s/%d?context=edit", base, rid), nil); r.obj()["preview_link"] != nil {
+		t.Fatalf("revision with preview_link: %s", r.Raw)
+	}
+	r := e.do(author, "DELETE", fmt.Sprintf("%s/%d?force=true", base, rid), nil)
+	wantStatus(t, r, 200)
+	if field(r.obj(), "previous", "content", "raw") != "v3" || field(r.obj(), "previous", "guid", "raw") == nil {
+		t.Fatalf("previous not in edit context: %s", r.Raw)
+	}
+}
+
+func TestTemplateValidatedBeforePermissions(t *testing.T) {
+	e := newEnv(t)
+	id := seedPosts(e, map[string]any{"title": "t"})[0]
+	item := fmt.Sprintf("/cms/v2/posts/%d", id)
+	cases := []struct {
+		who, method, path string
+		body              map[string]any
+		status            int
+		code              string
+	}{
+		// check_template is the template argument's validate_callback: a 400
+		// before rest_cannot_create / rest_cannot_edit / rest_post_exists
+		{anon, "POST", "/cms/v2/posts", map[string]any{"title": "x", "template": "nope.php"}, 400, "rest_invalid_param"},
+		{subscriber, "POST", "/cms/v2/posts", map[string]any{"title": "x", "template": "nope.php"}, 400, "rest_invalid_param"},
+		{admin, "POST", "/cms/v2/posts", map[string]any{"id": 3, "template": "nope.php"}, 400, "rest_invalid_param"},
+		{anon, "POST", item, map[string]any{"template": "nope.php"}, 400, "rest_invalid_param"},
+		{author, "PUT", item, map[string]any{"template": "nope.php"}, 400, "rest_invalid_param"},
+		{author, "PUT", item, map[string]any{"template": ""}, 403, "rest_cannot_edit"},
+		{anon, "POST", "/cms/v2/posts", map[string]any{"title": "x", "template": ""}, 401, "rest_cannot_create"},
+	}
+	for _, c := range cases {
+		t.Run(c.who+c.method+c.path, func(t *testing.T) {
+			r := e.do(c.who, c.method, c.path, c.body)
+			wantError(t, r, c.status, c.code, "")
+			if c.status != 400 {
+				return
+			}
+			if field(r.obj(), "data", "params", "template") != "template is not one of ." ||
+				!slices.Equal(objectKeys(t, mustMember(t, r.Raw, "data"), "details"), []string{"template"}) {
+				t.Fatalf("template error: %s", r.Raw)
+			}
+			// has_valid_params' shape: status, params, details; details as {code, message, data}
+			if got := objectKeys(t, r.Raw, "data"); !slices.Equal(got, []string{"status", "params", "details"}) {
+				t.Fatalf("data keys %v: %s", got, r.Raw)
+			}
+			details := mustMember(t, mustMember(t, r.Raw, "data"), "details")
+			if got := objectKeys(t, details, "template"); !slices.Equal(got, []string{"code", "message", "data"}) {
+				t.Fatalf("details keys %v: %s", got, r.Raw)
+			}
+		})
+	}
+}
+
+// mustMember returns the raw JSON of member name of the object raw.
+func mustMember(t testing.TB, raw []byte, name string) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m[name] == nil {
+		t.Fatalf("no %s in %s", name, raw)
+	}
+	return m[name]
+}
