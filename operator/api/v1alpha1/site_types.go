@@ -154,9 +154,12 @@ type AdminSpec struct {
 	// +optional
 	Username string `json:"username,omitempty"`
 
-	// Email of the administrator; admin@<site host> when empty.
-	// +kubebuilder:validation:MaxLength=254
-	// +kubebuilder:validation:Pattern=`^[^@\s]+@[^@\s]+$`
+	// Email of the administrator; admin@<site host> when empty (or
+	// admin@<host>.invalid when the host has no dot). The gateway refuses to
+	// start with an address it would not accept from a user: at most 100
+	// characters, a dot in the domain.
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:Pattern=`^[^@\s]+@[^@\s]+\.[^@\s]+$`
 	// +optional
 	Email string `json:"email,omitempty"`
 }

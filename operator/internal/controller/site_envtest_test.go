@@ -399,6 +399,11 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k", Account: "a"}, {Name: "k", Account: "b"}}
 		}, "Duplicate value"},
 		{"negative replicas", func(s *sitev1.Site) { s.Spec.Components.Content.Replicas = ptr.To[int32](-1) }, "replicas"},
+		// The gateway refuses to start with an address it would not accept.
+		{"admin email without a dot in the domain", func(s *sitev1.Site) { s.Spec.Admin.Email = "root@localhost" }, "spec.admin.email"},
+		{"admin email too long for the gateway", func(s *sitev1.Site) {
+			s.Spec.Admin.Email = "ops@" + strings.Repeat("a", 93) + ".com"
+		}, "spec.admin.email"},
 		{"name starting with a digit", func(s *sitev1.Site) { s.Name = "1blog" }, "metadata.name must be a DNS label"},
 	}
 	for _, tt := range tests {

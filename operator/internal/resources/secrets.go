@@ -3,6 +3,7 @@ package resources
 import (
 	"crypto/rand"
 	"net/url"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -59,16 +60,36 @@ func Secret(site *sitev1.Site, name, component string, data map[string][]byte, a
 	return s
 }
 
-// AdminEmail is spec.admin.email, or admin@<site host>.
+// maxAdminEmail is the longest address the gateway accepts.
+const maxAdminEmail = 100
+
+// fallbackAdminEmail is used when the site's host cannot make an address.
+const fallbackAdminEmail = "admin@siteplane.invalid"
+
+// AdminEmail is spec.admin.email, or an address derived from the site's
+// host. The gateway validates the bootstrap administrator like any user
+// (a dot in the domain, at most 100 characters) and refuses to start
+// otherwise, so a host without a dot (http://blog, http://localhost) gets
+// the reserved .invalid suffix, and an IPv6 or overly long host the
+// fallback address.
 func AdminEmail(site *sitev1.Site) string {
 	if site.Spec.Admin.Email != "" {
 		return site.Spec.Admin.Email
 	}
-	host := "localhost"
-	if u, err := url.Parse(site.Spec.URL); err == nil && u.Hostname() != "" {
-		host = u.Hostname()
+	host := ""
+	if u, err := url.Parse(site.Spec.URL); err == nil {
+		host = strings.TrimSuffix(u.Hostname(), ".")
 	}
-	return "admin@" + host
+	switch {
+	case host == "" || strings.Contains(host, ":"):
+		return fallbackAdminEmail
+	case !strings.Contains(host, "."):
+		host += ".invalid"
+	}
+	if email := "admin@" + host; len(email) <= maxAdminEmail {
+		return email
+	}
+	return fallbackAdminEmail
 }
 
 // AdminUsername is spec.admin.username with the CRD default.

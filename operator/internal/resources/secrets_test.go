@@ -1,6 +1,8 @@
 package resources
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +116,39 @@ func TestSecretData(t *testing.T) {
 	key := APIKeyData("k", "acme")
 	if string(key[contract.KeyDirAPIKeyFile]) != "k" || string(key[contract.KeyDirAccountFile]) != "acme" || len(key) != 2 {
 		t.Errorf("key data %q", key)
+	}
+}
+
+// gatewayEmail is the gateway's rule for the bootstrap administrator's
+// address (services/internal/gateway/accounts ValidEmail): the gateway
+// refuses to start when the address fails it.
+var gatewayEmail = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+
+func TestAdminEmailIsAcceptedByTheGateway(t *testing.T) {
+	long := strings.Repeat("a", 60) + "." + strings.Repeat("b", 40) + ".example.com"
+	tests := []struct {
+		url, email, want string
+	}{
+		{"https://blog.example.com", "", "admin@blog.example.com"},
+		{"https://Blog.Example.com./path", "", "admin@Blog.Example.com"},
+		{"http://blog", "", "admin@blog.invalid"},
+		{"http://localhost:8080", "", "admin@localhost.invalid"},
+		{"http://10.0.0.7:8080", "", "admin@10.0.0.7"},
+		{"http://[::1]:8080", "", "admin@siteplane.invalid"},
+		{"https://" + long, "", "admin@siteplane.invalid"},
+		{"https://blog.example.com", "ops@example.com", "ops@example.com"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			site := testSite()
+			site.Spec.URL, site.Spec.Admin.Email = tt.url, tt.email
+			got := AdminEmail(site)
+			if got != tt.want {
+				t.Errorf("AdminEmail = %q, want %q", got, tt.want)
+			}
+			if !gatewayEmail.MatchString(got) || len(got) > 100 {
+				t.Errorf("the gateway would reject %q", got)
+			}
+		})
 	}
 }
