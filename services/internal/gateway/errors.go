@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // wpError is a WordPress error body: {"code", "message", "data": {"status"}}.
@@ -16,6 +18,12 @@ type wpError struct {
 
 func newError(code, message string, status int) *wpError {
 	return &wpError{Code: code, Message: message, Data: map[string]any{"status": status}}
+}
+
+// MarshalJSON writes the body as the route kit does, with PHP's escaping
+// ("</strong>" as "<\/strong>").
+func (e *wpError) MarshalJSON() ([]byte, error) {
+	return rest.NewError(e.Code, e.Message, e.status()).MarshalJSON()
 }
 
 func (e *wpError) status() int {

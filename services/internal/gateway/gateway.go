@@ -48,7 +48,11 @@ type Config struct {
 type Gateway struct {
 	cfg   Config
 	local *rest.Server
-	desc  *descriptions
+	// bare answers, with the whole REST pipeline (JSONP checks, _envelope,
+	// CORS, Vary, no-cache), what the gateway refuses before any route is
+	// involved: failed authentication and routes nobody serves.
+	bare *rest.Server
+	desc *descriptions
 }
 
 // New returns a gateway.
@@ -70,8 +74,21 @@ func New(cfg Config) (*Gateway, error) {
 		return nil, err
 	}
 	g.local = local
+	g.bare, err = rest.New(rest.Options{RootURL: g.apiRoot(), Prefix: RESTPrefix, Caller: callerOf, Logger: cfg.Logger,
+		Authenticate: func(r *http.Request) error {
+			if e, ok := r.Context().Value(authErrorKey{}).(*rest.Error); ok {
+				return e
+			}
+			return nil
+		}})
+	if err != nil {
+		return nil, err
+	}
 	return g, nil
 }
+
+// authErrorKey carries a failed authentication to the bare server.
+type authErrorKey struct{}
 
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -170,9 +187,10 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	route = normalizeRoute(route)
 	caller, appPassword, err := g.authenticate(r)
 	if err != nil {
+		// §1.1: the JSONP checks come first, then the authentication error
+		// is the answer even for an unknown route.
 		metrics.SetRoute(r.Context(), "auth")
-		g.restHeaders(w.Header(), r)
-		writeError(w, err)
+		g.bare.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authErrorKey{}, err)))
 		return
 	}
 	ctx := identity.NewContext(r.Context(), caller)
@@ -192,18 +210,15 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		g.local.ServeHTTP(w, r)
 		return
 	}
-	g.restHeaders(w.Header(), r)
 	b, ok := g.cfg.Routes.Current().MatchREST(route)
 	if !ok {
+		// rest_no_route (OPTIONS: 200 [], so preflights pass), through
+		// the same pipeline as every REST answer.
 		metrics.SetRoute(r.Context(), "unmatched")
-		if r.Method == http.MethodOptions {
-			// §1.9: OPTIONS on an unknown route is 200 [] (preflights pass).
-			writeJSON(w, http.StatusOK, []any{})
-			return
-		}
-		writeError(w, errNoRoute())
+		g.bare.ServeHTTP(w, r)
 		return
 	}
+	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
 	g.forwardREST(w, r, b, route, rawQuery, caller)
 }
@@ -239,7 +254,7 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 
 // authenticate checks HTTP Basic application-password credentials. No
 // credentials means anonymous; bad ones are a 401 with WordPress's codes.
-func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *wpError) {
+func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *rest.Error) {
 	login, password, ok := accounts.BasicCredentials(r)
 	if !ok {
 		return identity.Identity{}, "", nil
@@ -248,10 +263,10 @@ func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *wpE
 	var ae *accounts.AuthError
 	switch {
 	case errors.As(err, &ae):
-		return identity.Identity{}, "", newError(ae.Code, ae.Message, http.StatusUnauthorized)
+		return identity.Identity{}, "", rest.NewError(ae.Code, ae.Message, http.StatusUnauthorized)
 	case err != nil:
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("authentication lookup failed", "error", err.Error())
-		return identity.Identity{}, "", newError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
+		return identity.Identity{}, "", rest.NewError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
 	}
 	return u.Identity(), uuid, nil
 }

@@ -209,6 +209,64 @@ func TestOptionsOnUnknownRoute(t *testing.T) {
 	}
 }
 
+// What the gateway answers itself before any route (failed authentication,
+// unknown routes) goes through the whole REST pipeline: JSONP checks first,
+// _envelope, Vary for anonymous GETs, no-cache for logged-in callers and for
+// a 4xx after X-HTTP-Method-Override, PHP's "\/" escaping (§1.1, §1.8).
+func TestGatewayOwnAnswers(t *testing.T) {
+	f := newFixture(t)
+	basic := func(user, pw string) string {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.SetBasicAuth(user, pw)
+		return r.Header.Get("Authorization")
+	}
+	noRoute := `{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}`
+	tests := []struct {
+		name, method, target string
+		header               http.Header
+		status               int
+		body, contentType    string
+		vary, cacheControl   string
+	}{
+		{"anonymous unknown route", "GET", "/cms-json/nowhere/v1", nil, 404, noRoute, "application/json; charset=UTF-8", "Origin", ""},
+		{"plain form", "GET", "/?rest_route=/nowhere/v1/x", nil, 404, noRoute, "application/json; charset=UTF-8", "Origin", ""},
+		{"anonymous POST: no Vary", "POST", "/cms-json/nowhere/v1", nil, 404, noRoute, "application/json; charset=UTF-8", "", ""},
+		{"logged in: no-cache", "GET", "/cms-json/nowhere/v1", http.Header{"Authorization": {basic("admin", f.adminPW)}}, 404, noRoute,
+			"application/json; charset=UTF-8", "", "no-cache, must-revalidate, max-age=0, no-store, private"},
+		{"method override 4xx: no-cache", "POST", "/cms-json/nowhere/v1", http.Header{"X-Http-Method-Override": {"PUT"}}, 404, noRoute,
+			"application/json; charset=UTF-8", "", "no-cache, must-revalidate, max-age=0"},
+		{"jsonp", "GET", "/cms-json/nowhere/v1?_jsonp=cb", nil, 404, "/**/cb(" + noRoute + ")", "application/javascript; charset=UTF-8", "Origin", ""},
+		{"envelope", "GET", "/cms-json/nowhere/v1?_envelope", nil, 200, `{"body":` + noRoute + `,"status":404,"headers":[]}`, "application/json; charset=UTF-8", "Origin", ""},
+		{"unknown user", "GET", "/cms-json/", http.Header{"Authorization": {basic("nobody", "x")}}, 401,
+			`{"code":"invalid_username","message":"<strong>Error:<\/strong> Unknown username. Check again or try your email address.","data":{"status":401}}`,
+			"application/json; charset=UTF-8", "Origin", ""},
+		{"bad password, enveloped", "GET", "/cms-json/nowhere/v1?_envelope=1", http.Header{"Authorization": {basic("admin", "wrong")}}, 200,
+			`{"body":{"code":"incorrect_password","message":"The provided password is an invalid application password.","data":{"status":401}},"status":401,"headers":[]}`,
+			"application/json; charset=UTF-8", "Origin", ""},
+		{"JSONP is checked before authentication", "GET", "/cms-json/?_jsonp=a-b", http.Header{"Authorization": {basic("admin", "wrong")}}, 400,
+			`{"code":"rest_callback_invalid","message":"Invalid JSONP callback function."}`, "application/javascript; charset=UTF-8", "", ""},
+	}
+	for _, tt := range tests {
+		rec, _ := f.do(tt.method, tt.target, tt.header)
+		h := rec.Header()
+		if rec.Code != tt.status || rec.Body.String() != tt.body {
+			t.Errorf("%s: %d %s\nwant %d %s", tt.name, rec.Code, rec.Body, tt.status, tt.body)
+		}
+		if h.Get("Content-Type") != tt.contentType || strings.Join(h.Values("Vary"), ",") != tt.vary || h.Get("Cache-Control") != tt.cacheControl {
+			t.Errorf("%s: Content-Type %q Vary %q Cache-Control %q", tt.name, h.Get("Content-Type"), h.Values("Vary"), h.Get("Cache-Control"))
+		}
+		if tt.cacheControl != "" && h.Get("Expires") != "Wed, 11 Jan 1984 05:00:00 GMT" {
+			t.Errorf("%s: Expires %q", tt.name, h.Get("Expires"))
+		}
+		// A refused JSONP callback ends the request right after the first
+		// headers (step 2), before the CORS ones.
+		jsonpRefused := tt.status == 400
+		if h.Get("X-Robots-Tag") != "noindex" || (h.Get("Access-Control-Expose-Headers") == "") != jsonpRefused || h.Get("Allow") != "" {
+			t.Errorf("%s: headers %v", tt.name, h)
+		}
+	}
+}
+
 func TestRESTHeaders(t *testing.T) {
 	f := newFixture(t)
 	rec, _ := f.do("GET", "/cms-json/cms/v2/pages", http.Header{"Origin": {"https://app.example"}})

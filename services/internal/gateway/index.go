@@ -13,6 +13,12 @@ import (
 // helpURL is the index's _links.help, as WordPress has it.
 const helpURL = "https://developer.wordpress.org/rest-api/"
 
+// helperNamespaces are listed after cms/v2 as the seed's site index lists
+// them (WordPress's wp-site-health/v1, wp-block-editor/v1, wp-abilities/v1).
+// Their routes are outside the specification: until a service declares some,
+// each has just its namespace index.
+var helperNamespaces = []string{"cms-site-health/v1", "cms-block-editor/v1", "cms-abilities/v1"}
+
 // merged returns every route description of the site, grouped the way
 // WordPress lists them: the root routes ("/", "/batch/v1"), then each
 // namespace's index route followed by that namespace's routes, namespaces in
@@ -51,6 +57,11 @@ func (g *Gateway) merged(ctx context.Context) (descs []rest.RouteDescription, na
 		}
 		byNS[d.Namespace] = append(byNS[d.Namespace], d)
 	}
+	for _, ns := range helperNamespaces {
+		if !contains(namespaces, ns) {
+			namespaces = append(namespaces, ns)
+		}
+	}
 	descs = append(descs, byNS[""]...)
 	for _, ns := range namespaces {
 		descs = append(descs, g.namespaceRoute(ns))
@@ -74,6 +85,17 @@ func (g *Gateway) namespaceRoute(ns string) rest.RouteDescription {
 		}}},
 		Self: g.local.URL("/" + ns),
 	}
+}
+
+// describeNamespace is what OPTIONS /{namespace} serves: the namespace's own
+// route description, as in the index (WordPress registers one route per
+// namespace, so its default and _links.self name that namespace).
+func (g *Gateway) describeNamespace(r *rest.Request) (rest.RouteDescription, bool) {
+	ns, ok := g.knownNamespace(r.Context(), r.Route)
+	if !ok {
+		return rest.RouteDescription{}, false
+	}
+	return g.namespaceRoute(ns), true
 }
 
 // knownNamespace returns the namespace a route names exactly, if any.

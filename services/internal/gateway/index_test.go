@@ -127,7 +127,7 @@ func TestIndexShape(t *testing.T) {
 			t.Fatalf("authentication: %v", o["authentication"])
 		}
 		ns, _ := json.Marshal(o["namespaces"])
-		if string(ns) != `["oembed/1.0","cache-plugin/v1","cache-plugin/v3","host-tools/v1","cms/v2"]` {
+		if string(ns) != `["oembed/1.0","cache-plugin/v1","cache-plugin/v3","host-tools/v1","cms/v2","cms-site-health/v1","cms-block-editor/v1","cms-abilities/v1"]` {
 			t.Fatalf("namespaces %s", ns)
 		}
 		if rec.Header().Get("Link") != `<`+siteURL+`/cms-json/>; rel="https://api.w.org/"` {
@@ -211,13 +211,26 @@ func TestNamespaceIndex(t *testing.T) {
 	if rec, v := f.do(t, "GET", "/cms-json/nope/v9", nil); rec.Code != 404 || v.(map[string]any)["code"] != "rest_no_route" {
 		t.Fatalf("unknown namespace: %d %s", rec.Code, rec.Body)
 	}
+	// §1.9: OPTIONS describes the namespace's own route, as the index does.
+	for _, target := range []string{"/cms-json/cms/v2", "/cms-json/CMS/v2/", "/?rest_route=/cms/v2"} {
+		rec, _ := f.do(t, "OPTIONS", target, nil)
+		want := `{"namespace":"cms\/v2","methods":["GET"],"endpoints":[{"methods":["GET"],"args":{"namespace":{"default":"cms\/v2","required":false},"context":{"default":"view","required":false}}}],"_links":{"self":[{"href":"http:\/\/site.test\/cms-json\/cms\/v2"}]}}`
+		if rec.Code != 200 || rec.Body.String() != want || rec.Header().Get("Allow") != "GET" {
+			t.Fatalf("OPTIONS %s: %d %s (Allow %q)", target, rec.Code, rec.Body, rec.Header().Get("Allow"))
+		}
+	}
+	// The seed's helper namespaces have their namespace index.
+	rec, v = f.do(t, "GET", "/cms-json/cms-block-editor/v1", nil)
+	if rec.Code != 200 || v.(map[string]any)["namespace"] != "cms-block-editor/v1" || v.(map[string]any)["routes"].(map[string]any)["/cms-block-editor/v1"] == nil {
+		t.Fatalf("helper namespace index: %d %s", rec.Code, rec.Body)
+	}
 }
 
 func TestExtensionSwitches(t *testing.T) {
 	f := newKitFixture(t, func(s *contract.Site) { s.Extensions = contract.Extensions{CachePlugin: false, HostTools: true} })
 	_, v := f.do(t, "GET", "/cms-json/", nil)
 	ns, _ := json.Marshal(v.(map[string]any)["namespaces"])
-	if string(ns) != `["oembed/1.0","host-tools/v1","cms/v2"]` {
+	if string(ns) != `["oembed/1.0","host-tools/v1","cms/v2","cms-site-health/v1","cms-block-editor/v1","cms-abilities/v1"]` {
 		t.Fatalf("namespaces %s", ns)
 	}
 	if rec, _ := f.do(t, "POST", "/cms-json/cache-plugin/v3/ping", nil); rec.Code != 404 {

@@ -39,6 +39,12 @@ type Route struct {
 	AllowBatch *Batch
 	// Hidden keeps the route out of route descriptions (show_in_index false).
 	Hidden bool
+	// Describe, when set, gives the description OPTIONS serves for the
+	// matched URL (ok false falls back to the declared one). A pattern that
+	// stands for many WordPress routes — the gateway's namespace indexes,
+	// each registered separately in WordPress — needs it to describe the
+	// one that was asked for.
+	Describe func(r *Request) (d RouteDescription, ok bool)
 }
 
 // Batch is the allow_batch option: nil omits it; &Batch{V1: false} is

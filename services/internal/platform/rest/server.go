@@ -835,6 +835,11 @@ func (s *Server) options(req *Request) *Response {
 		if n := len(cr.Endpoints); n > 0 {
 			req.endpoint = &cr.Endpoints[n-1]
 		}
+		if cr.Describe != nil {
+			if d, ok := cr.Describe(req); ok {
+				return &Response{Status: http.StatusOK, Data: d.object(true, false)}
+			}
+		}
 		return &Response{Status: http.StatusOK, Data: s.describe(cr).object(true, false)}
 	}
 	return &Response{Status: http.StatusOK, Data: []any{}}
