@@ -241,3 +241,57 @@ func mustMember(t testing.TB, raw []byte, name string) []byte {
 	}
 	return m[name]
 }
+
+func TestMetaValidatedOnWrite(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name, path string
+		body       map[string]any
+		status     int
+		code, msg  string
+		additional bool // additional_data [{param}] (type errors carry their param)
+	}{
+		// WP_REST_Meta_Fields::update_value: the schema's own error with the
+		// path meta.<key> and status 400, not rest_invalid_param
+		{"enum", "/cms/v2/blocks", map[string]any{"title": "b", "meta": map[string]any{"cms_pattern_sync_status": "bad"}},
+			400, "rest_not_in_enum", "meta.cms_pattern_sync_status is not one of partial and unsynced.", false},
+		{"empty is not in the enum", "/cms/v2/blocks", map[string]any{"title": "b", "meta": map[string]any{"cms_pattern_sync_status": ""}},
+			400, "rest_not_in_enum", "meta.cms_pattern_sync_status is not one of partial and unsynced.", false},
+		{"type", "/cms/v2/posts", map[string]any{"title": "b", "meta": map[string]any{"footnotes": 5}},
+			400, "rest_invalid_type", "meta.footnotes is not of type string.", true},
+		// check_meta_is_array answers false: "Invalid parameter." without details
+		{"not an object", "/cms/v2/posts", map[string]any{"title": "b", "meta": "x"},
+			400, "rest_invalid_param", "Invalid parameter(s): meta", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(admin, "POST", c.path, c.body)
+			wantError(t, r, c.status, c.code, c.msg)
+			if got := r.obj()["additional_data"] != nil; got != c.additional {
+				t.Fatalf("additional_data present %v: %s", got, r.Raw)
+			}
+			if c.additional && field(r.obj()["additional_data"].([]any)[0].(map[string]any), "param") != "meta.footnotes" {
+				t.Fatalf("additional_data: %s", r.Raw)
+			}
+			if c.code == "rest_invalid_param" && field(r.obj(), "data", "params", "meta") != "Invalid parameter." {
+				t.Fatalf("params: %s", r.Raw)
+			}
+		})
+	}
+	// nothing was written by the failed requests (one transaction per write)
+	if r := e.do(admin, "GET", "/cms/v2/posts?status=draft", nil); len(r.list()) != 0 {
+		t.Fatalf("failed writes left posts: %s", r.Raw)
+	}
+	// valid values are stored; null deletes (back to ""); unknown keys are ignored
+	r := e.do(admin, "POST", "/cms/v2/blocks", map[string]any{"title": "b",
+		"meta": map[string]any{"cms_pattern_sync_status": "partial", "footnotes": "f", "unknown": 1}})
+	wantStatus(t, r, 201)
+	if r.obj()["cms_pattern_sync_status"] != "partial" || field(r.obj(), "meta", "footnotes") != "f" || field(r.obj(), "meta", "unknown") != nil {
+		t.Fatalf("stored meta: %s", r.Raw)
+	}
+	r = e.do(admin, "POST", fmt.Sprintf("/cms/v2/blocks/%d", r.id()), map[string]any{"meta": map[string]any{"cms_pattern_sync_status": nil}})
+	wantStatus(t, r, 200)
+	if r.obj()["cms_pattern_sync_status"] != "" || field(r.obj(), "meta", "footnotes") != "f" {
+		t.Fatalf("null meta: %s", r.Raw)
+	}
+}

@@ -134,6 +134,16 @@ func toRestSchema(s *S) *rest.Schema {
 		r.Validate = func(*rest.Request, any, string) error { return nil }
 		r.Sanitize = func(_ *rest.Request, v any, _ string) (any, error) { return v, nil }
 	}
+	if s.Meta {
+		r.Validate = func(_ *rest.Request, v any, _ string) error {
+			switch v.(type) {
+			case map[string]any, []any: // a PHP array either way
+				return nil
+			}
+			return rest.ErrInvalid
+		}
+		r.Sanitize = func(_ *rest.Request, v any, _ string) (any, error) { return v, nil }
+	}
 	if s.Guard != nil {
 		plain := *r
 		guard := s.Guard

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // Messages of the posts controller (§1.3, §4.3).
@@ -402,11 +403,8 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 		p.Template = c.Str("template")
 	}
 	if meta, ok := c.Params["meta"].(map[string]any); ok {
-		if v, ok := meta["footnotes"].(string); ok && (pt.Footnotes || pt.SyncStatus) {
-			p.Footnotes = v
-		}
-		if v, ok := meta["cms_pattern_sync_status"].(string); ok && pt.SyncStatus {
-			p.SyncStatus = v
+		if err := applyMeta(pt, p, meta); err != nil {
+			return err
 		}
 	}
 	if pt.Sticky {
@@ -571,4 +569,38 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 		}
 		return ok(body), nil
 	}
+}
+
+// applyMeta is WP_REST_Meta_Fields::update_value: each registered key that
+// is present is validated against its schema with the parameter path
+// meta.<key> (the error is the schema's own, with status 400, not
+// rest_invalid_param); null deletes the value (back to its default "").
+// Unregistered keys are ignored.
+func applyMeta(pt *PostType, p *Post, meta map[string]any) error {
+	for _, f := range metaFields(pt) {
+		v, present := meta[f.Name]
+		if !present {
+			continue
+		}
+		value := ""
+		if v != nil {
+			if err := rest.Validate(v, toRestSchema(f.S), "meta."+f.Name); err != nil {
+				// add_data(status 400): the schema error's own data moves to additional_data
+				out := &rest.Error{Code: err.Code, Message: err.Message,
+					Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}}}
+				if err.Data != nil {
+					out.AdditionalData = []any{err.Data}
+				}
+				return out
+			}
+			value = v.(string)
+		}
+		switch f.Name {
+		case "footnotes":
+			p.Footnotes = value
+		case "cms_pattern_sync_status":
+			p.SyncStatus = value
+		}
+	}
+	return nil
 }

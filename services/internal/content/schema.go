@@ -27,6 +27,10 @@ type S struct {
 	// Raw skips validation and sanitisation (WordPress's null callbacks on
 	// title, content and excerpt, which accept a string or {raw}).
 	Raw bool
+	// Meta is WordPress's meta argument: validated only as "an array"
+	// (check_meta_is_array) and not sanitised; its properties are checked
+	// when the values are written (applyMeta).
+	Meta bool
 	// Guard runs after validation with the caller (a sanitize_callback that
 	// needs permissions, like the status filter); an issue fails the argument.
 	Guard func(who identity.Identity, v any) *issue
@@ -169,13 +173,8 @@ func writeArgs(pt *PostType, create bool) []P {
 	if pt.Formats {
 		args = append(args, P{"format", &S{Type: "string", Enum: strEnum(formats...)}})
 	}
-	if pt.Footnotes || pt.SyncStatus {
-		var props []P
-		if pt.SyncStatus {
-			props = append(props, P{"cms_pattern_sync_status", &S{Type: "string", Enum: strEnum("partial", "unsynced")}})
-		}
-		props = append(props, P{"footnotes", &S{Type: "string"}})
-		args = append(args, P{"meta", &S{Type: "object", Properties: props}})
+	if props := metaFields(pt); props != nil {
+		args = append(args, P{"meta", &S{Type: "object", Properties: props, Meta: true}})
 	}
 	if pt.Sticky {
 		args = append(args, P{"sticky", &S{Type: "boolean"}})
@@ -198,4 +197,18 @@ func itemArgs(pt *PostType) []P {
 
 func deleteArgs() []P {
 	return []P{{"id", &S{Type: "integer"}}, {"force", &S{Type: "boolean", Default: false}}}
+}
+
+// metaFields are the registered, REST-visible meta keys of pt, in
+// registration order (the pattern sync status with the post types, the
+// footnotes with the blocks).
+func metaFields(pt *PostType) []P {
+	var props []P
+	if pt.SyncStatus {
+		props = append(props, P{"cms_pattern_sync_status", &S{Type: "string", Enum: strEnum("partial", "unsynced")}})
+	}
+	if pt.Footnotes || pt.SyncStatus {
+		props = append(props, P{"footnotes", &S{Type: "string"}})
+	}
+	return props
 }
