@@ -67,3 +67,44 @@ func TestSampleSiteDecodesStrictly(t *testing.T) {
 		t.Errorf("sample is not complete: %+v", site)
 	}
 }
+
+// TestChartValuesSchemaIsClosed keeps values.schema.json in step with
+// values.yaml: a misspelt top-level value (leaderElect for leaderElection)
+// must fail `helm install` instead of being ignored, so the schema is closed
+// at the top and in each of the chart's own blocks, and every default in
+// values.yaml is declared.
+func TestChartValuesSchemaIsClosed(t *testing.T) {
+	type schema struct {
+		Type                 string            `json:"type"`
+		AdditionalProperties any               `json:"additionalProperties"`
+		Properties           map[string]schema `json:"properties"`
+	}
+	var root schema
+	if err := yaml.Unmarshal(read(t, "charts/siteplane-operator/values.schema.json"), &root); err != nil {
+		t.Fatal(err)
+	}
+	var values map[string]any
+	if err := yaml.Unmarshal(read(t, "charts/siteplane-operator/values.yaml"), &values); err != nil {
+		t.Fatal(err)
+	}
+	if root.AdditionalProperties != false {
+		t.Error("values.schema.json must set additionalProperties: false at the top")
+	}
+	var walk func(path string, s schema, v map[string]any)
+	walk = func(path string, s schema, v map[string]any) {
+		for k, val := range v {
+			sub, ok := s.Properties[k]
+			if !ok {
+				t.Errorf("values.yaml %s%s is not declared in values.schema.json", path, k)
+				continue
+			}
+			if m, isMap := val.(map[string]any); isMap && len(sub.Properties) > 0 {
+				if sub.AdditionalProperties != false {
+					t.Errorf("values.schema.json %s%s declares properties but is not closed", path, k)
+				}
+				walk(path+k+".", sub, m)
+			}
+		}
+	}
+	walk("", root, values)
+}
