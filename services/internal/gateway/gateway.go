@@ -184,6 +184,7 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 // serveREST handles a REST request: headers, authentication before routing,
 // then the gateway's own routes or the owning service.
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
+	w = &wpSpelling{ResponseWriter: w}
 	route = normalizeRoute(route)
 	caller, appPassword, err := g.authenticate(r)
 	if err != nil {

@@ -52,6 +52,8 @@ func newFixture(t testing.TB) *fixture {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		if r.URL.Path == "/cms/v2/posts" {
 			w.Header().Set("Link", `<http://x/cms-json/cms/v2/posts?page=2>; rel="next"`)
+			w.Header().Set("X-WP-Total", "11")
+			w.Header().Set("X-WP-TotalPages", "2")
 		}
 		io.WriteString(w, `{"path":"`+r.URL.Path+`"}`)
 	}))
@@ -289,6 +291,10 @@ func TestRESTHeaders(t *testing.T) {
 	rec, _ = f.do("GET", "/cms-json/cms/v2/posts", nil)
 	if got := rec.Header().Values("Link"); len(got) != 1 || !strings.Contains(got[0], `rel="next"`) {
 		t.Errorf("Link = %q", got)
+	}
+	// WordPress's capitals survive the proxy (net/http would send "X-Wp-Total").
+	if got := rec.Header(); strings.Join(got["X-WP-Total"], "") != "11" || strings.Join(got["X-WP-TotalPages"], "") != "2" || len(got["X-Wp-Total"]) != 0 {
+		t.Errorf("pagination headers spelled %v", got)
 	}
 	// The marketplace is not a REST route: no REST headers.
 	rec, _ = f.do("GET", "/api/v1/x", nil)

@@ -3,6 +3,8 @@ package gateway
 import (
 	"net/http"
 	"strings"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // restHeaders are sent on every REST response (reference §1.1 steps 1 and 5,
@@ -36,3 +38,36 @@ func sanitizeOrigin(o string) string {
 
 // apiRoot is the REST root with its trailing slash, as WordPress announces it.
 func (g *Gateway) apiRoot() string { return g.cfg.Site.URL + RESTPrefix + "/" }
+
+// wpSpelling writes WordPress's own header names with WordPress's capitals
+// (X-WP-Total, X-WP-TotalPages, ...): net/http canonicalises the names it
+// reads from a service ("X-Wp-Total"), and a few clients compare names
+// case-sensitively. Names are respelled once, just before the status line.
+type wpSpelling struct {
+	http.ResponseWriter
+	done bool
+}
+
+func (w *wpSpelling) WriteHeader(code int) {
+	if !w.done && code >= 200 {
+		w.done = true
+		h := w.Header()
+		for k, v := range h {
+			if wp := rest.HeaderName(k); wp != k {
+				delete(h, k)
+				h[wp] = v
+			}
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *wpSpelling) Write(b []byte) (int, error) {
+	if !w.done {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushing).
+func (w *wpSpelling) Unwrap() http.ResponseWriter { return w.ResponseWriter }

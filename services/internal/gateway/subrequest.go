@@ -185,7 +185,7 @@ func headersObject(h http.Header) any {
 	sort.Strings(keys)
 	o := make(rest.Object, 0, len(keys))
 	for _, k := range keys {
-		o = append(o, rest.Member{Key: k, Value: strings.Join(h[k], ", ")})
+		o = append(o, rest.Member{Key: rest.HeaderName(k), Value: strings.Join(h[k], ", ")})
 	}
 	return o
 }

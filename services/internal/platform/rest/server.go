@@ -444,7 +444,7 @@ func (r *Request) pretty() bool {
 func (s *Server) envelope(req *Request, status int, header http.Header, body any, isErr bool) Object {
 	hs := make(Object, 0, len(header))
 	for _, k := range sortedHeaderKeys(header) {
-		hs = append(hs, Member{wpHeaderName(k), strings.Join(header[k], ", ")})
+		hs = append(hs, Member{HeaderName(k), strings.Join(header[k], ", ")})
 	}
 	var headers any = hs
 	if len(hs) == 0 {
@@ -462,8 +462,10 @@ func sortedHeaderKeys(h http.Header) []string {
 	return keys
 }
 
-// wpHeaderName spells the WordPress headers as WordPress does.
-func wpHeaderName(k string) string {
+// HeaderName spells a canonical header name (as net/http keys it) the way
+// WordPress sends it: "X-Wp-Total" is "X-WP-Total". Other names are
+// returned unchanged.
+func HeaderName(k string) string {
 	switch k {
 	case "X-Wp-Total":
 		return "X-WP-Total"

@@ -1,0 +1,117 @@
+package stack
+
+// Regressions of the gateway and route-kit compliance audit against
+// shared/reference/wp-rest-behavior.md (§1, §2, §11, §12, §13, §14a): each
+// test drives the real binaries and names the rule it guards.
+
+import (
+	"bufio"
+	"encoding/base64"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// rawHeaderNames sends a request over a plain TCP connection and returns the
+// response's header names exactly as written on the wire (net/http would
+// canonicalise them).
+func rawHeaderNames(t *testing.T, method, path string, auth ...string) []string {
+	t.Helper()
+	u, err := url.Parse(st.Gateway)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := method + " " + path + " HTTP/1.1\r\nHost: " + u.Host + "\r\nConnection: close\r\n"
+	if len(auth) == 2 {
+		req += "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(auth[0]+":"+auth[1])) + "\r\n"
+	}
+	if _, err := conn.Write([]byte(req + "\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(conn)
+	var names []string
+	for i := 0; sc.Scan(); i++ {
+		line := sc.Text()
+		if line == "" {
+			break
+		}
+		if i == 0 {
+			continue // status line
+		}
+		if name, _, ok := strings.Cut(line, ":"); ok {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// §1.8: X-WP-Total and X-WP-TotalPages are sent with WordPress's spelling,
+// from a service (posts) and from the gateway's own routes (users).
+func TestPaginationHeaderSpelling(t *testing.T) {
+	for _, path := range []string{"/cms-json/cms/v2/posts?per_page=1", "/cms-json/cms/v2/users?per_page=1"} {
+		names := rawHeaderNames(t, "GET", path, admin()...)
+		seen := map[string]bool{}
+		for _, n := range names {
+			seen[n] = true
+		}
+		if !seen["X-WP-Total"] || !seen["X-WP-TotalPages"] || seen["X-Wp-Total"] || seen["X-Wp-Totalpages"] {
+			t.Errorf("%s: header names %v", path, names)
+		}
+	}
+}
+
+// §1.1 steps 2, 6, 9, 10 and §1.8: what the gateway answers before any route
+// (bad credentials, unknown routes) has the REST pipeline's headers and
+// global parameters.
+func TestGatewayAnswersLikeWordPress(t *testing.T) {
+	r := call(t, "GET", "/cms-json/no-such/v1/thing", nil)
+	expectError(t, r, 404, "rest_no_route")
+	if r.Header.Get("Vary") != "Origin" || r.Header.Get("Cache-Control") != "" {
+		t.Errorf("anonymous GET: Vary %q Cache-Control %q", r.Header.Get("Vary"), r.Header.Get("Cache-Control"))
+	}
+	r = call(t, "GET", "/cms-json/no-such/v1/thing", nil, admin()...)
+	expectError(t, r, 404, "rest_no_route")
+	if r.Header.Get("Cache-Control") != "no-cache, must-revalidate, max-age=0, no-store, private" || r.Header.Get("Vary") != "" {
+		t.Errorf("logged in: Vary %q Cache-Control %q", r.Header.Get("Vary"), r.Header.Get("Cache-Control"))
+	}
+	r = call(t, "GET", "/cms-json/no-such/v1/thing?_envelope", nil, "nobody", "x")
+	if r.Status != 200 || string(r.Raw) != `{"body":{"code":"invalid_username","message":"<strong>Error:<\/strong> Unknown username. Check again or try your email address.","data":{"status":401}},"status":401,"headers":[]}` {
+		t.Errorf("enveloped auth failure: %d %s", r.Status, r.Raw)
+	}
+	r = call(t, "GET", "/cms-json/?_jsonp=no-good", nil, "nobody", "x")
+	if r.Status != 400 || string(r.Raw) != `{"code":"rest_callback_invalid","message":"Invalid JSONP callback function."}` {
+		t.Errorf("JSONP before authentication: %d %s", r.Status, r.Raw)
+	}
+	req, _ := http.NewRequest("POST", st.Gateway+"/cms-json/no-such/v1/thing", nil)
+	req.Header.Set("X-HTTP-Method-Override", "PUT")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 || res.Header.Get("Cache-Control") != "no-cache, must-revalidate, max-age=0" {
+		t.Errorf("override 4xx: %d Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+}
+
+// §1.9, §2.2: OPTIONS on a namespace index describes that namespace's route;
+// §2.1 / seed §1.1: the namespaces list ends with the helper namespaces.
+func TestNamespaceOptionsAndList(t *testing.T) {
+	r := call(t, "OPTIONS", "/cms-json/cms/v2", nil)
+	want := `{"namespace":"cms\/v2","methods":["GET"],"endpoints":[{"methods":["GET"],"args":{"namespace":{"default":"cms\/v2","required":false},"context":{"default":"view","required":false}}}],"_links":{"self":[{"href":"` +
+		strings.ReplaceAll(st.SiteURL, "/", `\/`) + `\/cms-json\/cms\/v2"}]}}`
+	if r.Status != 200 || string(r.Raw) != want || r.Header.Get("Allow") != "GET" {
+		t.Errorf("OPTIONS /cms/v2: %d %s", r.Status, r.Raw)
+	}
+	r = call(t, "GET", "/cms-json/?_fields=namespaces", nil)
+	if got := string(r.Raw); !strings.HasSuffix(got, `"cms\/v2","cms-site-health\/v1","cms-block-editor\/v1","cms-abilities\/v1"]}`) {
+		t.Errorf("namespaces %s", got)
+	}
+}
