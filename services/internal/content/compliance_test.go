@@ -295,3 +295,65 @@ func TestMetaValidatedOnWrite(t *testing.T) {
 		t.Fatalf("null meta: %s", r.Raw)
 	}
 }
+
+func TestClassListAndTermOrder(t *testing.T) {
+	e := newEnv(t)
+	term := func(base, name string) int64 {
+		r := e.do(admin, "POST", "/cms/v2/"+base, map[string]any{"name": name})
+		wantStatus(t, r, 201)
+		return r.id()
+	}
+	zebra, apple := term("tags", "Zebra"), term("tags", "apple")
+	numeric := term("tags", "2024")
+	news := term("categories", "News")
+	cases := []struct {
+		name  string
+		body  map[string]any
+		tags  []int64
+		class []string
+	}{
+		// get_the_terms orders by name; get_post_class lists category terms
+		// before tags, then the post format term; a numeric slug becomes the
+		// term id; no "sticky" (is_home() is false in a REST request)
+		{"sticky aside with terms", map[string]any{"title": "a", "sticky": true, "format": "aside",
+			"tags": []int64{zebra, numeric, apple}, "categories": []int64{news}},
+			[]int64{numeric, apple, zebra},
+			[]string{"post-%d", "post", "type-post", "status-publish", "format-aside", "hentry", "category-news",
+				fmt.Sprintf("tag-%d", numeric), "tag-apple", "tag-zebra", "post_format-post-format-aside"}},
+		// a password is always required in REST (no cookie), which also
+		// hides has-post-thumbnail
+		{"password and thumbnail", map[string]any{"title": "p", "password": "pw", "featured_media": 7},
+			[]int64{},
+			[]string{"post-%d", "post", "type-post", "status-publish", "format-standard", "post-password-required", "hentry", "category-uncategorized"}},
+		{"thumbnail", map[string]any{"title": "t", "featured_media": 7},
+			[]int64{},
+			[]string{"post-%d", "post", "type-post", "status-publish", "format-standard", "has-post-thumbnail", "hentry", "category-uncategorized"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			id := seedPosts(e, c.body)[0]
+			r := e.do(anon, "GET", fmt.Sprintf("/cms/v2/posts/%d", id), nil)
+			wantStatus(t, r, 200)
+			want := slices.Clone(c.class)
+			want[0] = fmt.Sprintf(want[0], id)
+			var got []string
+			for _, v := range r.obj()["class_list"].([]any) {
+				got = append(got, v.(string))
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("class_list %v, want %v", got, want)
+			}
+			if tags := fmt.Sprint(r.obj()["tags"]); tags != fmt.Sprint(toAnyFloats(c.tags)) {
+				t.Fatalf("tags %s, want %v", tags, c.tags)
+			}
+		})
+	}
+}
+
+func toAnyFloats(ids []int64) []any {
+	out := []any{}
+	for _, id := range ids {
+		out = append(out, float64(id))
+	}
+	return out
+}

@@ -66,12 +66,13 @@ const postColumns = `p.id, p.type, p.status, p.author, p.date_gmt, p.date_floati
  tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest, anc.path`
 
 // The lateral joins that read a post's terms, revision summary and (pages
-// only) ancestor path with the post itself.
+// only) ancestor path with the post itself. Terms come by name, as
+// get_the_terms orders them (the categories/tags fields keep that order).
 const (
 	termsLateral = `
- CROSS JOIN LATERAL (SELECT COALESCE(array_agg(t.id ORDER BY t.id), '{}') AS ids,
-   COALESCE(array_agg(t.taxonomy ORDER BY t.id), '{}') AS taxes,
-   COALESCE(array_agg(t.slug ORDER BY t.id), '{}') AS slugs
+ CROSS JOIN LATERAL (SELECT COALESCE(array_agg(t.id ORDER BY lower(t.name), t.id), '{}') AS ids,
+   COALESCE(array_agg(t.taxonomy ORDER BY lower(t.name), t.id), '{}') AS taxes,
+   COALESCE(array_agg(t.slug ORDER BY lower(t.name), t.id), '{}') AS slugs
    FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr`
 	revisionsLateral = `
  CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest

@@ -3,6 +3,7 @@ package content
 import (
 	"crypto/subtle"
 	"strconv"
+	"strings"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -213,33 +214,69 @@ func generatedSlug(p *Post) string {
 	return strconv.FormatInt(p.ID, 10)
 }
 
-// classList is get_post_class for a post outside the loop.
+// classList is get_post_class for a post outside the loop, as a REST
+// request sees it: no main query ran, so is_home() is false and sticky posts
+// get no "sticky" class; no post password cookie, so a password is always
+// "required" (and hides has-post-thumbnail). Term classes follow the public
+// taxonomies in registration order (category, post_tag, post_format), terms
+// by name as get_the_terms returns them.
 func classList(pt *PostType, p *Post) []string {
 	out := []string{"post-" + strconv.FormatInt(p.ID, 10), pt.Name, "type-" + pt.Name, "status-" + p.Status}
 	if pt.Formats {
 		out = append(out, "format-"+p.Format)
 	}
-	if p.FeaturedMedia != 0 {
-		out = append(out, "has-post-thumbnail")
-	}
 	if p.Password != "" {
 		out = append(out, "post-password-required")
-	}
-	if p.Sticky && p.Status == "publish" {
-		out = append(out, "sticky")
+	} else if p.FeaturedMedia != 0 {
+		out = append(out, "has-post-thumbnail")
 	}
 	out = append(out, "hentry")
-	for i, tax := range p.TermTaxonomies {
-		prefix := tax
-		if tax == "post_tag" {
-			prefix = "tag"
+	for _, tax := range []*Taxonomy{Category, Tag} {
+		for i, name := range p.TermTaxonomies {
+			if name == tax.Name {
+				out = append(out, termClass(tax, p.TermSlugs[i], p.TermIDs[i]))
+			}
 		}
-		if tax == Category.Name || tax == Tag.Name {
-			out = append(out, prefix+"-"+p.TermSlugs[i])
-		}
+	}
+	if pt.Formats && p.Format != "" && p.Format != "standard" {
+		// the post_format term's slug is post-format-<format>
+		out = append(out, "post_format-post-format-"+p.Format)
 	}
 	return out
 }
+
+// termClass is the class of one term: tag-<slug> for tags,
+// <taxonomy>-<slug> otherwise; a slug that sanitizes to a number or to
+// dashes only is replaced by the term id.
+func termClass(tax *Taxonomy, slug string, id int64) string {
+	c := sanitizeHTMLClass(slug)
+	if _, err := strconv.ParseFloat(c, 64); err == nil || strings.Trim(c, "-") == "" {
+		c = strconv.FormatInt(id, 10)
+	}
+	if tax == Tag {
+		return "tag-" + c
+	}
+	return sanitizeHTMLClass(tax.Name + "-" + c)
+}
+
+// sanitizeHTMLClass is sanitize_html_class: percent-encoded octets and
+// every character outside A-Z, a-z, 0-9, _ and - are removed.
+func sanitizeHTMLClass(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			i += 2
+			continue
+		}
+		if ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '-' {
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // allowed lists the methods the caller may use on the post's URL
 // (targetHints.allow and the Allow header).
