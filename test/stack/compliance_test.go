@@ -7,6 +7,7 @@ package stack
 import (
 	"bufio"
 	"encoding/base64"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -113,5 +114,42 @@ func TestNamespaceOptionsAndList(t *testing.T) {
 	r = call(t, "GET", "/cms-json/?_fields=namespaces", nil)
 	if got := string(r.Raw); !strings.HasSuffix(got, `"cms\/v2","cms-site-health\/v1","cms-block-editor\/v1","cms-abilities\/v1"]}`) {
 		t.Errorf("namespaces %s", got)
+	}
+}
+
+// §11.2 step 5: in normal mode an item that failed pre-validation after its
+// route matched carries the route's Allow for the caller; an unmatched one
+// has no headers ([]).
+func TestBatchPrevalidationFailureHeaders(t *testing.T) {
+	r := call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"status": "bogus"}},
+		map[string]any{"path": "/cms/v2/users", "body": map[string]any{"username": "never"}},
+		map[string]any{"path": "/nowhere/v1/thing"},
+	}}, admin()...)
+	if r.Status != 207 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	want := []struct {
+		status  float64
+		code    string
+		headers string
+	}{{400, "rest_invalid_param", `{"Allow":"GET, POST"}`}, {400, "rest_batch_not_allowed", `{"Allow":"GET, POST"}`}, {404, "rest_no_route", `[]`}}
+	rs, _ := r.Obj()["responses"].([]any)
+	if len(rs) != len(want) {
+		t.Fatalf("responses %s", r.Raw)
+	}
+	for i, w := range want {
+		o := rs[i].(map[string]any)
+		h, _ := json.Marshal(o["headers"])
+		if o["status"] != w.status || o["body"].(map[string]any)["code"] != w.code || string(h) != w.headers {
+			t.Errorf("response %d: %v (headers %s), want %v %s %s", i, o, h, w.status, w.code, w.headers)
+		}
+	}
+	// Anonymous: the same failure, with what an anonymous caller may do.
+	r = call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"status": "bogus"}},
+	}})
+	if h, _ := json.Marshal(r.Obj()["responses"].([]any)[0].(map[string]any)["headers"]); string(h) != `{"Allow":"GET"}` {
+		t.Errorf("anonymous headers %s", h)
 	}
 }

@@ -79,12 +79,40 @@ func (g *Gateway) serveBatch(r *rest.Request) (*rest.Response, error) {
 	responses := make([]any, len(items))
 	for i, it := range items {
 		if it.err != nil {
-			responses[i] = resultObject(errorResult(it.err))
+			res := errorResult(it.err)
+			if matchedRoute(it.err) {
+				res.Header = g.allowOf(ctx, t, it.sub)
+			}
+			responses[i] = resultObject(res)
 			continue
 		}
 		responses[i] = resultObject(g.do(ctx, t, it.sub))
 	}
 	return multiStatus(rest.Object{{Key: "responses", Value: responses}}), nil
+}
+
+// matchedRoute reports whether a pre-validation error was raised after a
+// route matched (so WordPress's answer carries that route's Allow header).
+func matchedRoute(e *rest.Error) bool {
+	switch e.Code {
+	case "rest_no_route", "parse_path_failed", "rest_service_unavailable":
+		return false
+	}
+	return true
+}
+
+// allowOf is the Allow header the owner computes for the caller on the
+// sub-request's route. In normal mode WordPress answers a request that
+// failed pre-validation through respond_to_request, so its "headers" hold
+// Allow (§11.2 step 5); the owner is asked with OPTIONS, which runs every
+// endpoint's permission check for the URL without executing anything.
+// Permission checks that read body parameters see none here.
+func (g *Gateway) allowOf(ctx context.Context, t *routing.Table, s subRequest) http.Header {
+	res := g.do(ctx, t, subRequest{Method: http.MethodOptions, Route: s.Route, Query: s.Query, Header: s.Header})
+	if allow := res.Header.Values("Allow"); res.Status == http.StatusOK && len(allow) > 0 {
+		return http.Header{"Allow": allow}
+	}
+	return nil
 }
 
 func multiStatus(body rest.Object) *rest.Response {
