@@ -357,3 +357,42 @@ func toAnyFloats(ids []int64) []any {
 	}
 	return out
 }
+
+func TestNumericPostSlugsAvoidDateArchives(t *testing.T) {
+	e := newEnv(t)
+	// permalinks are /%postname%/: a number in the first position reads as
+	// a year, so wp_unique_post_slug suffixes numeric post slugs (pages: as
+	// page numbers); an unchanged slug is kept
+	cases := []struct {
+		base string
+		body map[string]any
+		want string
+	}{
+		{"posts", map[string]any{"title": "2024", "status": "publish"}, "2024-2"},
+		{"posts", map[string]any{"title": "x", "slug": "42", "status": "publish"}, "42-2"},
+		{"posts", map[string]any{"title": "x", "slug": "43", "status": "draft"}, "43-2"},
+		{"posts", map[string]any{"title": "0", "status": "publish"}, "0"},
+		{"posts", map[string]any{"title": "2024 plans", "status": "publish"}, "2024-plans"},
+		{"pages", map[string]any{"title": "2024", "status": "publish"}, "2024-2"},
+		{"navigation", map[string]any{"title": "2024", "status": "publish"}, "2024"},
+	}
+	for _, c := range cases {
+		t.Run(c.base+fmt.Sprint(c.body), func(t *testing.T) {
+			r := e.do(admin, "POST", "/cms/v2/"+c.base, c.body)
+			wantStatus(t, r, 201)
+			if r.obj()["slug"] != c.want {
+				t.Fatalf("slug %v, want %s", r.obj()["slug"], c.want)
+			}
+		})
+	}
+	// a post that has the numeric slug keeps it on update
+	r := e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "y", "slug": "77", "status": "publish"})
+	id := r.id()
+	if _, err := e.pool.Exec(t.Context(), `UPDATE posts SET slug = '77' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	r = e.do(admin, "POST", fmt.Sprintf("/cms/v2/posts/%d", id), map[string]any{"slug": "77"})
+	if r.obj()["slug"] != "77" {
+		t.Fatalf("unchanged numeric slug: %v", r.obj()["slug"])
+	}
+}

@@ -438,9 +438,9 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 
 	// slug: explicit slugs are sanitised and made unique even for drafts;
 	// otherwise published posts derive theirs from the title
-	id := int64(0)
+	id, stored := int64(0), ""
 	if old != nil {
-		id = old.ID
+		id, stored = old.ID, old.Slug
 	}
 	switch {
 	case c.Has("slug"):
@@ -450,7 +450,7 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 	default:
 		return nil
 	}
-	slug, err := uniqueSlug(c.Ctx, tx, pt, p.Slug, id, p.Parent)
+	slug, err := uniqueSlug(c.Ctx, tx, pt, p.Slug, id, p.Parent, stored)
 	if err != nil {
 		return err
 	}
@@ -481,6 +481,8 @@ func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create b
 		}
 	}
 	if p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft" {
+		// the reference (§4.6): the id itself, not run through the
+		// date-archive / page-number rules of wp_unique_post_slug
 		p.Slug = strconv.FormatInt(p.ID, 10)
 		if _, err := tx.Exec(c.Ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, p.ID, p.Slug); err != nil {
 			return err

@@ -141,8 +141,9 @@ func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids [
 }
 
 // uniqueSlug is wp_unique_post_slug: the first free slug among slug,
-// slug-2, slug-3, … within the type (and the parent for hierarchical types).
-func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, parent int64) (string, error) {
+// slug-2, slug-3, … within the type (and the parent for hierarchical types);
+// stored is the post's current slug ("" for a new post).
+func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, parent int64, stored string) (string, error) {
 	if slug == "" {
 		return "", nil
 	}
@@ -164,7 +165,7 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 	for _, s := range taken {
 		used[s] = true
 	}
-	if !used[slug] && !reservedSlug(slug, pt.Hierarchical) {
+	if !used[slug] && !reservedSlug(slug, pt.Hierarchical) && !(pt == TypePost && slug != stored && dateArchiveSlug(slug)) {
 		return slug, nil
 	}
 	base := slug
@@ -174,6 +175,17 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 			return c, nil
 		}
 	}
+}
+
+// dateArchiveSlug reports a post slug that would read as a date archive:
+// with the permalink structure /%postname%/ (postname first), any non-zero
+// number could be a year. wp_unique_post_slug suffixes such a slug unless
+// the post already has it.
+func dateArchiveSlug(slug string) bool {
+	if slug == "" || strings.Trim(slug, "0123456789") != "" {
+		return false
+	}
+	return strings.Trim(slug, "0") != ""
 }
 
 // trashedSlug is the slug WordPress gives a trashed post (…__trashed), so
