@@ -8,11 +8,14 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/pkg/contract"
 )
 
 // rawHeaderNames sends a request over a plain TCP connection and returns the
@@ -151,5 +154,40 @@ func TestBatchPrevalidationFailureHeaders(t *testing.T) {
 	}})
 	if h, _ := json.Marshal(r.Obj()["responses"].([]any)[0].(map[string]any)["headers"]); string(h) != `{"Allow":"GET"}` {
 		t.Errorf("anonymous headers %s", h)
+	}
+}
+
+// §1.7 _embed: a relation whose embeds are all empty is left out (a block
+// without pattern categories embeds no wp:term); a single item asked for
+// "_fields=id,_embedded" keeps its links and is embedded.
+func TestEmbedEmptyRelationsAndFields(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	r := call(t, "POST", "/cms-json/cms/v2/blocks", map[string]any{"title": "Lonely block", "status": "publish"}, admin()...)
+	if r.Status != 201 {
+		t.Fatalf("create block: %d %.300s", r.Status, r.Raw)
+	}
+	r = call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/blocks/%v?_embed", r.Obj()["id"]), nil, admin()...)
+	if links, _ := r.Obj()["_links"].(map[string]any); r.Status != 200 || links["wp:term"] == nil {
+		t.Fatalf("block: %d %.300s", r.Status, r.Raw)
+	}
+	if emb, ok := r.Obj()["_embedded"]; ok {
+		t.Errorf("empty relations embedded: %v", emb)
+	}
+
+	r = call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "Fields and embed", "status": "publish"}, admin()...)
+	if r.Status != 201 {
+		t.Fatalf("create post: %d %.300s", r.Status, r.Raw)
+	}
+	id := r.Obj()["id"]
+	r = call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/posts/%v?_embed=author&_fields=id,_embedded", id), nil)
+	emb, _ := r.Obj()["_embedded"].(map[string]any)
+	if r.Status != 200 || emb == nil || emb["author"] == nil || r.Obj()["_links"] == nil || r.Obj()["title"] != nil {
+		t.Fatalf("single item _fields=id,_embedded: %d %.500s", r.Status, r.Raw)
+	}
+	// List items carry their links as data: without _links in _fields
+	// there is nothing to embed, as in WordPress.
+	r = call(t, "GET", "/cms-json/cms/v2/posts?per_page=1&_embed=author&_fields=id,_embedded", nil)
+	if string(r.Raw) != fmt.Sprintf(`[{"id":%v}]`, r.JSON.([]any)[0].(map[string]any)["id"]) {
+		t.Fatalf("list _fields=id,_embedded: %s", r.Raw)
 	}
 }

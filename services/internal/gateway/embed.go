@@ -160,9 +160,12 @@ func (e *embedder) object(raw []byte) []byte {
 				continue
 			}
 			if body := e.fetch(l.Href); body != nil {
-				entries[i], real = body, true
+				entries[i] = body
+				real = real || !phpEmpty(body)
 			}
 		}
+		// WordPress drops a relation whose embeds are all empty (PHP's
+		// array_filter): an empty collection counts as nothing.
 		if !real {
 			continue
 		}
@@ -304,4 +307,28 @@ func (g *Gateway) perPageMax(ctx context.Context, route string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// phpEmpty reports whether a JSON value is one PHP's array_filter drops:
+// an empty array or object, null, false, 0 or "".
+func phpEmpty(raw json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	case bool:
+		return !x
+	case float64:
+		return x == 0
+	case string:
+		return x == "" || x == "0"
+	}
+	return false
 }

@@ -66,3 +66,14 @@ func TestEmbedAuthor(t *testing.T) {
 		t.Fatalf("collection: %d %s", rec.Code, rec.Body)
 	}
 }
+
+func TestPHPEmpty(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`[]`: true, ` [ ] `: true, `{}`: true, `null`: true, `false`: true, `0`: true, `""`: true, `"0"`: true,
+		`[[]]`: false, `[{}]`: false, `{"code":"rest_forbidden"}`: false, `true`: false, `1`: false, `"a"`: false, `[`: false,
+	} {
+		if got := phpEmpty([]byte(raw)); got != want {
+			t.Errorf("phpEmpty(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}

@@ -464,7 +464,9 @@ func (e *encoder) object(o Object, s *Schema, fs *fieldSet, node int, links Link
 		e.key(m.Key)
 		e.filtered(m.Value, c, cfs, cn)
 	}
-	if isItem && len(links) > 0 && (fs == nil || fs.child(node, "_links") >= 0 || fs.child(node, "_embedded") >= 0) {
+	// Links are kept when _fields lists them (a single item's set lists
+	// them when _embedded is asked for, see fieldSet.singleItem).
+	if isItem && len(links) > 0 && (fs == nil || fs.child(node, "_links") >= 0) {
 		e.key("_links")
 		e.appendLinks(links)
 	}
@@ -592,7 +594,7 @@ func (e *encoder) top(v any, fs *fieldSet) {
 		}
 		e.closeArray()
 	default:
-		e.filtered(v, nil, fs, 0)
+		e.filtered(v, nil, fs.singleItem(), 0)
 	}
 }
 

@@ -123,3 +123,17 @@ func (fs *fieldSet) includes(field string) bool {
 func (fs *fieldSet) wantsLinks() bool {
 	return fs == nil || fs.child(0, "_links") >= 0 || fs.child(0, "_embedded") >= 0
 }
+
+// singleItem is the set applied to a single (non-list) response. WordPress
+// keeps a single item's links apart from its data, so _fields cannot remove
+// them, and controllers compute them when _links or _embedded is asked for:
+// "_fields=id,_embedded" keeps "_links" (and so can be embedded). Items of a
+// list carry their links inside their data, where _fields applies as usual.
+func (fs *fieldSet) singleItem() *fieldSet {
+	if fs == nil || fs.child(0, "_embedded") < 0 || fs.child(0, "_links") >= 0 {
+		return fs
+	}
+	c := &fieldSet{list: append(append([]string(nil), fs.list...), "_links")}
+	c.nodes = append(append([]fieldNode(nil), fs.nodes...), fieldNode{name: "_links", parent: 0, leaf: true})
+	return c
+}

@@ -316,6 +316,11 @@ func TestContextFieldsAndLinks(t *testing.T) {
 		{"fields keep links", "/cms/v2/posts/1?_fields=id,_links.self", nil,
 			`{"id":1,"_links":{"self":[{"href":"https:\/\/example.com\/cms-json\/cms\/v2\/posts\/1","targetHints":{"allow":["GET"]}}],"collection":[{"href":"https:\/\/example.com\/cms-json\/cms\/v2\/posts"}],"author":[{"embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/users\/1"}],"wp:term":[{"taxonomy":"category","embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/categories?post=1"},{"taxonomy":"post_tag","embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/tags?post=1"}],"curies":[{"name":"wp","href":"https:\/\/api.w.org\/{rel}","templated":true}]}}`},
 		{"fields per collection item", "/cms/v2/posts?_fields=id", nil, `[{"id":1},{"id":2}]`},
+		// A single item's links are not data: asking for _embedded keeps
+		// them (so they can be embedded); a list item's links are data,
+		// and go unless listed, as in WordPress.
+		{"single item: _embedded keeps _links", "/cms/v2/posts/1?_fields=id,_embedded", nil, `{"id":1,` + links + `}`},
+		{"list items: _embedded alone drops _links", "/cms/v2/posts?_fields=id,_embedded", nil, `[{"id":1},{"id":2}]`},
 		{"fields array form", "/cms/v2/posts?_fields[]=id&_fields[]=slug", nil, `[{"id":1,"slug":"post-1"},{"id":2,"slug":"post-2"}]`},
 		{"targetHints admin", "/cms/v2/posts/1?_fields=_links.self", admin,
 			`{"_links":{"self":[{"href":"https:\/\/example.com\/cms-json\/cms\/v2\/posts\/1","targetHints":{"allow":["GET","POST","PUT","PATCH","DELETE"]}}],"collection":[{"href":"https:\/\/example.com\/cms-json\/cms\/v2\/posts"}],"author":[{"embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/users\/1"}],"wp:term":[{"taxonomy":"category","embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/categories?post=1"},{"taxonomy":"post_tag","embeddable":true,"href":"https:\/\/example.com\/cms-json\/cms\/v2\/tags?post=1"}],"curies":[{"name":"wp","href":"https:\/\/api.w.org\/{rel}","templated":true}]}}`},
