@@ -7,4 +7,7 @@
 // Keys come from two places: the api_keys table (created with the
 // `marketplace key create` subcommand, stored as SHA-256 hashes) and a
 // directory of operator-issued keys that is polled for changes (keydir.go).
+//
+// Each request is one database round trip: the key is checked by the same
+// SQL statement that reads the request's data (auth.go, store.go).
 package marketplace
