@@ -159,7 +159,10 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 		if q.Page > pages && total > 0 {
 			return nil, apiErr(http.StatusBadRequest, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
 		}
-		v := view{context: context, who: c.Who}
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who}, posts...)
+		if err != nil {
+			return nil, err
+		}
 		items := make([]any, 0, len(posts))
 		for _, p := range posts {
 			if !canRead(c.Who, pt, p) || (context == "edit" && !canEdit(c.Who, pt, p)) {
@@ -197,7 +200,11 @@ func (s *Service) getPostItem(pt *PostType) HandlerFunc {
 			return nil, err
 		}
 		context, pw := c.Str("context"), c.Str("password")
-		res := ok(s.prepare(pt, p, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length"))}))
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length"))}, p)
+		if err != nil {
+			return nil, err
+		}
+		res := ok(s.prepare(pt, p, v))
 		if pt.Public {
 			res.Header = http.Header{}
 			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)
@@ -274,7 +281,11 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		res := &Result{Status: http.StatusCreated, Body: s.prepare(pt, out, view{context: "edit", who: c.Who}), Header: http.Header{}}
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, out)
+		if err != nil {
+			return nil, err
+		}
+		res := &Result{Status: http.StatusCreated, Body: s.prepare(pt, out, v), Header: http.Header{}}
 		res.Header.Set("Location", s.postURL(pt, out.ID))
 		return res, nil
 	}
@@ -526,7 +537,11 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return ok(s.prepare(pt, out, view{context: "edit", who: c.Who})), nil
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, out)
+		if err != nil {
+			return nil, err
+		}
+		return ok(s.prepare(pt, out, v)), nil
 	}
 }
 
@@ -542,7 +557,10 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			if !canDelete(c.Who, pt, p) {
 				return forbidden(c.Who, "rest_cannot_delete", msgCannotDelete)
 			}
-			edit := view{context: "edit", who: c.Who}
+			edit, err := s.withGenerated(c, tx, pt, view{context: "edit", who: c.Who}, p)
+			if err != nil {
+				return err
+			}
 			if c.Bool("force") {
 				previous := s.prepare(pt, p, edit)
 				if err := deletePost(c.Ctx, tx, p.ID); err != nil {
@@ -561,6 +579,9 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			}
 			out, err := getPost(c.Ctx, tx, p.ID, false)
 			if err != nil {
+				return err
+			}
+			if edit, err = s.withGenerated(c, tx, pt, edit, out); err != nil {
 				return err
 			}
 			body = s.prepare(pt, out, edit)

@@ -22,6 +22,9 @@ type Call struct {
 	// undeclared reads a parameter the endpoint does not declare (WordPress
 	// passes those through untouched, and a few checks read them).
 	undeclared func(name string) any
+	// wants reports whether a response field is asked for (_fields); nil
+	// wants everything.
+	wants func(field string) bool
 	// stash keeps values (the post loaded by a permission check) for the
 	// rest of the request: the handler and the Allow computation reuse them.
 	stash interface {

@@ -16,6 +16,20 @@ type view struct {
 	who           identity.Identity
 	password      string // ?password= of a single GET
 	excerptLength int
+	// generated holds generated_slug per post id (edit context of public
+	// types; withGenerated fills it with one query)
+	generated map[int64]string
+}
+
+// withGenerated returns v with the generated slugs of posts when the
+// response shows generated_slug (edit context of a public type).
+func (s *Service) withGenerated(c *Call, q querier, pt *PostType, v view, posts ...*Post) (view, error) {
+	if v.context != "edit" || !pt.Public || len(posts) == 0 || (c.wants != nil && !c.wants("generated_slug")) {
+		return v, nil
+	}
+	g, err := generatedSlugs(c.Ctx, q, pt, posts)
+	v.generated = g
+	return v, err
 }
 
 // canAccessPasswordContent is can_access_password_content: edit context, or
@@ -169,7 +183,11 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 		}
 		if edit && pt.Public {
 			add("permalink_template", s.permalinkTemplate(pt))
-			add("generated_slug", generatedSlug(p))
+			g, ok := v.generated[p.ID]
+			if !ok {
+				g = generatedSlug(p)
+			}
+			add("generated_slug", g)
 		}
 		if pt.Public {
 			add("class_list", classList(pt, p))
@@ -203,11 +221,9 @@ func (s *Service) permalinkTemplate(pt *PostType) string {
 	return s.site.URL + "/%postname%/"
 }
 
-// generatedSlug is the slug WordPress would derive from the title.
+// generatedSlug is generated_slug without the uniqueness check (the
+// fallback when withGenerated did not run): the title's slug, or the id.
 func generatedSlug(p *Post) string {
-	if p.Slug != "" && p.Status != "draft" && p.Status != "pending" {
-		return p.Slug
-	}
 	if g := sanitizeTitle(p.Title); g != "" {
 		return g
 	}

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -148,7 +149,7 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 		return "", nil
 	}
 	sql := `SELECT slug FROM posts WHERE type = $1 AND id <> $2 AND (slug = $3 OR slug LIKE $4)`
-	args := []any{pt.Name, id, slug, likeEscape(truncateSlug(slug, maxSlugLength-2)) + "-%"}
+	args := []any{pt.Name, id, slug, slugLike(slug)}
 	if pt.Hierarchical {
 		sql += " AND parent = $5"
 		args = append(args, parent)
@@ -165,16 +166,70 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 	for _, s := range taken {
 		used[s] = true
 	}
+	return firstFreeSlug(pt, slug, stored, used), nil
+}
+
+// slugLike matches the suffixed forms of slug (slug-2, slug-3, …).
+func slugLike(slug string) string { return likeEscape(truncateSlug(slug, maxSlugLength-2)) + "-%" }
+
+// firstFreeSlug is the decision of wp_unique_post_slug once the slugs in use
+// (by other posts of the same scope) are known.
+func firstFreeSlug(pt *PostType, slug, stored string, used map[string]bool) string {
 	if !used[slug] && !reservedSlug(slug, pt.Hierarchical) && !(pt == TypePost && slug != stored && dateArchiveSlug(slug)) {
-		return slug, nil
+		return slug
 	}
-	base := slug
 	for n := 2; ; n++ {
-		c := slugCandidate(base, n)
-		if !used[c] {
-			return c, nil
+		if c := slugCandidate(slug, n); !used[c] {
+			return c
 		}
 	}
+}
+
+// generatedSlugs computes generated_slug for posts of type pt in one query:
+// get_sample_permalink derives the slug from the title (the id when the
+// title gives none), as if published, made unique with wp_unique_post_slug.
+func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post) (map[int64]string, error) {
+	bases := make([]string, len(posts))
+	likes := make([]string, len(posts))
+	for i, p := range posts {
+		bases[i] = sanitizeTitle(p.Title)
+		if bases[i] == "" {
+			bases[i] = strconv.FormatInt(p.ID, 10)
+		}
+		likes[i] = slugLike(bases[i])
+	}
+	rows, err := q.Query(ctx, `SELECT id, parent, slug FROM posts WHERE type = $1 AND (slug = ANY($2) OR slug LIKE ANY($3))`,
+		pt.Name, bases, likes)
+	if err != nil {
+		return nil, err
+	}
+	type row struct {
+		id, parent int64
+		slug       string
+	}
+	var taken []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.parent, &r.slug); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		taken = append(taken, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(posts))
+	for i, p := range posts {
+		used := map[string]bool{}
+		for _, r := range taken {
+			if r.id != p.ID && (!pt.Hierarchical || r.parent == p.Parent) {
+				used[r.slug] = true
+			}
+		}
+		out[p.ID] = firstFreeSlug(pt, bases[i], p.Slug, used)
+	}
+	return out, nil
 }
 
 // dateArchiveSlug reports a post slug that would read as a date archive:
