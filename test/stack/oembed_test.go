@@ -32,4 +32,11 @@ func TestOEmbedOfAPublishedPost(t *testing.T) {
 	if r.Status != 200 || !strings.HasPrefix(string(r.Raw), "<?xml version=\"1.0\"?>\n<oembed><version>1.0</version>") {
 		t.Fatalf("xml: %d %.300s", r.Status, r.Raw)
 	}
+	// §12.1: values as SimpleXML writes them (the iframe title's curly
+	// quotes as character references, not entity text), after the
+	// pipeline's headers.
+	if b := string(r.Raw); !strings.Contains(b, `title="&#x201C;Embeddable story&#x201D; &#x2014; Stack Test"`) ||
+		strings.Contains(b, "&amp;#") || r.Header.Get("Allow") != "GET" || r.Header.Get("Content-Type") != "text/xml; charset=UTF-8" {
+		t.Fatalf("xml body or headers: %v %s", r.Header, b)
+	}
 }

@@ -202,10 +202,13 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	r = r.WithContext(ctx)
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
-		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" {
-			// format=xml is written at serve time (_oembed_rest_pre_serve_request).
-			g.restHeaders(w.Header(), r)
-			writeOEmbedXML(w, g.local.Do(r.Context(), rest.Call{Method: http.MethodGet, Path: route + "?" + rawQuery}))
+		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" &&
+			!queryHas(rawQuery, "_jsonp") && !queryHas(rawQuery, "_envelope") {
+			// format=xml is written at serve time (_oembed_rest_pre_serve_request),
+			// after the pipeline has set its headers (Allow, Vary, no-cache).
+			buf := &bufferedAnswer{header: w.Header()}
+			g.local.ServeHTTP(buf, r)
+			writeOEmbedXML(w, rest.Result{Status: buf.status, Body: buf.body.Bytes()})
 			return
 		}
 		g.local.ServeHTTP(w, r)

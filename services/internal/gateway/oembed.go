@@ -1,16 +1,18 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"html"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -204,66 +206,166 @@ func (g *Gateway) resolvePermalink(ctx context.Context, raw string) (embedPost, 
 }
 
 // writeOEmbedXML renders an oEmbed JSON answer (or error) as WordPress's
-// XML form, keeping the status.
+// XML form (_oembed_create_xml), keeping the status.
 func writeOEmbedXML(w http.ResponseWriter, res rest.Result) {
-	var buf strings.Builder
-	buf.WriteString("<?xml version=\"1.0\"?>\n<oembed>")
-	dec := json.NewDecoder(strings.NewReader(string(res.Body)))
+	dec := json.NewDecoder(bytes.NewReader(res.Body))
 	dec.UseNumber()
-	var walk func() error
-	walk = func() error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			if v == '{' {
-				for dec.More() {
-					k, _ := dec.Token()
-					name := fmt.Sprint(k)
-					buf.WriteString("<" + name + ">")
-					if err := walk(); err != nil {
-						return err
-					}
-					buf.WriteString("</" + name + ">")
-				}
-				_, err = dec.Token()
-				return err
-			}
-			for dec.More() {
-				buf.WriteString("<oembed>")
-				if err := walk(); err != nil {
-					return err
-				}
-				buf.WriteString("</oembed>")
-			}
-			_, err = dec.Token()
-			return err
-		case nil:
-		default:
-			_ = xml.EscapeText(&xmlWriter{&buf}, []byte(fmt.Sprint(v)))
-		}
-		return nil
-	}
-	// The outer object's members are written inside <oembed>.
+	var content string
 	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
-		for dec.More() {
-			k, _ := dec.Token()
-			name := fmt.Sprint(k)
-			buf.WriteString("<" + name + ">")
-			if walk() != nil {
-				break
-			}
-			buf.WriteString("</" + name + ">")
-		}
+		// The outer object's members are written inside <oembed>.
+		content, _ = xmlMembers(dec, '{')
 	}
-	buf.WriteString("</oembed>\n")
 	w.Header().Set("Content-Type", "text/xml; charset=UTF-8")
+	w.Header().Del("Content-Length")
 	w.WriteHeader(res.Status)
-	_, _ = w.Write([]byte(buf.String()))
+	_, _ = io.WriteString(w, "<?xml version=\"1.0\"?>\n"+xmlElement("oembed", content)+"\n")
 }
 
-type xmlWriter struct{ b *strings.Builder }
+// xmlMembers writes the members of the object or list just opened: object
+// members as elements named by their key, list items as <oembed>.
+func xmlMembers(dec *json.Decoder, delim json.Delim) (string, error) {
+	var b strings.Builder
+	for dec.More() {
+		name := "oembed"
+		if delim == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return b.String(), err
+			}
+			name = fmt.Sprint(k)
+		}
+		v, err := xmlValue(dec)
+		b.WriteString(xmlElement(name, v))
+		if err != nil {
+			return b.String(), err
+		}
+	}
+	_, err := dec.Token()
+	return b.String(), err
+}
 
-func (x *xmlWriter) Write(p []byte) (int, error) { return x.b.Write(p) }
+func xmlValue(dec *json.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		return xmlMembers(dec, v)
+	case string:
+		return phpXMLText(v), nil
+	case bool:
+		if v {
+			return "1", nil // PHP's (string) true
+		}
+		return "", nil
+	case nil:
+		return "", nil
+	default:
+		return phpXMLText(fmt.Sprint(v)), nil
+	}
+}
+
+// xmlElement is <name>content</name>, or <name/> when empty (libxml).
+func xmlElement(name, content string) string {
+	if content == "" {
+		return "<" + name + "/>"
+	}
+	return "<" + name + ">" + content + "</" + name + ">"
+}
+
+// phpXMLText is what WordPress's XML holds for a value: esc_html() (which
+// leaves existing entities alone), parsed back into text by SimpleXML's
+// addChild (predefined and numeric entities), then serialised by libxml in
+// a document without a declared encoding: &, <, > and CR escaped, every
+// non-ASCII character as a hexadecimal reference. So "&#8220;A&#8221;"
+// reads as the quotes themselves, not as the entity text.
+func phpXMLText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if s[i] == '&' {
+			if dr, n := xmlEntity(s[i:]); n > 0 {
+				r, size = dr, n
+			}
+		} else if s[i] >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '\r':
+			b.WriteString("&#13;")
+		case r >= utf8.RuneSelf:
+			fmt.Fprintf(&b, "&#x%X;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// xmlEntity decodes an entity at the start of s that survives esc_html and
+// that XML knows (&amp; &lt; &gt; &quot; &apos; &#039; and numeric ones):
+// the character and the entity's length, or 0.
+func xmlEntity(s string) (rune, int) {
+	end := strings.IndexByte(s, ';')
+	if end < 2 || end > 12 {
+		return 0, 0
+	}
+	name := s[1:end]
+	switch name {
+	case "amp":
+		return '&', end + 1
+	case "lt":
+		return '<', end + 1
+	case "gt":
+		return '>', end + 1
+	case "quot":
+		return '"', end + 1
+	case "apos":
+		return '\'', end + 1
+	}
+	if len(name) < 2 || name[0] != '#' {
+		return 0, 0
+	}
+	var n int64
+	var err error
+	if name[1] == 'x' || name[1] == 'X' {
+		n, err = strconv.ParseInt(name[2:], 16, 32)
+	} else {
+		n, err = strconv.ParseInt(name[1:], 10, 32)
+	}
+	if err != nil || n <= 0 || n > utf8.MaxRune {
+		return 0, 0
+	}
+	return rune(n), end + 1
+}
+
+// bufferedAnswer keeps a REST answer's status and body for rewriting; its
+// headers are the real response's.
+type bufferedAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedAnswer) Header() http.Header { return b.header }
+
+func (b *bufferedAnswer) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+
+func (b *bufferedAnswer) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}

@@ -51,6 +51,11 @@ func TestOEmbed(t *testing.T) {
 	if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "<?xml version=\"1.0\"?>\n<oembed><version>1.0</version><provider_name>Test Site</provider_name>") {
 		t.Fatalf("xml: %d %q", rec.Code, rec.Body)
 	}
+	// The XML is written after the pipeline's headers: Allow (the route
+	// matched), Vary for an anonymous GET, the discovery Link.
+	if h := rec.Header(); h.Get("Allow") != "GET" || h.Get("Vary") != "Origin" || h.Get("X-Robots-Tag") != "noindex" || h.Get("Content-Length") != "" {
+		t.Fatalf("xml headers %v", h)
+	}
 	// The proxy needs edit_posts; missing parameters are reported first.
 	if rec, v := f.do(t, "GET", "/cms-json/oembed/1.0/proxy", nil); rec.Code != 400 || v.(map[string]any)["code"] != "rest_missing_callback_param" {
 		t.Fatalf("proxy without url: %d %s", rec.Code, rec.Body)
@@ -60,5 +65,22 @@ func TestOEmbed(t *testing.T) {
 	}
 	if rec, _ := f.do(t, "GET", "/cms-json/oembed/1.0/proxy?url=http://site.test/?p=1", nil, "admin", f.adminPW); rec.Code != 200 {
 		t.Fatalf("proxy admin: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestPHPXMLText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                        "plain",
+		"A &#038; B":                   "A &amp; B",
+		"&#8220;Quoted&#8221; &#8212;": "&#x201C;Quoted&#x201D; &#x2014;",
+		"“real” é":                     "&#x201C;real&#x201D; &#xE9;",
+		`<a href="x">it's</a>`:         `&lt;a href="x"&gt;it's&lt;/a&gt;`,
+		"&lt;b&gt; &quot;q&quot;":      `&lt;b&gt; "q"`,
+		"a & b &nbsp; &#; &#xZZ; &":    "a &amp; b &amp;nbsp; &amp;#; &amp;#xZZ; &amp;",
+		"line\r\nnext":                 "line&#13;\nnext",
+	} {
+		if got := phpXMLText(in); got != want {
+			t.Errorf("phpXMLText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
