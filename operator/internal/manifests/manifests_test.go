@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -107,4 +108,76 @@ func TestChartValuesSchemaIsClosed(t *testing.T) {
 		}
 	}
 	walk("", root, values)
+}
+
+// helmBinary is helm from PATH or the copy `make chart` builds into bin/.
+func helmBinary(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("helm"); err == nil {
+		return p
+	}
+	p, _ := filepath.Abs(filepath.Join(root, "bin", "helm"))
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("helm not found (make chart builds it into bin/)")
+	}
+	return p
+}
+
+// TestChartOperatorRoleScope renders the chart: the operator's rules are a
+// ClusterRole by default, and with watchNamespace a Role (and RoleBinding)
+// in that namespace only, so Secrets of other namespaces stay unreadable.
+// cmd's envtest runs the binary with exactly that Role.
+func TestChartOperatorRoleScope(t *testing.T) {
+	helm := helmBinary(t)
+	tests := []struct {
+		name                   string
+		args                   []string
+		roleKind, bindingKind  string
+		namespace, roleRefKind string
+	}{
+		{"cluster-wide by default", nil, "ClusterRole", "ClusterRoleBinding", "", "ClusterRole"},
+		{"one namespace", []string{"--set", "watchNamespace=blog"}, "Role", "RoleBinding", "blog", "Role"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"template", "rel", filepath.Join(root, "charts", "siteplane-operator"), "-n", "ops"}, tt.args...)
+			out, err := exec.Command(helm, args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("helm template: %v\n%s", err, out)
+			}
+			found := 0
+			for _, doc := range strings.Split(string(out), "\n---\n") {
+				var obj struct {
+					Kind     string `json:"kind"`
+					Metadata struct {
+						Name      string `json:"name"`
+						Namespace string `json:"namespace"`
+					} `json:"metadata"`
+					RoleRef rbacv1.RoleRef `json:"roleRef"`
+				}
+				if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+					t.Fatal(err)
+				}
+				if obj.Metadata.Name != "rel-siteplane-operator" || !strings.Contains(obj.Kind, "Role") {
+					continue
+				}
+				found++
+				switch obj.Kind {
+				case tt.roleKind:
+				case tt.bindingKind:
+					if obj.RoleRef.Kind != tt.roleRefKind {
+						t.Errorf("%s refers to a %s", obj.Kind, obj.RoleRef.Kind)
+					}
+				default:
+					t.Errorf("unexpected %s %s", obj.Kind, obj.Metadata.Name)
+				}
+				if obj.Metadata.Namespace != tt.namespace {
+					t.Errorf("%s in namespace %q, want %q", obj.Kind, obj.Metadata.Namespace, tt.namespace)
+				}
+			}
+			if found != 2 {
+				t.Errorf("found %d operator role objects, want a role and its binding", found)
+			}
+		})
+	}
 }
