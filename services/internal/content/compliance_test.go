@@ -460,3 +460,41 @@ func TestGeneratedSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestPostPasswordOnlyCheckedFromQuery(t *testing.T) {
+	e := newEnv(t)
+	id := seedPosts(e, map[string]any{"title": "Secret", "content": "hidden", "password": "pw"})[0]
+	path := fmt.Sprintf("/cms/v2/posts/%d", id)
+	cases := []struct {
+		name      string
+		query     string
+		body      map[string]any
+		status    int
+		rendered  string
+		errorCode string
+	}{
+		{"wrong in query", "?password=bad", nil, 403, "", "rest_post_incorrect_password"},
+		{"right in query", "?password=pw", nil, 200, "<p>hidden</p>\n", ""},
+		// get_item_permissions_check reads get_query_params() only: a wrong
+		// password sent in a body is no error, it just unlocks nothing
+		{"wrong in body", "", map[string]any{"password": "bad"}, 200, "", ""},
+		{"none", "", nil, 200, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var body any
+			if c.body != nil {
+				body = c.body
+			}
+			r := e.do(anon, "GET", path+c.query, body)
+			if c.errorCode != "" {
+				wantError(t, r, c.status, c.errorCode, "Incorrect post password.")
+				return
+			}
+			wantStatus(t, r, c.status)
+			if field(r.obj(), "content", "rendered") != c.rendered {
+				t.Fatalf("content.rendered: %s", r.Raw)
+			}
+		})
+	}
+}

@@ -87,7 +87,7 @@ func callOf(r *rest.Request, args []P) *Call {
 		params["id"] = r.Param("id")
 	}
 	who := identity.FromContext(r.Context())
-	return &Call{Ctx: r.Context(), Who: who, Method: r.Method, Params: params, stash: restStash{r}, undeclared: r.Param, wants: r.Wants}
+	return &Call{Ctx: r.Context(), Who: who, Method: r.Method, Params: params, stash: restStash{r}, undeclared: r.Param, wants: r.Wants, query: r.QueryParams}
 }
 
 // toRestError converts this package's errors to the kit's.

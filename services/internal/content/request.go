@@ -25,6 +25,8 @@ type Call struct {
 	// wants reports whether a response field is asked for (_fields); nil
 	// wants everything.
 	wants func(field string) bool
+	// query returns the raw query-string parameters (nil outside HTTP).
+	query func() map[string]any
 	// stash keeps values (the post loaded by a permission check) for the
 	// rest of the request: the handler and the Allow computation reuse them.
 	stash interface {
