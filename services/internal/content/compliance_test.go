@@ -498,3 +498,31 @@ func TestPostPasswordOnlyCheckedFromQuery(t *testing.T) {
 		})
 	}
 }
+
+func TestRevisionExcerptIsNotGenerated(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		excerpt, want string
+	}{
+		// the revisions controller renders the stored excerpt only
+		{"", ""},
+		{"Short", "<p>Short</p>\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.excerpt, func(t *testing.T) {
+			id := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "r", "content": "some words here",
+				"excerpt": c.excerpt, "status": "publish"}).id()
+			wantStatus(t, e.do(author, "POST", fmt.Sprintf("/cms/v2/posts/%d", id), map[string]any{"content": "other words"}), 200)
+			revs := e.do(author, "GET", fmt.Sprintf("/cms/v2/posts/%d/revisions", id), nil).list()
+			if len(revs) != 1 || field(revs[0], "excerpt", "rendered") != c.want {
+				t.Fatalf("revision excerpt: %v", revs)
+			}
+			// an autosave (the post is published) is rendered the same way
+			a := e.do(author, "POST", fmt.Sprintf("/cms/v2/posts/%d/autosaves", id), map[string]any{"content": "autosaved words"})
+			wantStatus(t, a, 200)
+			if field(a.obj(), "excerpt", "rendered") != c.want || field(a.obj(), "excerpt", "raw") != c.excerpt {
+				t.Fatalf("autosave excerpt: %s", a.Raw)
+			}
+		})
+	}
+}

@@ -116,7 +116,13 @@ func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context s
 		add("content", text(r.Content, renderContent(r.Content), !pt.RenderedText))
 	}
 	if pt.Excerpt {
-		add("excerpt", text(r.Excerpt, renderExcerpt(r.Excerpt, r.Content, 0), false))
+		// prepare_excerpt_response runs the_excerpt on the stored excerpt
+		// only: an empty one stays "" (nothing is generated from the content)
+		rendered := ""
+		if strings.TrimSpace(r.Excerpt) != "" {
+			rendered = autop(r.Excerpt)
+		}
+		add("excerpt", text(r.Excerpt, rendered, false))
 	}
 	if pt.Footnotes && !embed {
 		add("meta", rest.Object{{Key: "footnotes", Value: r.Footnotes}})
