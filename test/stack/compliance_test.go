@@ -114,6 +114,12 @@ func TestNamespaceOptionsAndList(t *testing.T) {
 	if r.Status != 200 || string(r.Raw) != want || r.Header.Get("Allow") != "GET" {
 		t.Errorf("OPTIONS /cms/v2: %d %s", r.Status, r.Raw)
 	}
+	// /batch/v1 is a POST-only route, not a namespace index (§1.3: no 405).
+	r = call(t, "GET", "/cms-json/batch/v1", nil)
+	expectError(t, r, 404, "rest_no_route")
+	if r.Header.Get("Allow") != "" {
+		t.Errorf("GET /batch/v1: Allow %q", r.Header.Get("Allow"))
+	}
 	r = call(t, "GET", "/cms-json/?_fields=namespaces", nil)
 	if got := string(r.Raw); !strings.HasSuffix(got, `"cms\/v2","cms-site-health\/v1","cms-block-editor\/v1","cms-abilities\/v1"]}`) {
 		t.Errorf("namespaces %s", got)

@@ -98,6 +98,13 @@ func (g *Gateway) describeNamespace(r *rest.Request) (rest.RouteDescription, boo
 	return g.namespaceRoute(ns), true
 }
 
+// isNamespace keeps the namespace-index pattern to announced namespaces:
+// "/batch/v1" looks like one but is a POST-only route (GET is rest_no_route).
+func (g *Gateway) isNamespace(ctx context.Context, route string) bool {
+	_, ok := g.knownNamespace(ctx, route)
+	return ok
+}
+
 // knownNamespace returns the namespace a route names exactly, if any.
 func (g *Gateway) knownNamespace(ctx context.Context, route string) (string, bool) {
 	// Namespaces are two segments ("cms/v2"): only "/a/b" can name one, so

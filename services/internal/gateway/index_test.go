@@ -211,6 +211,13 @@ func TestNamespaceIndex(t *testing.T) {
 	if rec, v := f.do(t, "GET", "/cms-json/nope/v9", nil); rec.Code != 404 || v.(map[string]any)["code"] != "rest_no_route" {
 		t.Fatalf("unknown namespace: %d %s", rec.Code, rec.Body)
 	}
+	// /batch/v1 is a POST-only route, not a namespace: GET finds no route.
+	for _, target := range []string{"/cms-json/batch/v1", "/?rest_route=/Batch/V1/"} {
+		rec, v := f.do(t, "GET", target, nil)
+		if rec.Code != 404 || v.(map[string]any)["code"] != "rest_no_route" || rec.Header().Get("Allow") != "" {
+			t.Fatalf("GET %s: %d %s (Allow %q)", target, rec.Code, rec.Body, rec.Header().Get("Allow"))
+		}
+	}
 	// §1.9: OPTIONS describes the namespace's own route, as the index does.
 	for _, target := range []string{"/cms-json/cms/v2", "/cms-json/CMS/v2/", "/?rest_route=/cms/v2"} {
 		rec, _ := f.do(t, "OPTIONS", target, nil)

@@ -53,7 +53,7 @@ func (g *Gateway) buildLocal() (*rest.Server, error) {
 		{Path: "/batch/v1", Endpoints: []rest.Endpoint{{Methods: rest.Creatable,
 			Args: rest.BatchArgs(maxBatch), Handler: g.serveBatch}}},
 		// Every namespace's index; described per namespace by merged().
-		{Path: `/(?P<namespace>[\w-]+/[\w.-]+)`, Hidden: true, Describe: g.describeNamespace, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
+		{Path: `/(?P<namespace>[\w-]+/[\w.-]+)`, Hidden: true, Describe: g.describeNamespace, Accept: g.isNamespace, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Args: rest.Props{
 				{Name: "namespace", Schema: &rest.Schema{}},
 				{Name: "context", Schema: &rest.Schema{Default: "view"}},

@@ -45,6 +45,11 @@ type Route struct {
 	// each registered separately in WordPress — needs it to describe the
 	// one that was asked for.
 	Describe func(r *Request) (d RouteDescription, ok bool)
+	// Accept, when set, narrows what the pattern matches: a URL it refuses
+	// is not this route's (matching goes on with the next route). The
+	// gateway's namespace-index pattern accepts only announced namespaces,
+	// so "/batch/v1" (a route, not a namespace) stays POST-only.
+	Accept func(ctx context.Context, route string) bool
 }
 
 // Batch is the allow_batch option: nil omits it; &Batch{V1: false} is

@@ -161,10 +161,10 @@ func (s *Server) routeOfURL(href string) (string, bool) {
 }
 
 // match finds the first route matching path with an endpoint for method.
-func (s *Server) match(route, method string) (*compiledRoute, *Endpoint, map[string]string) {
+func (s *Server) match(ctx context.Context, route, method string) (*compiledRoute, *Endpoint, map[string]string) {
 	for _, cr := range s.routes {
 		params, ok := cr.match(route)
-		if !ok {
+		if !ok || cr.Accept != nil && !cr.Accept(ctx, route) {
 			continue
 		}
 		if ep := cr.findEndpoint(method); ep != nil {
@@ -573,7 +573,7 @@ func (s *Server) dispatch(req *Request) (*Response, *Error) {
 	if req.Method == http.MethodOptions {
 		return s.options(req), nil
 	}
-	cr, ep, params := s.match(req.Route, req.Method)
+	cr, ep, params := s.match(req.Context(), req.Route, req.Method)
 	if cr == nil {
 		return nil, errNoRoute()
 	}
@@ -810,7 +810,7 @@ func (s *Server) targetHints(req *Request, href string) []string {
 	if !ok {
 		return nil
 	}
-	cr, ep, params := s.match(route, http.MethodGet)
+	cr, ep, params := s.match(req.Context(), route, http.MethodGet)
 	if cr == nil {
 		return nil
 	}
@@ -829,7 +829,7 @@ func (s *Server) targetHints(req *Request, href string) []string {
 func (s *Server) options(req *Request) *Response {
 	for _, cr := range s.routes {
 		params, ok := cr.match(req.Route)
-		if !ok {
+		if !ok || cr.Accept != nil && !cr.Accept(req.Context(), req.Route) {
 			continue
 		}
 		req.route, req.URLParams, req.Pattern = cr, params, cr.full
@@ -902,7 +902,7 @@ func (s *Server) Check(ctx context.Context, c Call) *Error {
 	if err != nil {
 		return err
 	}
-	cr, ep, params := s.match(req.Route, req.Method)
+	cr, ep, params := s.match(req.Context(), req.Route, req.Method)
 	if cr == nil {
 		return errNoRoute()
 	}
