@@ -526,3 +526,40 @@ func TestRevisionExcerptIsNotGenerated(t *testing.T) {
 		})
 	}
 }
+
+func TestAutosaveOfOwnDraftHasNoParentLink(t *testing.T) {
+	e := newEnv(t)
+	draft := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "d", "content": "v1"}).id()
+	published := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "p", "content": "v1", "status": "publish"}).id()
+	cases := []struct {
+		name       string
+		id         int64
+		sameID     bool   // the draft itself was updated
+		parentLink string // "" when no _links at all
+	}{
+		// the revisions controller links "parent" only for a non-zero parent
+		// field; the author's draft autosaved in place is the post itself
+		{"own draft", draft, true, ""},
+		{"published", published, false, fmt.Sprintf("http://example.test/cms-json/cms/v2/posts/%d", published)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(author, "POST", fmt.Sprintf("/cms/v2/posts/%d/autosaves", c.id), map[string]any{"content": "v2"})
+			wantStatus(t, r, 200)
+			o := r.obj()
+			if (o["id"] == float64(c.id)) != c.sameID {
+				t.Fatalf("id: %s", r.Raw)
+			}
+			links, has := o["_links"].(map[string]any)
+			if c.parentLink == "" {
+				if has || o["parent"] != float64(0) {
+					t.Fatalf("in-place autosave: %s", r.Raw)
+				}
+				return
+			}
+			if !has || field(links["parent"].([]any)[0].(map[string]any), "href") != c.parentLink || o["parent"] != float64(c.id) {
+				t.Fatalf("autosave links: %s", r.Raw)
+			}
+		})
+	}
+}

@@ -131,7 +131,11 @@ func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context s
 		link := s.link(pt, parent)
 		add("preview_link", link+previewSuffix(link))
 	}
-	add("_links", rest.Object{{Key: "parent", Value: []any{href(s.postURL(pt, parent.ID))}}})
+	// the parent link is the item's own parent field: an author's draft
+	// autosaved in place is the post itself, usually without a parent
+	if r.Parent != 0 {
+		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.postURL(pt, r.Parent))}}})
+	}
 	return out
 }
 
