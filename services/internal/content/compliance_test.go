@@ -563,3 +563,31 @@ func TestAutosaveOfOwnDraftHasNoParentLink(t *testing.T) {
 		})
 	}
 }
+
+func TestTrashAndDeleteSideEffects(t *testing.T) {
+	e := newEnv(t)
+	count := func(r *resp) any {
+		return field(r.obj()["_links"].(map[string]any)["version-history"].([]any)[0].(map[string]any), "count")
+	}
+	// trashing is wp_update_post: the first update of a post stores a revision
+	id := seedPosts(e, map[string]any{"title": "t"})[0]
+	r := e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/posts/%d", id), nil)
+	wantStatus(t, r, 200)
+	if r.obj()["status"] != "trash" || count(r) != float64(1) {
+		t.Fatalf("trashed: %s", r.Raw)
+	}
+	// restoring and trashing again changes no revisioned field: no new one
+	wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/posts/%d", id), map[string]any{"status": "publish"}), 200)
+	if r = e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/posts/%d", id), nil); count(r) != float64(1) {
+		t.Fatalf("trashed again: %s", r.Raw)
+	}
+	// deleting a page for good moves its children up to its own parent
+	top := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "top", "status": "publish"}).id()
+	mid := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "mid", "parent": top, "status": "publish"}).id()
+	leaf := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "leaf", "parent": mid, "status": "publish"}).id()
+	wantStatus(t, e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/pages/%d?force=true", mid), nil), 200)
+	r = e.do(editor, "GET", fmt.Sprintf("/cms/v2/pages/%d", leaf), nil)
+	if r.obj()["parent"] != float64(top) || r.obj()["link"] != "http://example.test/top/leaf/" {
+		t.Fatalf("child after its parent's deletion: %s", r.Raw)
+	}
+}

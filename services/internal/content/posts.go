@@ -563,7 +563,7 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			}
 			if c.Bool("force") {
 				previous := s.prepare(pt, p, edit)
-				if err := deletePost(c.Ctx, tx, p.ID); err != nil {
+				if err := deletePost(c.Ctx, tx, p); err != nil {
 					return err
 				}
 				body = map[string]any{"deleted": true, "previous": previous}
@@ -575,6 +575,11 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			p.TrashStatus, p.Status, p.Slug = p.Status, "trash", trashedSlug(p.Slug)
 			p.ModifiedGMT = s.now()
 			if err := updatePost(c.Ctx, tx, p); err != nil {
+				return err
+			}
+			// wp_trash_post goes through wp_update_post: an update, so the
+			// revision rule applies (the first update always stores one)
+			if err := s.saveRevision(c, tx, p); err != nil {
 				return err
 			}
 			out, err := getPost(c.Ctx, tx, p.ID, false)

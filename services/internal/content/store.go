@@ -104,9 +104,13 @@ func updatePost(ctx context.Context, q querier, p *Post) error {
 }
 
 // deletePost removes a post and its revisions (WordPress deletes a post's
-// revisions with it); term links go by cascade.
-func deletePost(ctx context.Context, q querier, id int64) error {
-	_, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, id)
+// revisions with it); term links go by cascade. Children of the same type
+// move up to the deleted post's parent, as wp_delete_post does for
+// hierarchical types. One statement.
+func deletePost(ctx context.Context, q querier, p *Post) error {
+	_, err := q.Exec(ctx, `WITH moved AS (
+		UPDATE posts SET parent = $3 WHERE parent = $1 AND type = $2 AND type <> 'revision')
+		DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, p.ID, p.Type, p.Parent)
 	return err
 }
 
