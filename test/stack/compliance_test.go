@@ -197,3 +197,32 @@ func TestEmbedEmptyRelationsAndFields(t *testing.T) {
 		t.Fatalf("list _fields=id,_embedded: %s", r.Raw)
 	}
 }
+
+// §11.2: a sub-request's path query is parsed into query parameters only;
+// serve_request's own parameters (_method, _envelope, _jsonp, _pretty) and
+// X-HTTP-Method-Override do nothing inside a batch.
+func TestBatchIgnoresServeParameters(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	r := call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "Keep me", "status": "draft"}, admin()...)
+	if r.Status != 201 {
+		t.Fatalf("create: %d %.300s", r.Status, r.Raw)
+	}
+	id := r.Obj()["id"]
+	r = call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{
+		map[string]any{"path": fmt.Sprintf("/cms/v2/posts/%v?_method=DELETE&force=true&_fields=id,title.raw", id), "body": map[string]any{"title": "Updated"}},
+		map[string]any{"path": fmt.Sprintf("/cms/v2/posts/%v?_envelope&_jsonp=cb&_fields=id", id), "headers": map[string]any{"X-HTTP-Method-Override": "DELETE"}},
+	}}, admin()...)
+	if r.Status != 207 || r.JSON == nil {
+		t.Fatalf("batch: %d %s", r.Status, r.Raw)
+	}
+	rs := r.Obj()["responses"].([]any)
+	first, _ := json.Marshal(rs[0].(map[string]any)["body"])
+	second, _ := json.Marshal(rs[1].(map[string]any)["body"])
+	if rs[0].(map[string]any)["status"] != float64(200) || string(first) != fmt.Sprintf(`{"id":%v,"title":{"raw":"Updated"}}`, id) ||
+		rs[1].(map[string]any)["status"] != float64(200) || string(second) != fmt.Sprintf(`{"id":%v}`, id) {
+		t.Fatalf("responses %s", r.Raw)
+	}
+	if r = call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/posts/%v?_fields=status", id), nil, admin()...); r.Status != 200 || r.Obj()["status"] != "draft" {
+		t.Fatalf("the post was deleted or trashed: %d %s", r.Status, r.Raw)
+	}
+}

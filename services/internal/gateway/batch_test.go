@@ -176,3 +176,18 @@ func TestBatchRequireAllValidate(t *testing.T) {
 		t.Fatalf("mixed: %d %s", rec.Code, rec.Body)
 	}
 }
+
+func TestWithoutServeParams(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                      "",
+		"force=true":                            "force=true",
+		"_method=DELETE&force=true":             "force=true",
+		"a=1&_envelope&b[]=2&_jsonp=cb&_pretty": "a=1&b[]=2",
+		"%5Fmethod=DELETE&_fields=id":           "_fields=id",
+		"_method[]=x&_embed=author":             "_embed=author",
+	} {
+		if got := withoutServeParams(in); got != want {
+			t.Errorf("withoutServeParams(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	}
 	u := *b.Base
 	u.Path = b.Base.Path + s.Route
-	u.RawQuery = s.Query
+	u.RawQuery = withoutServeParams(s.Query)
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, s.Method, u.String(), body)
@@ -105,6 +105,7 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	}
 	req.Header.Del("Authorization")
 	req.Header.Del("Cookie")
+	req.Header.Del("X-Http-Method-Override") // read by serve_request only
 	if s.Body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -125,6 +126,35 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 		raw = nil
 	}
 	return rest.Result{Status: res.StatusCode, Header: ownHeaders(res.Header), Body: raw}
+}
+
+// serveParams are read by WordPress's serve_request only, never for a batch
+// sub-request or an embedded one; a service reached over HTTP would honour
+// them (an enveloped or JSONP body inside the batch answer, or _method
+// turning a pre-validated POST into a DELETE), so they are not sent.
+var serveParams = map[string]bool{"_method": true, "_envelope": true, "_jsonp": true, "_pretty": true}
+
+// withoutServeParams drops serveParams from a raw query, keeping the other
+// parameters as they are, in their order.
+func withoutServeParams(raw string) string {
+	if !strings.Contains(raw, "_") {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	keep := parts[:0]
+	for _, p := range parts {
+		k, _, _ := strings.Cut(p, "=")
+		if uk, err := url.QueryUnescape(k); err == nil {
+			k = uk
+		}
+		if i := strings.IndexByte(k, '['); i >= 0 {
+			k = k[:i]
+		}
+		if !serveParams[k] {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "&")
 }
 
 // signInto sets the internal headers of a gateway-made request: the
