@@ -591,3 +591,20 @@ func TestTrashAndDeleteSideEffects(t *testing.T) {
 		t.Fatalf("child after its parent's deletion: %s", r.Raw)
 	}
 }
+
+func TestUntrashedSlugStaysUnique(t *testing.T) {
+	e := newEnv(t)
+	first := seedPosts(e, map[string]any{"title": "Same"})[0]
+	wantStatus(t, e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/posts/%d", first), nil), 200)
+	// the slug is free while the first post is in the trash
+	second := seedPosts(e, map[string]any{"title": "Same"})[0]
+	if r := e.do(editor, "GET", fmt.Sprintf("/cms/v2/posts/%d", second), nil); r.obj()["slug"] != "same" {
+		t.Fatalf("second: %s", r.Raw)
+	}
+	// restoring goes through wp_unique_post_slug again
+	r := e.do(editor, "POST", fmt.Sprintf("/cms/v2/posts/%d", first), map[string]any{"status": "publish"})
+	wantStatus(t, r, 200)
+	if r.obj()["slug"] != "same-2" {
+		t.Fatalf("restored slug: %v", r.obj()["slug"])
+	}
+}

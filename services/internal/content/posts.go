@@ -310,6 +310,7 @@ func textValue(c *Call, name string) (string, bool) {
 // conflict checks; old is nil on create. It mutates p.
 func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
 	// status (handle_status_param; the unchanged status is always accepted)
+	untrashed := false
 	if c.Has("status") {
 		st := c.Str("status")
 		if old == nil || st != old.Status {
@@ -326,6 +327,7 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 		}
 		if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
 			p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
+			untrashed = true
 		}
 		p.Status = st
 	}
@@ -458,6 +460,9 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 		p.Slug = sanitizeTitle(c.Str("slug"))
 	case p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft":
 		p.Slug = sanitizeTitle(p.Title)
+	case untrashed && p.Status != "draft" && p.Status != "pending":
+		// the desired slug comes back through wp_unique_post_slug: another
+		// post may have taken it meanwhile
 	default:
 		return nil
 	}
