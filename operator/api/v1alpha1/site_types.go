@@ -12,6 +12,7 @@ import (
 // extension switches.
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.components) || !has(self.components.media) || !has(self.components.media.replicas) || self.components.media.replicas <= 1 || (has(self.media) && has(self.media.storage) && self.media.storage.accessMode == 'ReadWriteMany')",message="components.media.replicas > 1 needs media.storage.accessMode ReadWriteMany"
+// +kubebuilder:validation:XValidation:rule="!has(self.components) || !has(self.components.media) || !has(self.components.media.autoscaling) || self.components.media.autoscaling.maxReplicas <= 1 || (has(self.media) && has(self.media.storage) && self.media.storage.accessMode == 'ReadWriteMany')",message="components.media.autoscaling.maxReplicas > 1 needs media.storage.accessMode ReadWriteMany"
 type SiteSpec struct {
 	// Title is the site title (the index's "name").
 	// +kubebuilder:default="Siteplane"
@@ -187,12 +188,19 @@ type ComponentsSpec struct {
 // ComponentSpec configures one service's Deployment.
 type ComponentSpec struct {
 	// Replicas of the Deployment. A PodDisruptionBudget is written when it is
-	// above one.
+	// above one. Ignored when autoscaling is set.
 	// +kubebuilder:default=1
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=100
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
+
+	// Autoscaling hands the replica count to a HorizontalPodAutoscaler the
+	// operator writes; the operator then stops setting the Deployment's
+	// replicas, so the two never fight over them. Scaling on CPU needs a CPU
+	// request (the default resources have one).
+	// +optional
+	Autoscaling *AutoscalingSpec `json:"autoscaling,omitempty"`
 
 	// Image of the service; the operator's default image for this component
 	// when empty.
@@ -216,6 +224,33 @@ type ComponentSpec struct {
 	// +kubebuilder:validation:MaxItems=64
 	// +optional
 	Env []corev1.EnvVar `json:"env,omitempty"`
+}
+
+// AutoscalingSpec configures a component's HorizontalPodAutoscaler.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.minReplicas <= self.maxReplicas",message="autoscaling.minReplicas must not exceed maxReplicas"
+type AutoscalingSpec struct {
+	// MinReplicas is the fewest pods the autoscaler keeps.
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MinReplicas *int32 `json:"minReplicas,omitempty"`
+
+	// MaxReplicas is the most pods the autoscaler runs. A PodDisruptionBudget
+	// is written when it is above one.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	MaxReplicas int32 `json:"maxReplicas"`
+
+	// TargetCPUUtilization is the average CPU use the autoscaler aims for, in
+	// percent of the container's CPU request.
+	// +kubebuilder:default=80
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	TargetCPUUtilization *int32 `json:"targetCPUUtilization,omitempty"`
 }
 
 // MediaSpec configures the media files volume.
@@ -438,7 +473,9 @@ type NetworkPolicySpec struct {
 	// +optional
 	ExtraEgress []networkingv1.NetworkPolicyEgressRule `json:"extraEgress,omitempty"`
 
-	// DatabasePort is the PostgreSQL port allowed for egress.
+	// DatabasePort is the PostgreSQL port allowed for egress: the port the
+	// database pods listen on (a NetworkPolicy sees the destination after the
+	// Service has translated it).
 	// +kubebuilder:default=5432
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=65535

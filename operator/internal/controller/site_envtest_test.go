@@ -398,6 +398,12 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		{"duplicate key names", func(s *sitev1.Site) {
 			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k", Account: "a"}, {Name: "k", Account: "b"}}
 		}, "Duplicate value"},
+		{"autoscaling minimum above maximum", func(s *sitev1.Site) {
+			s.Spec.Components.Content.Autoscaling = &sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](4), MaxReplicas: 2}
+		}, "autoscaling.minReplicas must not exceed maxReplicas"},
+		{"autoscaled media on RWO", func(s *sitev1.Site) {
+			s.Spec.Components.Media.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3}
+		}, "components.media.autoscaling.maxReplicas > 1 needs media.storage.accessMode ReadWriteMany"},
 		{"negative replicas", func(s *sitev1.Site) { s.Spec.Components.Content.Replicas = ptr.To[int32](-1) }, "replicas"},
 		// The gateway refuses to start with an address it would not accept.
 		{"admin email without a dot in the domain", func(s *sitev1.Site) { s.Spec.Admin.Email = "root@localhost" }, "spec.admin.email"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 
@@ -12,9 +13,10 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// reconcilePolicies writes a PodDisruptionBudget for each component with
-// more than one replica (and removes it when the count drops to one) and the
-// NetworkPolicies when enabled.
+// reconcilePolicies writes a PodDisruptionBudget for each component that
+// can run more than one replica (and removes it when it cannot), the
+// HorizontalPodAutoscaler of each autoscaled component (removing it when
+// autoscaling is switched off), and the NetworkPolicies when enabled.
 func (r *SiteReconciler) reconcilePolicies(ctx context.Context, site *sitev1.Site, _ *pass) error {
 	netpol := resources.NetworkPolicyEnabled(site)
 	for _, component := range contract.Services {
@@ -25,6 +27,13 @@ func (r *SiteReconciler) reconcilePolicies(ctx context.Context, site *sitev1.Sit
 			}
 		} else if _, err := r.deleteIfOwned(ctx, site, &policyv1.PodDisruptionBudget{}, name); err != nil {
 			return fmt.Errorf("delete PodDisruptionBudget %s: %w", name, err)
+		}
+		if site.Component(component).Autoscaling != nil {
+			if err := r.apply(ctx, resources.HorizontalPodAutoscaler(site, component)); err != nil {
+				return fmt.Errorf("apply HorizontalPodAutoscaler %s: %w", name, err)
+			}
+		} else if _, err := r.deleteIfOwned(ctx, site, &autoscalingv2.HorizontalPodAutoscaler{}, name); err != nil {
+			return fmt.Errorf("delete HorizontalPodAutoscaler %s: %w", name, err)
 		}
 		if netpol {
 			if err := r.apply(ctx, resources.NetworkPolicy(site, component)); err != nil {

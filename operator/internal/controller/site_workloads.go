@@ -41,7 +41,13 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 		}
 		// The apply response is the live object, status included.
 		dep := convertTo[appsv1.Deployment](desired)
-		setCondition(site, componentCondition(component, dep, site.Component(component).ReplicaCount()))
+		// The live replica count is the goal: the spec's, or with autoscaling
+		// whatever the HorizontalPodAutoscaler last chose.
+		want := site.Component(component).ReplicaCount()
+		if dep.Spec.Replicas != nil {
+			want = *dep.Spec.Replicas
+		}
+		setCondition(site, componentCondition(component, dep, want))
 
 		if err := r.apply(ctx, resources.Service(site, component)); err != nil {
 			return fmt.Errorf("apply Service %s: %w", name, err)

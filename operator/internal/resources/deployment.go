@@ -314,12 +314,16 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 	pod.WithContainers(container)
 
 	dspec := appsv1ac.DeploymentSpec().
-		WithReplicas(spec.ReplicaCount()).
 		WithSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))).
 		WithTemplate(corev1ac.PodTemplateSpec().
 			WithLabels(Labels(site, component)).
 			WithAnnotations(map[string]string{AnnotationConfigHash: configHash, AnnotationSecretHash: secretHash}).
 			WithSpec(pod))
+	if spec.Autoscaling == nil {
+		// With autoscaling the field is left out of the apply, so server-side
+		// apply gives it up and the HorizontalPodAutoscaler alone sets it.
+		dspec.WithReplicas(spec.ReplicaCount())
+	}
 	if component == contract.ServiceMedia && site.Spec.Media.Storage.AccessMode != corev1.ReadWriteMany {
 		// A ReadWriteOnce volume may sit on another node than the new pod;
 		// stop the old pod first so the rollout cannot deadlock.

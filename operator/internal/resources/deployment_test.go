@@ -404,3 +404,31 @@ func TestImageDefaults(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestDeploymentReplicasLeftToAutoscaler: an autoscaled component's apply
+// has no replicas, so server-side apply gives the field up to the
+// HorizontalPodAutoscaler instead of resetting it on every pass.
+func TestDeploymentReplicasLeftToAutoscaler(t *testing.T) {
+	tests := []struct {
+		name        string
+		autoscaling *sitev1.AutoscalingSpec
+		want        *int32
+	}{
+		{"fixed", nil, ptrInt32(3)},
+		{"autoscaled", &sitev1.AutoscalingSpec{MaxReplicas: 5}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := testSite()
+			site.Spec.Components.Content.Replicas = ptrInt32(3)
+			site.Spec.Components.Content.Autoscaling = tt.autoscaling
+			ac := Deployment(site, contract.ServiceContent, ImageDefaults{}, testMounted())
+			got := ac.Spec.Replicas
+			if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+				t.Errorf("replicas %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func ptrInt32(v int32) *int32 { return &v }

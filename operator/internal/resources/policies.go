@@ -1,9 +1,12 @@
 package resources
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
 	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
@@ -12,10 +15,45 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// NeedsPDB reports whether component gets a PodDisruptionBudget: only with
-// more than one replica, since a budget on a single pod blocks node drains.
+// NeedsPDB reports whether component gets a PodDisruptionBudget: only when
+// it can run more than one replica (fixed, or the autoscaler's maximum). A
+// budget of maxUnavailable 1 never blocks a drain while an autoscaled
+// component happens to run a single pod.
 func NeedsPDB(site *sitev1.Site, component string) bool {
-	return site.Component(component).ReplicaCount() > 1
+	c := site.Component(component)
+	if c.Autoscaling != nil {
+		return c.Autoscaling.MaxReplicas > 1
+	}
+	return c.ReplicaCount() > 1
+}
+
+// HorizontalPodAutoscaler scales component's Deployment on CPU use between
+// spec.components.<component>.autoscaling's bounds.
+func HorizontalPodAutoscaler(site *sitev1.Site, component string) *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration {
+	as := site.Component(component).Autoscaling
+	minReplicas, target := int32(1), int32(80)
+	if as.MinReplicas != nil {
+		minReplicas = *as.MinReplicas
+	}
+	if as.TargetCPUUtilization != nil {
+		target = *as.TargetCPUUtilization
+	}
+	name := ComponentName(site.Name, component)
+	return autoscalingv2ac.HorizontalPodAutoscaler(name, site.Namespace).
+		WithLabels(Labels(site, component)).
+		WithOwnerReferences(OwnerReference(site)).
+		WithSpec(autoscalingv2ac.HorizontalPodAutoscalerSpec().
+			WithScaleTargetRef(autoscalingv2ac.CrossVersionObjectReference().
+				WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind("Deployment").WithName(name)).
+			WithMinReplicas(minReplicas).
+			WithMaxReplicas(as.MaxReplicas).
+			WithMetrics(autoscalingv2ac.MetricSpec().
+				WithType(autoscalingv2.ResourceMetricSourceType).
+				WithResource(autoscalingv2ac.ResourceMetricSource().
+					WithName(corev1.ResourceCPU).
+					WithTarget(autoscalingv2ac.MetricTarget().
+						WithType(autoscalingv2.UtilizationMetricType).
+						WithAverageUtilization(target)))))
 }
 
 // PodDisruptionBudget lets at most one pod of the component be evicted at a time.

@@ -3,6 +3,7 @@ package resources
 import (
 	"testing"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -17,14 +18,24 @@ import (
 
 func TestNeedsPDB(t *testing.T) {
 	tests := []struct {
-		replicas *int32
-		want     bool
-	}{{nil, false}, {ptr.To[int32](0), false}, {ptr.To[int32](1), false}, {ptr.To[int32](2), true}}
+		replicas    *int32
+		autoscaling *sitev1.AutoscalingSpec
+		want        bool
+	}{
+		{nil, nil, false},
+		{ptr.To[int32](0), nil, false},
+		{ptr.To[int32](1), nil, false},
+		{ptr.To[int32](2), nil, true},
+		// The autoscaler's maximum decides; the ignored replicas do not.
+		{ptr.To[int32](1), &sitev1.AutoscalingSpec{MaxReplicas: 3}, true},
+		{ptr.To[int32](5), &sitev1.AutoscalingSpec{MaxReplicas: 1}, false},
+	}
 	for _, tt := range tests {
 		site := testSite()
 		site.Spec.Components.Content.Replicas = tt.replicas
+		site.Spec.Components.Content.Autoscaling = tt.autoscaling
 		if got := NeedsPDB(site, contract.ServiceContent); got != tt.want {
-			t.Errorf("replicas %v: got %v", tt.replicas, got)
+			t.Errorf("replicas %v autoscaling %+v: got %v", tt.replicas, tt.autoscaling, got)
 		}
 	}
 	pdb := typed[policyv1.PodDisruptionBudget](t, PodDisruptionBudget(testSite(), contract.ServiceGateway))
@@ -168,5 +179,39 @@ func TestServiceMonitor(t *testing.T) {
 	sel := spec["selector"].(map[string]any)["matchLabels"].(map[string]any)
 	if sel[LabelInstance] != "blog" || sel[LabelComponent] != nil {
 		t.Errorf("selector %v must select every component Service of the site", sel)
+	}
+}
+
+func TestHorizontalPodAutoscaler(t *testing.T) {
+	tests := []struct {
+		name                 string
+		spec                 sitev1.AutoscalingSpec
+		wantMin, wantMax     int32
+		wantTargetPercentage int32
+	}{
+		{"defaults", sitev1.AutoscalingSpec{MaxReplicas: 4}, 1, 4, 80},
+		{"explicit", sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](2), MaxReplicas: 10, TargetCPUUtilization: ptr.To[int32](60)}, 2, 10, 60},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := testSite()
+			site.Spec.Components.Content.Autoscaling = &tt.spec
+			hpa := typed[autoscalingv2.HorizontalPodAutoscaler](t, HorizontalPodAutoscaler(site, contract.ServiceContent))
+			ref := hpa.Spec.ScaleTargetRef
+			if hpa.Name != "blog-content" || ref.Kind != "Deployment" || ref.Name != "blog-content" || ref.APIVersion != "apps/v1" {
+				t.Errorf("name %q target %+v", hpa.Name, ref)
+			}
+			if *hpa.Spec.MinReplicas != tt.wantMin || hpa.Spec.MaxReplicas != tt.wantMax {
+				t.Errorf("bounds %d..%d, want %d..%d", *hpa.Spec.MinReplicas, hpa.Spec.MaxReplicas, tt.wantMin, tt.wantMax)
+			}
+			if len(hpa.Spec.Metrics) != 1 || hpa.Spec.Metrics[0].Resource == nil || hpa.Spec.Metrics[0].Resource.Name != corev1.ResourceCPU ||
+				hpa.Spec.Metrics[0].Resource.Target.Type != autoscalingv2.UtilizationMetricType ||
+				*hpa.Spec.Metrics[0].Resource.Target.AverageUtilization != tt.wantTargetPercentage {
+				t.Errorf("metrics %+v", hpa.Spec.Metrics)
+			}
+			if len(hpa.OwnerReferences) != 1 || hpa.Labels[LabelComponent] != contract.ServiceContent {
+				t.Errorf("owner %+v labels %v", hpa.OwnerReferences, hpa.Labels)
+			}
+		})
 	}
 }

@@ -1,0 +1,107 @@
+package controller
+
+import (
+	"fmt"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+)
+
+// TestAutoscalingHandsReplicasToTheHPA: with autoscaling the operator writes
+// a HorizontalPodAutoscaler and a PDB, never resets the replica count the
+// autoscaler chose, and judges readiness against that count; switching
+// autoscaling off removes the autoscaler and restores spec.replicas.
+func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "auto-db")
+	site := newSite(ns, "auto")
+	site.Spec.Components.Content.Autoscaling = &sitev1.AutoscalingSpec{
+		MinReplicas: ptr.To[int32](2), MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	s := waitCondition(t, ns, "auto", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
+	var hpa autoscalingv2.HorizontalPodAutoscaler
+	eventually(t, "the HorizontalPodAutoscaler", func() error { return k8s.Get(ctx, key(ns, "auto-content"), &hpa) })
+	if !metav1.IsControlledBy(&hpa, s) || *hpa.Spec.MinReplicas != 2 || hpa.Spec.MaxReplicas != 5 ||
+		hpa.Spec.ScaleTargetRef.Name != "auto-content" {
+		t.Errorf("HPA %+v owners %+v", hpa.Spec, hpa.OwnerReferences)
+	}
+	if err := get(t, ns, "auto-content", &policyv1.PodDisruptionBudget{}); err != nil {
+		t.Errorf("PDB of an autoscaled component: %v", err)
+	}
+	for _, c := range []string{"gateway", "media", "marketplace"} {
+		if err := get(t, ns, "auto-"+c, &autoscalingv2.HorizontalPodAutoscaler{}); err == nil {
+			t.Errorf("%s has an HPA without autoscaling", c)
+		}
+	}
+
+	// The autoscaler (here the test, as its field manager) picks 4 replicas.
+	eventually(t, "the autoscaler's scale", func() error {
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, key(ns, "auto-content"), &d); err != nil {
+			return err
+		}
+		d.Spec.Replicas = ptr.To[int32](4)
+		return k8s.Update(ctx, &d, client.FieldOwner("horizontal-pod-autoscaler"))
+	})
+	setAllAvailable(t, ns, "auto")
+	waitCondition(t, ns, "auto", sitev1.ConditionReady, metav1.ConditionTrue)
+
+	// A later pass leaves the autoscaler's choice alone.
+	k := types.NamespacedName{Namespace: ns, Name: "auto"}
+	before := passes.get(k)
+	poke(t, ns, "auto")
+	eventually(t, "a pass after the poke", func() error {
+		if passes.get(k) == before {
+			return fmt.Errorf("no pass yet")
+		}
+		return nil
+	})
+	var d appsv1.Deployment
+	_ = get(t, ns, "auto-content", &d)
+	if *d.Spec.Replicas != 4 {
+		t.Errorf("the operator reset the autoscaled replicas to %d", *d.Spec.Replicas)
+	}
+
+	// Readiness is measured against the autoscaler's 4, not spec.replicas.
+	eventually(t, "2 of 4 content pods available", func() error {
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, key(ns, "auto-content"), &d); err != nil {
+			return err
+		}
+		d.Status.AvailableReplicas, d.Status.ReadyReplicas, d.Status.UnavailableReplicas = 2, 2, 2
+		return k8s.Status().Update(ctx, &d)
+	})
+	s = waitCondition(t, ns, "auto", sitev1.ConditionReady, metav1.ConditionFalse)
+	if c := meta.FindStatusCondition(s.Status.Conditions, "ContentReady"); c == nil || c.Status != metav1.ConditionFalse {
+		t.Errorf("ContentReady %+v with 2 of 4 pods", c)
+	}
+
+	// Autoscaling off: the HPA and the PDB go, spec.replicas (1) is back.
+	updateSite(t, ns, "auto", func(s *sitev1.Site) { s.Spec.Components.Content.Autoscaling = nil })
+	eventually(t, "the HPA and PDB to go and replicas to return", func() error {
+		if err := get(t, ns, "auto-content", &autoscalingv2.HorizontalPodAutoscaler{}); err == nil {
+			return fmt.Errorf("HPA still there")
+		}
+		if err := get(t, ns, "auto-content", &policyv1.PodDisruptionBudget{}); err == nil {
+			return fmt.Errorf("PDB still there")
+		}
+		var d appsv1.Deployment
+		_ = get(t, ns, "auto-content", &d)
+		if *d.Spec.Replicas != 1 {
+			return fmt.Errorf("replicas %d", *d.Spec.Replicas)
+		}
+		return nil
+	})
+}
