@@ -78,6 +78,8 @@ func TestBatchNormalMixedServices(t *testing.T) {
 		map[string]any{"method": "POST", "path": "/nowhere/v1/x"},
 		map[string]any{"method": "POST", "path": "/batch/v1"},
 		map[string]any{"method": "POST", "path": "/cms/v2/posts/../../internal/batch/v1"},
+		map[string]any{"method": "POST", "path": ""},            // parses; no route is ""
+		map[string]any{"method": "POST", "path": "http://[::1"}, // does not parse
 	), "admin", f.adminPW)
 	if rec.Code != 207 {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
@@ -89,7 +91,7 @@ func TestBatchNormalMixedServices(t *testing.T) {
 	want := []struct {
 		status int
 		code   string
-	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}, {404, "rest_no_route"}}
+	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}, {404, "rest_no_route"}, {404, "rest_no_route"}, {400, "parse_path_failed"}}
 	if len(rs) != len(want) {
 		t.Fatalf("%d responses: %s", len(rs), rec.Body)
 	}

@@ -38,8 +38,10 @@ func (s subRequest) path() string {
 
 // parseSubPath splits a batch "path" into route and query (§11.2 step 1).
 func parseSubPath(p string) (route, query string, err *rest.Error) {
+	// An empty path parses (to the route "", which no route matches in
+	// WordPress: rest_no_route); only an unparseable one fails here.
 	u, perr := url.Parse(p)
-	if perr != nil || p == "" {
+	if perr != nil {
 		return "", "", rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
 	}
 	return normalizeRoute(u.Path), u.RawQuery, nil
