@@ -608,3 +608,32 @@ func TestUntrashedSlugStaysUnique(t *testing.T) {
 		t.Fatalf("restored slug: %v", r.obj()["slug"])
 	}
 }
+
+func TestAutosaveRulesFromTheControllers(t *testing.T) {
+	e := newEnv(t)
+	pub := seedPosts(e, map[string]any{"title": "pub"})[0]
+	cases := []struct {
+		path, msg string
+	}{
+		// the list checks with the autosaves controller's message, the
+		// single route with the revisions controller's permission check
+		{fmt.Sprintf("/cms/v2/posts/%d/autosaves", pub), "Sorry, you are not allowed to view autosaves of this post."},
+		{fmt.Sprintf("/cms/v2/posts/%d/autosaves/5", pub), "Sorry, you are not allowed to view revisions of this post."},
+	}
+	for _, c := range cases {
+		wantError(t, e.do(anon, "GET", c.path, nil), 401, "rest_cannot_read", c.msg)
+		wantError(t, e.do(author2, "GET", c.path, nil), 403, "rest_cannot_read", c.msg)
+	}
+	// an author's draft autosaved in place takes the prepare_item_for_database
+	// fields only: terms, format, sticky, featured media and meta stay
+	tag := e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "t"}).id()
+	draft := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "d", "format": "aside", "meta": map[string]any{"footnotes": "f"}}).id()
+	r := e.do(author, "POST", fmt.Sprintf("/cms/v2/posts/%d/autosaves", draft), map[string]any{"title": "d2",
+		"tags": []int64{tag}, "format": "quote", "sticky": true, "featured_media": 9, "meta": map[string]any{"footnotes": "g"}})
+	wantStatus(t, r, 200)
+	got := e.do(author, "GET", fmt.Sprintf("/cms/v2/posts/%d?context=edit", draft), nil).obj()
+	if field(got, "title", "raw") != "d2" || got["format"] != "aside" || got["sticky"] != false ||
+		got["featured_media"] != float64(0) || len(got["tags"].([]any)) != 0 || field(got, "meta", "footnotes") != "f" {
+		t.Fatalf("in-place autosave: %v", got)
+	}
+}

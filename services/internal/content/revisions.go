@@ -344,7 +344,9 @@ func (s *Service) listAutosaves(pt *PostType) HandlerFunc {
 // of the parent, whatever {id} says (as WordPress does).
 func (s *Service) getAutosave(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
-		parent, err := s.cachedParent(c, pt, "parent", "autosaves")
+		// the single autosave route uses the revisions controller's
+		// permission check, and so its message
+		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return nil, err
 		}
@@ -378,16 +380,14 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 			}
 			isDraft := old.Status == "draft" || old.Status == "auto-draft"
 			if isDraft && old.Author == c.Who.UserID {
-				// the author's own draft is updated in place, without a revision
+				// the author's own draft is updated in place, without a
+				// revision, with what prepare_item_for_database covers only:
+				// terms, sticky, format, featured media, template and meta are
+				// update_item's business and stay as they were
+				p.Sticky, p.Format, p.FeaturedMedia, p.Template = old.Sticky, old.Format, old.FeaturedMedia, old.Template
+				p.Footnotes, p.SyncStatus = old.Footnotes, old.SyncStatus
 				if err := updatePost(c.Ctx, tx, &p); err != nil {
 					return err
-				}
-				for _, tax := range pt.Taxonomies {
-					if c.Has(tax.Base) {
-						if err := setTerms(c.Ctx, tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
-							return err
-						}
-					}
 				}
 				out, err := getPost(c.Ctx, tx, p.ID, false)
 				if err != nil {

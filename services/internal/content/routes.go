@@ -62,7 +62,7 @@ func (s *Service) Routes() []Route {
 				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Permission: s.updatePostPermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []Endpoint{
-				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "autosaves"), Handler: s.getAutosave(pt)},
+				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
 			}},
 		)
 	}
