@@ -106,10 +106,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Only the gateway mints identities: whatever a client sent is dropped.
 	r.Header.Del(contract.IdentityHeader)
+	pretty := path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/")
+	hasRoute := queryHas(r.URL.RawQuery, "rest_route")
 	switch {
-	case path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/"):
+	case pretty && !hasRoute:
 		g.serveREST(w, r, strings.TrimPrefix(path, RESTPrefix), r.URL.RawQuery)
-	case (path == "/" || path == "/index.php") && r.URL.Query().Has("rest_route"):
+	case hasRoute && (pretty || path == "/" || path == "/index.php"):
+		// A rest_route query parameter wins over the pretty path, as
+		// WordPress's query vars do (and as the route kit reads it).
 		route, rest := splitRESTRoute(r.URL.RawQuery)
 		g.serveREST(w, r, route, rest)
 	default:

@@ -173,6 +173,9 @@ func TestRoutingForms(t *testing.T) {
 		{"/cms-json/cms/v2/posts?per_page=2&page=1", "/cms/v2/posts", "per_page=2&page=1", 200},
 		{"/?rest_route=/cms/v2/posts/7&context=edit", "/cms/v2/posts/7", "context=edit", 200},
 		{"/?per_page=1&rest_route=%2Fcms%2Fv2%2Fpages", "/cms/v2/pages", "per_page=1", 200},
+		// rest_route wins over the pretty path (§1.12, WordPress's query vars).
+		{"/cms-json/elsewhere/v1/x?rest_route=/cms/v2/pages/3&a=1", "/cms/v2/pages/3", "a=1", 200},
+		{"/cms-json/cms/v2/pages?rest_route=/elsewhere/v1", "", "", 404},
 		{"/api/v1/market/items?api_key=k", "/api/v1/market/items", "api_key=k", 200},
 		{"/cms-json/cms/v2/media/5", "", "", 503},
 		{"/cms-json/elsewhere/v1/x", "", "", 404},
