@@ -624,6 +624,9 @@ func TestAutosaveRulesFromTheControllers(t *testing.T) {
 		wantError(t, e.do(anon, "GET", c.path, nil), 401, "rest_cannot_read", c.msg)
 		wantError(t, e.do(author2, "GET", c.path, nil), 403, "rest_cannot_read", c.msg)
 	}
+	// create_item_permissions_check refuses an empty id before the update check
+	wantError(t, e.do(admin, "POST", "/cms/v2/posts/0/autosaves", map[string]any{"content": "x"}), 404, "rest_post_invalid_id", "Invalid item ID.")
+	wantError(t, e.do(admin, "POST", "/cms/v2/posts/99999/autosaves", map[string]any{"content": "x"}), 404, "rest_post_invalid_id", "Invalid post ID.")
 	// an author's draft autosaved in place takes the prepare_item_for_database
 	// fields only: terms, format, sticky, featured media and meta stay
 	tag := e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "t"}).id()

@@ -93,6 +93,18 @@ func (s *Service) updatePostPermission(pt *PostType) func(*Call) error {
 	}
 }
 
+// createAutosavePermission is the autosaves controller's check: an empty id
+// is refused first, then the parent controller's update check applies.
+func (s *Service) createAutosavePermission(pt *PostType) func(*Call) error {
+	update := s.updatePostPermission(pt)
+	return func(c *Call) error {
+		if c.Int("id") == 0 {
+			return apiErr(http.StatusNotFound, "rest_post_invalid_id", "Invalid item ID.")
+		}
+		return update(c)
+	}
+}
+
 func (s *Service) deletePostPermission(pt *PostType) func(*Call) error {
 	return func(c *Call) error {
 		p, err := s.cachedPost(c, pt)

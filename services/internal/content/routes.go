@@ -59,7 +59,7 @@ func (s *Service) Routes() []Route {
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)/autosaves`, Schema: revisionSchema(pt, true), Endpoints: []Endpoint{
 				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
-				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Permission: s.updatePostPermission(pt), Handler: s.createAutosave(pt)},
+				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []Endpoint{
 				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
