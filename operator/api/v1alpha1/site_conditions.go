@@ -24,6 +24,10 @@ const (
 	ReasonComponentsNotReady    = "ComponentsNotReady"
 	ReasonAllReady              = "AllReady"
 	ReasonSuspended             = "Suspended"
+	// ReasonApplyRejected: the API server refused a child object (a quota,
+	// an admission policy, missing permissions); the pass cannot finish
+	// until someone changes that.
+	ReasonApplyRejected = "ApplyRejected"
 )
 
 // ComponentConditionType is the condition type of a component, e.g.

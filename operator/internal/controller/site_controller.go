@@ -98,6 +98,8 @@ func (r *SiteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 		res, err = r.reconcile(ctx, site)
 		if err == nil {
 			site.Status.ObservedGeneration = site.Generation
+		} else {
+			reportRejection(site, err)
 		}
 	}
 	r.recordTransitions(original, site)

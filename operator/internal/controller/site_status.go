@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -93,6 +94,28 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 		site.Status.Phase = sitev1.PhaseProvisioning
 	}
 	return len(notReady) == 0
+}
+
+// maxRejectionMessage bounds the API server's message copied into Ready.
+const maxRejectionMessage = 1024
+
+// reportRejection makes a refusal by the API server visible on the Site:
+// Ready=False (ApplyRejected, with the server's message) and phase
+// Degraded, so `kubectl get site` says why nothing appears instead of
+// leaving it to the operator's log. Transient failures (timeouts,
+// throttling, conflicts) leave the status alone; the pass is retried
+// either way, and the next complete pass recomputes Ready.
+func reportRejection(site *sitev1.Site, err error) {
+	if !apierrors.IsForbidden(err) && !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) {
+		return
+	}
+	msg := err.Error()
+	if len(msg) > maxRejectionMessage {
+		msg = msg[:maxRejectionMessage] + "…"
+	}
+	setCondition(site, metav1.Condition{Type: sitev1.ConditionReady, Status: metav1.ConditionFalse,
+		Reason: sitev1.ReasonApplyRejected, Message: msg})
+	site.Status.Phase = sitev1.PhaseDegraded
 }
 
 // recordTransitions emits events when readiness changes, never on a pass

@@ -1,12 +1,16 @@
 package controller
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
@@ -127,5 +131,41 @@ func TestComponentConditionType(t *testing.T) {
 		if got := sitev1.ComponentConditionType(in); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestReportRejection(t *testing.T) {
+	gr := schema.GroupResource{Resource: "persistentvolumeclaims"}
+	tests := []struct {
+		name     string
+		err      error
+		reported bool
+	}{
+		{"quota or policy (Forbidden)", fmt.Errorf("apply PersistentVolumeClaim: %w",
+			apierrors.NewForbidden(gr, "s-media", errors.New("exceeded quota"))), true},
+		{"invalid object", apierrors.NewInvalid(schema.GroupKind{Kind: "Deployment"}, "s-content", nil), true},
+		{"bad request", apierrors.NewBadRequest("no"), true},
+		{"timeout", apierrors.NewTimeoutError("slow", 1), false},
+		{"throttled", apierrors.NewTooManyRequests("later", 1), false},
+		{"conflict", apierrors.NewConflict(gr, "s-media", errors.New("changed")), false},
+		{"network", errors.New("connection refused"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := &sitev1.Site{ObjectMeta: metav1.ObjectMeta{Generation: 3}}
+			site.Status.Phase = sitev1.PhaseReady
+			reportRejection(site, tt.err)
+			c := findCondition(site, sitev1.ConditionReady)
+			if !tt.reported {
+				if c != nil || site.Status.Phase != sitev1.PhaseReady {
+					t.Errorf("a transient error changed the status: %+v, phase %s", c, site.Status.Phase)
+				}
+				return
+			}
+			if c == nil || c.Status != metav1.ConditionFalse || c.Reason != sitev1.ReasonApplyRejected ||
+				c.Message != tt.err.Error() || c.ObservedGeneration != 3 || site.Status.Phase != sitev1.PhaseDegraded {
+				t.Errorf("condition %+v, phase %s", c, site.Status.Phase)
+			}
+		})
 	}
 }
