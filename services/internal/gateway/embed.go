@@ -21,19 +21,33 @@ import (
 // context=embed unless the link carries a context, as the caller, through
 // the same routing as a client request; errors are embedded as error bodies.
 
-// embedParam parses _embed from a raw query: ok is false when absent; a nil
-// list means every relation.
+// embedParam parses _embed from a raw query (rest_parse_embed_param): ok is
+// false when absent; a nil list means every relation. PHP's falsy values
+// ("" and "0"), "1", "true" and a value naming no relation embed all; the
+// array form (_embed[]=author) lists relations too.
 func embedParam(rawQuery string) (rels []string, ok bool) {
 	q, err := url.ParseQuery(rawQuery)
-	if err != nil || !q.Has("_embed") {
+	if err != nil {
 		return nil, false
 	}
-	v := strings.TrimSpace(q.Get("_embed"))
-	if v == "" || v == "1" || v == "true" {
-		return nil, true
+	var values []string
+	switch {
+	case q.Has("_embed"):
+		v := q.Get("_embed")
+		if v == "" || v == "0" || v == "1" || v == "true" {
+			return nil, true
+		}
+		values = []string{v}
+	case q.Has("_embed[]"):
+		values = q["_embed[]"]
+	default:
+		return nil, false
 	}
-	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
-		rels = append(rels, f)
+	for _, v := range values {
+		rels = append(rels, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })...)
+	}
+	if len(rels) == 0 {
+		return nil, true
 	}
 	return rels, true
 }

@@ -77,3 +77,30 @@ func TestPHPEmpty(t *testing.T) {
 		}
 	}
 }
+
+func TestEmbedParam(t *testing.T) {
+	tests := []struct {
+		query string
+		rels  []string
+		ok    bool
+	}{
+		{"", nil, false},
+		{"_fields=id", nil, false},
+		{"_embed", nil, true},
+		{"_embed=", nil, true},
+		{"_embed=1", nil, true},
+		{"_embed=true", nil, true},
+		{"_embed=0", nil, true}, // PHP: ! "0" is true
+		{"_embed=%20", nil, true},
+		{"_embed=author", []string{"author"}, true},
+		{"_embed=author,wp:term", []string{"author", "wp:term"}, true},
+		{"_embed=author%20wp:term", []string{"author", "wp:term"}, true},
+		{"_embed[]=author&_embed[]=wp:term", []string{"author", "wp:term"}, true},
+	}
+	for _, tt := range tests {
+		rels, ok := embedParam(tt.query)
+		if ok != tt.ok || strings.Join(rels, "|") != strings.Join(tt.rels, "|") || (rels == nil) != (tt.rels == nil) {
+			t.Errorf("embedParam(%q) = %q, %v; want %q, %v", tt.query, rels, ok, tt.rels, tt.ok)
+		}
+	}
+}
