@@ -244,7 +244,9 @@ func writePermission(c *Call, pt *PostType, create bool) error {
 // checkTemplate is check_template: no page templates exist, so only the
 // empty string (or the unchanged value) is accepted.
 func checkTemplate(c *Call, current string) error {
-	if !c.Has("template") {
+	// only a write validates it: the Allow header of a GET runs the write
+	// permission checks too, and a stray ?template= must not hide POST
+	if !c.Has("template") || c.Method == "GET" || c.Method == "HEAD" {
 		return nil
 	}
 	t := c.Str("template")
