@@ -53,6 +53,10 @@ func TestEmbedAuthor(t *testing.T) {
 	if f.content.lastPerPage != 100 || v0.(map[string]any)["_embedded"].(map[string]any)["wp:term"] == nil {
 		t.Fatalf("wp:term embed: per_page %d, body %v", f.content.lastPerPage, v0)
 	}
+	// HEAD: nothing to embed into, the GET's headers unchanged.
+	if rec, _ := f.do(t, "HEAD", "/cms-json/cms/v2/posts/1?_embed", nil); rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("Content-Length") != "" {
+		t.Fatalf("HEAD with _embed: %d %v %q", rec.Code, rec.Header(), rec.Body)
+	}
 	// _envelope: embedded inside "body".
 	rec, v := f.do(t, "GET", "/cms-json/cms/v2/posts/1?_embed=author&_envelope", nil)
 	env, _ := v.(map[string]any)

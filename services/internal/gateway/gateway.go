@@ -240,7 +240,8 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	}
 	ours := w.Header()
 	rels, embed := embedParam(rawQuery)
-	embed = embed && fieldsAllowEmbedded(rawQuery)
+	// HEAD has no body to embed into (and must not get "Content-Length: 0").
+	embed = embed && fieldsAllowEmbedded(rawQuery) && r.Method != http.MethodHead
 	enveloped := queryHas(rawQuery, "_envelope")
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
