@@ -76,7 +76,7 @@ func New(cfg Config) (*Gateway, error) {
 	g.local = local
 	g.bare, err = rest.New(rest.Options{RootURL: g.apiRoot(), Prefix: RESTPrefix, Caller: callerOf, Logger: cfg.Logger,
 		Authenticate: func(r *http.Request) error {
-			if e, ok := r.Context().Value(authErrorKey{}).(*rest.Error); ok {
+			if e, ok := r.Context().Value(earlyErrorKey{}).(*rest.Error); ok {
 				return e
 			}
 			return nil
@@ -87,8 +87,10 @@ func New(cfg Config) (*Gateway, error) {
 	return g, nil
 }
 
-// authErrorKey carries a failed authentication to the bare server.
-type authErrorKey struct{}
+// earlyErrorKey carries an error decided before any route ran (failed
+// authentication, an unreachable service) to the bare server, which
+// answers it like WordPress's authentication errors: whatever the route.
+type earlyErrorKey struct{}
 
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -195,7 +197,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		// §1.1: the JSONP checks come first, then the authentication error
 		// is the answer even for an unknown route.
 		metrics.SetRoute(r.Context(), "auth")
-		g.bare.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authErrorKey{}, err)))
+		g.bare.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), earlyErrorKey{}, err)))
 		return
 	}
 	ctx := identity.NewContext(r.Context(), caller)
@@ -248,6 +250,11 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 		// Services trust the signed identity only; the application password
 		// itself never leaves the gateway.
 		DropHeaders: []string{"Authorization", "Cookie"},
+		// 502/503/504 through the REST pipeline too (Vary, no-cache,
+		// _envelope, _jsonp), in WordPress's error envelope.
+		Errors: func(w http.ResponseWriter, r *http.Request, status int, code, message string) {
+			g.bare.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), earlyErrorKey{}, rest.NewError(code, message, status))))
+		},
 		ModifyResponse: func(res *http.Response) error {
 			// The service's values win; ours fill the gaps.
 			for k := range res.Header {

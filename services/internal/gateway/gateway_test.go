@@ -248,6 +248,12 @@ func TestGatewayOwnAnswers(t *testing.T) {
 		{"bad password, enveloped", "GET", "/cms-json/nowhere/v1?_envelope=1", http.Header{"Authorization": {basic("admin", "wrong")}}, 200,
 			`{"body":{"code":"incorrect_password","message":"The provided password is an invalid application password.","data":{"status":401}},"status":401,"headers":[]}`,
 			"application/json; charset=UTF-8", "Origin", ""},
+		{"service down", "GET", "/cms-json/cms/v2/media/5", nil, 503,
+			`{"code":"rest_service_unavailable","message":"The service that owns this route is unavailable.","data":{"status":503}}`,
+			"application/json; charset=UTF-8", "Origin", ""},
+		{"service down, logged in, enveloped", "GET", "/cms-json/cms/v2/media/5?_envelope", http.Header{"Authorization": {basic("admin", f.adminPW)}}, 200,
+			`{"body":{"code":"rest_service_unavailable","message":"The service that owns this route is unavailable.","data":{"status":503}},"status":503,"headers":[]}`,
+			"application/json; charset=UTF-8", "", "no-cache, must-revalidate, max-age=0, no-store, private"},
 		{"JSONP is checked before authentication", "GET", "/cms-json/?_jsonp=a-b", http.Header{"Authorization": {basic("admin", "wrong")}}, 400,
 			`{"code":"rest_callback_invalid","message":"Invalid JSONP callback function."}`, "application/javascript; charset=UTF-8", "", ""},
 	}

@@ -78,6 +78,9 @@ type Target struct {
 	DropHeaders []string
 	// ModifyResponse may adjust the upstream response before it is copied.
 	ModifyResponse func(*http.Response) error
+	// Errors, when set, writes this request's upstream failure instead of
+	// the proxy's ErrorFunc.
+	Errors ErrorFunc
 }
 
 // Forward proxies r to t and writes the answer to w. A service that is
@@ -113,6 +116,10 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 			status, code, msg := Classify(err)
 			if p.onError != nil {
 				p.onError(r, status, err)
+			}
+			if t.Errors != nil {
+				t.Errors(w, r, status, code, msg)
+				return
 			}
 			p.errors(w, r, status, code, msg)
 		},
