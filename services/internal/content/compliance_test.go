@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -652,5 +653,51 @@ func TestTemplateParamDoesNotChangeAllow(t *testing.T) {
 		if got := r.Header.Get("Allow"); got != "GET, POST, PUT, PATCH, DELETE" {
 			t.Fatalf("%q: Allow %q", q, got)
 		}
+	}
+}
+
+func TestEmptyAuthorAndNullDates(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name   string
+		body   map[string]any
+		status int
+		check  func(o map[string]any) bool
+	}{
+		// prepare_item_for_database tests author with empty(): 0 is "not given"
+		{"author 0", map[string]any{"title": "a", "author": 0}, 201,
+			func(o map[string]any) bool { return o["author"] == float64(3) }},
+		{"author -1", map[string]any{"title": "a", "author": -1}, 400, nil},
+		// a null date_gmt resets the dates even when date is given: the draft floats
+		{"date with null date_gmt", map[string]any{"title": "d", "date": "2020-05-05T10:00:00", "date_gmt": nil}, 201,
+			func(o map[string]any) bool { return !strings.HasPrefix(str(o["date"]), "2020-") }},
+		{"date alone", map[string]any{"title": "d", "date": "2020-05-05T10:00:00"}, 201,
+			func(o map[string]any) bool {
+				return o["date"] == "2020-05-05T10:00:00" && o["date_gmt"] == "2020-05-05T08:00:00"
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			who := author
+			if c.status == 400 {
+				who = editor // may write as others: the id itself is checked
+			}
+			r := e.do(who, "POST", "/cms/v2/posts", c.body)
+			if c.status == 400 {
+				wantError(t, r, 400, "rest_invalid_author", "Invalid author ID.")
+				return
+			}
+			wantStatus(t, r, c.status)
+			if !c.check(r.obj()) {
+				t.Fatalf("%s", r.Raw)
+			}
+		})
+	}
+	// on update, author 0 keeps the author
+	id := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "x", "author": 3}).id()
+	r := e.do(editor, "POST", fmt.Sprintf("/cms/v2/posts/%d", id), map[string]any{"author": 0})
+	wantStatus(t, r, 200)
+	if r.obj()["author"] != float64(3) {
+		t.Fatalf("author after 0: %s", r.Raw)
 	}
 }

@@ -333,19 +333,21 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 		}
 		p.Status = st
 	}
-	// dates: date wins over date_gmt; null resets to floating
+	// dates: date wins over date_gmt; a null in either resets both to
+	// floating, even next to a date (WordPress applies the null last)
 	switch {
-	case c.Has("date") && !c.IsNull("date"):
+	case c.Str("date") != "":
 		t, _ := parseDate(c.Str("date"), s.loc)
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}
-	case c.Has("date_gmt") && !c.IsNull("date_gmt"):
+	case c.Str("date_gmt") != "":
 		t, _ := parseDate(c.Str("date_gmt"), time.UTC)
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}
-	case c.IsNull("date") || c.IsNull("date_gmt"):
+	}
+	if c.IsNull("date") || c.IsNull("date_gmt") {
 		p.DateFloating = true
 	}
 	if v, ok := textValue(c, "title"); ok {
@@ -359,8 +361,8 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 			p.Excerpt = v
 		}
 	}
-	if pt.Author && c.Has("author") {
-		author := c.Int("author")
+	// WordPress tests author with empty(): 0 leaves the author as it is
+	if author := c.Int("author"); pt.Author && author != 0 {
 		if author != c.Who.UserID {
 			exists, err := s.users.Exists(c.Ctx, author)
 			if err != nil {
