@@ -226,3 +226,18 @@ func TestBatchIgnoresServeParameters(t *testing.T) {
 		t.Fatalf("the post was deleted or trashed: %d %s", r.Status, r.Raw)
 	}
 }
+
+// §11.2 step 6: a sub-response's headers in WordPress's order, the
+// controller's (Location) before Allow.
+func TestBatchHeaderOrder(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	r := call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{
+		map[string]any{"path": "/cms/v2/posts", "body": map[string]any{"title": "Ordered", "status": "draft"}},
+	}}, admin()...)
+	if r.Status != 207 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	if !strings.Contains(string(r.Raw), `"headers":{"Location":"`) || !strings.HasSuffix(string(r.Raw), `","Allow":"GET, POST"}}]}`) {
+		t.Fatalf("headers order: %s", r.Raw)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
@@ -210,11 +209,7 @@ func headersObject(h http.Header) any {
 	if len(h) == 0 {
 		return []any{}
 	}
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := rest.HeaderKeys(h)
 	o := make(rest.Object, 0, len(keys))
 	for _, k := range keys {
 		o = append(o, rest.Member{Key: rest.HeaderName(k), Value: strings.Join(h[k], ", ")})

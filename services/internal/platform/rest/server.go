@@ -443,7 +443,7 @@ func (r *Request) pretty() bool {
 // envelope builds {"body", "status", "headers"} (§1.7).
 func (s *Server) envelope(req *Request, status int, header http.Header, body any, isErr bool) Object {
 	hs := make(Object, 0, len(header))
-	for _, k := range sortedHeaderKeys(header) {
+	for _, k := range HeaderKeys(header) {
 		hs = append(hs, Member{HeaderName(k), strings.Join(header[k], ", ")})
 	}
 	var headers any = hs
@@ -453,13 +453,40 @@ func (s *Server) envelope(req *Request, status int, header http.Header, body any
 	return Object{{"body", body}, {"status", status}, {"headers", headers}}
 }
 
-func sortedHeaderKeys(h http.Header) []string {
+// HeaderKeys orders a response's own headers as WordPress lists them in an
+// _envelope or a batch response: what the controller set (Location, then
+// the collection headers X-WP-Total, X-WP-TotalPages and Link, then any
+// other, sorted), and Allow last (rest_send_allow_header runs after the
+// controller).
+func HeaderKeys(h http.Header) []string {
 	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
+	for _, k := range headerOrder {
+		if _, ok := h[k]; ok {
+			keys = append(keys, k)
+		}
 	}
-	sort.Strings(keys)
+	first := len(keys)
+	for k := range h {
+		if headerRank(k) < 0 && k != "Allow" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys[first:])
+	if _, ok := h["Allow"]; ok {
+		keys = append(keys, "Allow")
+	}
 	return keys
+}
+
+var headerOrder = []string{"Location", "X-Wp-Total", "X-Wp-Totalpages", "Link"}
+
+func headerRank(k string) int {
+	for i, o := range headerOrder {
+		if o == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // HeaderName spells a canonical header name (as net/http keys it) the way

@@ -348,7 +348,8 @@ func TestGlobalParameters(t *testing.T) {
 	s := newTestServer(t)
 	t.Run("envelope", func(t *testing.T) {
 		res := do(t, s, "GET", "/cms/v2/posts?_envelope&_fields=id&per_page=40", nil, "")
-		want := `{"body":[{"id":1},{"id":2}],"status":200,"headers":{"Allow":"GET","Link":"<https:\/\/example.com\/cms-json\/cms\/v2\/posts?_envelope=&_fields=id&per_page=40&page=2>; rel=\"next\"","X-WP-Total":"42","X-WP-TotalPages":"2"}}`
+		// Headers in WordPress's order: the controller's, then Allow.
+		want := `{"body":[{"id":1},{"id":2}],"status":200,"headers":{"X-WP-Total":"42","X-WP-TotalPages":"2","Link":"<https:\/\/example.com\/cms-json\/cms\/v2\/posts?_envelope=&_fields=id&per_page=40&page=2>; rel=\"next\"","Allow":"GET"}}`
 		if res.status != 200 || res.body != want {
 			t.Fatalf("%d\n got %s\nwant %s", res.status, res.body, want)
 		}
