@@ -701,3 +701,33 @@ func TestEmptyAuthorAndNullDates(t *testing.T) {
 		t.Fatalf("author after 0: %s", r.Raw)
 	}
 }
+
+func TestPageParentLoopsAreRefused(t *testing.T) {
+	e := newEnv(t)
+	a := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "a", "status": "publish"}).id()
+	b := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "b", "parent": a, "status": "publish"}).id()
+	c := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "c", "parent": b, "status": "publish"}).id()
+	other := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "other", "status": "publish"}).id()
+	// wp_check_post_hierarchy_for_loops: the post itself or a descendant as
+	// parent becomes 0; any other page is taken
+	cases := []struct {
+		name       string
+		id, parent int64
+		want       int64
+		wantLink   string
+	}{
+		{"itself", a, a, 0, "http://example.test/a/"},
+		{"its grandchild", a, c, 0, "http://example.test/a/"},
+		{"its child", b, c, 0, "http://example.test/b/"},
+		{"another page", c, other, other, "http://example.test/other/c/"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(editor, "POST", fmt.Sprintf("/cms/v2/pages/%d", tc.id), map[string]any{"parent": tc.parent})
+			wantStatus(t, r, 200)
+			if r.obj()["parent"] != float64(tc.want) || r.obj()["link"] != tc.wantLink {
+				t.Fatalf("parent %v link %v, want %d %s", r.obj()["parent"], r.obj()["link"], tc.want, tc.wantLink)
+			}
+		})
+	}
+}

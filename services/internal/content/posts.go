@@ -399,6 +399,17 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 			if pp == nil || pp.Type != pt.Name {
 				return apiErr(http.StatusBadRequest, "rest_post_invalid_id", "Invalid post parent ID.")
 			}
+			// wp_check_post_hierarchy_for_loops: a parent that is the post
+			// itself or one of its descendants becomes 0
+			if old != nil {
+				loop, err := isAncestorOrSelf(c, tx, old.ID, parent)
+				if err != nil {
+					return err
+				}
+				if loop {
+					parent = 0
+				}
+			}
 		}
 		p.Parent = parent
 	}

@@ -103,6 +103,17 @@ func updatePost(ctx context.Context, q querier, p *Post) error {
 	return err
 }
 
+// isAncestorOrSelf reports whether id is parent or one of parent's
+// ancestors, i.e. whether making parent the parent of id closes a loop.
+func isAncestorOrSelf(c *Call, q querier, id, parent int64) (bool, error) {
+	var loop bool
+	err := q.QueryRow(c.Ctx, `WITH RECURSIVE a(id, parent, depth) AS (
+		SELECT id, parent, 1 FROM posts WHERE id = $2
+		UNION ALL SELECT y.id, y.parent, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 64)
+		SELECT EXISTS (SELECT 1 FROM a WHERE id = $1)`, id, parent).Scan(&loop)
+	return loop, err
+}
+
 // deletePost removes a post and its revisions (WordPress deletes a post's
 // revisions with it); term links go by cascade. Children of the same type
 // move up to the deleted post's parent, as wp_delete_post does for
