@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -72,6 +73,23 @@ func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
 	_ = get(t, ns, "auto-content", &d)
 	if *d.Spec.Replicas != 4 {
 		t.Errorf("the operator reset the autoscaled replicas to %d", *d.Spec.Replicas)
+	}
+
+	// The autoscaler's frequent status writes cause no passes.
+	time.Sleep(time.Second)
+	before = passes.get(k)
+	eventually(t, "an autoscaler status write", func() error {
+		var h autoscalingv2.HorizontalPodAutoscaler
+		if err := k8s.Get(ctx, key(ns, "auto-content"), &h); err != nil {
+			return err
+		}
+		h.Status = autoscalingv2.HorizontalPodAutoscalerStatus{CurrentReplicas: 4, DesiredReplicas: 4,
+			LastScaleTime: &metav1.Time{Time: time.Now().Truncate(time.Second)}}
+		return k8s.Status().Update(ctx, &h)
+	})
+	time.Sleep(2 * time.Second)
+	if n := passes.get(k) - before; n != 0 {
+		t.Errorf("%d passes after an autoscaler status write", n)
 	}
 
 	// Readiness is measured against the autoscaler's 4, not spec.replicas.
