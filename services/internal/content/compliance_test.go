@@ -731,3 +731,30 @@ func TestPageParentLoopsAreRefused(t *testing.T) {
 		})
 	}
 }
+
+func TestSlugRecheckedOnParentChange(t *testing.T) {
+	e := newEnv(t)
+	a := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "a", "status": "publish"}).id()
+	e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "About", "parent": a, "status": "publish"})
+	top := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "About", "status": "publish"})
+	if top.obj()["slug"] != "about" {
+		t.Fatalf("top-level about: %s", top.Raw)
+	}
+	// moving it under a, which already has an "about" child, makes it unique
+	r := e.do(editor, "POST", fmt.Sprintf("/cms/v2/pages/%d", top.id()), map[string]any{"parent": a})
+	wantStatus(t, r, 200)
+	if r.obj()["slug"] != "about-2" || r.obj()["link"] != "http://example.test/a/about-2/" {
+		t.Fatalf("moved page: %s", r.Raw)
+	}
+	// an explicit slug is made unique even for a draft (the REST controller
+	// asks as if publishing), within the parent
+	d := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "About", "slug": "about", "parent": a})
+	if d.obj()["slug"] != "about-3" {
+		t.Fatalf("explicit draft slug: %s", d.Raw)
+	}
+	// without a new slug a draft keeps its own as it is, even when moved
+	r = e.do(editor, "POST", fmt.Sprintf("/cms/v2/pages/%d", d.id()), map[string]any{"parent": 0})
+	if r.obj()["slug"] != "about-3" {
+		t.Fatalf("moved draft: %s", r.Raw)
+	}
+}

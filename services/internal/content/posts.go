@@ -312,7 +312,6 @@ func textValue(c *Call, name string) (string, bool) {
 // conflict checks; old is nil on create. It mutates p.
 func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
 	// status (handle_status_param; the unchanged status is always accepted)
-	untrashed := false
 	if c.Has("status") {
 		st := c.Str("status")
 		if old == nil || st != old.Status {
@@ -329,7 +328,6 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 		}
 		if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
 			p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
-			untrashed = true
 		}
 		p.Status = st
 	}
@@ -470,15 +468,16 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 	if old != nil {
 		id, stored = old.ID, old.Slug
 	}
+	// every save of a non-draft runs the slug through wp_unique_post_slug
+	// (a restored post's slug may have been taken meanwhile, a page may
+	// move under a parent that has a child of that name)
+	draftish := p.Status == "draft" || p.Status == "pending" || p.Status == "auto-draft"
 	switch {
 	case c.Has("slug"):
 		p.Slug = sanitizeTitle(c.Str("slug"))
-	case p.Slug == "" && p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft":
+	case p.Slug == "" && !draftish:
 		p.Slug = sanitizeTitle(p.Title)
-	case untrashed && p.Status != "draft" && p.Status != "pending":
-		// the desired slug comes back through wp_unique_post_slug: another
-		// post may have taken it meanwhile
-	default:
+	case draftish:
 		return nil
 	}
 	slug, err := uniqueSlug(c.Ctx, tx, pt, p.Slug, id, p.Parent, stored)
