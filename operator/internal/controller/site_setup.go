@@ -57,7 +57,7 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&policyv1.PodDisruptionBudget{}).
 		// The autoscaler rewrites its status every few seconds; only a change
 		// of its spec (or its deletion) concerns the Site.
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&networkingv1.NetworkPolicy{}).
 		Owns(&networkingv1.Ingress{}).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForDatabaseSecret))
