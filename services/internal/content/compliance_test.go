@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Regressions found by the compliance audit against the behaviour
@@ -756,5 +757,32 @@ func TestSlugRecheckedOnParentChange(t *testing.T) {
 	r = e.do(editor, "POST", fmt.Sprintf("/cms/v2/pages/%d", d.id()), map[string]any{"parent": 0})
 	if r.obj()["slug"] != "about-3" {
 		t.Fatalf("moved draft: %s", r.Raw)
+	}
+}
+
+func TestScheduledPublishStoresFirstRevision(t *testing.T) {
+	e := newEnv(t)
+	soon := e.svc.now().Add(time.Hour)
+	fresh := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "fresh", "status": "future", "date_gmt": soon.Format(wpDateLayout)}).id()
+	edited := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "edited", "status": "future", "date_gmt": soon.Format(wpDateLayout)}).id()
+	wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/posts/%d", edited), map[string]any{"content": "x"}), 200)
+	e.svc.now = func() time.Time { return soon.Add(time.Second) }
+	if n, err := e.svc.PublishDue(t.Context()); err != nil || n != 2 {
+		t.Fatalf("PublishDue: %d %v", n, err)
+	}
+	// wp_publish_post ends as an update: the first revision is stored (by
+	// no user); a post that has one gets no other, nothing changed
+	for _, c := range []struct {
+		id   int64
+		want int
+	}{{fresh, 1}, {edited, 1}} {
+		revs := e.do(editor, "GET", fmt.Sprintf("/cms/v2/posts/%d/revisions", c.id), nil).list()
+		if len(revs) != c.want || revs[0]["title"].(map[string]any)["rendered"] == nil {
+			t.Fatalf("post %d revisions: %v", c.id, revs)
+		}
+	}
+	revs := e.do(editor, "GET", fmt.Sprintf("/cms/v2/posts/%d/revisions", fresh), nil).list()
+	if revs[0]["author"] != float64(0) || revs[0]["slug"] != fmt.Sprintf("%d-revision-v1", fresh) {
+		t.Fatalf("scheduled revision: %v", revs[0])
 	}
 }
