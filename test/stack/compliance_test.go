@@ -241,3 +241,18 @@ func TestBatchHeaderOrder(t *testing.T) {
 		t.Fatalf("headers order: %s", r.Raw)
 	}
 }
+
+// §1.10: pagination links are add_query_arg's: nested keys with encoded
+// brackets, values urlencoded, an empty value without "=", page replaced in
+// place or appended.
+func TestPaginationLinkEncoding(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	r := call(t, "GET", "/cms-json/cms/v2/posts?per_page=1&categories%5B%5D=1&_pretty&_fields=id,title", nil)
+	if r.Status != 200 {
+		t.Fatalf("%d %.300s", r.Status, r.Raw)
+	}
+	want := st.SiteURL + `/cms-json/cms/v2/posts?per_page=1&categories%5B0%5D=1&_pretty&_fields=id%2Ctitle&page=2>; rel="next"`
+	if got := r.Header.Values("Link"); len(got) != 2 || !strings.HasSuffix(got[0], want) {
+		t.Fatalf("Link %q, want <...%s", got, want)
+	}
+}

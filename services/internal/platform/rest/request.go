@@ -326,15 +326,20 @@ func appendQueryPair(buf []byte, start int, key []string, v any, n int, isInt bo
 	if len(buf) > start {
 		buf = append(buf, '&')
 	}
+	// _http_build_query writes the brackets of nested keys encoded
+	// ("categories%5B0%5D=3") and the keys themselves as they are.
 	buf = append(buf, key[0]...)
 	for _, k := range key[1:] {
-		buf = append(buf, '[')
+		buf = append(buf, "%5B"...)
 		buf = append(buf, k...)
-		buf = append(buf, ']')
+		buf = append(buf, "%5D"...)
 	}
-	buf = append(buf, '=')
 	if isInt {
-		return strconv.AppendInt(buf, int64(n), 10)
+		return strconv.AppendInt(append(buf, '='), int64(n), 10)
 	}
-	return appendURLEncode(buf, phpString(v))
+	// add_query_arg drops the "=" of an empty value ("?_envelope&...").
+	if str := phpString(v); str != "" {
+		buf = appendURLEncode(append(buf, '='), str)
+	}
+	return buf
 }
