@@ -786,3 +786,32 @@ func TestScheduledPublishStoresFirstRevision(t *testing.T) {
 		t.Fatalf("scheduled revision: %v", revs[0])
 	}
 }
+
+func TestFutureNeedsAMinute(t *testing.T) {
+	e := newEnv(t)
+	now := e.svc.now()
+	e.svc.now = func() time.Time { return now } // the borders are to the second
+	cases := []struct {
+		status string
+		ahead  time.Duration
+		want   string
+	}{
+		// wp_insert_post compares with MINUTE_IN_SECONDS
+		{"publish", 30 * time.Second, "publish"},
+		{"publish", 59 * time.Second, "publish"},
+		{"publish", time.Minute, "future"},
+		{"future", 30 * time.Second, "publish"},
+		{"future", 2 * time.Minute, "future"},
+		{"future", -time.Hour, "publish"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.status, c.ahead), func(t *testing.T) {
+			r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "f", "status": c.status,
+				"date_gmt": now.Add(c.ahead).Format(wpDateLayout)})
+			wantStatus(t, r, 201)
+			if r.obj()["status"] != c.want {
+				t.Fatalf("status %v, want %s", r.obj()["status"], c.want)
+			}
+		})
+	}
+}

@@ -455,9 +455,11 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 	if p.DateFloating {
 		p.DateGMT = now
 	}
-	if p.Status == "publish" && p.DateGMT.After(now) {
+	// wp_insert_post: a date at least a minute ahead schedules, anything
+	// sooner publishes
+	if ahead := p.DateGMT.Sub(now) >= time.Minute; p.Status == "publish" && ahead {
 		p.Status = "future"
-	} else if p.Status == "future" && !p.DateGMT.After(now) {
+	} else if p.Status == "future" && !ahead {
 		p.Status = "publish"
 	}
 	p.ModifiedGMT = now
