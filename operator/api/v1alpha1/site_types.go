@@ -218,7 +218,8 @@ type ComponentSpec struct {
 	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
 
 	// Env is added to the container's environment; an entry with the name of
-	// an operator-set variable replaces it.
+	// an operator-set variable replaces it (SITEPLANE_DATABASE_URL and
+	// SITEPLANE_INTERNAL_KEY also replace their _FILE variants).
 	// +listType=map
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=64

@@ -2,6 +2,7 @@ package resources
 
 import (
 	"path"
+	"slices"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -231,6 +232,11 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 		env = append(env, corev1.EnvVar{Name: contract.EnvMediaDir, Value: contract.MediaMountPath})
 	}
 	for _, extra := range site.Component(component).Env {
+		// The services refuse to start when a value and its _FILE variant
+		// are both set: a plain value from the spec replaces the file.
+		if file, ok := fileVariants[extra.Name]; ok {
+			env = slices.DeleteFunc(env, func(e corev1.EnvVar) bool { return e.Name == file })
+		}
 		replaced := false
 		for i := range env {
 			if env[i].Name == extra.Name {
@@ -242,6 +248,13 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 		}
 	}
 	return env
+}
+
+// fileVariants maps the variables a service reads either directly or from
+// a file to the _FILE variant the operator sets.
+var fileVariants = map[string]string{
+	contract.EnvDatabaseURL: contract.EnvDatabaseURLFile,
+	contract.EnvInternalKey: contract.EnvInternalKeyFile,
 }
 
 // DefaultResources are used when a component's spec sets none. Media gets

@@ -432,3 +432,32 @@ func TestDeploymentReplicasLeftToAutoscaler(t *testing.T) {
 }
 
 func ptrInt32(v int32) *int32 { return &v }
+
+// TestSpecEnvReplacesFileVariant: the services refuse to start with both
+// X and X_FILE set, so a spec value for X drops the operator's X_FILE.
+func TestSpecEnvReplacesFileVariant(t *testing.T) {
+	tests := []struct {
+		name, set, dropped, kept string
+	}{
+		{"database URL", contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, contract.EnvInternalKeyFile},
+		{"internal key", contract.EnvInternalKey, contract.EnvInternalKeyFile, contract.EnvDatabaseURLFile},
+		{"unrelated variable", contract.EnvLogLevel, "", contract.EnvDatabaseURLFile},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := testSite()
+			site.Spec.Components.Content.Env = []corev1.EnvVar{{Name: tt.set, Value: "v"}}
+			d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, ImageDefaults{}, testMounted()))
+			env := envMap(d.Spec.Template.Spec.Containers[0])
+			if env[tt.set] != "v" {
+				t.Errorf("%s = %q", tt.set, env[tt.set])
+			}
+			if _, ok := env[tt.dropped]; ok && tt.dropped != "" {
+				t.Errorf("%s still set next to %s", tt.dropped, tt.set)
+			}
+			if _, ok := env[tt.kept]; !ok {
+				t.Errorf("%s was dropped", tt.kept)
+			}
+		})
+	}
+}
