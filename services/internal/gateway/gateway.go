@@ -95,14 +95,10 @@ type earlyErrorKey struct{}
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
-	if hasDotSegment(path) || hasDotSegment(queryValue(r.URL.RawQuery, "rest_route")) {
-		// Never forward a path that a service might resolve to somewhere
-		// else (its internal endpoints, say).
-		metrics.SetRoute(r.Context(), "unmatched")
-		writeError(w, errNoRoute())
-		return
-	}
-	if strings.HasPrefix(path, "/internal/") {
+	// A "." or ".." segment is never forwarded: a service might resolve it
+	// to somewhere else (its internal endpoints, say).
+	dots := hasDotSegment(path) || hasDotSegment(queryValue(r.URL.RawQuery, "rest_route"))
+	if strings.HasPrefix(path, "/internal/") && !dots {
 		g.serveInternal(w, r)
 		return
 	}
@@ -118,6 +114,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// WordPress's query vars do (and as the route kit reads it).
 		route, rest := splitRESTRoute(r.URL.RawQuery)
 		g.serveREST(w, r, route, rest)
+	case dots:
+		metrics.SetRoute(r.Context(), "unmatched")
+		writeError(w, errNoRoute())
 	default:
 		g.servePublic(w, r)
 	}
@@ -206,6 +205,13 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		ctx = context.WithValue(ctx, appPasswordKey{}, appPassword)
 	}
 	r = r.WithContext(ctx)
+	if hasDotSegment(route) {
+		// No route has such a segment: rest_no_route, after
+		// authentication and with the REST headers.
+		metrics.SetRoute(r.Context(), "unmatched")
+		g.bare.ServeHTTP(w, r)
+		return
+	}
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
 		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" &&
