@@ -16,6 +16,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -528,6 +529,26 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 		}
 		return nil
 	})
+	keyVolume := func() corev1.Volume {
+		var d appsv1.Deployment
+		_ = get(t, ns, "mkt-marketplace", &d)
+		for _, v := range d.Spec.Template.Spec.Volumes {
+			if v.Projected != nil {
+				return v
+			}
+		}
+		t.Fatal("no projected key volume")
+		return corev1.Volume{}
+	}
+	// The previous key's (optional) source is projected before any rotation,
+	// so a rotation changes Secret contents, not the volume: a running pod
+	// gets both keys in one kubelet update instead of the new key alone.
+	volume1 := keyVolume()
+	var d0 appsv1.Deployment
+	_ = get(t, ns, "mkt-marketplace", &d0)
+	if !projects(d0, "mkt-apikey-author", "author/api-key") || !projects(d0, "mkt-apikey-author-previous", "author-previous/api-key") {
+		t.Errorf("key volume before rotation %+v", volume1)
+	}
 
 	// Re-applying does not regenerate: a pass before the period ends keeps
 	// the key.
@@ -571,6 +592,9 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 		}
 		return nil
 	})
+	if v := keyVolume(); !equality.Semantic.DeepEqual(v, volume1) {
+		t.Errorf("rotation changed the key volume:\n%+v\n%+v", volume1, v)
+	}
 	eventually(t, "the APIKeyRotated event", func() error {
 		if n := countEvents(t, ns, "mkt", "APIKeyRotated"); n != 1 {
 			return fmt.Errorf("%d APIKeyRotated events", n)
@@ -593,17 +617,17 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 		t.Fatalf("previous key removed inside its grace period: %v", err)
 	}
 
-	// After it, the previous key goes and is no longer mounted.
+	// After it, the previous key goes: its Secret is deleted (the optional
+	// source stays, empty) and the pods roll to drop it at once.
+	hash2 := secretHash()
 	fakeClock.Step(11 * time.Minute)
 	poke(t, ns, "mkt")
 	eventually(t, "expiry of the previous key", func() error {
 		if err := get(t, ns, "mkt-apikey-author-previous", &corev1.Secret{}); err == nil {
 			return fmt.Errorf("previous key still there")
 		}
-		var d appsv1.Deployment
-		_ = get(t, ns, "mkt-marketplace", &d)
-		if projects(d, "mkt-apikey-author-previous", "author-previous/api-key") {
-			return fmt.Errorf("previous key still mounted")
+		if secretHash() == hash2 {
+			return fmt.Errorf("secret hash did not change")
 		}
 		return nil
 	})

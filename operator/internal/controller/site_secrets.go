@@ -133,6 +133,15 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 			now, func() string { return resources.RandomAlphanumeric(resources.APIKeyLength) })
 
 		st := sitev1.APIKeyStatus{Name: key.Name, SecretName: curName, CreatedAt: ptrTime(plan.Current.At)}
+		// A rotating key's previous Secret is projected (optional) even while
+		// it does not exist, so a rotation changes Secret contents only, never
+		// the volume's sources: the kubelet swaps a projected volume's files
+		// in one step, and since the previous key is written before the new
+		// current one, a running pod sees the old key, or both, never the new
+		// one alone.
+		if key.Rotation != nil || plan.Previous != nil {
+			p.mounted.APIKeys = append(p.mounted.APIKeys, resources.KeyMount{Dir: resources.PreviousKeyDir(key.Name), SecretName: prevName})
+		}
 		// The previous key is written before the new current one, so a
 		// failure in between never leaves the old key without a Secret.
 		if plan.Previous != nil {
@@ -142,7 +151,6 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 				return fmt.Errorf("apply Secret %s: %w", prevName, err)
 			}
 			p.mounted.Secrets[prevName] = data
-			p.mounted.APIKeys = append(p.mounted.APIKeys, resources.KeyMount{Dir: resources.PreviousKeyDir(key.Name), SecretName: prevName})
 			st.PreviousSecretName, st.PreviousExpiresAt = prevName, ptrTime(plan.Previous.At)
 		}
 		data := resources.APIKeyData(plan.Current.Value, key.Account)
