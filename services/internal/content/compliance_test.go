@@ -815,3 +815,23 @@ func TestFutureNeedsAMinute(t *testing.T) {
 		})
 	}
 }
+
+func TestExcerptLengthAppliesToLists(t *testing.T) {
+	e := newEnv(t)
+	seedPosts(e, map[string]any{"title": "long", "content": "one two three four five six seven"})
+	cases := []struct {
+		query, want string
+	}{
+		// prepare_item_for_response reads $request['excerpt_length'] on any route
+		{"?excerpt_length=3", "<p>one two three [&hellip;]</p>\n"},
+		{"", "<p>one two three four five six seven</p>\n"},
+		{"?excerpt_length=abc", "<p>one two three four five six seven</p>\n"},
+	}
+	for _, c := range cases {
+		r := e.do(anon, "GET", "/cms/v2/posts"+c.query, nil)
+		wantStatus(t, r, 200)
+		if got := field(r.list()[0], "excerpt", "rendered"); got != c.want {
+			t.Fatalf("%s: excerpt %q, want %q", c.query, got, c.want)
+		}
+	}
+}

@@ -159,7 +159,9 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 		if q.Page > pages && total > 0 {
 			return nil, apiErr(http.StatusBadRequest, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
 		}
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who}, posts...)
+		// excerpt_length is no collection parameter, but prepare_item_for_response
+		// reads $request['excerpt_length'] whatever the route: a raw one applies
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, excerptLength: rawPositiveInt(c, "excerpt_length")}, posts...)
 		if err != nil {
 			return nil, err
 		}
@@ -174,6 +176,18 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages}
 		return res, nil
 	}
+}
+
+// rawPositiveInt reads an undeclared parameter as a positive integer (0
+// when absent or not one).
+func rawPositiveInt(c *Call, name string) int {
+	if c.undeclared == nil {
+		return 0
+	}
+	if n := toInt(c.undeclared(name)); n > 0 {
+		return int(n)
+	}
+	return 0
 }
 
 // loadPost fetches a post of type pt or answers rest_post_invalid_id.
