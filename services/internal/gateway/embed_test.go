@@ -57,6 +57,11 @@ func TestEmbedAuthor(t *testing.T) {
 	if rec, _ := f.do(t, "HEAD", "/cms-json/cms/v2/posts/1?_embed", nil); rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("Content-Length") != "" {
 		t.Fatalf("HEAD with _embed: %d %v %q", rec.Code, rec.Header(), rec.Body)
 	}
+	// JSONP: embedded inside the callback's parentheses.
+	jrec, _ := f.do(t, "GET", "/cms-json/cms/v2/posts/1?_embed=author&_jsonp=cb", nil)
+	if b := jrec.Body.String(); jrec.Code != 200 || !strings.HasPrefix(b, `/**/cb({"id":1,`) || !strings.Contains(b, `"_embedded":{"author":[{"id":1,`) || !strings.HasSuffix(b, "}})") {
+		t.Fatalf("JSONP embed: %d %s", jrec.Code, b)
+	}
 	// _envelope: embedded inside "body".
 	rec, v := f.do(t, "GET", "/cms-json/cms/v2/posts/1?_embed=author&_envelope", nil)
 	env, _ := v.(map[string]any)

@@ -266,7 +266,8 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 			for k := range res.Header {
 				ours.Del(k)
 			}
-			if embed && res.StatusCode < 300 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+			ct := res.Header.Get("Content-Type")
+			if embed && res.StatusCode < 300 && (strings.HasPrefix(ct, "application/json") || strings.HasPrefix(ct, "application/javascript")) {
 				return g.embedResponse(r.Context(), res, rels, enveloped)
 			}
 			return nil
@@ -317,15 +318,31 @@ func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []
 	if err != nil {
 		return err
 	}
+	// A JSONP answer (/**/cb(...)) is embedded inside its parentheses.
+	prefix, inner, suffix := splitJSONP(body)
 	var out []byte
 	if enveloped {
 		// {"body": ..., "status": ..., "headers": ...}: embed inside "body".
-		out = g.embedEnvelope(ctx, body, rels)
+		out = g.embedEnvelope(ctx, inner, rels)
 	} else {
-		out = g.embedBody(ctx, body, rels)
+		out = g.embedBody(ctx, inner, rels)
 	}
+	out = append(append(append(make([]byte, 0, len(prefix)+len(out)+len(suffix)), prefix...), out...), suffix...)
 	res.Body = io.NopCloser(bytes.NewReader(out))
 	res.ContentLength = int64(len(out))
 	res.Header.Set("Content-Length", strconv.Itoa(len(out)))
 	return nil
+}
+
+// splitJSONP splits "/**/cb(" + json + ")" into its three parts; any other
+// body is all json.
+func splitJSONP(body []byte) (prefix, json, suffix []byte) {
+	if !bytes.HasPrefix(body, []byte("/**/")) || !bytes.HasSuffix(body, []byte(")")) {
+		return nil, body, nil
+	}
+	open := bytes.IndexByte(body, '(')
+	if open < 0 {
+		return nil, body, nil
+	}
+	return body[:open+1], body[open+1 : len(body)-1], body[len(body)-1:]
 }
