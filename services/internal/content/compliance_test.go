@@ -835,3 +835,44 @@ func TestExcerptLengthAppliesToLists(t *testing.T) {
 		}
 	}
 }
+
+func TestClassListPasswordByRead(t *testing.T) {
+	e := newEnv(t)
+	id := seedPosts(e, map[string]any{"title": "p", "password": "pw", "featured_media": 7})[0]
+	item := fmt.Sprintf("/cms/v2/posts/%d", id)
+	protected := []string{"post-password-protected", "has-post-thumbnail"}
+	required := []string{"post-password-required"}
+	cases := []struct {
+		name, method, path string
+		pick               func(r *resp) map[string]any
+		want               []string
+	}{
+		// GET in edit context leaves post_password_required filtered for the
+		// whole response; view reads (even with the right password) and
+		// write responses do not
+		{"view", "GET", item, (*resp).obj, required},
+		{"view with password", "GET", item + "?password=pw", (*resp).obj, required},
+		{"edit", "GET", item + "?context=edit", (*resp).obj, protected},
+		{"edit list", "GET", "/cms/v2/posts?context=edit", func(r *resp) map[string]any { return r.list()[0] }, protected},
+		{"update response", "POST", item, (*resp).obj, required},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var body any
+			if c.method == "POST" {
+				body = map[string]any{"excerpt": "e"}
+			}
+			r := e.do(editor, c.method, c.path, body)
+			wantStatus(t, r, 200)
+			var got []string
+			for _, v := range c.pick(r)["class_list"].([]any) {
+				got = append(got, v.(string))
+			}
+			want := append([]string{fmt.Sprintf("post-%d", id), "post", "type-post", "status-publish", "format-standard"}, c.want...)
+			want = append(want, "hentry", "category-uncategorized")
+			if !slices.Equal(got, want) {
+				t.Fatalf("class_list %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -161,7 +161,8 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 		}
 		// excerpt_length is no collection parameter, but prepare_item_for_response
 		// reads $request['excerpt_length'] whatever the route: a raw one applies
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, excerptLength: rawPositiveInt(c, "excerpt_length")}, posts...)
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, excerptLength: rawPositiveInt(c, "excerpt_length"),
+			passwordUnlocked: context == "edit"}, posts...)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +215,8 @@ func (s *Service) getPostItem(pt *PostType) HandlerFunc {
 			return nil, err
 		}
 		context, pw := c.Str("context"), c.Str("password")
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length"))}, p)
+		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length")),
+			passwordUnlocked: context == "edit"}, p)
 		if err != nil {
 			return nil, err
 		}

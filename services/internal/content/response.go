@@ -19,6 +19,10 @@ type view struct {
 	// generated holds generated_slug per post id (edit context of public
 	// types; withGenerated fills it with one query)
 	generated map[int64]string
+	// passwordUnlocked is WordPress's post_password_required filter left on
+	// for the whole response: GET reads in edit context install it (for
+	// editable posts), so even class_list sees the password as not required
+	passwordUnlocked bool
 }
 
 // withGenerated returns v with the generated slugs of posts when the
@@ -190,7 +194,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 			add("generated_slug", g)
 		}
 		if pt.Public {
-			add("class_list", classList(pt, p))
+			add("class_list", classList(pt, p, v.passwordUnlocked))
 		}
 	}
 	if pt.SyncStatus {
@@ -233,17 +237,23 @@ func generatedSlug(p *Post) string {
 // classList is get_post_class for a post outside the loop, as a REST
 // request sees it: no main query ran, so is_home() is false and sticky posts
 // get no "sticky" class; no post password cookie, so a password is always
-// "required" (and hides has-post-thumbnail). Term classes follow the public
+// "required" (and hides has-post-thumbnail) unless an edit-context read
+// unlocked it ("post-password-protected"). Term classes follow the public
 // taxonomies in registration order (category, post_tag, post_format), terms
 // by name as get_the_terms returns them.
-func classList(pt *PostType, p *Post) []string {
+func classList(pt *PostType, p *Post, unlocked bool) []string {
 	out := []string{"post-" + strconv.FormatInt(p.ID, 10), pt.Name, "type-" + pt.Name, "status-" + p.Status}
 	if pt.Formats {
 		out = append(out, "format-"+p.Format)
 	}
-	if p.Password != "" {
+	required := p.Password != "" && !unlocked
+	switch {
+	case required:
 		out = append(out, "post-password-required")
-	} else if p.FeaturedMedia != 0 {
+	case p.Password != "":
+		out = append(out, "post-password-protected")
+	}
+	if !required && p.FeaturedMedia != 0 {
 		out = append(out, "has-post-thumbnail")
 	}
 	out = append(out, "hentry")
