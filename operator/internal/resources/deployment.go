@@ -318,6 +318,9 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 			WithRunAsUser(PodUID).
 			WithRunAsGroup(PodUID).
 			WithFSGroup(PodUID).
+			// Re-own the media volume only when its root is not ours yet, not
+			// every file of it at each pod start (slow on large volumes).
+			WithFSGroupChangePolicy(corev1.FSGroupChangeOnRootMismatch).
 			WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault)))
 	for _, mt := range mounts(site, component, m) {
 		pod.WithVolumes(mt.volume)

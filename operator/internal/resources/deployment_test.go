@@ -157,7 +157,8 @@ func TestDeploymentSecurityAndProbes(t *testing.T) {
 		sc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
 		t.Errorf("container security context is not restricted: %+v", sc)
 	}
-	if psc := pod.SecurityContext; psc == nil || !*psc.RunAsNonRoot || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+	if psc := pod.SecurityContext; psc == nil || !*psc.RunAsNonRoot || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault ||
+		*psc.FSGroup != PodUID || psc.FSGroupChangePolicy == nil || *psc.FSGroupChangePolicy != corev1.FSGroupChangeOnRootMismatch {
 		t.Errorf("pod security context %+v", psc)
 	}
 	if *pod.AutomountServiceAccountToken {
