@@ -89,7 +89,7 @@ func TestMenusAndPatternCategories(t *testing.T) {
 
 	pc := e.do(author, "POST", "/cms/v2/cms_pattern_category", map[string]any{"name": "Heroes"})
 	wantStatus(t, pc, 201)
-	if pc.obj()["taxonomy"] != "wp_pattern_category" {
+	if pc.obj()["taxonomy"] != "cms_pattern_category" {
 		t.Fatalf("pattern category: %s", pc.Raw)
 	}
 	b := e.do(author, "POST", "/cms/v2/blocks", map[string]any{"title": "Hero", "content": "<!-- wp:heading --><h2>x</h2><!-- /wp:heading -->",

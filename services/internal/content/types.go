@@ -60,7 +60,7 @@ var navigationCaps = Caps{Read: "read", Create: "edit_theme_options", EditPosts:
 
 // Taxonomy describes one of the four term collections.
 type Taxonomy struct {
-	Name         string // category, post_tag, nav_menu, wp_pattern_category
+	Name         string // category, post_tag, nav_menu, cms_pattern_category
 	Base         string // categories, tags, menus, cms_pattern_category
 	Hierarchical bool
 	Public       bool // has a link
@@ -68,7 +68,8 @@ type Taxonomy struct {
 	ManageCap, EditCap, DeleteCap, AssignCap string
 }
 
-// The taxonomies. WordPress renames: wp_pattern_category → cms_pattern_category.
+// The taxonomies. WordPress's wp_pattern_category is cms_pattern_category here
+// (the seed's naming note), as taxonomy name, field and route alike.
 var (
 	Category = &Taxonomy{Name: "category", Base: "categories", Hierarchical: true, Public: true,
 		ManageCap: "manage_categories", EditCap: "manage_categories", DeleteCap: "manage_categories", AssignCap: "edit_posts"}
@@ -76,7 +77,7 @@ var (
 		ManageCap: "manage_categories", EditCap: "manage_categories", DeleteCap: "manage_categories", AssignCap: "edit_posts"}
 	Menu = &Taxonomy{Name: "nav_menu", Base: "menus",
 		ManageCap: "edit_theme_options", EditCap: "edit_theme_options", DeleteCap: "edit_theme_options", AssignCap: "edit_theme_options"}
-	PatternCategory = &Taxonomy{Name: "wp_pattern_category", Base: "cms_pattern_category", Public: false,
+	PatternCategory = &Taxonomy{Name: "cms_pattern_category", Base: "cms_pattern_category", Public: false,
 		ManageCap: "manage_categories", EditCap: "manage_categories", DeleteCap: "manage_categories", AssignCap: "edit_posts"}
 )
 
