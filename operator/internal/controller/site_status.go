@@ -111,7 +111,8 @@ func reportRejection(site *sitev1.Site, err error) {
 	}
 	msg := err.Error()
 	if len(msg) > maxRejectionMessage {
-		msg = msg[:maxRejectionMessage] + "…"
+		// Cut at a byte count, then drop a rune the cut may have split.
+		msg = strings.ToValidUTF8(msg[:maxRejectionMessage], "") + "…"
 	}
 	setCondition(site, metav1.Condition{Type: sitev1.ConditionReady, Status: metav1.ConditionFalse,
 		Reason: sitev1.ReasonApplyRejected, Message: msg})

@@ -3,8 +3,10 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -167,5 +169,17 @@ func TestReportRejection(t *testing.T) {
 				t.Errorf("condition %+v, phase %s", c, site.Status.Phase)
 			}
 		})
+	}
+}
+
+// A long message (an admission policy may explain at length) is cut to a
+// bounded, still valid UTF-8 string.
+func TestReportRejectionBoundsMessage(t *testing.T) {
+	site := &sitev1.Site{}
+	long := strings.Repeat("é", maxRejectionMessage) // two bytes each: the cut splits one
+	reportRejection(site, apierrors.NewForbidden(schema.GroupResource{Resource: "deployments"}, "d", errors.New(long)))
+	msg := findCondition(site, sitev1.ConditionReady).Message
+	if len(msg) > maxRejectionMessage+len("…") || !utf8.ValidString(msg) || !strings.HasSuffix(msg, "…") {
+		t.Errorf("message of %d bytes, valid UTF-8 %t", len(msg), utf8.ValidString(msg))
 	}
 }
