@@ -176,8 +176,12 @@ func TestReportRejection(t *testing.T) {
 // bounded, still valid UTF-8 string.
 func TestReportRejectionBoundsMessage(t *testing.T) {
 	site := &sitev1.Site{}
-	long := strings.Repeat("é", maxRejectionMessage) // two bytes each: the cut splits one
-	reportRejection(site, apierrors.NewForbidden(schema.GroupResource{Resource: "deployments"}, "d", errors.New(long)))
+	err := apierrors.NewForbidden(schema.GroupResource{Resource: "deployments"}, "d",
+		errors.New("x"+strings.Repeat("é", maxRejectionMessage))) // two bytes each
+	if utf8.ValidString(err.Error()[:maxRejectionMessage]) {
+		t.Fatal("the test message must make a plain byte cut split a rune")
+	}
+	reportRejection(site, err)
 	msg := findCondition(site, sitev1.ConditionReady).Message
 	if len(msg) > maxRejectionMessage+len("…") || !utf8.ValidString(msg) || !strings.HasSuffix(msg, "…") {
 		t.Errorf("message of %d bytes, valid UTF-8 %t", len(msg), utf8.ValidString(msg))
