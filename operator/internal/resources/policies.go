@@ -116,8 +116,12 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 	if dbPort == 0 {
 		dbPort = 5432
 	}
+	// A NetworkPolicy sees the DNS pods' own port after the Service has
+	// translated 53: that is 5353 on OpenShift, whose DNS would otherwise be
+	// cut off.
 	dns := networkingv1ac.NetworkPolicyEgressRule().WithPorts(
-		port(udp, intstr.FromInt32(53)), port(tcp, intstr.FromInt32(53)))
+		port(udp, intstr.FromInt32(53)), port(tcp, intstr.FromInt32(53)),
+		port(udp, intstr.FromInt32(5353)), port(tcp, intstr.FromInt32(5353)))
 	db := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(dbPort))).
 		WithTo(peers(np.DatabaseTo)...)
 	internal := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(contract.DefaultAPIPort))).

@@ -86,12 +86,12 @@ func TestNetworkPolicy(t *testing.T) {
 			egressPorts[string(*p.Protocol)+"/"+p.Port.String()] = true
 		}
 	}
-	for _, want := range []string{"UDP/53", "TCP/53", "TCP/6432", "TCP/8080"} {
+	for _, want := range []string{"UDP/53", "TCP/53", "UDP/5353", "TCP/5353", "TCP/6432", "TCP/8080"} {
 		if !egressPorts[want] {
 			t.Errorf("egress %s missing (have %v)", want, egressPorts)
 		}
 	}
-	if len(egressPorts) != 4 {
+	if len(egressPorts) != 6 {
 		t.Errorf("egress allows more than DNS, the database and the site: %v", egressPorts)
 	}
 	if *content.Spec.Egress[0].Ports[0].Protocol != corev1.ProtocolUDP {
