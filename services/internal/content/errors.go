@@ -3,7 +3,6 @@ package content
 import (
 	"fmt"
 	"net/http"
-	"sort"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -57,12 +56,3 @@ func (e *APIError) Body() map[string]any {
 var (
 	errInvalidPostID = apiErr(http.StatusNotFound, "rest_post_invalid_id", "Invalid post ID.")
 )
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

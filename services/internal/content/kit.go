@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
+	"slices"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -106,7 +108,7 @@ func toRestError(err error) error {
 			data = append(data, rest.Member{Key: k, Value: v})
 		}
 	}
-	for _, k := range sortedKeys(ae.Data) {
+	for _, k := range slices.Sorted(maps.Keys(ae.Data)) {
 		if k != "params" && k != "details" {
 			data = append(data, rest.Member{Key: k, Value: ae.Data[k]})
 		}

@@ -299,11 +299,11 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, out)
+		body, err := s.editView(c, pt, out)
 		if err != nil {
 			return nil, err
 		}
-		res := &Result{Status: http.StatusCreated, Body: s.prepare(pt, out, v), Header: http.Header{}}
+		res := &Result{Status: http.StatusCreated, Body: body, Header: http.Header{}}
 		res.Header.Set("Location", s.postURL(pt, out.ID))
 		return res, nil
 	}
@@ -574,11 +574,11 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, out)
+		body, err := s.editView(c, pt, out)
 		if err != nil {
 			return nil, err
 		}
-		return ok(s.prepare(pt, out, v)), nil
+		return ok(body), nil
 	}
 }
 
@@ -668,4 +668,14 @@ func applyMeta(pt *PostType, p *Post, meta map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// editView renders a post just written: write answers are always in the edit
+// context (WordPress sets context=edit before preparing them).
+func (s *Service) editView(c *Call, pt *PostType, p *Post) (rest.Object, error) {
+	v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.prepare(pt, p, v), nil
 }

@@ -2,7 +2,9 @@ package rest
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -398,7 +400,7 @@ func toList(v any) []any {
 		}
 		if len(keys) != len(a) {
 			out = out[:0]
-			for _, k := range sortedKeys(a) {
+			for _, k := range slices.Sorted(maps.Keys(a)) {
 				out = append(out, a[k])
 			}
 		}
@@ -458,15 +460,6 @@ func toObject(v any) map[string]any {
 		return m
 	}
 	return map[string]any{}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // valuesEqual is rest_are_values_equal: strict comparison, except that ints
@@ -570,7 +563,7 @@ func stableKey(b *strings.Builder, v any) {
 			}
 		}
 		b.WriteString("a{")
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			b.WriteString(strconv.Quote(k))
 			b.WriteByte('=')
 			stableKey(b, x[k])

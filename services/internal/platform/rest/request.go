@@ -3,8 +3,10 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -317,7 +319,7 @@ func appendQueryPair(buf []byte, start int, key []string, v any, n int, isInt bo
 			}
 			return buf
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				buf = appendQueryPair(buf, start, append(key, k), x[k], 0, false)
 			}
 			return buf
