@@ -1,0 +1,106 @@
+package contract
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRouteFileValidate(t *testing.T) {
+	good := DefaultRoutes(map[string]string{ServiceContent: "http://c:8080", ServiceMarketplace: "http://m:8080"})
+	tests := []struct {
+		name    string
+		edit    func(*RouteFile)
+		wantErr []string
+	}{
+		{"default table is valid", func(*RouteFile) {}, nil},
+		{"wrong version", func(f *RouteFile) { f.Version = 2 }, []string{"version 2 is not supported"}},
+		{"unknown service", func(f *RouteFile) { f.Routes[0].Service = "nope" }, []string{`unknown service "nope"`}},
+		{"relative url", func(f *RouteFile) { f.Services[0].URL = "c:8080" }, []string{"is not an absolute http(s) URL"}},
+		{"duplicate service", func(f *RouteFile) { f.Services = append(f.Services, f.Services[0]) }, []string{"duplicate name"}},
+		{"duplicate prefix, case and slash folded", func(f *RouteFile) {
+			f.Routes = append(f.Routes, Route{Prefix: "/CMS/v2/", Service: ServiceContent})
+		}, []string{"duplicate prefix"}},
+		{"prefix without slash", func(f *RouteFile) { f.Routes[0].Prefix = "api" }, []string{"must start with /"}},
+		{"every problem reported", func(f *RouteFile) { f.Version = 0; f.Routes[0].Service = "x" }, []string{"version 0", `unknown service "x"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := good
+			f.Services = append([]Backend(nil), good.Services...)
+			f.Routes = append([]Route(nil), good.Routes...)
+			tt.edit(&f)
+			err := f.Validate()
+			if len(tt.wantErr) == 0 {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			for _, w := range tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("error %v does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestRouteFileRoundTrip(t *testing.T) {
+	f := DefaultRoutes(map[string]string{ServiceContent: "http://c:8080", ServiceMedia: "http://m:8080", ServiceMarketplace: "http://k:8080"})
+	a, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Marshal sorts routes, so reordering the input changes nothing: the
+	// operator's config hash moves only when the content does.
+	f.Routes[0], f.Routes[len(f.Routes)-1] = f.Routes[len(f.Routes)-1], f.Routes[0]
+	b, _ := f.Marshal()
+	if string(a) != string(b) {
+		t.Fatalf("Marshal depends on route order:\n%s\n%s", a, b)
+	}
+	back, err := ParseRouteFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Routes) != 4 || len(back.Services) != 3 {
+		t.Fatalf("parsed %d routes, %d services", len(back.Routes), len(back.Services))
+	}
+	if b, ok := back.Backend(ServiceMedia); !ok || !b.Describes {
+		t.Fatalf("media backend %+v", b)
+	}
+	if _, err := ParseRouteFile([]byte(`{"version":1,"services":[],"routes":[],"extra":1}`)); err == nil {
+		t.Fatal("an unknown field must be refused: a typo must not silently drop a route")
+	}
+	// Services missing from the URL map are left out with their routes.
+	if f := DefaultRoutes(map[string]string{ServiceContent: "http://c"}); len(f.Services) != 1 || len(f.Routes) != 1 {
+		t.Fatalf("content only: %+v", f)
+	}
+}
+
+func TestSiteValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(*Site)
+		wantErr string
+	}{
+		{"default", func(*Site) {}, ""},
+		{"time zone", func(s *Site) { s.Timezone = "Europe/Paris" }, ""},
+		{"bad time zone", func(s *Site) { s.Timezone = "Mars/Olympus" }, `timezone "Mars/Olympus"`},
+		{"bad url", func(s *Site) { s.URL = "example.com" }, "is not an absolute http(s) URL"},
+		{"bad show_on_front", func(s *Site) { s.ShowOnFront = "both" }, "must be posts or page"},
+		{"negative page", func(s *Site) { s.PageOnFront = -1 }, "must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := DefaultSite("https://example.com")
+			tt.edit(&s)
+			err := s.Validate()
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("Validate() = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+	if loc := (&Site{Timezone: "Asia/Tokyo"}).Location(); loc.String() != "Asia/Tokyo" {
+		t.Fatalf("Location = %v", loc)
+	}
+}
