@@ -523,7 +523,7 @@ func (e *encoder) filtered(v any, s *Schema, fs *fieldSet, node int) {
 		e.object(x, s, fs, node, nil, false)
 	case map[string]any:
 		e.mapValue(x, s, fs, node)
-	case []any:
+	case []any, []Object:
 		var items *Schema
 		if s != nil {
 			items = s.Items
@@ -533,24 +533,16 @@ func (e *encoder) filtered(v any, s *Schema, fs *fieldSet, node int) {
 			return
 		}
 		e.openArray()
-		for _, el := range x {
-			e.element()
-			e.filtered(el, items, nil, 0)
-		}
-		e.closeArray()
-	case []Object:
-		var items *Schema
-		if s != nil {
-			items = s.Items
-		}
-		if e.hidden(items) {
-			e.buf = append(e.buf, "[]"...)
-			return
-		}
-		e.openArray()
-		for _, el := range x {
-			e.element()
-			e.object(el, items, nil, 0, nil, false)
+		if list, ok := x.([]Object); ok {
+			for _, el := range list {
+				e.element()
+				e.object(el, items, nil, 0, nil, false)
+			}
+		} else {
+			for _, el := range x.([]any) {
+				e.element()
+				e.filtered(el, items, nil, 0)
+			}
 		}
 		e.closeArray()
 	default:
