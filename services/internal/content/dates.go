@@ -47,12 +47,6 @@ func parseDate(s string, loc *time.Location) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-// validDate reports whether s is a date-time WordPress accepts.
-func validDate(s string) bool {
-	_, ok := parseDate(s, time.UTC)
-	return ok
-}
-
 func formatLocal(t time.Time, loc *time.Location) string { return t.In(loc).Format(wpDateLayout) }
 func formatGMT(t time.Time) string                       { return t.UTC().Format(wpDateLayout) }
 

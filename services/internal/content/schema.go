@@ -59,10 +59,9 @@ func strEnum(values ...string) []any {
 }
 
 var (
-	ctxView     = []string{"view", "edit"}
-	ctxAll      = []string{"view", "edit", "embed"}
-	ctxEdit     = []string{"edit"}
-	ctxViewOnly = []string{"view", "embed"}
+	ctxView = []string{"view", "edit"}
+	ctxAll  = []string{"view", "edit", "embed"}
+	ctxEdit = []string{"edit"}
 )
 
 func contextArg() P {

@@ -125,23 +125,6 @@ func deletePost(ctx context.Context, q querier, p *Post) error {
 	return err
 }
 
-// existingTerms returns which of ids are terms of tax.
-func existingTerms(ctx context.Context, q querier, tax *Taxonomy, ids []int64) (map[int64]bool, error) {
-	rows, err := q.Query(ctx, `SELECT id FROM terms WHERE taxonomy = $1 AND id = ANY($2)`, tax.Name, ids)
-	if err != nil {
-		return nil, err
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[int64]bool, len(found))
-	for _, id := range found {
-		m[id] = true
-	}
-	return m, nil
-}
-
 // setTerms replaces the post's terms of tax with ids (wp_set_object_terms).
 func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids []int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM term_relationships r USING terms t
