@@ -10,12 +10,9 @@ import "sort"
 // the context parameter (§2.4).
 func Contexts(item *Schema) []string {
 	var out []string
-	var walk func(s *Schema)
-	walk = func(s *Schema) {
-		if s == nil {
-			return
-		}
-		for _, p := range s.Properties {
+	if item != nil {
+		// get_context_param reads only the top-level properties.
+		for _, p := range item.Properties {
 			for _, c := range p.Schema.Context {
 				if !contains(out, c) {
 					out = append(out, c)
@@ -23,7 +20,6 @@ func Contexts(item *Schema) []string {
 			}
 		}
 	}
-	walk(item)
 	sort.Sort(sort.Reverse(sort.StringSlice(out)))
 	return out
 }

@@ -118,12 +118,6 @@ func (fs *fieldSet) includes(field string) bool {
 	return false
 }
 
-// wantsLinks reports whether _links survive _fields (only when listed, or
-// when _embedded is, so the gateway can still embed).
-func (fs *fieldSet) wantsLinks() bool {
-	return fs == nil || fs.child(0, "_links") >= 0 || fs.child(0, "_embedded") >= 0
-}
-
 // singleItem is the set applied to a single (non-list) response. WordPress
 // keeps a single item's links apart from its data, so _fields cannot remove
 // them, and controllers compute them when _links or _embedded is asked for:
