@@ -31,11 +31,6 @@ var (
 	ctxEdit = []string{"edit"}
 )
 
-func str(ctx []string) *rest.Schema { return &rest.Schema{Type: "string", Context: ctx} }
-func strRO(ctx []string) *rest.Schema {
-	return &rest.Schema{Type: "string", Context: ctx, Readonly: true}
-}
-
 // userSchema is the item schema, in WordPress's field order.
 var userSchema = &rest.Schema{
 	SchemaURI: "http://json-schema.org/draft-04/schema#", Title: "user", Type: "object",
