@@ -40,13 +40,22 @@ func TestLoggerLevelsAndRequestID(t *testing.T) {
 	FromContext(ctx, base).Info("hello")
 	FromContext(context.Background(), base).Info("bare")
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	var first, second map[string]any
-	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
-		t.Fatalf("not JSON: %s", lines[0])
+	if len(lines) != 2 {
+		t.Fatalf("want 2 log lines, got %q", lines)
 	}
-	_ = json.Unmarshal([]byte(lines[1]), &second)
+	var first, second map[string]any
+	for i, into := range []*map[string]any{&first, &second} {
+		if err := json.Unmarshal([]byte(lines[i]), into); err != nil {
+			t.Fatalf("not JSON: %s", lines[i])
+		}
+	}
 	if first["service"] != "content" || first["request_id"] != "req-1" {
 		t.Fatalf("line %v lacks service or request id", first)
+	}
+	// The bare line must be there (with its service) for the absent
+	// request id below to mean anything.
+	if second["msg"] != "bare" || second["service"] != "content" {
+		t.Fatalf("second line %v", second)
 	}
 	if _, ok := second["request_id"]; ok || RequestID(context.Background()) != "" {
 		t.Fatalf("a context without a request id must add none: %v", second)
