@@ -611,7 +611,3 @@ type SiteList struct {
 	metav1.ListMeta `json:"metadata,omitzero"`
 	Items           []Site `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&Site{}, &SiteList{})
-}
