@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,7 +157,7 @@ func (e *embedder) object(raw []byte) []byte {
 	var embedded bytes.Buffer
 	count := 0
 	for _, rm := range relMembers {
-		if e.rels != nil && !contains(e.rels, rm.key) {
+		if e.rels != nil && !slices.Contains(e.rels, rm.key) {
 			continue
 		}
 		var list []struct {
@@ -311,7 +312,7 @@ func (g *Gateway) perPageMax(ctx context.Context, route string) (int, bool) {
 			continue
 		}
 		for _, ep := range d.Endpoints {
-			if !contains(ep.Methods, http.MethodGet) {
+			if !slices.Contains(ep.Methods, http.MethodGet) {
 				continue
 			}
 			if s := ep.Args.Get("per_page"); s != nil && s.Maximum != nil {

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,13 +53,13 @@ func (g *Gateway) merged(ctx context.Context) (descs []rest.RouteDescription, na
 			continue
 		}
 		seen[d.Route] = true
-		if d.Namespace != "" && !contains(namespaces, d.Namespace) {
+		if d.Namespace != "" && !slices.Contains(namespaces, d.Namespace) {
 			namespaces = append(namespaces, d.Namespace)
 		}
 		byNS[d.Namespace] = append(byNS[d.Namespace], d)
 	}
 	for _, ns := range helperNamespaces {
-		if !contains(namespaces, ns) {
+		if !slices.Contains(namespaces, ns) {
 			namespaces = append(namespaces, ns)
 		}
 	}
@@ -181,13 +182,4 @@ func (g *Gateway) serveNamespace(r *rest.Request) (*rest.Response, error) {
 func gmtOffset(loc *time.Location, now time.Time) string {
 	_, secs := now.In(loc).Zone()
 	return strconv.FormatFloat(float64(secs)/3600, 'f', -1, 64)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

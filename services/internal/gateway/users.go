@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -271,7 +272,7 @@ func intersectRoles(asked, allowed []string) []string {
 	}
 	var out []string
 	for _, a := range asked {
-		if contains(allowed, a) {
+		if slices.Contains(allowed, a) {
 			out = append(out, a)
 		}
 	}

@@ -1,6 +1,6 @@
 package rest
 
-import "sort"
+import "slices"
 
 // Argument helpers mirroring WP_REST_Controller, so services declare the
 // usual parameters the way WordPress does.
@@ -14,13 +14,14 @@ func Contexts(item *Schema) []string {
 		// get_context_param reads only the top-level properties.
 		for _, p := range item.Properties {
 			for _, c := range p.Schema.Context {
-				if !contains(out, c) {
+				if !slices.Contains(out, c) {
 					out = append(out, c)
 				}
 			}
 		}
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	slices.Sort(out)
+	slices.Reverse(out)
 	return out
 }
 

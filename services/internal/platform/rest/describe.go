@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -139,7 +140,7 @@ func routesObject(descs []RouteDescription, withSchema, internal bool) Object {
 func Namespaces(descs []RouteDescription) []string {
 	var out []string
 	for _, d := range descs {
-		if d.Namespace != "" && !contains(out, d.Namespace) {
+		if d.Namespace != "" && !slices.Contains(out, d.Namespace) {
 			out = append(out, d.Namespace)
 		}
 	}
@@ -301,7 +302,7 @@ func permissive(args Props, names []string) Props {
 	out := make(Props, len(args))
 	for i, a := range args {
 		out[i] = a
-		if a.Schema != nil && contains(names, a.Name) {
+		if a.Schema != nil && slices.Contains(names, a.Name) {
 			out[i].Schema = &Schema{Required: a.Schema.Required, Validate: acceptAny, Sanitize: keepValue}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -397,15 +398,6 @@ func scanString(b []byte, i int) int {
 	return len(b)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // childSchema finds the schema of member key of an object schema.
 func childSchema(s *Schema, key string) *Schema {
 	if s == nil {
@@ -427,7 +419,7 @@ func childSchema(s *Schema, key string) *Schema {
 
 // hidden reports whether a member with schema c is filtered out by context.
 func (e *encoder) hidden(c *Schema) bool {
-	return e.ctx != "" && c != nil && c.Context != nil && !contains(c.Context, e.ctx)
+	return e.ctx != "" && c != nil && c.Context != nil && !slices.Contains(c.Context, e.ctx)
 }
 
 // member decides whether key is kept by _fields and returns the nested set.

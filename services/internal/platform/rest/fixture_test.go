@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ type testCaller struct {
 func (c testCaller) ID() int64      { return c.id }
 func (c testCaller) LoggedIn() bool { return c.id != 0 }
 func (c testCaller) Can(capability string) bool {
-	return contains(c.caps, capability)
+	return slices.Contains(c.caps, capability)
 }
 
 type callerKey struct{}

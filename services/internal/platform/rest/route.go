@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -115,7 +116,7 @@ func (cr *compiledRoute) allow(mask uint64) *allowSet {
 			continue
 		}
 		for _, m := range cr.Endpoints[i].Methods {
-			if !contains(set.methods, m) {
+			if !slices.Contains(set.methods, m) {
 				set.methods = append(set.methods, m)
 			}
 		}
