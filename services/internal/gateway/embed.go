@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // _embed (reference §1.7): the gateway resolves the embeddable links of a
@@ -101,6 +102,11 @@ type embedder struct {
 	table *routing.Table
 	rels  []string
 	cache map[string]json.RawMessage
+	// descs is the site's merged route list, built on the first embedded
+	// collection and kept for the rest of the response: a list of posts has
+	// a distinct wp:term href per item, and merging is not free.
+	descs       []rest.RouteDescription
+	descsLoaded bool
 }
 
 // embedBody adds "_embedded" to an object body or to every object of a
@@ -229,7 +235,7 @@ func (e *embedder) fetch(href string) json.RawMessage {
 	}
 	// Embedded collections come whole: per_page is the route's maximum.
 	if !q.Has("per_page") {
-		if max, ok := e.g.perPageMax(e.ctx, route); ok {
+		if max, ok := e.perPageMax(route); ok {
 			query = joinQuery(query, "per_page="+strconv.Itoa(max))
 		}
 	}
@@ -297,9 +303,12 @@ var patternCache sync.Map // route pattern → *regexp.Regexp
 
 // perPageMax finds the GET endpoint of the route description matching
 // route and returns the maximum of its per_page argument.
-func (g *Gateway) perPageMax(ctx context.Context, route string) (int, bool) {
-	descs, _ := g.merged(ctx)
-	for _, d := range descs {
+func (e *embedder) perPageMax(route string) (int, bool) {
+	if !e.descsLoaded {
+		e.descs, _ = e.g.merged(e.ctx)
+		e.descsLoaded = true
+	}
+	for _, d := range e.descs {
 		re, ok := patternCache.Load(d.Route)
 		if !ok {
 			c, err := regexp.Compile(`(?i)^(?:` + d.Route + `)$`)
