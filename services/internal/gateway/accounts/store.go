@@ -19,14 +19,13 @@ import (
 
 // Errors of the store. Handlers translate them into WordPress error codes.
 var (
-	ErrNotFound       = errors.New("accounts: not found")
-	ErrLoginTaken     = errors.New("accounts: login already exists")
-	ErrEmailTaken     = errors.New("accounts: email already used")
-	ErrSlugTaken      = errors.New("accounts: slug already used")
-	ErrInvalidLogin   = errors.New("accounts: invalid login")
-	ErrInvalidEmail   = errors.New("accounts: invalid email")
-	ErrInvalidRole    = errors.New("accounts: invalid role")
-	ErrReassignToSelf = errors.New("accounts: cannot reassign to the deleted user")
+	ErrNotFound     = errors.New("accounts: not found")
+	ErrLoginTaken   = errors.New("accounts: login already exists")
+	ErrEmailTaken   = errors.New("accounts: email already used")
+	ErrSlugTaken    = errors.New("accounts: slug already used")
+	ErrInvalidLogin = errors.New("accounts: invalid login")
+	ErrInvalidEmail = errors.New("accounts: invalid email")
+	ErrInvalidRole  = errors.New("accounts: invalid role")
 )
 
 // User is a site user.
