@@ -60,15 +60,7 @@ func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
 	waitCondition(t, ns, "auto", sitev1.ConditionReady, metav1.ConditionTrue)
 
 	// A later pass leaves the autoscaler's choice alone.
-	k := types.NamespacedName{Namespace: ns, Name: "auto"}
-	before := passes.get(k)
-	poke(t, ns, "auto")
-	eventually(t, "a pass after the poke", func() error {
-		if passes.get(k) == before {
-			return fmt.Errorf("no pass yet")
-		}
-		return nil
-	})
+	settle(t, ns, "auto")
 	var d appsv1.Deployment
 	_ = get(t, ns, "auto-content", &d)
 	if *d.Spec.Replicas != 4 {
@@ -76,8 +68,9 @@ func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
 	}
 
 	// The autoscaler's frequent status writes cause no passes.
+	k := types.NamespacedName{Namespace: ns, Name: "auto"}
 	time.Sleep(time.Second)
-	before = passes.get(k)
+	before := passes.get(k)
 	eventually(t, "an autoscaler status write", func() error {
 		var h autoscalingv2.HorizontalPodAutoscaler
 		if err := k8s.Get(ctx, key(ns, "auto-content"), &h); err != nil {

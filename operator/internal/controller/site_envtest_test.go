@@ -106,7 +106,7 @@ func TestSiteCreatesEveryChild(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := waitCondition(t, ns, "blog", sitev1.ConditionSecretsReady, metav1.ConditionTrue)
+	waitCondition(t, ns, "blog", sitev1.ConditionSecretsReady, metav1.ConditionTrue)
 	eventually(t, "every Deployment", func() error {
 		for _, c := range contract.Services {
 			if err := k8s.Get(ctx, key(ns, "blog-"+c), &appsv1.Deployment{}); err != nil {
@@ -115,7 +115,7 @@ func TestSiteCreatesEveryChild(t *testing.T) {
 		}
 		return nil
 	})
-	s = waitCondition(t, ns, "blog", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
+	s := waitCondition(t, ns, "blog", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
 
 	// Every child exists and is controlled by the Site: deleting the Site
 	// lets the garbage collector remove them (envtest has no GC, so the
@@ -304,11 +304,18 @@ func TestSpecChangeConverges(t *testing.T) {
 	}
 	waitCondition(t, ns, "news", sitev1.ConditionRoutesReady, metav1.ConditionTrue)
 	var content appsv1.Deployment
-	_ = get(t, ns, "news-content", &content)
+	if err := get(t, ns, "news-content", &content); err != nil {
+		t.Fatal(err)
+	}
 	oldHash := content.Spec.Template.Annotations[resources.AnnotationConfigHash]
 	var admin corev1.Secret
-	_ = get(t, ns, "news-admin", &admin)
+	if err := get(t, ns, "news-admin", &admin); err != nil {
+		t.Fatal(err)
+	}
 	oldPassword := string(admin.Data[contract.AdminPasswordKey])
+	if oldHash == "" || oldPassword == "" {
+		t.Fatalf("config hash %q, password set %t: nothing to compare with", oldHash, oldPassword != "")
+	}
 	if err := get(t, ns, "news-content", &policyv1.PodDisruptionBudget{}); err != nil {
 		t.Fatalf("PDB for 3 content replicas: %v", err)
 	}
@@ -553,8 +560,7 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 	// Re-applying does not regenerate: a pass before the period ends keeps
 	// the key.
 	fakeClock.Step(59 * time.Minute)
-	poke(t, ns, "mkt")
-	time.Sleep(500 * time.Millisecond)
+	settle(t, ns, "mkt")
 	var cur corev1.Secret
 	_ = get(t, ns, "mkt-apikey-author", &cur)
 	if string(cur.Data[contract.KeyDirAPIKeyFile]) != first {
@@ -611,8 +617,7 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 
 	// Inside the grace period the previous key stays.
 	fakeClock.Step(20 * time.Minute)
-	poke(t, ns, "mkt")
-	time.Sleep(500 * time.Millisecond)
+	settle(t, ns, "mkt")
 	if err := get(t, ns, "mkt-apikey-author-previous", &corev1.Secret{}); err != nil {
 		t.Fatalf("previous key removed inside its grace period: %v", err)
 	}
@@ -673,7 +678,7 @@ func TestSuspendStopsChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	updateSite(t, ns, "calm", func(s *sitev1.Site) { s.Spec.Title = "Changed while suspended" })
-	time.Sleep(2 * time.Second)
+	settle(t, ns, "calm")
 	_ = get(t, ns, "calm-config", &cm)
 	if cm.Data[contract.SiteFileName] != before {
 		t.Error("ConfigMap changed while suspended")
@@ -709,8 +714,13 @@ func TestDatabaseSecretArrivesLater(t *testing.T) {
 		t.Errorf("phase %q", s.Status.Phase)
 	}
 	var d appsv1.Deployment
-	_ = get(t, ns, "late-content", &d)
+	if err := get(t, ns, "late-content", &d); err != nil {
+		t.Fatalf("the Deployment is written while the database Secret is missing: %v", err)
+	}
 	missingHash := d.Spec.Template.Annotations[resources.AnnotationSecretHash]
+	if missingHash == "" {
+		t.Fatal("no secret hash on the pod template")
+	}
 
 	// The watch on referenced Secrets brings the Site back without waiting
 	// for the requeue.
@@ -834,11 +844,12 @@ func TestDriftIsCorrected(t *testing.T) {
 	if err := k8s.Create(ctx, newSite(ns, "drift")); err != nil {
 		t.Fatal(err)
 	}
+	var original corev1.ConfigMap
 	eventually(t, "the content Deployment and the ConfigMap", func() error {
 		if err := k8s.Get(ctx, key(ns, "drift-content"), &appsv1.Deployment{}); err != nil {
 			return err
 		}
-		return k8s.Get(ctx, key(ns, "drift-config"), &corev1.ConfigMap{})
+		return k8s.Get(ctx, key(ns, "drift-config"), &original)
 	})
 	eventually(t, "a manual scale and edit", func() error {
 		var d appsv1.Deployment
@@ -864,8 +875,8 @@ func TestDriftIsCorrected(t *testing.T) {
 		}
 		var cm corev1.ConfigMap
 		_ = get(t, ns, "drift-config", &cm)
-		if _, err := contract.ParseRouteFile([]byte(cm.Data[contract.RoutesFileName])); err != nil {
-			return fmt.Errorf("route file not restored: %v", err)
+		if cm.Data[contract.RoutesFileName] != original.Data[contract.RoutesFileName] {
+			return fmt.Errorf("route file not restored: %q", cm.Data[contract.RoutesFileName])
 		}
 		return nil
 	})

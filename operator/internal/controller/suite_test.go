@@ -318,3 +318,23 @@ func poke(t *testing.T, ns, name string) string {
 	})
 	return rv
 }
+
+// settle returns once a pass that began after the call has finished. It
+// pokes the Site twice and waits each time for a new pass to start: the
+// workqueue never runs two passes of one Site at once, so the second start
+// means the first pass has ended. A test asserting what a pass left alone
+// settles instead of sleeping, which would also pass with no pass at all.
+func settle(t *testing.T, ns, name string) {
+	t.Helper()
+	k := types.NamespacedName{Namespace: ns, Name: name}
+	for range 2 {
+		before := passes.get(k)
+		poke(t, ns, name)
+		eventually(t, "a pass after the poke", func() error {
+			if passes.get(k) == before {
+				return fmt.Errorf("no pass yet")
+			}
+			return nil
+		})
+	}
+}
