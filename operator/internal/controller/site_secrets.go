@@ -64,22 +64,15 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 		p.waitFor(requeueWaitingSecret)
 	case err != nil:
 		return fmt.Errorf("get database Secret: %w", err)
-	case len(db.Data[dbKey(site)]) == 0:
+	case len(db.Data[resources.DatabaseKey(site)]) == 0:
 		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseKeyMissing
-		cond.Message = fmt.Sprintf("database Secret %q has no key %q", dbRef.Name, dbKey(site))
+		cond.Message = fmt.Sprintf("database Secret %q has no key %q", dbRef.Name, resources.DatabaseKey(site))
 		p.waitFor(requeueWaitingSecret)
 	default:
 		p.mounted.Secrets[dbRef.Name] = db.Data
 	}
 	setCondition(site, cond)
 	return nil
-}
-
-func dbKey(site *sitev1.Site) string {
-	if site.Spec.Database.SecretRef.Key != "" {
-		return site.Spec.Database.SecretRef.Key
-	}
-	return contract.DatabaseURLSecretKey
 }
 
 // generated returns the value of key in the named Secret, or a fresh random

@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -154,19 +153,4 @@ func (r *SiteReconciler) event(site *sitev1.Site, eventType, reason, action, not
 		return
 	}
 	r.Recorder.Eventf(site, nil, eventType, reason, action, note, args...)
-}
-
-// convertTo decodes v (an apply configuration filled by the API server's
-// response) into the typed object of the same JSON shape.
-func convertTo[T any](v any) *T {
-	out := new(T)
-	data, err := json.Marshal(v)
-	if err == nil {
-		err = json.Unmarshal(data, out)
-	}
-	if err != nil {
-		// Same schema on both sides; this only fails on a programming error.
-		panic(fmt.Sprintf("convert %T: %v", v, err))
-	}
-	return out
 }

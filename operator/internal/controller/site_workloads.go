@@ -40,7 +40,7 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 			}
 		}
 		// The apply response is the live object, status included.
-		dep := convertTo[appsv1.Deployment](desired)
+		dep := resources.Convert[appsv1.Deployment](desired)
 		// The live replica count is the goal: the spec's, or with autoscaling
 		// whatever the HorizontalPodAutoscaler last chose.
 		want := site.Component(component).ReplicaCount()

@@ -5,11 +5,12 @@ import (
 	"fmt"
 )
 
-// convert copies v into a value of type T through JSON. It turns user-given
+// Convert copies v into a value of type T through JSON. It turns user-given
 // API types (env vars, resources, network peers) into their apply
-// configurations, which share the JSON shape; the conversion cannot fail for
-// those pairs, so a failure is a programming error.
-func convert[T any](v any) *T {
+// configurations, and an applied configuration (filled from the API
+// server's answer) back into its typed object. Both sides share the JSON
+// shape, so a failure is a programming error.
+func Convert[T any](v any) *T {
 	data, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("resources: marshal %T: %v", v, err))

@@ -101,7 +101,7 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 		}
 		return out
 	}
-	dbKey := databaseKey(site)
+	dbKey := DatabaseKey(site)
 	internal := InternalKeySecretName(site.Name)
 	list := []mount{
 		{
@@ -176,7 +176,9 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 	return list
 }
 
-func databaseKey(site *sitev1.Site) string {
+// DatabaseKey is the key of the DSN in the user's database Secret:
+// spec.database.secretRef.key, or the contract's name when unset.
+func DatabaseKey(site *sitev1.Site) string {
 	if k := site.Spec.Database.SecretRef.Key; k != "" {
 		return k
 	}
@@ -295,7 +297,7 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 			corev1ac.ContainerPort().WithName(PortHTTP).WithContainerPort(contract.DefaultAPIPort).WithProtocol(corev1.ProtocolTCP),
 			corev1ac.ContainerPort().WithName(PortMetrics).WithContainerPort(contract.DefaultMetricsPort).WithProtocol(corev1.ProtocolTCP),
 		).
-		WithResources(convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
+		WithResources(Convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
 		WithSecurityContext(corev1ac.SecurityContext().
 									WithAllowPrivilegeEscalation(false).
 									WithReadOnlyRootFilesystem(true).
@@ -306,7 +308,7 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 		WithLivenessProbe(probe(contract.HealthzPath, 10, 3)).
 		WithReadinessProbe(probe(contract.ReadyzPath, 5, 3))
 	for _, e := range Env(site, component) {
-		container.WithEnv(convert[corev1ac.EnvVarApplyConfiguration](e))
+		container.WithEnv(Convert[corev1ac.EnvVarApplyConfiguration](e))
 	}
 
 	pod := corev1ac.PodSpec().

@@ -87,7 +87,7 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 	peers := func(list []networkingv1.NetworkPolicyPeer) []*networkingv1ac.NetworkPolicyPeerApplyConfiguration {
 		out := make([]*networkingv1ac.NetworkPolicyPeerApplyConfiguration, 0, len(list))
 		for _, p := range list {
-			out = append(out, convert[networkingv1ac.NetworkPolicyPeerApplyConfiguration](p))
+			out = append(out, Convert[networkingv1ac.NetworkPolicyPeerApplyConfiguration](p))
 		}
 		return out
 	}
@@ -129,7 +129,7 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 
 	egress := []*networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration{dns, db, internal}
 	for _, e := range np.ExtraEgress {
-		egress = append(egress, convert[networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration](e))
+		egress = append(egress, Convert[networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration](e))
 	}
 
 	return networkingv1ac.NetworkPolicy(ComponentName(site.Name, component), site.Namespace).
