@@ -1,6 +1,7 @@
 package marketplace
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -56,7 +57,10 @@ func Command(ctx context.Context, args []string, lookup func(string) (string, bo
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	run, err := subcommand(ctx, args, stdout, logger)
+	// Results wait for the commit: a key printed for a rolled-back insert
+	// would be shown once and never work.
+	var out bytes.Buffer
+	run, err := subcommand(ctx, args, &out, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "marketplace: %v\n%s", err, usage)
 		return 2
@@ -73,6 +77,7 @@ func Command(ctx context.Context, args []string, lookup func(string) (string, bo
 	if err := pgx.BeginFunc(ctx, pool, run); err != nil {
 		return fail(err)
 	}
+	_, _ = stdout.Write(out.Bytes())
 	return 0
 }
 
