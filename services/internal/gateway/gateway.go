@@ -95,9 +95,12 @@ type earlyErrorKey struct{}
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
+	// Parsed once for both rest_route checks below. The error is ignored:
+	// a malformed pair must not hide the well-formed ones.
+	query, _ := url.ParseQuery(r.URL.RawQuery)
 	// A "." or ".." segment is never forwarded: a service might resolve it
 	// to somewhere else (its internal endpoints, say).
-	dots := hasDotSegment(path) || hasDotSegment(queryValue(r.URL.RawQuery, "rest_route"))
+	dots := hasDotSegment(path) || hasDotSegment(query.Get("rest_route"))
 	if strings.HasPrefix(path, "/internal/") && !dots {
 		g.serveInternal(w, r)
 		return
@@ -105,7 +108,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Only the gateway mints identities: whatever a client sent is dropped.
 	r.Header.Del(contract.IdentityHeader)
 	pretty := path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/")
-	hasRoute := queryHas(r.URL.RawQuery, "rest_route")
+	hasRoute := query.Has("rest_route")
 	switch {
 	case pretty && !hasRoute:
 		g.serveREST(w, r, strings.TrimPrefix(path, RESTPrefix), r.URL.RawQuery)
@@ -149,7 +152,7 @@ func queryHas(raw, key string) bool {
 
 // hasDotSegment reports whether a path has a "." or ".." segment.
 func hasDotSegment(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
+	for seg := range strings.SplitSeq(p, "/") {
 		if seg == "." || seg == ".." {
 			return true
 		}
