@@ -542,7 +542,7 @@ func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create b
 	return nil
 }
 
-// updatePost is POST/PUT/PATCH /cms/v2/{base}/{id}: a partial update.
+// updatePostItem is POST/PUT/PATCH /cms/v2/{base}/{id}: a partial update.
 func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 	return func(c *Call) (*Result, error) {
 		var out *Post

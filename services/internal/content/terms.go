@@ -36,7 +36,7 @@ func getTerm(ctx context.Context, q querier, tax *Taxonomy, id int64) (*Term, er
 	return t, err
 }
 
-// termArgs are the terms collection parameters.
+// termCollectionArgs are the terms collection parameters.
 func termCollectionArgs(tax *Taxonomy) []P {
 	args := []P{
 		contextArg(),

@@ -103,7 +103,7 @@ func mustRead(t testing.TB, path string) []byte {
 	return b
 }
 
-// importFile imports data in one transaction and returns the error.
+// tryImport imports data in one transaction and returns the error.
 func (e *testEnv) tryImport(data []byte) error {
 	return pgx.BeginFunc(context.Background(), e.pool, func(tx pgx.Tx) error {
 		_, err := Import(context.Background(), tx, data)

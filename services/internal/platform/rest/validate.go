@@ -569,7 +569,7 @@ type candidateErr struct {
 	index  int
 }
 
-// withInheritedType returns the candidate's type, inheriting the parent's.
+// candidateType returns the candidate's type, inheriting the parent's.
 func candidateType(c, parent *Schema) string {
 	if c.Type != "" || len(c.Types) > 0 {
 		return c.Type
