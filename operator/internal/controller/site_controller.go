@@ -197,26 +197,31 @@ func (r *SiteReconciler) apply(ctx context.Context, obj runtime.ApplyConfigurati
 
 // deleteIfOwned deletes the named child when it exists and this Site
 // controls it; objects of someone else are left alone.
-func (r *SiteReconciler) deleteIfOwned(ctx context.Context, site *sitev1.Site, obj client.Object, name string) (bool, error) {
+func (r *SiteReconciler) deleteIfOwned(ctx context.Context, site *sitev1.Site, obj client.Object, name string) error {
 	err := r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: name}, obj)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = r.deleteOwned(ctx, site, obj)
+	return err
+}
+
+// deleteOwned deletes obj (already read) when this Site controls it, and
+// reports whether this call deleted it. The UID precondition keeps a
+// same-named object created meanwhile safe. An object already gone (read
+// from a cache that had not seen its deletion yet) was not deleted by this
+// pass, so the caller records no second event for it.
+func (r *SiteReconciler) deleteOwned(ctx context.Context, site *sitev1.Site, obj client.Object) (bool, error) {
+	if !metav1.IsControlledBy(obj, site) {
+		return false, nil
+	}
+	uid := obj.GetUID()
+	err := r.Delete(ctx, obj, client.Preconditions{UID: &uid})
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}
-	if err != nil {
-		return false, err
-	}
-	if !metav1.IsControlledBy(obj, site) {
-		return false, nil
-	}
-	return true, r.deleteOwned(ctx, site, obj)
-}
-
-// deleteOwned deletes obj (already read) when this Site controls it. The UID
-// precondition keeps a same-named object created meanwhile safe.
-func (r *SiteReconciler) deleteOwned(ctx context.Context, site *sitev1.Site, obj client.Object) error {
-	if !metav1.IsControlledBy(obj, site) {
-		return nil
-	}
-	uid := obj.GetUID()
-	return client.IgnoreNotFound(r.Delete(ctx, obj, client.Preconditions{UID: &uid}))
+	return err == nil, err
 }

@@ -649,6 +649,14 @@ func TestKeyRotationKeepsPreviousKeyForGracePeriod(t *testing.T) {
 		}
 		return nil
 	})
+	// Each deletion is reported once: later passes (whose cache may still
+	// list a deleted Secret) add no event.
+	settle(t, ns, "mkt")
+	for reason, want := range map[string]int{"APIKeyIssued": 1, "APIKeyRotated": 1, "APIKeyExpired": 1, "APIKeyRevoked": 1} {
+		if n := countEvents(t, ns, "mkt", reason); n != want {
+			t.Errorf("%d %s events, want %d", n, reason, want)
+		}
+	}
 }
 
 func TestSuspendStopsChanges(t *testing.T) {

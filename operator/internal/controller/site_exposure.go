@@ -30,7 +30,7 @@ func (r *SiteReconciler) reconcileExposure(ctx context.Context, site *sitev1.Sit
 			return fmt.Errorf("apply Ingress: %w", err)
 		}
 		cond.Reason, cond.Message = sitev1.ReasonRoutesConfigured, "route file rendered; Ingress "+name+" routes to the gateway"
-	} else if _, err := r.deleteIfOwned(ctx, site, &networkingv1.Ingress{}, name); err != nil {
+	} else if err := r.deleteIfOwned(ctx, site, &networkingv1.Ingress{}, name); err != nil {
 		return fmt.Errorf("delete Ingress: %w", err)
 	}
 
@@ -51,7 +51,7 @@ func (r *SiteReconciler) reconcileExposure(ctx context.Context, site *sitev1.Sit
 	case served:
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(resources.HTTPRouteGVK)
-		if _, err := r.deleteIfOwned(ctx, site, u, name); err != nil {
+		if err := r.deleteIfOwned(ctx, site, u, name); err != nil {
 			return fmt.Errorf("delete HTTPRoute: %w", err)
 		}
 	}

@@ -27,7 +27,7 @@ func (r *SiteReconciler) reconcileMonitoring(ctx context.Context, site *sitev1.S
 	}
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(resources.ServiceMonitorGVK)
-	if _, err := r.deleteIfOwned(ctx, site, u, resources.ExposureName(site.Name)); err != nil {
+	if err := r.deleteIfOwned(ctx, site, u, resources.ExposureName(site.Name)); err != nil {
 		return fmt.Errorf("delete ServiceMonitor: %w", err)
 	}
 	return nil

@@ -162,10 +162,11 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 			r.event(site, corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
 		}
 		if plan.Previous == nil && prev != nil {
-			if err := r.deleteOwned(ctx, site, prev); err != nil {
+			deleted, err := r.deleteOwned(ctx, site, prev)
+			if err != nil {
 				return fmt.Errorf("delete expired Secret %s: %w", prevName, err)
 			}
-			if plan.PreviousExpired {
+			if deleted && plan.PreviousExpired {
 				r.event(site, corev1.EventTypeNormal, "APIKeyExpired", "Expire", "the previous marketplace key %s expired", key.Name)
 			}
 		}
@@ -178,7 +179,9 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 	return r.revokeRemovedKeys(ctx, site, wanted)
 }
 
-// revokeRemovedKeys deletes key Secrets whose key left the spec.
+// revokeRemovedKeys deletes key Secrets whose key left the spec. The list
+// comes from the cache, which may still hold a Secret an earlier pass
+// deleted: only a deletion made now is reported as a revocation.
 func (r *SiteReconciler) revokeRemovedKeys(ctx context.Context, site *sitev1.Site, wanted map[string]bool) error {
 	var list corev1.SecretList
 	if err := r.List(ctx, &list, client.InNamespace(site.Namespace), client.MatchingLabels{
@@ -188,11 +191,15 @@ func (r *SiteReconciler) revokeRemovedKeys(ctx context.Context, site *sitev1.Sit
 	}
 	for i := range list.Items {
 		s := &list.Items[i]
-		if wanted[s.Name] || !metav1.IsControlledBy(s, site) {
+		if wanted[s.Name] {
 			continue
 		}
-		if err := r.Delete(ctx, s); client.IgnoreNotFound(err) != nil {
+		deleted, err := r.deleteOwned(ctx, site, s)
+		if err != nil {
 			return fmt.Errorf("delete Secret %s: %w", s.Name, err)
+		}
+		if !deleted {
+			continue
 		}
 		r.event(site, corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
 	}
