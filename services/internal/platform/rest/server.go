@@ -334,7 +334,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		hasBody = resp.Data != nil
 	}
 	if envelope {
-		body = s.envelope(req, status, header, body, rerr != nil)
+		body = envelopeOf(status, header, body)
 		status = http.StatusOK
 		hasBody = true
 	}
@@ -440,8 +440,8 @@ func (r *Request) pretty() bool {
 	return ok && r.bodyAccepted()
 }
 
-// envelope builds {"body", "status", "headers"} (§1.7).
-func (s *Server) envelope(req *Request, status int, header http.Header, body any, isErr bool) Object {
+// envelopeOf builds {"body", "status", "headers"} (§1.7).
+func envelopeOf(status int, header http.Header, body any) Object {
 	hs := make(Object, 0, len(header))
 	for _, k := range HeaderKeys(header) {
 		hs = append(hs, Member{HeaderName(k), strings.Join(header[k], ", ")})
