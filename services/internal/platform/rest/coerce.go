@@ -24,9 +24,8 @@ func isPHPWhitespace(c byte) bool {
 
 // numericString reports whether s is a PHP 8 numeric string (is_numeric):
 // optional surrounding whitespace, optional sign, digits with an optional
-// fraction, optional exponent. It returns the value and whether the literal
-// is an integer literal (no fraction, no exponent).
-func numericString(s string) (f float64, intLiteral bool, ok bool) {
+// fraction, optional exponent. It returns the value.
+func numericString(s string) (f float64, ok bool) {
 	i, j := 0, len(s)
 	for i < j && isPHPWhitespace(s[i]) {
 		i++
@@ -36,7 +35,7 @@ func numericString(s string) (f float64, intLiteral bool, ok bool) {
 	}
 	t := s[i:j]
 	if t == "" {
-		return 0, false, false
+		return 0, false
 	}
 	k := 0
 	if t[0] == '+' || t[0] == '-' {
@@ -47,9 +46,7 @@ func numericString(s string) (f float64, intLiteral bool, ok bool) {
 		k++
 		digits++
 	}
-	intLiteral = true
 	if k < len(t) && t[k] == '.' {
-		intLiteral = false
 		k++
 		for k < len(t) && t[k] >= '0' && t[k] <= '9' {
 			k++
@@ -57,10 +54,9 @@ func numericString(s string) (f float64, intLiteral bool, ok bool) {
 		}
 	}
 	if digits+frac == 0 {
-		return 0, false, false
+		return 0, false
 	}
 	if k < len(t) && (t[k] == 'e' || t[k] == 'E') {
-		intLiteral = false
 		k++
 		if k < len(t) && (t[k] == '+' || t[k] == '-') {
 			k++
@@ -71,17 +67,17 @@ func numericString(s string) (f float64, intLiteral bool, ok bool) {
 			exp++
 		}
 		if exp == 0 {
-			return 0, false, false
+			return 0, false
 		}
 	}
 	if k != len(t) {
-		return 0, false, false
+		return 0, false
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil && !isRangeErr(err) {
-		return 0, false, false
+		return 0, false
 	}
-	return f, intLiteral, true
+	return f, true
 }
 
 func isRangeErr(err error) bool {
@@ -102,7 +98,7 @@ func numberIsFloat(n json.Number) bool {
 func toFloat(v any) (float64, bool) {
 	switch n := v.(type) {
 	case string:
-		f, _, ok := numericString(n)
+		f, ok := numericString(n)
 		return f, ok
 	case json.Number:
 		f, err := strconv.ParseFloat(string(n), 64)
@@ -215,7 +211,7 @@ func toInt(v any) int64 {
 		if i, err := strconv.ParseInt(strings.TrimRight(t, " \t\n\r\v\f"), 10, 64); err == nil {
 			return i
 		}
-		if f, _, ok := numericString(n); ok {
+		if f, ok := numericString(n); ok {
 			return floatToInt(f)
 		}
 		// PHP takes the leading integer prefix of a non-numeric string.
@@ -417,17 +413,17 @@ func toList(v any) []any {
 
 // singleItem reports whether v is a string that wp_parse_list turns into
 // exactly one item equal to the string itself.
-func singleItem(v any) (string, bool) {
+func singleItem(v any) bool {
 	s, ok := v.(string)
 	if !ok || s == "" {
-		return "", false
+		return false
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] == ',' || isPHPWhitespace(s[i]) {
-			return "", false
+			return false
 		}
 	}
-	return s, true
+	return true
 }
 
 // isObject is rest_is_object: any PHP array or the empty string.

@@ -73,7 +73,7 @@ func sanitizeTyped(v any, s *Schema, p path, typ string) (any, *Error) {
 	switch typ {
 	case "array":
 		var l []any
-		if _, ok := singleItem(v); ok {
+		if singleItem(v) {
 			// One comma-free string: the item is the value itself.
 			x := v
 			if s.Items != nil {

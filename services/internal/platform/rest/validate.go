@@ -317,7 +317,7 @@ func validateArray(v any, s *Schema, p path) *Error {
 	if !isList(v) {
 		return typeErr(p, "array")
 	}
-	if _, ok := singleItem(v); ok {
+	if singleItem(v) {
 		// One comma-free string: the list is [v]; no need to build it.
 		if s.Items != nil {
 			if err := validate(v, s.Items, p.index(0)); err != nil {
