@@ -293,7 +293,7 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 				return err
 			}
 			var err error
-			out, err = getPost(c.Ctx, tx, p.ID, false)
+			out, err = getPost(c.Ctx, tx, p.ID)
 			return err
 		})
 		if err != nil {
@@ -406,7 +406,7 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 	if pt.Hierarchical && c.Has("parent") {
 		parent := c.Int("parent")
 		if parent != 0 {
-			pp, err := getPost(c.Ctx, tx, parent, false)
+			pp, err := getPost(c.Ctx, tx, parent)
 			if err != nil {
 				return err
 			}
@@ -568,7 +568,7 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 			if err := s.afterWrite(c, tx, pt, &p, false); err != nil {
 				return err
 			}
-			out, err = getPost(c.Ctx, tx, p.ID, false)
+			out, err = getPost(c.Ctx, tx, p.ID)
 			return err
 		})
 		if err != nil {
@@ -619,7 +619,7 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			if err := s.saveRevision(c, tx, p); err != nil {
 				return err
 			}
-			out, err := getPost(c.Ctx, tx, p.ID, false)
+			out, err := getPost(c.Ctx, tx, p.ID)
 			if err != nil {
 				return err
 			}

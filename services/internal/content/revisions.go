@@ -252,7 +252,7 @@ func loadRevision(c *Call, q querier) (*Post, error) {
 	if id <= 0 {
 		return nil, invalid
 	}
-	r, err := getPost(c.Ctx, q, id, false)
+	r, err := getPost(c.Ctx, q, id)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +389,7 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 				if err := updatePost(c.Ctx, tx, &p); err != nil {
 					return err
 				}
-				out, err := getPost(c.Ctx, tx, p.ID, false)
+				out, err := getPost(c.Ctx, tx, p.ID)
 				if err != nil {
 					return err
 				}

@@ -18,8 +18,8 @@ type querier interface {
 }
 
 // getPost reads one post (any type) with its terms; nil when absent.
-func getPost(ctx context.Context, q querier, id int64, lock bool) (*Post, error) {
-	return getPostAs(ctx, q, id, lock, nil)
+func getPost(ctx context.Context, q querier, id int64) (*Post, error) {
+	return getPostAs(ctx, q, id, false, nil)
 }
 
 // getPostAs is getPost for a post expected to be of type pt (nil: any), with

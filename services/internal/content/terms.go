@@ -153,7 +153,7 @@ func (s *Service) listTerms(tax *Taxonomy) HandlerFunc {
 		b := &sqlBuilder{}
 		b.add("t.taxonomy = " + b.arg(tax.Name))
 		if postID := c.Int("post"); c.Has("post") && c.Params["post"] != nil && postID != 0 {
-			p, err := getPost(c.Ctx, s.db(c.Ctx), postID, false)
+			p, err := getPost(c.Ctx, s.db(c.Ctx), postID)
 			if err != nil {
 				return nil, err
 			}
