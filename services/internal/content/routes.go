@@ -43,11 +43,11 @@ func (s *Service) Routes() []Route {
 		routes = append(routes,
 			Route{Path: base, Schema: postSchema(pt), Endpoints: []Endpoint{
 				{Methods: readable, Args: collectionArgs(pt), Permission: listPostsPermission(pt), Handler: s.listPosts(pt)},
-				{Methods: creatable, Args: writeArgs(pt, true), AllowBatch: true, Permission: createPostPermission(pt), Handler: s.createPost(pt)},
+				{Methods: creatable, Args: writeArgs(pt), AllowBatch: true, Permission: createPostPermission(pt), Handler: s.createPost(pt)},
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)`, Schema: postSchema(pt), Endpoints: []Endpoint{
 				{Methods: readable, Args: itemArgs(pt), AllowBatch: true, Permission: s.getPostPermission(pt), Handler: s.getPostItem(pt)},
-				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), AllowBatch: true, Permission: s.updatePostPermission(pt), Handler: s.updatePostItem(pt)},
+				{Methods: editable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt)...), AllowBatch: true, Permission: s.updatePostPermission(pt), Handler: s.updatePostItem(pt)},
 				{Methods: deletable, Args: deleteArgs(), AllowBatch: true, Permission: s.deletePostPermission(pt), Handler: s.deletePostItem(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/revisions`, Schema: revisionSchema(pt, false), Endpoints: []Endpoint{
@@ -59,7 +59,7 @@ func (s *Service) Routes() []Route {
 			}},
 			Route{Path: base + `/(?P<id>[\d]+)/autosaves`, Schema: revisionSchema(pt, true), Endpoints: []Endpoint{
 				{Methods: readable, Args: []P{{"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
-				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt, false)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
+				{Methods: creatable, Args: append([]P{{"id", &S{Type: "integer"}}}, writeArgs(pt)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			Route{Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []Endpoint{
 				{Methods: readable, Args: []P{{"parent", &S{Type: "integer"}}, {"id", &S{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check

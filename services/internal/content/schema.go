@@ -142,9 +142,10 @@ func collectionArgs(pt *PostType) []P {
 // textArg is title/content/excerpt input: a string or {raw}.
 func textArg() *S { return &S{Type: "object", Raw: true} }
 
-// writeArgs are the schema-derived args of create and update (§3.5):
-// defaults only on create.
-func writeArgs(pt *PostType, create bool) []P {
+// writeArgs are the schema-derived args of create and update (§3.5). None
+// has a default, so the two share one list; a default added here would have
+// to apply on create only.
+func writeArgs(pt *PostType) []P {
 	dateS := func() *S { return &S{Types: []string{"string", "null"}, Format: "date-time"} }
 	args := []P{{"date", dateS()}, {"date_gmt", dateS()}, {"slug", &S{Type: "string"}}}
 	args = append(args, P{"status", &S{Type: "string", Enum: strEnum(writeStatuses...)}})
