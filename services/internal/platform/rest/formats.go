@@ -39,10 +39,6 @@ func isDateTime(s string) bool {
 	return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 24 && minute <= 59 && second <= 60
 }
 
-// IsDateTime reports whether s is a date-time WordPress accepts
-// (format "date-time": date, time, optional fraction and offset).
-func IsDateTime(s string) bool { return isDateTime(s) }
-
 var (
 	emailLocalRe = regexp.MustCompile(`^[a-zA-Z0-9!#$%&'*+/=?^_` + "`" + `{|}~.-]+$`)
 	emailSubRe   = regexp.MustCompile(`^[a-z0-9-]+$`)
