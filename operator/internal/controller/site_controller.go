@@ -32,6 +32,10 @@ const (
 	// requeueProgressing re-checks components that are rolling out (their
 	// Deployment status changes also trigger passes).
 	requeueProgressing = 20 * time.Second
+	// requeueStale retries a pass that started from a cached Site older than
+	// the stored one. Status writes trigger no pass, so nothing else would
+	// bring the Site back; a second is ample for the cache to catch up.
+	requeueStale = time.Second
 )
 
 // SiteReconciler turns a Site into its running children.
@@ -102,8 +106,18 @@ func (r *SiteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 			reportRejection(site, err)
 		}
 	}
-	r.recordTransitions(original, site)
-	if serr := r.writeStatus(ctx, original, site); serr != nil {
+	switch serr := r.writeStatus(ctx, original, site); {
+	case serr == nil:
+		// Transitions are announced by the pass that stored them. A pass
+		// started from a stale Site (an error retry can run before the
+		// previous pass's status write reaches the cache) would otherwise
+		// announce the same transition again.
+		r.recordTransitions(original, site)
+	case apierrors.IsConflict(serr):
+		if err == nil {
+			return ctrl.Result{RequeueAfter: requeueStale}, nil
+		}
+	default:
 		err = errors.Join(err, serr)
 	}
 	if err != nil {
@@ -174,12 +188,16 @@ func (p *pass) result(now time.Time) ctrl.Result {
 }
 
 // writeStatus patches the status when it changed: one write per pass at
-// most, none in steady state.
+// most, none in steady state. The patch carries the resourceVersion the
+// pass started from, so a pass that worked from a stale cached Site gets a
+// Conflict instead of diffing against old values: a field equal in the
+// stale copy and the result would be left out of a plain merge patch and
+// keep whatever the stored Site says.
 func (r *SiteReconciler) writeStatus(ctx context.Context, original, site *sitev1.Site) error {
 	if statusEqual(original.Status, site.Status) {
 		return nil
 	}
-	if err := r.Status().Patch(ctx, site, client.MergeFrom(original)); err != nil {
+	if err := r.Status().Patch(ctx, site, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}

@@ -142,8 +142,9 @@ func findCondition(site *sitev1.Site, t string) *metav1.Condition {
 	return meta.FindStatusCondition(site.Status.Conditions, t)
 }
 
-// statusEqual compares statuses semantically (times at second precision, as
-// they are stored).
+// statusEqual compares statuses semantically. The times the operator sets
+// are cut to seconds (ptrTime) as the API server stores them, so a status
+// read back compares equal to the one computed from it.
 func statusEqual(a, b sitev1.SiteStatus) bool {
 	return equality.Semantic.DeepEqual(a, b)
 }
