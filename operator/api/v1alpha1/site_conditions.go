@@ -23,7 +23,6 @@ const (
 	ReasonInvalidSettings       = "InvalidSettings"
 	ReasonComponentsNotReady    = "ComponentsNotReady"
 	ReasonAllReady              = "AllReady"
-	ReasonSuspended             = "Suspended"
 	// ReasonApplyRejected: the API server refused a child object (a quota,
 	// an admission policy, missing permissions); the pass cannot finish
 	// until someone changes that.

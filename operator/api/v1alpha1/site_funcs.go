@@ -22,7 +22,8 @@ func (s *Site) Component(name string) ComponentSpec {
 	return ComponentSpec{}
 }
 
-// Replicas is the component's replica count, defaulting to one as the CRD does.
+// ReplicaCount is spec.replicas, or one when unset: the CRD's default, kept
+// here for Sites that never went through the API server (unit tests).
 func (c ComponentSpec) ReplicaCount() int32 {
 	if c.Replicas == nil {
 		return 1

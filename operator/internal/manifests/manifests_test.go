@@ -80,15 +80,15 @@ func TestChartValuesSchemaIsClosed(t *testing.T) {
 		AdditionalProperties any               `json:"additionalProperties"`
 		Properties           map[string]schema `json:"properties"`
 	}
-	var root schema
-	if err := yaml.Unmarshal(read(t, "charts/siteplane-operator/values.schema.json"), &root); err != nil {
+	var top schema
+	if err := yaml.Unmarshal(read(t, "charts/siteplane-operator/values.schema.json"), &top); err != nil {
 		t.Fatal(err)
 	}
 	var values map[string]any
 	if err := yaml.Unmarshal(read(t, "charts/siteplane-operator/values.yaml"), &values); err != nil {
 		t.Fatal(err)
 	}
-	if root.AdditionalProperties != false {
+	if top.AdditionalProperties != false {
 		t.Error("values.schema.json must set additionalProperties: false at the top")
 	}
 	var walk func(path string, s schema, v map[string]any)
@@ -107,7 +107,7 @@ func TestChartValuesSchemaIsClosed(t *testing.T) {
 			}
 		}
 	}
-	walk("", root, values)
+	walk("", top, values)
 }
 
 // helmBinary is helm from PATH or the copy `make chart` builds into bin/.

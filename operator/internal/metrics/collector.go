@@ -34,7 +34,8 @@ type SiteLister func(ctx context.Context) ([]sitev1.Site, error)
 type Collector struct {
 	list SiteLister
 	now  func() time.Time
-	// ListErrors counts scrapes whose listing failed.
+	// listErrors counts scrapes whose listing failed: a failed list yields
+	// no site series at all, which alone would look like "no Sites".
 	listErrors prometheus.Counter
 }
 

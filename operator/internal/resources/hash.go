@@ -3,18 +3,19 @@ package resources
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // hashData hashes named maps of bytes in a canonical order, so the result
 // depends only on the content.
 func hashData(groups map[string]map[string][]byte) string {
 	h := sha256.New()
-	for _, g := range sortedKeys(groups) {
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		h.Write([]byte(g))
 		h.Write([]byte{0})
 		m := groups[g]
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			h.Write([]byte(k))
 			h.Write([]byte{0})
 			h.Write(m[k])
@@ -23,13 +24,4 @@ func hashData(groups map[string]map[string][]byte) string {
 		h.Write([]byte{1})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
