@@ -181,3 +181,18 @@ func TestChartOperatorRoleScope(t *testing.T) {
 		})
 	}
 }
+
+// TestChartPrometheusRuleThreshold: Helm reads numbers from values as
+// float64, so an unconverted 7776000 renders as 7.776e+06, which works in
+// PromQL but reads as a mistake in every alert listing.
+func TestChartPrometheusRuleThreshold(t *testing.T) {
+	helm := helmBinary(t)
+	out, err := exec.Command(helm, "template", "rel", filepath.Join(root, "charts", "siteplane-operator"),
+		"--set", "prometheusRule.enabled=true", "--show-only", "templates/prometheusrule.yaml").CombinedOutput()
+	if err != nil {
+		t.Fatalf("helm template: %v\n%s", err, out)
+	}
+	if want := "expr: siteplane_apikey_age_seconds > 7776000\n"; !strings.Contains(string(out), want) {
+		t.Errorf("rendered rule lacks %q:\n%s", want, out)
+	}
+}
