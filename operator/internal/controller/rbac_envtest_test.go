@@ -34,6 +34,13 @@ func TestManagerRunsWithGeneratedRoleOnly(t *testing.T) {
 		{"siteplane.dev", "sites", "status", "update", false},
 		// The operator never changes a Site's spec, nor touches pods.
 		{"siteplane.dev", "sites", "", "patch", false},
+		// Children that only go with the Site go through the garbage
+		// collector, never an operator delete.
+		{"apps", "deployments", "", "delete", false},
+		{"", "services", "", "delete", false},
+		{"", "configmaps", "", "delete", false},
+		{"", "persistentvolumeclaims", "", "delete", false},
+		{"networking.k8s.io", "ingresses", "", "delete", true},
 		{"", "pods", "", "get", false},
 		{"rbac.authorization.k8s.io", "clusterroles", "", "create", false},
 	}

@@ -59,13 +59,18 @@ type SiteReconciler struct {
 
 // Least privilege: every write is a server-side apply (create and patch) or
 // a delete, so no rule grants update except sites/finalizers, which setting
-// blockOwnerDeletion on a child requires. The envtest suite runs the
-// reconciler as a user holding only the generated role.
+// blockOwnerDeletion on a child requires. Delete is granted only for the
+// kinds the operator removes itself (key Secrets, and the children a spec
+// change switches off); Deployments, Services, ConfigMaps and the media
+// claim only ever go with the Site, through the garbage collector. The
+// envtest suite runs the reconciler as a user holding only the generated
+// role.
 // +kubebuilder:rbac:groups=siteplane.dev,resources=sites,verbs=get;list;watch
 // +kubebuilder:rbac:groups=siteplane.dev,resources=sites/status,verbs=get;patch
 // +kubebuilder:rbac:groups=siteplane.dev,resources=sites/finalizers,verbs=update
-// +kubebuilder:rbac:groups="",resources=secrets;configmaps;services;persistentvolumeclaims,verbs=get;list;watch;create;patch;delete
-// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups="",resources=configmaps;services;persistentvolumeclaims,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses;networkpolicies,verbs=get;list;watch;create;patch;delete
