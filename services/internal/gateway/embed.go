@@ -252,8 +252,8 @@ func (e *embedder) fetch(href string) json.RawMessage {
 // ?rest_route= form) to its route and query.
 func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
 	u, err := url.Parse(href)
-	site, serr := url.Parse(g.cfg.Site.URL)
-	if err != nil || serr != nil || !strings.EqualFold(u.Host, site.Host) {
+	site := g.site
+	if err != nil || site == nil || !strings.EqualFold(u.Host, site.Host) {
 		return "", "", false
 	}
 	p := strings.TrimPrefix(u.Path, site.Path)

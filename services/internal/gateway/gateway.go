@@ -53,6 +53,9 @@ type Gateway struct {
 	// involved: failed authentication and routes nobody serves.
 	bare *rest.Server
 	desc *descriptions
+	// site is cfg.Site.URL parsed once (nil if it does not parse): every
+	// embedded link and oEmbed URL is compared with it.
+	site *url.URL
 }
 
 // New returns a gateway.
@@ -67,6 +70,7 @@ func New(cfg Config) (*Gateway, error) {
 		cfg.Now = time.Now
 	}
 	g := &Gateway{cfg: cfg}
+	g.site, _ = url.Parse(cfg.Site.URL)
 	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
 	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
 	local, err := g.buildLocal()

@@ -158,7 +158,7 @@ func (p embedPost) title() string {
 // (url_to_postid): ?p=ID, ?page_id=ID, or a pretty /slug/ link.
 func (g *Gateway) resolvePermalink(ctx context.Context, raw string) (embedPost, error) {
 	u, err := url.Parse(raw)
-	site, _ := url.Parse(g.cfg.Site.URL)
+	site := g.site
 	if err != nil || site == nil || !strings.EqualFold(u.Host, site.Host) {
 		return embedPost{}, errOEmbedNotFound()
 	}
