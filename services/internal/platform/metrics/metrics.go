@@ -46,6 +46,7 @@ func NewHTTP(reg prometheus.Registerer) *HTTP {
 
 // Observe records one request.
 func (m *HTTP) Observe(service, route, method string, code int, d time.Duration) {
+	method = methodLabel(method)
 	c := strconv.Itoa(code)
 	m.requests.WithLabelValues(service, route, method, c).Inc()
 	m.duration.WithLabelValues(service, route, method, c).Observe(d.Seconds())
@@ -113,4 +114,15 @@ func (c *PoolCollector) Collect(ch chan<- prometheus.Metric) {
 	n("empty", float64(s.EmptyAcquireCount()))
 	n("wait", s.AcquireDuration().Seconds())
 	n("canceled", float64(s.CanceledAcquireCount()))
+}
+
+// methodLabel keeps the standard methods and folds anything else a client
+// invents into "other": like raw paths, free-form methods would make the
+// number of series unbounded.
+func methodLabel(m string) string {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE":
+		return m
+	}
+	return "other"
 }
