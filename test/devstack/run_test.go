@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -158,25 +159,36 @@ func TestRunForegroundStopsOnInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ready := make(chan bool, 1)
-	var log strings.Builder
+	// The reader owns the pipe until it ends (Wait must come after the last
+	// read); the output is shared under a lock for failure messages.
+	var (
+		mu     sync.Mutex
+		output strings.Builder
+		once   sync.Once
+	)
+	ready, readerDone := make(chan struct{}), make(chan struct{})
+	logText := func() string { mu.Lock(); defer mu.Unlock(); return output.String() }
 	go func() {
+		defer close(readerDone)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
+			mu.Lock()
+			output.WriteString(sc.Text() + "\n")
+			mu.Unlock()
 			if strings.Contains(sc.Text(), "Press Ctrl-C to stop.") {
-				ready <- true
+				once.Do(func() { close(ready) })
 			}
 		}
-		close(ready)
 	}()
 	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatalf("siteplane-run ended before it was ready:\n%s", log.String())
-		}
+	case <-ready:
+	case <-readerDone:
+		_ = cmd.Wait()
+		t.Fatalf("siteplane-run ended before it was ready:\n%s", logText())
 	case <-time.After(3 * time.Minute):
 		_ = cmd.Process.Kill()
+		<-readerDone
+		_ = cmd.Wait()
 		t.Fatal("not ready within 3 minutes")
 	}
 	if len(processesUnder(root)) == 0 {
@@ -186,8 +198,16 @@ func TestRunForegroundStopsOnInterrupt(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case <-readerDone:
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		<-readerDone
+		_ = cmd.Wait()
+		t.Fatalf("siteplane-run still running a minute after Ctrl-C:\n%s", logText())
+	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("siteplane-run after Ctrl-C: %v\n%s", err, log.String())
+		t.Fatalf("siteplane-run after Ctrl-C: %v\n%s", err, logText())
 	}
 	if left := processesUnder(root); len(left) > 0 {
 		t.Fatalf("processes left after Ctrl-C:\n%s", strings.Join(left, "\n"))
