@@ -46,15 +46,19 @@ func TestOperatorBinary(t *testing.T) {
 		}
 	}
 
-	// The generated rules, granted in the watched namespace only.
+	// The generated rules, granted per namespace (Roles), never cluster-wide.
+	// The other namespace gets them too: then only the operator's own
+	// scoping, not a missing permission, keeps it from reconciling there.
 	var generated rbacv1.ClusterRole
 	readYAML(t, "role.yaml", &generated)
 	const user = "siteplane-operator-scoped"
 	subject := rbacv1.Subject{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}
-	mustCreate(t, c,
-		&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: "watched"}, Rules: generated.Rules},
-		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: "watched"},
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "operator"}, Subjects: []rbacv1.Subject{subject}})
+	for _, ns := range []string{"watched", "other"} {
+		mustCreate(t, c,
+			&rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: ns}, Rules: generated.Rules},
+			&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "operator", Namespace: ns},
+				RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "operator"}, Subjects: []rbacv1.Subject{subject}})
+	}
 	var metricsAuth, metricsReader rbacv1.ClusterRole
 	readYAML(t, "metrics_auth_role.yaml", &metricsAuth)
 	readYAML(t, "metrics_reader_role.yaml", &metricsReader)
@@ -94,12 +98,23 @@ func TestOperatorBinary(t *testing.T) {
 	// list (forbidden here) would prevent.
 	poll(t, "readyz", func() error { _, err := fetch("http://" + probeAddr + "/readyz"); return err })
 	poll(t, "healthz", func() error { _, err := fetch("http://" + probeAddr + "/healthz"); return err })
-	poll(t, "the watched Site's Deployments", func() error {
-		return c.Get(ctx, client.ObjectKey{Namespace: "watched", Name: "s-gateway"}, &corev1.Service{})
+	poll(t, "the watched Site's status", func() error {
+		var s sitev1.Site
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "watched", Name: "s"}, &s); err != nil {
+			return err
+		}
+		if s.Status.Phase == "" {
+			return fmt.Errorf("no status yet")
+		}
+		return nil
 	})
 	time.Sleep(time.Second)
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "other", Name: "s-config"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
 		t.Errorf("a Site outside the watched namespace was reconciled: %v", err)
+	}
+	var other sitev1.Site
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "other", Name: "s"}, &other); err != nil || other.Status.Phase != "" {
+		t.Errorf("a Site outside the watched namespace got a status (%v): %+v", err, other.Status)
 	}
 
 	// HTTPS metrics: a scraper needs a token, and the token's owner needs
