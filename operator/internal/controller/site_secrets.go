@@ -25,26 +25,17 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 	p.mounted.Secrets = map[string]map[string][]byte{}
 
 	internalName := resources.InternalKeySecretName(site.Name)
-	internal, err := r.generated(ctx, site, internalName, contract.InternalKeySecretKey, resources.InternalKeyLength)
-	if err != nil {
+	if err := r.applyGenerated(ctx, site, p, internalName, contract.InternalKeySecretKey, resources.InternalKeyLength,
+		func(key string) map[string][]byte {
+			return map[string][]byte{contract.InternalKeySecretKey: []byte(key)}
+		}); err != nil {
 		return err
 	}
-	data := map[string][]byte{contract.InternalKeySecretKey: []byte(internal)}
-	if err := r.apply(ctx, resources.Secret(site, internalName, resources.ComponentSecrets, data, nil)); err != nil {
-		return fmt.Errorf("apply Secret %s: %w", internalName, err)
-	}
-	p.mounted.Secrets[internalName] = data
-
 	adminName := resources.AdminSecretName(site.Name)
-	password, err := r.generated(ctx, site, adminName, contract.AdminPasswordKey, resources.ApplicationPasswordLength)
-	if err != nil {
+	if err := r.applyGenerated(ctx, site, p, adminName, contract.AdminPasswordKey, resources.ApplicationPasswordLength,
+		func(password string) map[string][]byte { return resources.AdminData(site, password) }); err != nil {
 		return err
 	}
-	data = resources.AdminData(site, password)
-	if err := r.apply(ctx, resources.Secret(site, adminName, resources.ComponentSecrets, data, nil)); err != nil {
-		return fmt.Errorf("apply Secret %s: %w", adminName, err)
-	}
-	p.mounted.Secrets[adminName] = data
 
 	site.Status.Secrets.InternalKey = internalName
 	site.Status.Secrets.Admin = adminName
@@ -56,7 +47,7 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 		Reason: sitev1.ReasonSecretsGenerated, Message: "generated Secrets are in place and the database Secret has its key"}
 	dbRef := site.Spec.Database.SecretRef
 	db := &corev1.Secret{}
-	err = r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: dbRef.Name}, db)
+	err := r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: dbRef.Name}, db)
 	switch {
 	case apierrors.IsNotFound(err):
 		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseSecretMissing
@@ -75,18 +66,32 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 	return nil
 }
 
-// generated returns the value of key in the named Secret, or a fresh random
-// value of length n when the Secret or the key does not exist yet.
-func (r *SiteReconciler) generated(ctx context.Context, site *sitev1.Site, name, key string, n int) (string, error) {
+// applyGenerated writes the named generated Secret, whose data build makes
+// around the value of key: the stored value, or a fresh random one of
+// length n when the Secret or the key does not exist yet. The generation is
+// announced once the Secret holding it is stored, so a refused apply, which
+// is retried with another fresh value, records no event.
+func (r *SiteReconciler) applyGenerated(ctx context.Context, site *sitev1.Site, p *pass, name, key string, n int,
+	build func(value string) map[string][]byte) error {
 	s, err := r.readSecret(ctx, site, name)
 	if err != nil {
-		return "", err
+		return err
 	}
+	value, fresh := "", false
 	if s != nil && len(s.Data[key]) > 0 {
-		return string(s.Data[key]), nil
+		value = string(s.Data[key])
+	} else {
+		value, fresh = resources.RandomAlphanumeric(n), true
 	}
-	r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
-	return resources.RandomAlphanumeric(n), nil
+	data := build(value)
+	if err := r.apply(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
+		return fmt.Errorf("apply Secret %s: %w", name, err)
+	}
+	if fresh {
+		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
+	}
+	p.mounted.Secrets[name] = data
+	return nil
 }
 
 // readSecret reads a generated Secret from the API server (not the cache),
