@@ -45,8 +45,8 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("site").
-		// Status writes bump neither generation nor metadata: they must not
-		// trigger another pass.
+		// A status write changes neither the generation nor labels or
+		// annotations, so the operator's own status patch triggers no pass.
 		For(&sitev1.Site{}, builder.WithPredicates(predicate.Or(
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, predicate.LabelChangedPredicate{}))).
 		Owns(&appsv1.Deployment{}).

@@ -1,7 +1,6 @@
 package resources
 
 import (
-	"encoding/json"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -38,15 +37,7 @@ func testSite() *sitev1.Site {
 // so assertions read like the object kubectl would show.
 func typed[T any](t *testing.T, ac any) *T {
 	t.Helper()
-	data, err := json.Marshal(ac)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := new(T)
-	if err := json.Unmarshal(data, out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return Convert[T](ac)
 }
 
 func TestNames(t *testing.T) {
