@@ -84,8 +84,9 @@ func TestManifestsApplyToAPIServer(t *testing.T) {
 				t.Fatalf("only %d objects rendered", len(objs))
 			}
 			for _, u := range objs {
-				err := c.Patch(ctx, u, client.Apply, client.DryRunAll, client.FieldOwner("manifests-test"),
-					client.ForceOwnership, client.FieldValidation("Strict"))
+				// Server-side apply refuses a field the schema does not declare.
+				err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.DryRunAll,
+					client.FieldOwner("manifests-test"), client.ForceOwnership)
 				if err != nil {
 					t.Errorf("%s %s/%s: %v", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 				}
