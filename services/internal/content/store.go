@@ -105,9 +105,9 @@ func updatePost(ctx context.Context, q querier, p *Post) error {
 
 // isAncestorOrSelf reports whether id is parent or one of parent's
 // ancestors, i.e. whether making parent the parent of id closes a loop.
-func isAncestorOrSelf(c *Call, q querier, id, parent int64) (bool, error) {
+func isAncestorOrSelf(ctx context.Context, q querier, id, parent int64) (bool, error) {
 	var loop bool
-	err := q.QueryRow(c.Ctx, `WITH RECURSIVE a(id, parent, depth) AS (
+	err := q.QueryRow(ctx, `WITH RECURSIVE a(id, parent, depth) AS (
 		SELECT id, parent, 1 FROM posts WHERE id = $2
 		UNION ALL SELECT y.id, y.parent, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 64)
 		SELECT EXISTS (SELECT 1 FROM a WHERE id = $1)`, id, parent).Scan(&loop)
