@@ -21,24 +21,23 @@ func (s *Service) BatchHandler(srv *rest.Server, logger *slog.Logger) http.Handl
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
-			writeWPError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+			rest.WriteError(w, rest.NoRoute())
 			return
 		}
 		dec := json.NewDecoder(r.Body)
 		dec.UseNumber()
 		var in contract.BatchRequest
 		if err := dec.Decode(&in); err != nil {
-			writeWPError(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
+			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
 			return
 		}
 		responses, committed, err := s.runBatch(r.Context(), srv, &in)
 		if err != nil {
 			logger.ErrorContext(r.Context(), "batch transaction failed", "error", err.Error())
-			writeWPError(w, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
+			rest.WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
 			return
 		}
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_ = json.NewEncoder(w).Encode(contract.BatchResponse{Committed: committed, Responses: responses})
+		rest.WriteJSON(w, http.StatusOK, contract.BatchResponse{Committed: committed, Responses: responses})
 	})
 }
 
@@ -84,10 +83,4 @@ func (s *Service) runBatch(ctx context.Context, srv *rest.Server, in *contract.B
 		return nil, false, err
 	}
 	return responses, true, nil
-}
-
-func writeWPError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "message": message, "data": map[string]any{"status": status}})
 }

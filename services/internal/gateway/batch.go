@@ -120,7 +120,7 @@ func (g *Gateway) prevalidate(ctx context.Context, t *routing.Table, reqs []any)
 		it.sub.Route, it.sub.Query = route, query
 		o, ok := g.ownerOf(ctx, t, route)
 		if !ok {
-			it.err = rest.NewError("rest_no_route", msgNoRoute, http.StatusNotFound)
+			it.err = rest.NoRoute()
 			continue
 		}
 		it.owner = o

@@ -11,7 +11,6 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
-	"siteplane.dev/services/internal/platform/server"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -125,7 +124,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 	mux.HandleFunc(contract.BatchPath, f.serveAtomic)
 	mux.Handle("/", srv)
 	h := identity.Middleware(key, nil, func(w http.ResponseWriter, r *http.Request, err error) {
-		server.WordPressError(w, r, 401, "rest_invalid_identity", "bad identity")
+		rest.WriteErrorCode(w, r, 401, "rest_invalid_identity", "bad identity")
 	})(mux)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
