@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -317,34 +318,68 @@ func textValue(c *rest.Request, name string) (string, bool) {
 	return "", false
 }
 
+// postWrite carries one create or update through the steps of applyWrite.
+type postWrite struct {
+	s   *Service
+	c   *rest.Request
+	tx  pgx.Tx
+	pt  *PostType
+	p   *Post // the post as it will be stored; the steps change it
+	old *Post // the stored post; nil on create
+	now time.Time
+}
+
 // applyWrite is prepare_item_for_database plus the status, author and
-// conflict checks; old is nil on create. It mutates p.
+// conflict checks; old is nil on create. It mutates p. The steps run in
+// WordPress's order (so the first refusal is WordPress's); the first error
+// ends the write.
 func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
-	// status (handle_status_param; the unchanged status is always accepted)
-	if c.Has("status") {
-		st := c.String("status")
-		if old == nil || st != old.Status {
-			switch st {
-			case "private":
-				if !caller(c).Can(pt.Caps.Publish) {
-					return rest.Denied(c, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
-				}
-			case "publish", "future":
-				if !caller(c).Can(pt.Caps.Publish) {
-					return rest.Denied(c, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
-				}
+	w := &postWrite{s: s, c: c, tx: tx, pt: pt, p: p, old: old, now: now}
+	steps := []func() error{
+		w.status, w.dates, w.text, w.author, w.password, w.parent,
+		w.attributes, w.meta, w.sticky, w.featuredMedia, w.schedule, w.slug,
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// status is handle_status_param; the unchanged status is always accepted.
+func (w *postWrite) status() error {
+	c, p, old := w.c, w.p, w.old
+	if !c.Has("status") {
+		return nil
+	}
+	st := c.String("status")
+	if old == nil || st != old.Status {
+		switch st {
+		case "private":
+			if !caller(c).Can(w.pt.Caps.Publish) {
+				return rest.Denied(c, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
+			}
+		case "publish", "future":
+			if !caller(c).Can(w.pt.Caps.Publish) {
+				return rest.Denied(c, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
 			}
 		}
-		if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
-			p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
-		}
-		p.Status = st
 	}
-	// dates: date wins over date_gmt; a null in either resets both to
-	// floating, even next to a date (WordPress applies the null last)
+	if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
+		p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
+	}
+	p.Status = st
+	return nil
+}
+
+// dates: date wins over date_gmt; a null in either resets both to
+// floating, even next to a date (WordPress applies the null last).
+func (w *postWrite) dates() error {
+	c, p, old := w.c, w.p, w.old
 	switch {
 	case c.String("date") != "":
-		t, _ := parseDate(c.String("date"), s.loc)
+		t, _ := parseDate(c.String("date"), w.s.loc)
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}
@@ -357,69 +392,101 @@ func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 	if isNull(c, "date") || isNull(c, "date_gmt") {
 		p.DateFloating = true
 	}
-	if v, ok := textValue(c, "title"); ok {
-		p.Title = v
+	return nil
+}
+
+// text sets title, content and excerpt.
+func (w *postWrite) text() error {
+	if v, ok := textValue(w.c, "title"); ok {
+		w.p.Title = v
 	}
-	if v, ok := textValue(c, "content"); ok {
-		p.Content = v
+	if v, ok := textValue(w.c, "content"); ok {
+		w.p.Content = v
 	}
-	if pt.Excerpt {
-		if v, ok := textValue(c, "excerpt"); ok {
-			p.Excerpt = v
+	if w.pt.Excerpt {
+		if v, ok := textValue(w.c, "excerpt"); ok {
+			w.p.Excerpt = v
 		}
 	}
-	// WordPress tests author with empty(): 0 leaves the author as it is
-	if author := c.Int("author"); pt.Author && author != 0 {
-		if author != caller(c).UserID {
-			exists, err := s.users.Exists(c.Context(), author)
-			if err != nil {
-				return err
-			}
-			if !exists {
-				return rest.NewError("rest_invalid_author", "Invalid author ID.", http.StatusBadRequest)
-			}
-		}
-		p.Author = author
+	return nil
+}
+
+// author must exist; WordPress tests it with empty(): 0 leaves the author
+// as it is.
+func (w *postWrite) author() error {
+	c := w.c
+	author := c.Int("author")
+	if !w.pt.Author || author == 0 {
+		return nil
 	}
+	if author != caller(c).UserID {
+		exists, err := w.s.users.Exists(c.Context(), author)
+		if err != nil {
+			return fmt.Errorf("check author %d: %w", author, err)
+		}
+		if !exists {
+			return rest.NewError("rest_invalid_author", "Invalid author ID.", http.StatusBadRequest)
+		}
+	}
+	w.p.Author = author
+	return nil
+}
+
+// password, and the conflicts between a password and stickiness.
+func (w *postWrite) password() error {
+	c, old := w.c, w.old
 	if c.Has("password") {
 		pw := c.String("password")
 		if pw != "" {
-			if pt.Sticky && c.Bool("sticky") {
+			if w.pt.Sticky && c.Bool("sticky") {
 				return rest.NewError("rest_invalid_field", "A post can not be sticky and have a password.", http.StatusBadRequest)
 			}
 			if old != nil && old.Sticky {
 				return rest.NewError("rest_invalid_field", "A sticky post can not be password protected.", http.StatusBadRequest)
 			}
 		}
-		p.Password = pw
+		w.p.Password = pw
 	}
-	if pt.Sticky && c.Bool("sticky") && old != nil && old.Password != "" {
+	if w.pt.Sticky && c.Bool("sticky") && old != nil && old.Password != "" {
 		return rest.NewError("rest_invalid_field", "A password protected post can not be set to sticky.", http.StatusBadRequest)
 	}
-	if pt.Hierarchical && c.Has("parent") {
-		parent := c.Int("parent")
-		if parent != 0 {
-			pp, err := getPost(c.Context(), tx, parent)
+	return nil
+}
+
+// parent must be a post of the same type; one that would make a loop
+// becomes 0 (wp_check_post_hierarchy_for_loops).
+func (w *postWrite) parent() error {
+	c := w.c
+	if !w.pt.Hierarchical || !c.Has("parent") {
+		return nil
+	}
+	parent := c.Int("parent")
+	if parent != 0 {
+		pp, err := getPost(c.Context(), w.tx, parent)
+		if err != nil {
+			return err
+		}
+		if pp == nil || pp.Type != w.pt.Name {
+			return rest.NewError("rest_post_invalid_id", "Invalid post parent ID.", http.StatusBadRequest)
+		}
+		if w.old != nil {
+			loop, err := isAncestorOrSelf(c.Context(), w.tx, w.old.ID, parent)
 			if err != nil {
 				return err
 			}
-			if pp == nil || pp.Type != pt.Name {
-				return rest.NewError("rest_post_invalid_id", "Invalid post parent ID.", http.StatusBadRequest)
-			}
-			// wp_check_post_hierarchy_for_loops: a parent that is the post
-			// itself or one of its descendants becomes 0
-			if old != nil {
-				loop, err := isAncestorOrSelf(c.Context(), tx, old.ID, parent)
-				if err != nil {
-					return err
-				}
-				if loop {
-					parent = 0
-				}
+			if loop {
+				parent = 0
 			}
 		}
-		p.Parent = parent
 	}
+	w.p.Parent = parent
+	return nil
+}
+
+// attributes are the plain fields: menu order, comment and ping status,
+// format and template.
+func (w *postWrite) attributes() error {
+	c, p, pt := w.c, w.p, w.pt
 	if pt.PageAttributes && c.Has("menu_order") {
 		p.MenuOrder = int(c.Int("menu_order"))
 	}
@@ -437,27 +504,40 @@ func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 	if c.Has("template") {
 		p.Template = c.String("template")
 	}
-	if meta, ok := c.Param("meta").(map[string]any); ok {
-		if err := applyMeta(pt, p, meta); err != nil {
-			return err
-		}
-	}
-	if pt.Sticky {
-		if old == nil {
-			p.Sticky = c.Bool("sticky") // create always sticks or unsticks
-		} else if c.Has("sticky") {
-			p.Sticky = c.Bool("sticky")
-		}
-	}
-	if pt.Thumbnail && c.Has("featured_media") {
-		// Media lives in the media service; the id is kept as given (0 removes it).
-		p.FeaturedMedia = c.Int("featured_media")
-		if p.FeaturedMedia < 0 {
-			p.FeaturedMedia = 0
-		}
-	}
+	return nil
+}
 
-	// publish with a future date is scheduled; future with a past date publishes
+func (w *postWrite) meta() error {
+	if meta, ok := w.c.Param("meta").(map[string]any); ok {
+		return applyMeta(w.pt, w.p, meta)
+	}
+	return nil
+}
+
+// sticky: a create always sticks or unsticks, an update only when asked.
+func (w *postWrite) sticky() error {
+	if !w.pt.Sticky {
+		return nil
+	}
+	if w.old == nil || w.c.Has("sticky") {
+		w.p.Sticky = w.c.Bool("sticky")
+	}
+	return nil
+}
+
+// featuredMedia: media lives in the media service; the id is kept as given
+// (0 removes it).
+func (w *postWrite) featuredMedia() error {
+	if w.pt.Thumbnail && w.c.Has("featured_media") {
+		w.p.FeaturedMedia = max(w.c.Int("featured_media"), 0)
+	}
+	return nil
+}
+
+// schedule settles the date and the status: publish with a future date is
+// scheduled, future with a past date publishes.
+func (w *postWrite) schedule() error {
+	p, now := w.p, w.now
 	if p.DateFloating && (p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft") {
 		p.DateGMT, p.DateFloating = now, false
 	}
@@ -472,16 +552,20 @@ func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 		p.Status = "publish"
 	}
 	p.ModifiedGMT = now
+	return nil
+}
 
-	// slug: explicit slugs are sanitised and made unique even for drafts;
-	// otherwise published posts derive theirs from the title
+// slug: explicit slugs are sanitised and made unique even for drafts;
+// otherwise published posts derive theirs from the title. Every save of a
+// non-draft runs the slug through wp_unique_post_slug (a restored post's
+// slug may have been taken meanwhile, a page may move under a parent that
+// has a child of that name); a draft without an explicit slug keeps none.
+func (w *postWrite) slug() error {
+	c, p := w.c, w.p
 	id, stored := int64(0), ""
-	if old != nil {
-		id, stored = old.ID, old.Slug
+	if w.old != nil {
+		id, stored = w.old.ID, w.old.Slug
 	}
-	// every save of a non-draft runs the slug through wp_unique_post_slug
-	// (a restored post's slug may have been taken meanwhile, a page may
-	// move under a parent that has a child of that name)
 	draftish := p.Status == "draft" || p.Status == "pending" || p.Status == "auto-draft"
 	switch {
 	case c.Has("slug"):
@@ -491,7 +575,7 @@ func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 	case draftish:
 		return nil
 	}
-	slug, err := uniqueSlug(c.Context(), tx, pt, p.Slug, id, p.Parent, stored)
+	slug, err := uniqueSlug(c.Context(), w.tx, w.pt, p.Slug, id, p.Parent, stored)
 	if err != nil {
 		return err
 	}
@@ -514,10 +598,7 @@ func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 	}
 	if pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft" {
 		// wp_insert_post gives a post without category the default one
-		if _, err := tx.Exec(c.Context(), `INSERT INTO term_relationships (post_id, term_id)
-			SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
-				WHERE r.post_id = $1 AND t.taxonomy = 'category')
-			AND EXISTS (SELECT 1 FROM terms WHERE id = $2 AND taxonomy = 'category')`, p.ID, defaultCategoryID); err != nil {
+		if err := addDefaultCategory(c.Context(), tx, p.ID); err != nil {
 			return err
 		}
 	}
@@ -525,7 +606,7 @@ func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 		// the reference (§4.6): the id itself, not run through the
 		// date-archive / page-number rules of wp_unique_post_slug
 		p.Slug = strconv.FormatInt(p.ID, 10)
-		if _, err := tx.Exec(c.Context(), `UPDATE posts SET slug = $2 WHERE id = $1`, p.ID, p.Slug); err != nil {
+		if err := setPostSlug(c.Context(), tx, p.ID, p.Slug); err != nil {
 			return err
 		}
 	}

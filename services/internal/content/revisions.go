@@ -71,13 +71,20 @@ func latestRevision(ctx context.Context, q querier, parent int64, autosave bool,
 		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
 	rows, err := q.Query(ctx, sql, parent, autosave, author)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		return nil, rows.Err()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
+		}
+		return nil, nil
 	}
-	return scanPost(rows)
+	p, err := scanPost(rows)
+	if err != nil {
+		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
+	}
+	return p, nil
 }
 
 // prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
@@ -301,7 +308,7 @@ func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
 			}
 			// delete_item renders the revision in edit context
 			previous := s.prepareRevision(pt, parent, r, "edit", false)
-			if _, err := tx.Exec(c.Context(), `DELETE FROM posts WHERE id = $1`, r.ID); err != nil {
+			if err := deleteRevision(c.Context(), tx, r.ID); err != nil {
 				return err
 			}
 			body = map[string]any{"deleted": true, "previous": previous}
@@ -321,21 +328,15 @@ func (s *Service) listAutosaves(pt *PostType) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := s.db(c.Context()).Query(c.Context(), "SELECT "+postColumns+" FROM posts p"+lateralsFor(&PostType{})+
-			` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent.ID)
+		autosaves, err := listAutosaveRows(c.Context(), s.db(c.Context()), parent.ID)
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		items := []any{}
-		for rows.Next() {
-			r, err := scanPost(rows)
-			if err != nil {
-				return nil, err
-			}
+		items := make([]any, 0, len(autosaves))
+		for _, r := range autosaves {
 			items = append(items, s.prepareRevision(pt, parent, r, c.String("context"), true))
 		}
-		return rest.OK(items), rows.Err()
+		return rest.OK(items), nil
 	}
 }
 
@@ -408,9 +409,7 @@ func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
 			case existing != nil:
 				rev := newRevision(&p, caller(c).UserID, true)
 				rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-				if _, err := tx.Exec(c.Context(), `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
-					date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,
-					rev.Footnotes, now, caller(c).UserID); err != nil {
+				if err := updateAutosave(c.Context(), tx, rev); err != nil {
 					return err
 				}
 				saved = rev

@@ -1,8 +1,6 @@
 package content
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,24 +15,6 @@ import (
 
 func errTermInvalid() *rest.Error {
 	return rest.NewError("rest_term_invalid", "Term does not exist.", http.StatusNotFound)
-}
-
-const termColumns = `t.id, t.taxonomy, t.name, t.slug, t.description, t.parent,
- (SELECT count(*)::int FROM term_relationships r JOIN posts p ON p.id = r.post_id
-   WHERE r.term_id = t.id AND p.status = 'publish')`
-
-func scanTerm(row pgx.Row, extra ...any) (*Term, error) {
-	t := &Term{}
-	err := row.Scan(append([]any{&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description, &t.Parent, &t.Count}, extra...)...)
-	return t, err
-}
-
-func getTerm(ctx context.Context, q querier, tax *Taxonomy, id int64) (*Term, error) {
-	t, err := scanTerm(q.QueryRow(ctx, "SELECT "+termColumns+" FROM terms t WHERE t.id = $1 AND t.taxonomy = $2", id, tax.Name))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	return t, err
 }
 
 // termCollectionArgs are the terms collection parameters.
@@ -150,63 +130,18 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Objec
 // listTerms is GET /cms/v2/{tax base}.
 func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		context := c.String("context")
-		b := &sqlBuilder{}
-		b.add("t.taxonomy = " + b.arg(tax.Name))
-		if postID := c.Int("post"); c.Has("post") && c.Param("post") != nil && postID != 0 {
-			p, err := getPost(c.Context(), s.db(c.Context()), postID)
-			if err != nil {
+		tq := &TermQuery{Tax: tax, Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"),
+			Exclude: c.Ints("exclude"), Slugs: c.Strings("slug"), HideEmpty: c.Bool("hide_empty"),
+			Order: c.String("order"), OrderBy: c.String("orderby")}
+		if postID := c.Int("post"); c.Has("post") && postID != 0 {
+			if err := s.checkTermPost(c, tax, postID); err != nil {
 				return nil, err
 			}
-			if p == nil {
-				return nil, rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
-			}
-			pt := typeByName(p.Type)
-			if pt == nil || !hasTaxonomy(pt, tax) || !canRead(caller(c), pt, p) {
-				return nil, rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to view terms for this post.")
-			}
-			b.add("t.id IN (SELECT term_id FROM term_relationships WHERE post_id = " + b.arg(postID) + ")")
-		}
-		if search := strings.TrimSpace(c.String("search")); search != "" {
-			a := b.arg("%" + likeEscape(search) + "%")
-			b.add("(t.name ILIKE " + a + " OR t.slug ILIKE " + a + ")")
-		}
-		if inc := c.Ints("include"); len(inc) > 0 {
-			b.add("t.id = ANY(" + b.arg(inc) + ")")
-		}
-		if exc := c.Ints("exclude"); len(exc) > 0 {
-			b.add("t.id <> ALL(" + b.arg(exc) + ")")
-		}
-		if slugs := c.Strings("slug"); len(slugs) > 0 {
-			b.add("t.slug = ANY(" + b.arg(slugs) + ")")
+			tq.Post = postID
 		}
 		if tax.Hierarchical && c.Has("parent") {
-			b.add("t.parent = " + b.arg(c.Int("parent")))
-		}
-		where := strings.Join(b.where, " AND ")
-		if c.Bool("hide_empty") {
-			where = "(" + where + ") AND EXISTS (SELECT 1 FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = t.id AND p.status = 'publish')"
-		}
-		dir := " ASC"
-		if c.String("order") == "desc" {
-			dir = " DESC"
-		}
-		var order string
-		switch c.String("orderby") {
-		case "id", "term_group":
-			order = "t.id" + dir
-		case "include":
-			order = "array_position(" + b.arg(c.Ints("include")) + "::bigint[], t.id)"
-		case "include_slugs":
-			order = "array_position(" + b.arg(c.Strings("slug")) + "::text[], t.slug)"
-		case "slug":
-			order = "t.slug" + dir
-		case "description":
-			order = "t.description" + dir
-		case "count":
-			order = "7" + dir
-		default:
-			order = "lower(t.name)" + dir
+			parent := c.Int("parent")
+			tq.Parent = &parent
 		}
 		page, perPage := int(c.Int("page")), int(c.Int("per_page"))
 		if page < 1 {
@@ -215,38 +150,40 @@ func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
 		if perPage < 1 {
 			perPage = 10
 		}
-		offset := (page - 1) * perPage
+		tq.Limit, tq.Offset = perPage, (page-1)*perPage
 		if c.Has("offset") {
-			offset = int(c.Int("offset"))
+			tq.Offset = int(c.Int("offset"))
 		}
-		sql := "SELECT " + termColumns + ", count(*) OVER () FROM terms t WHERE " + where + " ORDER BY " + order +
-			", t.id" + dir + " LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(offset)
-		rows, err := s.db(c.Context()).Query(c.Context(), sql, b.args...)
+		terms, total, err := listTermRows(c.Context(), s.db(c.Context()), tq)
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		items := []any{}
-		total := 0
-		for rows.Next() {
-			t, err := scanTerm(rows, &total)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, s.prepareTerm(tax, t, context))
-		}
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		if len(items) == 0 && offset > 0 {
-			if err := s.db(c.Context()).QueryRow(c.Context(), "SELECT count(*) FROM terms t WHERE "+where, b.args[:len(b.args)-2]...).Scan(&total); err != nil {
-				return nil, err
-			}
+		viewCtx := c.String("context")
+		items := make([]any, 0, len(terms))
+		for _, t := range terms {
+			items = append(items, s.prepareTerm(tax, t, viewCtx))
 		}
 		res := rest.OK(items)
 		rest.Paginate(c, res, int64(total), page, perPage)
 		return res, nil
 	}
+}
+
+// checkTermPost is the post filter's check: the post must exist, have the
+// taxonomy and be readable by the caller.
+func (s *Service) checkTermPost(c *rest.Request, tax *Taxonomy, postID int64) error {
+	p, err := getPost(c.Context(), s.db(c.Context()), postID)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
+	}
+	pt := typeByName(p.Type)
+	if pt == nil || !hasTaxonomy(pt, tax) || !canRead(caller(c), pt, p) {
+		return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to view terms for this post.")
+	}
+	return nil
 }
 
 func typeByName(name string) *PostType {
@@ -313,31 +250,6 @@ func checkTermParent(c *rest.Request, q querier, tax *Taxonomy) error {
 	return nil
 }
 
-// uniqueTermSlug is wp_unique_term_slug: slug, slug-2, slug-3, …
-func uniqueTermSlug(c *rest.Request, q querier, tax *Taxonomy, slug string, id int64) (string, error) {
-	rows, err := q.Query(c.Context(), `SELECT slug FROM terms WHERE taxonomy = $1 AND id <> $2 AND (slug = $3 OR slug LIKE $4)`,
-		tax.Name, id, slug, likeEscape(slug)+"-%")
-	if err != nil {
-		return "", err
-	}
-	taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return "", err
-	}
-	used := map[string]bool{}
-	for _, t := range taken {
-		used[t] = true
-	}
-	if !used[slug] {
-		return slug, nil
-	}
-	for n := 2; ; n++ {
-		if cand := slug + "-" + strconv.Itoa(n); !used[cand] {
-			return cand, nil
-		}
-	}
-}
-
 // createTerm is POST /cms/v2/{tax base}.
 func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
@@ -350,33 +262,30 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 			if name == "" {
 				return rest.NewError("empty_term_name", "A name is required for this term.", http.StatusBadRequest)
 			}
-			parent := c.Int("parent")
-			var existing int64
-			err := tx.QueryRow(c.Context(), `SELECT id FROM terms WHERE taxonomy = $1 AND lower(name) = lower($2)
-				AND ($3 OR parent = $4) LIMIT 1`, tax.Name, name, !tax.Hierarchical, parent).Scan(&existing)
-			if err == nil {
+			t := &Term{Name: name, Description: c.String("description"), Parent: c.Int("parent")}
+			existing, err := termNamed(c.Context(), tx, tax, name, t.Parent)
+			if err != nil {
+				return err
+			}
+			if existing != 0 {
 				msg := "A term with the name provided already exists in this taxonomy."
 				if tax.Hierarchical {
 					msg = "A term with the name provided already exists with this parent."
 				}
 				return &rest.Error{Code: "term_exists", Message: msg,
 					Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}}}
-			} else if !errors.Is(err, pgx.ErrNoRows) {
-				return err
 			}
 			slug := sanitizeTitle(c.String("slug"))
 			if slug == "" {
 				slug = sanitizeTitle(name)
 			}
-			if slug, err = uniqueTermSlug(c, tx, tax, slug, 0); err != nil {
+			if t.Slug, err = uniqueTermSlug(c.Context(), tx, tax, slug, 0); err != nil {
 				return err
 			}
-			var id int64
-			if err := tx.QueryRow(c.Context(), `INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES ($1,$2,$3,$4,$5) RETURNING id`,
-				tax.Name, name, slug, c.String("description"), parent).Scan(&id); err != nil {
+			if err := insertTerm(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
-			out, err = getTerm(c.Context(), tx, tax, id)
+			out, err = getTerm(c.Context(), tx, tax, t.ID)
 			return err
 		})
 		if err != nil {
@@ -420,7 +329,7 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				if emptySlug {
 					slug = sanitizeTitle(t.Name)
 				}
-				unique, err := uniqueTermSlug(c, tx, tax, slug, t.ID)
+				unique, err := uniqueTermSlug(c.Context(), tx, tax, slug, t.ID)
 				if err != nil {
 					return err
 				}
@@ -429,8 +338,7 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				}
 				t.Slug = unique
 			}
-			if _, err := tx.Exec(c.Context(), `UPDATE terms SET name=$2, slug=$3, description=$4, parent=$5 WHERE id=$1`,
-				t.ID, t.Name, t.Slug, t.Description, t.Parent); err != nil {
+			if err := updateTermRow(c.Context(), tx, t); err != nil {
 				return err
 			}
 			out, err = getTerm(c.Context(), tx, tax, t.ID)
@@ -463,11 +371,7 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 				return rest.NewError("rest_cannot_delete", "The term cannot be deleted.", http.StatusInternalServerError)
 			}
 			previous := s.prepareTerm(tax, t, "view")
-			// children move up to the deleted term's parent, as wp_delete_term does
-			if _, err := tx.Exec(c.Context(), `UPDATE terms SET parent = $2 WHERE parent = $1 AND taxonomy = $3`, t.ID, t.Parent, tax.Name); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(c.Context(), `DELETE FROM terms WHERE id = $1`, t.ID); err != nil {
+			if err := deleteTermRow(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
 			body = map[string]any{"deleted": true, "previous": previous}
