@@ -299,10 +299,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	}
 	// Step 11: CORS for requests with an Origin.
 	if origin := firstHeader(hr.Header, "Origin"); origin != "" {
-		if origin != "null" {
-			origin = sanitizeURL(origin)
-		}
-		h["Access-Control-Allow-Origin"] = []string{origin}
+		h["Access-Control-Allow-Origin"] = []string{AllowedOrigin(origin)}
 		h["Access-Control-Allow-Methods"] = hvAllowMethods
 		h["Access-Control-Allow-Credentials"] = hvTrue
 		addVaryOrigin(h)
@@ -368,6 +365,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 
 var hvOrigin = []string{"Origin"}
 
+// AllowedOrigin is the Access-Control-Allow-Origin value WordPress answers a
+// request's Origin with: the origin through esc_url_raw (control characters
+// dropped, spaces encoded, unknown schemes refused), "null" as it is.
+func AllowedOrigin(origin string) string {
+	if origin == "null" {
+		return origin
+	}
+	return sanitizeURL(origin)
+}
+
 func addVaryOrigin(h http.Header) {
 	if len(h["Vary"]) == 0 {
 		h["Vary"] = hvOrigin
@@ -396,7 +403,7 @@ func validCallback(cb string) bool {
 
 func writeBare(w http.ResponseWriter, code, message string) {
 	w.WriteHeader(http.StatusBadRequest)
-	_, _ = w.Write(appendJSON(nil, Object{{"code", code}, {"message", message}}, false))
+	_, _ = w.Write(appendJSON(Object{{"code", code}, {"message", message}}, false))
 }
 
 // encode writes the body; data bodies get context filtering, _fields and
@@ -921,6 +928,18 @@ func (s *Server) newCallRequest(ctx context.Context, c Call) (*Request, *Error) 
 	return req, nil
 }
 
+// EndpointArgs returns the arguments of the endpoint that would serve
+// method on route (the first route whose pattern matches and that has an
+// endpoint for the method, as for a request); ok is false when none does.
+// The gateway reads the per_page maximum of an embedded collection with it.
+func (s *Server) EndpointArgs(ctx context.Context, route, method string) (args Props, ok bool) {
+	_, ep, _ := s.match(ctx, normalizeRoute(route), strings.ToUpper(method))
+	if ep == nil {
+		return nil, false
+	}
+	return ep.Args, true
+}
+
 // Check pre-validates a batch sub-request (§11.2 step 3): the route must
 // match (rest_no_route), allow batch v1 (rest_batch_not_allowed) and its
 // parameters must validate and sanitise. Permission checks are not run.
@@ -954,7 +973,7 @@ func (s *Server) Do(ctx context.Context, c Call) Result {
 	status, header := s.finish(req, resp, rerr)
 	res := Result{Status: status, Header: header}
 	if rerr != nil {
-		res.Body = appendJSON(nil, rerr.body(), false)
+		res.Body = appendJSON(rerr.body(), false)
 		return res
 	}
 	if status == http.StatusNoContent || resp.Data == nil || req.Method == http.MethodHead {

@@ -58,9 +58,12 @@ type Register func(ctx context.Context, env *Env) error
 
 // Main runs the service until SIGTERM or SIGINT and exits the process.
 func Main(opts Options, register Register) {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	if err := Run(ctx, opts, os.LookupEnv, register, nil); err != nil {
+	err := func() error {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+		defer stop()
+		return Run(ctx, opts, os.LookupEnv, register, nil)
+	}()
+	if err != nil {
 		slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("exit", "service", opts.Name, "error", err.Error())
 		os.Exit(1)
 	}
