@@ -31,4 +31,3 @@ func storeFromConfig(cfg *config.Loader) (blobstore.Store, io.Closer) {
 type nopCloser struct{}
 
 func (nopCloser) Close() error { return nil }
-
