@@ -50,6 +50,7 @@ type testEnv struct {
 	t    testing.TB
 	base string // the service's URL
 	dir  string // the blob directory
+	dsn  string // the database
 }
 
 // newEnv starts the media service as its main does (service.Run with
@@ -57,8 +58,9 @@ type testEnv struct {
 func newEnv(t testing.TB, extra ...string) *testEnv {
 	t.Helper()
 	dir := t.TempDir()
+	dsn := pgtest.NewDatabase(t)
 	env := map[string]string{
-		contract.EnvDatabaseURL: pgtest.NewDatabase(t),
+		contract.EnvDatabaseURL: dsn,
 		contract.EnvInternalKey: testKey,
 		contract.EnvMediaDir:    dir,
 		contract.EnvLogLevel:    "error",
@@ -67,7 +69,7 @@ func newEnv(t testing.TB, extra ...string) *testEnv {
 		env[extra[i]] = extra[i+1]
 	}
 	base := servicetest.Start(t, Options(), env, Register)
-	return &testEnv{t: t, base: base, dir: dir}
+	return &testEnv{t: t, base: base, dir: dir, dsn: dsn}
 }
 
 type resp struct {
@@ -151,19 +153,25 @@ func (e *testEnv) uploadRaw(who, query, name, ctype string, data []byte) *resp {
 func (e *testEnv) uploadMultipart(who, name string, data []byte, fields map[string]string) *resp {
 	e.t.Helper()
 	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		mw.WriteField(k, v)
+	ct := newMultipart(&buf, name, data, fields)
+	return e.request(who, "POST", "/cms/v2/media", &buf, http.Header{"Content-Type": {ct}})
+}
+
+// newMultipart writes a form with fields and, when data is not nil, the
+// "file" part; it returns the Content-Type.
+func newMultipart(buf *bytes.Buffer, name string, data []byte, fields ...map[string]string) string {
+	mw := multipart.NewWriter(buf)
+	for _, f := range fields {
+		for k, v := range f {
+			mw.WriteField(k, v)
+		}
 	}
 	if data != nil {
-		fw, err := mw.CreateFormFile("file", name)
-		if err != nil {
-			e.t.Fatal(err)
-		}
+		fw, _ := mw.CreateFormFile("file", name)
 		fw.Write(data)
 	}
 	mw.Close()
-	return e.request(who, "POST", "/cms/v2/media", &buf, http.Header{"Content-Type": {mw.FormDataContentType()}})
+	return mw.FormDataContentType()
 }
 
 // upload stores a JPEG of w×h as admin and returns the attachment.
