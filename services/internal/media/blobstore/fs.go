@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -90,7 +92,7 @@ func (s *FS) Open(ctx context.Context, key string) (Object, error) {
 		return nil, err
 	}
 	f, err := s.root.Open(filepath.FromSlash(key))
-	if errors.Is(err, fs.ErrNotExist) {
+	if missing(err) {
 		return nil, fmt.Errorf("open %s: %w", key, ErrNotExist)
 	}
 	if err != nil {
@@ -118,6 +120,20 @@ func (s *FS) Delete(ctx context.Context, key string) error {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
 	return nil
+}
+
+// missing reports errors that mean "no object has this key": absent, a
+// file where a directory was expected, or a symlink leading out of the root
+// (os.Root refuses it; for a reader it does not exist).
+func missing(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return true
+	}
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes")
 }
 
 type fsObject struct {

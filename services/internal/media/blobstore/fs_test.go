@@ -74,3 +74,14 @@ func TestFSOpenDirectoryIsNotExist(t *testing.T) {
 		t.Fatalf("Open(directory) error = %v, want ErrNotExist", err)
 	}
 }
+
+// A key through a symlink out of the root reads as missing, not as an error.
+func TestFSSymlinkEscapeIsNotExist(t *testing.T) {
+	s, dir := newFS(t)
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(context.Background(), "out/x.txt"); !errors.Is(err, blobstore.ErrNotExist) {
+		t.Fatalf("Open through an escaping symlink: %v, want ErrNotExist", err)
+	}
+}
