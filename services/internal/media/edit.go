@@ -32,6 +32,9 @@ func editArgs() rest.Props {
 	item := attachmentSchema
 	return rest.Props{
 		{Name: "id", Schema: &rest.Schema{Description: "Unique identifier for the attachment.", Type: "integer"}},
+		// not among WordPress's edit arguments, but the response honours
+		// ?context= as WordPress's $request['context'] does
+		{Name: "context", Schema: rest.ContextArg(item, "view")},
 		{Name: "src", Schema: &rest.Schema{Description: "URL to the edited image file.", Type: "string", Format: "uri", Required: true}},
 		{Name: "modifiers", Schema: &rest.Schema{Description: "Array of image edits.", Type: "array", MinItems: rest.Ptr(1),
 			Items: &rest.Schema{Description: "Image edit.", Type: "object", RequiredProps: []string{"type", "args"}, OneOf: []*rest.Schema{
@@ -169,7 +172,7 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, s.writeError(r.Context(), "read original", err)
 	}
-	full, sizes, outMime, err := s.applyEdit(r.Context(), data, orig, mods)
+	full, sizes, outMime, outExt, err := s.applyEdit(r.Context(), data, orig, mods)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +205,7 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 		}
 		return fmt.Sprintf("%s-%d", base, n+1)
 	}
-	if err := s.store(r.Context(), a, encoded, sizes, names, ""); err != nil {
+	if err := s.store(r.Context(), a, outExt, encoded, sizes, names, ""); err != nil {
 		return nil, err
 	}
 	return rest.Created(r, s.itemURL(a.ID), s.item(r, a)), nil
@@ -210,17 +213,17 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 
 // applyEdit decodes the original (within the decode limit), turns it
 // upright, applies the modifiers and generates the result's sizes.
-func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, mods []modifier) (image.Image, []encodedSize, string, error) {
+func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, mods []modifier) (image.Image, []encodedSize, string, string, error) {
 	if _, _, err := s.img.Dimensions(data); err != nil {
-		return nil, nil, "", imageError(err)
+		return nil, nil, "", "", imageError(err)
 	}
 	if err := s.img.acquire(ctx); err != nil {
-		return nil, nil, "", imageError(err)
+		return nil, nil, "", "", imageError(err)
 	}
 	defer s.img.release()
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, "", imageError(fmt.Errorf("%w: %v", errUndecodable, err))
+		return nil, nil, "", "", imageError(fmt.Errorf("%w: %v", errUndecodable, err))
 	}
 	if orig.Details.ImageMeta != nil {
 		img = orient(img, orig.Details.ImageMeta.orientation())
@@ -238,22 +241,22 @@ func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, 
 				continue
 			}
 			if math.Mod(angle, 90) != 0 {
-				return nil, nil, "", rest.NewError("rest_image_rotation_failed",
+				return nil, nil, "", "", rest.NewError("rest_image_rotation_failed",
 					"Unable to rotate this image: only multiples of 90 degrees are supported.", http.StatusBadRequest)
 			}
 			img = rotateCW(img, int(angle/90))
 		case "crop":
 			cropped, err := cropPercent(img, m.left, m.top, m.width, m.height)
 			if err != nil {
-				return nil, nil, "", rest.NewError("rest_image_crop_failed", "Unable to crop this image.", http.StatusBadRequest)
+				return nil, nil, "", "", rest.NewError("rest_image_crop_failed", "Unable to crop this image.", http.StatusBadRequest)
 			}
 			img = cropped
 		}
 	}
-	outMime, _ := outputType(orig.Mime, img)
+	outMime, outExt := outputType(orig.Mime, img)
 	sizes, err := s.img.sizesOf(img, outMime, 1, imageSizes)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", "", err
 	}
-	return img, sizes, outMime, nil
+	return img, sizes, outMime, outExt, nil
 }

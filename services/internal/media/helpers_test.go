@@ -301,3 +301,12 @@ func colorAt(t testing.TB, data []byte, x, y int) string {
 	}
 	return "other"
 }
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -12,7 +12,9 @@ import (
 	"image/png"
 	"runtime"
 
+	_ "golang.org/x/image/bmp" // header reading (dimensions) only
 	"golang.org/x/image/draw"
+	_ "golang.org/x/image/tiff" // header reading (dimensions) only
 	_ "golang.org/x/image/webp" // decoder registration
 )
 

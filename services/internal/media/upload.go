@@ -225,7 +225,7 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 			a.Title = base
 		}
 	}
-	if err := s.store(r.Context(), a, in.data, sizes, names, r.String("slug")); err != nil {
+	if err := s.store(r.Context(), a, ft.Ext, in.data, sizes, names, r.String("slug")); err != nil {
 		return nil, err
 	}
 	r.Set("context", "edit")
@@ -237,9 +237,8 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 // store names the attachment's files (unique among all files), inserts its
 // row and writes its blobs, all or nothing. a.File, a.Slug and a.Details.Sizes
 // are set. names(n) is the n-th candidate file stem (n = 0, 1, ...).
-func (s *Service) store(ctx context.Context, a *Attachment, original []byte, sizes []encodedSize, names func(n int) string, slug string) error {
+func (s *Service) store(ctx context.Context, a *Attachment, ext string, original []byte, sizes []encodedSize, names func(n int) string, slug string) error {
 	dir := a.Date.UTC().Format("2006/01")
-	ext := extOf(a.Mime, original)
 	var written []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		written = written[:0]
@@ -299,25 +298,6 @@ func (s *Service) store(ctx context.Context, a *Attachment, original []byte, siz
 		return s.writeError(ctx, "store upload", err)
 	}
 	return nil
-}
-
-// extOf is the stored extension for the detected type.
-func extOf(mime string, data []byte) string {
-	ft, _ := detectType(data[:min(len(data), 512)], "")
-	if ft.Mime == mime && ft.Ext != "" {
-		return ft.Ext
-	}
-	for _, t := range sniffed {
-		if t.Mime == mime {
-			return t.Ext
-		}
-	}
-	for ext, m := range extMime {
-		if m == mime {
-			return ext
-		}
-	}
-	return "bin"
 }
 
 func (s *Service) putBlob(ctx context.Context, key string, data []byte, mime string) error {
