@@ -208,6 +208,14 @@ func TestMediaFeaturedOnPosts(t *testing.T) {
 		t.Fatalf("post: %d %.300s", p.Status, p.Raw)
 	}
 	pid := p.Obj()["id"]
+	if p.Obj()["featured_media"] != mid {
+		t.Fatalf("featured_media %v, want %v", p.Obj()["featured_media"], mid)
+	}
+	// An id that is no attachment is dropped, as WordPress does (201, featured_media 0).
+	bad := call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "Bad image", "featured_media": 99999999}, admin()...)
+	if bad.Status != 201 || bad.Obj()["featured_media"] != float64(0) {
+		t.Fatalf("unknown featured_media: %d %.300s", bad.Status, bad.Raw)
+	}
 	// attach the image to the post, then follow the post's links
 	if u := call(t, "POST", fmt.Sprintf("/cms-json/cms/v2/media/%v", mid), map[string]any{"post": pid}, admin()...); u.Status != 200 {
 		t.Fatalf("attach: %d %.300s", u.Status, u.Raw)
