@@ -16,7 +16,7 @@
 # Media upload scenario (when the media service runs): a 4000×3000 JPEG
 # (written by loadgen -write-jpeg) uploaded through the gateway as the
 # administrator, every size generated, with BENCH_UPLOAD_CONCURRENCY (default
-# 8) uploads at once; loadgen samples the media process's RSS from /proc and
+# 8) uploads at once for BENCH_UPLOAD_DURATION (default 30s); loadgen samples the media process's RSS from /proc and
 # reports the peak. Uploaded files are removed with the stack's data by the
 # next `make run`/`make bench` (they live under .cache/run/uploads).
 #
@@ -77,7 +77,8 @@ if [[ -n ${MEDIA_URL:-} && -n ${GATEWAY_URL:-} ]]; then
   targets+=(-target "media-upload-12MP=POST $REST_ROOT/cms/v2/media?_fields=id @.cache/bench/upload-4000x3000.jpg"
     -target-header "media-upload-12MP=$auth" -target-header "media-upload-12MP=Content-Type: image/jpeg"
     -target-header "media-upload-12MP=Content-Disposition: attachment; filename=\"bench.jpg\""
-    -target-concurrency "media-upload-12MP=${BENCH_UPLOAD_CONCURRENCY:-8}")
+    -target-concurrency "media-upload-12MP=${BENCH_UPLOAD_CONCURRENCY:-8}"
+    -target-duration "media-upload-12MP=${BENCH_UPLOAD_DURATION:-30s}")
   [[ -n $media_pid ]] && targets+=(-rss "media-upload-12MP=$media_pid")
 fi
 if [[ ${#targets[@]} -eq 0 ]]; then
@@ -85,7 +86,7 @@ if [[ ${#targets[@]} -eq 0 ]]; then
   exit 1
 fi
 status=0
-bin/loadgen -duration "$duration" -concurrency "$concurrency" -markdown .cache/bench/results.md "${targets[@]}" || status=$?
+bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -markdown .cache/bench/results.md "${targets[@]}" || status=$?
 echo
 echo "Results: .cache/bench/results.md (machine: $(nproc) cores; load generator on the same machine)"
 if [[ $status -ne 0 ]]; then

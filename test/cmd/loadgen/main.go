@@ -42,9 +42,10 @@ import (
 
 type target struct {
 	name, method, url, body string
-	file                    []byte // body read from "@path"
-	concurrency             int    // 0: the -concurrency flag
-	rssPID                  int    // sample this process's RSS while running
+	file                    []byte        // body read from "@path"
+	concurrency             int           // 0: the -concurrency flag
+	duration                time.Duration // 0: the -duration flag
+	rssPID                  int           // sample this process's RSS while running
 }
 
 type result struct {
@@ -70,7 +71,9 @@ func main() {
 	flag.Var(&targets, "target", "NAME=METHOD URL [BODY] (repeatable)")
 	flag.Var(&headers, "header", "Name: value added to every request (repeatable)")
 	flag.Var(&targetHeaders, "target-header", "NAME=Name: value added to target NAME's requests (repeatable)")
-	var targetConc, rssPIDs multiFlag
+	var targetConc, rssPIDs, targetDur multiFlag
+	timeout := flag.Duration("timeout", 10*time.Second, "per-request timeout")
+	flag.Var(&targetDur, "target-duration", "NAME=DURATION to load target NAME (repeatable)")
 	flag.Var(&targetConc, "target-concurrency", "NAME=N connections for target NAME (repeatable)")
 	flag.Var(&rssPIDs, "rss", "NAME=PID: report the peak resident memory of process PID while NAME runs (repeatable)")
 	writeJPEG := flag.String("write-jpeg", "", "write a photo-like JPEG to this path and exit")
@@ -91,6 +94,9 @@ func main() {
 	if err == nil {
 		err = applyOptions(parsed, targetConc, rssPIDs)
 	}
+	if err == nil {
+		err = applyDurations(parsed, targetDur)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
@@ -101,8 +107,12 @@ func main() {
 		if t.concurrency > 0 {
 			conc = t.concurrency
 		}
-		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, *duration, conc)
-		results = append(results, run(t, append(slices.Clip(headers), own[t.name]...), *duration, conc))
+		d := *duration
+		if t.duration > 0 {
+			d = t.duration
+		}
+		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, d, conc)
+		results = append(results, runWith(t, append(slices.Clip(headers), own[t.name]...), d, conc, *timeout))
 	}
 	table := render(results, *concurrency, *duration)
 	fmt.Print(table)
@@ -176,8 +186,12 @@ func parseTarget(spec string) (target, error) {
 }
 
 func run(t target, headers []string, d time.Duration, conc int) result {
+	return runWith(t, headers, d, conc, 10*time.Second)
+}
+
+func runWith(t target, headers []string, d time.Duration, conc int, timeout time.Duration) result {
 	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	client := &http.Client{Transport: tr, Timeout: timeout}
 	defer tr.CloseIdleConnections()
 	var mu sync.Mutex
 	res := result{target: t, conc: conc}
@@ -280,6 +294,24 @@ func readRSS(pid int) int64 {
 	return 0
 }
 
+// applyDurations sets per-target load durations (at most 10 minutes).
+func applyDurations(targets []target, specs []string) error {
+	for _, spec := range specs {
+		name, v, ok := strings.Cut(spec, "=")
+		d, err := time.ParseDuration(v)
+		found := false
+		for i := range targets {
+			if targets[i].name == name && ok && err == nil && d > 0 && d <= 10*time.Minute {
+				targets[i].duration, found = d, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%q: want NAME=DURATION (up to 10m) for a given target", spec)
+		}
+	}
+	return nil
+}
+
 // applyOptions sets per-target connection counts and RSS sampling.
 func applyOptions(targets []target, conc, rss []string) error {
 	index := map[string]*target{}
@@ -349,9 +381,9 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseco
 
 func render(results []result, conc int, d time.Duration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%d connections per target unless noted, %s each\n\n", conc, d)
-	b.WriteString("| target | conns | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors | peak RSS MiB |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "\n%d connections per target unless noted, %s each unless noted\n\n", conc, d)
+	b.WriteString("| target | conns | secs | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors | peak RSS MiB |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
 		sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
 		n := len(r.latencies)
@@ -364,7 +396,7 @@ func render(results []result, conc int, d time.Duration) string {
 		if rps < 10 {
 			rate = fmt.Sprintf("%.2f", rps)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %s | %d | %d | %s |\n", r.target.name, r.conc, n, rate,
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %s | %s | %s | %s | %s | %d | %d | %s |\n", r.target.name, r.conc, r.elapsed.Seconds(), n, rate,
 			ms(pct(r.latencies, .50)), ms(pct(r.latencies, .90)), ms(pct(r.latencies, .99)), ms(pct(r.latencies, 1)), r.non2xx, r.errors, rss)
 	}
 	return b.String()

@@ -160,6 +160,14 @@ func TestFileBodyOptionsAndRSS(t *testing.T) {
 	if err != nil || cfg.Width != 64 || cfg.Height != 48 || res.non2xx != 0 || res.peakRSS <= 0 || res.conc != 3 {
 		t.Fatalf("file body: %v %+v, non2xx %d, peak RSS %d", err, cfg, res.non2xx, res.peakRSS)
 	}
+	if err := applyDurations(targets, []string{"up=2s"}); err != nil || targets[0].duration != 2*time.Second {
+		t.Fatalf("duration: %v %v", err, targets[0].duration)
+	}
+	for _, bad := range []string{"up=forever", "nope=1s", "up=11m"} {
+		if err := applyDurations(targets, []string{bad}); err == nil {
+			t.Errorf("applyDurations(%q) accepted", bad)
+		}
+	}
 	if table := render([]result{res}, 16, time.Second); !strings.Contains(table, "| up | 3 |") {
 		t.Fatalf("table:\n%s", table)
 	}
