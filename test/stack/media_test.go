@@ -117,9 +117,9 @@ func TestMediaUploadThroughGateway(t *testing.T) {
 	// Multipart with fields.
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	mw.WriteField("alt_text", "from a form")
+	_ = mw.WriteField("alt_text", "from a form")
 	fw, _ := mw.CreateFormFile("file", "form.jpg")
-	fw.Write(jpg)
+	_, _ = fw.Write(jpg)
 	mw.Close()
 	r = send(t, "POST", "/cms-json/cms/v2/media", buf.Bytes(), http.Header{"Content-Type": {mw.FormDataContentType()}}, admin()...)
 	if r.Status != 201 || r.Obj()["alt_text"] != "from a form" || r.Obj()["title"].(map[string]any)["raw"] != "form" {

@@ -57,7 +57,9 @@ func TestInternalBatch(t *testing.T) {
 	r := e.json(author2, "POST", contract.BatchPath, contract.BatchRequest{Requests: []contract.BatchSubRequest{
 		{Method: "POST", Route: fmt.Sprintf("/cms/v2/media/%d", a), Body: map[string]any{"title": "stolen"}}}})
 	var denied contract.BatchResponse
-	json.Unmarshal(r.Raw, &denied)
+	if err := json.Unmarshal(r.Raw, &denied); err != nil {
+		t.Fatalf("%v: %s", err, r.Raw)
+	}
 	if denied.Committed || denied.Responses[0].Status != 403 || title(a) != "A1" {
 		t.Fatalf("another author's batch: %s", r.Raw)
 	}

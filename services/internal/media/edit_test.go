@@ -10,7 +10,7 @@ import (
 // fetch downloads a served file by its URL.
 func (e *testEnv) fetch(url string) []byte {
 	e.t.Helper()
-	r := e.request(anon, "GET", url[strings.Index(url, UploadsPath):], nil, nil)
+	r := e.request(anon, "GET", uploadPath(e.t, url), nil, nil)
 	wantStatus(e.t, r, http.StatusOK)
 	return r.Raw
 }

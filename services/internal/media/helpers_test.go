@@ -163,12 +163,12 @@ func newMultipart(buf *bytes.Buffer, name string, data []byte, fields ...map[str
 	mw := multipart.NewWriter(buf)
 	for _, f := range fields {
 		for k, v := range f {
-			mw.WriteField(k, v)
+			_ = mw.WriteField(k, v)
 		}
 	}
 	if data != nil {
 		fw, _ := mw.CreateFormFile("file", name)
-		fw.Write(data)
+		_, _ = fw.Write(data)
 	}
 	mw.Close()
 	return mw.FormDataContentType()
@@ -185,7 +185,7 @@ func (e *testEnv) upload(who string, w, h int) map[string]any {
 // files lists every regular file under the blob directory, relative.
 func (e *testEnv) files() []string {
 	var out []string
-	filepath.WalkDir(e.dir, func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(e.dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(e.dir, p)
 			out = append(out, filepath.ToSlash(rel))
@@ -309,4 +309,14 @@ func mustRead(t testing.TB, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// uploadPath is the service path of a served file URL.
+func uploadPath(t testing.TB, url string) string {
+	t.Helper()
+	_, key, ok := strings.Cut(url, UploadsPath)
+	if !ok {
+		t.Fatalf("not an upload URL: %s", url)
+	}
+	return UploadsPath + key
 }

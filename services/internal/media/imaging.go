@@ -176,7 +176,7 @@ func (p *Processor) sizesOf(src image.Image, mime string, orientation int, want 
 	if orientation >= 5 {
 		bw, bh = bh, bw
 	}
-	var base image.Image = src
+	base := image.Image(src)
 	if bw < b.Dx() || bh < b.Dy() {
 		// One bilinear pass straight from the decoded pixels (x/image/draw
 		// has fast paths for YCbCr sources): no full-size RGBA copy.

@@ -48,7 +48,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	}
 	blobs, closer := storeFromConfig(cfg)
 	if err := cfg.Err(); err != nil {
-		return nil // the runner reports every configuration problem
+		return nil //nolint:nilerr // service.Run reports every configuration problem after Register
 	}
 	env.Server.OnShutdown(func(context.Context) { closer.Close() })
 	svc := New(env.Pool, blobs, env.Site, conf, env.Logger)

@@ -29,10 +29,10 @@ func hugePNG(w, h uint32) []byte {
 	binary.BigEndian.PutUint32(ihdr[4:], h)
 	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
 	chunk := func(typ string, data []byte) {
-		binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
 		b.WriteString(typ)
 		b.Write(data)
-		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
 	}
 	chunk("IHDR", ihdr)
 	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
@@ -116,6 +116,7 @@ func TestUploadErrors(t *testing.T) {
 		{"anonymous", func() *resp { return raw(anon, good(), jpg) }, 401, "rest_cannot_create", "Sorry, you are not allowed to create posts as this user."},
 		{"subscriber", func() *resp { return raw(subscriber, good(), jpg) }, 403, "rest_cannot_create", ""},
 		{"contributor", func() *resp { return raw(contributor, good(), jpg) }, 403, "rest_cannot_create", ""},
+		{"subscriber, multipart", func() *resp { return e.uploadMultipart(subscriber, "a.jpg", jpg, nil) }, 403, "rest_cannot_create", ""},
 		{"inherit is not a write status", func() *resp { return raw(author, good(), jpg) }, 0, "", ""},
 	}
 	for _, tt := range tests {
@@ -154,14 +155,14 @@ func (e *testEnv) uploadMultipartHeader(who, name string, data []byte, extra htt
 func bmpFile() []byte {
 	var b bytes.Buffer
 	b.WriteString("BM")
-	binary.Write(&b, binary.LittleEndian, uint32(14+40+16))
-	binary.Write(&b, binary.LittleEndian, uint32(0))
-	binary.Write(&b, binary.LittleEndian, uint32(54))
-	binary.Write(&b, binary.LittleEndian, uint32(40))
-	binary.Write(&b, binary.LittleEndian, int32(2))
-	binary.Write(&b, binary.LittleEndian, int32(2))
-	binary.Write(&b, binary.LittleEndian, uint16(1))
-	binary.Write(&b, binary.LittleEndian, uint16(24))
+	_ = binary.Write(&b, binary.LittleEndian, uint32(14+40+16))
+	_ = binary.Write(&b, binary.LittleEndian, uint32(0))
+	_ = binary.Write(&b, binary.LittleEndian, uint32(54))
+	_ = binary.Write(&b, binary.LittleEndian, uint32(40))
+	_ = binary.Write(&b, binary.LittleEndian, int32(2))
+	_ = binary.Write(&b, binary.LittleEndian, int32(2))
+	_ = binary.Write(&b, binary.LittleEndian, uint16(1))
+	_ = binary.Write(&b, binary.LittleEndian, uint16(24))
 	b.Write(make([]byte, 24))
 	b.Write(make([]byte, 16))
 	return b.Bytes()
@@ -309,7 +310,7 @@ func TestSizesPerFormat(t *testing.T) {
 				}
 				// The served file is that size.
 				url := sz["source_url"].(string)
-				f := e.request(anon, "GET", url[strings.Index(url, UploadsPath):], nil, nil)
+				f := e.request(anon, "GET", uploadPath(t, url), nil, nil)
 				wantStatus(t, f, http.StatusOK)
 				cfg, _, err := image.DecodeConfig(bytes.NewReader(f.Raw))
 				if err != nil || cfg.Width != dims[0] || cfg.Height != dims[1] {
@@ -331,24 +332,24 @@ func TestSizesPerFormat(t *testing.T) {
 func withOrientation(jpg []byte, orientation uint16) []byte {
 	var tiff bytes.Buffer
 	tiff.WriteString("II*\x00")
-	binary.Write(&tiff, binary.LittleEndian, uint32(8))
-	binary.Write(&tiff, binary.LittleEndian, uint16(2)) // two entries
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8))
+	_ = binary.Write(&tiff, binary.LittleEndian, uint16(2)) // two entries
 	// Orientation, SHORT
-	binary.Write(&tiff, binary.LittleEndian, []uint16{0x0112, 3})
-	binary.Write(&tiff, binary.LittleEndian, uint32(1))
-	binary.Write(&tiff, binary.LittleEndian, []uint16{orientation, 0})
+	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{0x0112, 3})
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(1))
+	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{orientation, 0})
 	// Model, ASCII, stored after the IFD
 	model := "TestCam\x00"
-	binary.Write(&tiff, binary.LittleEndian, []uint16{0x0110, 2})
-	binary.Write(&tiff, binary.LittleEndian, uint32(len(model)))
-	binary.Write(&tiff, binary.LittleEndian, uint32(8+2+2*12+4))
-	binary.Write(&tiff, binary.LittleEndian, uint32(0)) // no next IFD
+	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{0x0110, 2})
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(len(model)))
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8+2+2*12+4))
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(0)) // no next IFD
 	tiff.WriteString(model)
 	seg := append([]byte("Exif\x00\x00"), tiff.Bytes()...)
 	var out bytes.Buffer
 	out.Write(jpg[:2])
 	out.Write([]byte{0xFF, 0xE1})
-	binary.Write(&out, binary.BigEndian, uint16(len(seg)+2))
+	_ = binary.Write(&out, binary.BigEndian, uint16(len(seg)+2))
 	out.Write(seg)
 	out.Write(jpg[2:])
 	return out.Bytes()
@@ -373,7 +374,7 @@ func TestEXIFOrientation(t *testing.T) {
 		t.Fatalf("medium %v", medium)
 	}
 	url := medium["source_url"].(string)
-	f := e.request(anon, "GET", url[strings.Index(url, UploadsPath):], nil, nil)
+	f := e.request(anon, "GET", uploadPath(t, url), nil, nil)
 	if c := colorAt(t, f.Raw, 10, 10); c != "blue" {
 		t.Errorf("upright medium top-left is %s, want blue", c)
 	}
@@ -401,7 +402,7 @@ func TestPostProcess(t *testing.T) {
 		t.Fatalf("after post-process: missing %v sizes %v", m, sizesOf(r.obj()))
 	}
 	url := field(r.obj(), "media_details", "sizes", "medium", "source_url").(string)
-	wantStatus(t, e.request(anon, "GET", url[strings.Index(url, UploadsPath):], nil, nil), http.StatusOK)
+	wantStatus(t, e.request(anon, "GET", uploadPath(t, url), nil, nil), http.StatusOK)
 }
 
 // dropSize removes a size from an attachment's metadata and its file.

@@ -60,8 +60,8 @@ func (s *FS) Put(ctx context.Context, key string, r io.Reader, size int64, conte
 	done := false
 	defer func() {
 		if !done {
-			f.Close()
-			s.root.Remove(tmp)
+			_ = f.Close()
+			_ = s.root.Remove(tmp)
 		}
 	}()
 	n, err := io.Copy(f, ctxReader{ctx, r})
@@ -78,7 +78,7 @@ func (s *FS) Put(ctx context.Context, key string, r io.Reader, size int64, conte
 		return fmt.Errorf("put %s: close: %w", key, err)
 	}
 	if err := s.root.Rename(tmp, filepath.FromSlash(key)); err != nil {
-		s.root.Remove(tmp)
+		_ = s.root.Remove(tmp)
 		done = true
 		return fmt.Errorf("put %s: rename: %w", key, err)
 	}

@@ -29,7 +29,7 @@ func TestFSConformance(t *testing.T) {
 		s, dir := newFS(t)
 		t.Cleanup(func() {
 			// No write may leave its temporary file behind.
-			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 				if err == nil && strings.HasPrefix(d.Name(), ".tmp-") {
 					t.Errorf("temporary file left behind: %s", p)
 				}
