@@ -240,11 +240,15 @@ func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, 
 			if angle == 0 {
 				continue
 			}
-			if math.Mod(angle, 90) != 0 {
-				return nil, nil, "", "", rest.NewError("rest_image_rotation_failed",
-					"Unable to rotate this image: only multiples of 90 degrees are supported.", http.StatusBadRequest)
+			if math.Mod(angle, 90) == 0 {
+				img = rotateCW(img, int(angle/90))
+				continue
 			}
-			img = rotateCW(img, int(angle/90))
+			rotated, err := rotateAny(img, angle, orig.Mime == "image/jpeg")
+			if err != nil {
+				return nil, nil, "", "", rest.NewError("rest_image_rotation_failed", "Unable to rotate this image.", http.StatusBadRequest)
+			}
+			img = rotated
 		case "crop":
 			cropped, err := cropPercent(img, m.left, m.top, m.width, m.height)
 			if err != nil {

@@ -115,7 +115,6 @@ func TestEdit(t *testing.T) {
 		{"empty modifiers", author, path, map[string]any{"src": src, "modifiers": []any{}}, 400, "rest_invalid_param", ""},
 		{"rotation out of range", author, path, map[string]any{"src": src, "rotation": 360}, 400, "rest_invalid_param", ""},
 		{"crop over 100%", author, path, map[string]any{"src": src, "x": 0, "y": 0, "width": 101, "height": 5}, 400, "rest_invalid_param", ""},
-		{"odd angle", author, path, map[string]any{"src": src, "rotation": 45}, 400, "rest_image_rotation_failed", ""},
 		{"no upload_files", contributor, path, map[string]any{"src": src, "rotation": 90}, 403, "rest_cannot_edit_image", "Sorry, you are not allowed to upload media on this site."},
 		{"anonymous", anon, path, map[string]any{"src": src, "rotation": 90}, 401, "rest_cannot_edit_image", ""},
 		{"another author's image", author2, path, map[string]any{"src": src, "rotation": 90}, 403, "rest_cannot_edit", ""},
@@ -125,6 +124,20 @@ func TestEdit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wantError(t, e.json(tt.who, "POST", tt.path, tt.body), tt.status, tt.code, tt.message)
 		})
+	}
+	// Any angle: 45° puts the 400×200 image on a 425×425 canvas with
+	// transparent corners, centre kept.
+	r = e.json(author, "POST", path, map[string]any{"src": src, "modifiers": []any{map[string]any{"type": "rotate", "args": map[string]any{"angle": 45}}}})
+	wantStatus(t, r, http.StatusCreated)
+	if num(field(r.obj(), "media_details", "width")) != 425 || num(field(r.obj(), "media_details", "height")) != 425 {
+		t.Fatalf("45°: %vx%v", field(r.obj(), "media_details", "width"), field(r.obj(), "media_details", "height"))
+	}
+	img := e.fetch(r.obj()["source_url"].(string))
+	if c := colorAt(t, img, 1, 1); c != "other" { // transparent corner
+		t.Errorf("45°: corner %s, want transparent", c)
+	}
+	if c := colorAt(t, img, 212, 150); c != "red" && c != "green" {
+		t.Errorf("45°: above the centre %s, want the top half's colours", c)
 	}
 	// WebP edits are stored as JPEG (no WebP encoder).
 	r = e.uploadRaw(author, "", "pic.webp", "image/webp", mustRead(t, "testdata/quad-400x320.webp"))

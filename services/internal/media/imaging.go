@@ -10,10 +10,12 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"math"
 	"runtime"
 
 	_ "golang.org/x/image/bmp" // header reading (dimensions) only
 	"golang.org/x/image/draw"
+	"golang.org/x/image/math/f64"
 	_ "golang.org/x/image/tiff" // header reading (dimensions) only
 	_ "golang.org/x/image/webp" // decoder registration
 )
@@ -281,6 +283,36 @@ func rotateCW(img image.Image, quarter int) image.Image {
 		return transform(img, true, false, true)
 	}
 	return img
+}
+
+// maxRotatedPixels bounds the canvas of a rotation by an arbitrary angle
+// (it grows by up to 2× for 45°).
+const maxRotatedPixels = 100_000_000
+
+// rotateAny turns img clockwise by angle degrees (not a multiple of 90) onto
+// a canvas that holds the whole result; the corners are transparent, or
+// white when the result is stored as JPEG (which has no transparency).
+func rotateAny(img image.Image, angle float64, opaqueOut bool) (image.Image, error) {
+	b := img.Bounds()
+	rad := angle * math.Pi / 180
+	sin, cos := math.Sin(rad), math.Cos(rad)
+	w, h := float64(b.Dx()), float64(b.Dy())
+	ow := int(math.Ceil(math.Abs(w*cos) + math.Abs(h*sin) - 1e-9))
+	oh := int(math.Ceil(math.Abs(w*sin) + math.Abs(h*cos) - 1e-9))
+	if ow < 1 || oh < 1 || int64(ow)*int64(oh) > maxRotatedPixels {
+		return nil, errors.New("rotated image too large")
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	if opaqueOut {
+		draw.Draw(dst, dst.Bounds(), image.White, image.Point{}, draw.Src)
+	}
+	// dst = R·(src − source centre) + destination centre; y points down,
+	// so this R turns clockwise on screen.
+	csx, csy := float64(b.Min.X)+w/2, float64(b.Min.Y)+h/2
+	cdx, cdy := float64(ow)/2, float64(oh)/2
+	m := f64.Aff3{cos, -sin, cdx - (cos*csx - sin*csy), sin, cos, cdy - (sin*csx + cos*csy)}
+	draw.ApproxBiLinear.Transform(dst, m, img, b, draw.Over, nil)
+	return dst, nil
 }
 
 // flip mirrors img: horizontal swaps left and right, vertical top and bottom.
