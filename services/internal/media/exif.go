@@ -74,6 +74,11 @@ func readJPEGMeta(data []byte) imageMeta {
 		seg := data[i+4 : i+2+n]
 		if marker == 0xE1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
 			parseEXIF(seg[6:], &m)
+			// wp_read_image_metadata: a short ImageDescription is taken
+			// for the title too; the caption is the description.
+			if m.Caption != "" && len(m.Caption) < 80 {
+				m.Title = m.Caption
+			}
 			return m
 		}
 		i += 2 + n

@@ -104,3 +104,21 @@ func TestOrientations(t *testing.T) {
 		}
 	}
 }
+
+// Metadata never fails an upload: every truncation or corruption of an
+// EXIF-carrying JPEG reads without panicking.
+func TestReadJPEGMetaMalformed(t *testing.T) {
+	good := withOrientation(testJPEG(t, 16, 8), 6)
+	if m := readJPEGMeta(good); m.Orientation != "6" || m.Camera != "TestCam" {
+		t.Fatalf("good file: %+v", m)
+	}
+	for n := 0; n < 200 && n < len(good); n++ {
+		readJPEGMeta(good[:n])
+		bad := append([]byte(nil), good...)
+		bad[n] ^= 0xFF
+		readJPEGMeta(bad)
+	}
+	if m := readJPEGMeta([]byte("not a jpeg")); m.Orientation != "0" || m.orientation() != 1 {
+		t.Fatalf("not a JPEG: %+v", m)
+	}
+}

@@ -333,18 +333,22 @@ func withOrientation(jpg []byte, orientation uint16) []byte {
 	var tiff bytes.Buffer
 	tiff.WriteString("II*\x00")
 	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8))
-	_ = binary.Write(&tiff, binary.LittleEndian, uint16(2)) // two entries
+	_ = binary.Write(&tiff, binary.LittleEndian, uint16(3)) // three entries
 	// Orientation, SHORT
 	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{0x0112, 3})
 	_ = binary.Write(&tiff, binary.LittleEndian, uint32(1))
 	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{orientation, 0})
-	// Model, ASCII, stored after the IFD
-	model := "TestCam\x00"
+	// Model and ImageDescription, ASCII, stored after the IFD
+	model, desc := "TestCam\x00", "Harbour at dawn\x00"
 	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{0x0110, 2})
 	_ = binary.Write(&tiff, binary.LittleEndian, uint32(len(model)))
-	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8+2+2*12+4))
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8+2+3*12+4))
+	_ = binary.Write(&tiff, binary.LittleEndian, []uint16{0x010E, 2})
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(len(desc)))
+	_ = binary.Write(&tiff, binary.LittleEndian, uint32(8+2+3*12+4+len(model)))
 	_ = binary.Write(&tiff, binary.LittleEndian, uint32(0)) // no next IFD
 	tiff.WriteString(model)
+	tiff.WriteString(desc)
 	seg := append([]byte("Exif\x00\x00"), tiff.Bytes()...)
 	var out bytes.Buffer
 	out.Write(jpg[:2])
@@ -368,6 +372,11 @@ func TestEXIFOrientation(t *testing.T) {
 	}
 	if field(o, "media_details", "image_meta", "orientation") != "6" || field(o, "media_details", "image_meta", "camera") != "TestCam" {
 		t.Errorf("image_meta %v", field(o, "media_details", "image_meta"))
+	}
+	// A short description is the default title and the caption (wp_read_image_metadata).
+	if field(o, "title", "raw") != "Harbour at dawn" || field(o, "caption", "raw") != "Harbour at dawn" ||
+		field(o, "media_details", "image_meta", "title") != "Harbour at dawn" {
+		t.Errorf("title %v caption %v", o["title"], o["caption"])
 	}
 	medium := field(o, "media_details", "sizes", "medium").(map[string]any)
 	if num(medium["width"]) != 150 || num(medium["height"]) != 300 {
