@@ -200,12 +200,12 @@ func (s *Service) getTermPermission(tax *Taxonomy) rest.PermissionFunc {
 	}
 }
 
-func (s *Service) termWritePermission(tax *Taxonomy, cap, code, message string) rest.PermissionFunc {
+func (s *Service) termWritePermission(tax *Taxonomy, capability, code, message string) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if _, err := s.cachedTerm(c, tax); err != nil {
 			return err
 		}
-		if !caller(c).Can(cap) {
+		if !caller(c).Can(capability) {
 			return rest.Denied(c, code, message)
 		}
 		return nil

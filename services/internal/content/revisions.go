@@ -88,8 +88,8 @@ func latestRevision(ctx context.Context, q querier, parent int64, autosave bool,
 }
 
 // prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
-func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context string, autosave bool) rest.Object {
-	edit, embed := context == "edit", context == "embed"
+func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx string, autosave bool) rest.Object {
+	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 16)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
 	text := func(raw, rendered string, rawAlways bool) rest.Object {

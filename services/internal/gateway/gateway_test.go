@@ -309,7 +309,7 @@ func TestRESTHeaders(t *testing.T) {
 	}
 	// WordPress's capitals survive the proxy (net/http would send "X-Wp-Total"),
 	// so the map is read with the exact, non-canonical spellings.
-	//lint:ignore SA1008 the non-canonical keys are what this test asserts
+	//nolint:staticcheck // SA1008: the non-canonical keys are what this test asserts
 	if got := rec.Header(); strings.Join(got["X-WP-Total"], "") != "11" || strings.Join(got["X-WP-TotalPages"], "") != "2" || len(got["X-Wp-Total"]) != 0 {
 		t.Errorf("pagination headers spelled %v", got)
 	}

@@ -40,7 +40,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		cfg.Fail("%v", adminErr)
 	}
 	if err := cfg.Err(); err != nil {
-		return nil // the runner reports every configuration problem
+		return nil //nolint:nilerr // the runner reports every configuration problem
 	}
 	store := accounts.New(env.Pool, accounts.NewHasher(env.InternalKey))
 	if hasAdmin {

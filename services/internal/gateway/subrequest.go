@@ -43,7 +43,7 @@ func parseSubPath(p string) (route, query string, err *rest.Error) {
 	if perr != nil {
 		return "", "", rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
 	}
-	return normalizeRoute(u.Path), u.RawQuery, nil
+	return rest.NormalizeRoute(u.Path), u.RawQuery, nil
 }
 
 // owner is where a sub-request goes: the gateway (nil backend) or a service.

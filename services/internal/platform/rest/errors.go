@@ -126,7 +126,7 @@ func (e *Error) body() Object {
 
 // MarshalJSON renders the WordPress error body.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	return appendJSON(nil, e.body(), false), nil
+	return appendJSON(e.body(), false), nil
 }
 
 // Codes and messages of the errors the kit itself raises (§1.3).

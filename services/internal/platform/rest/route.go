@@ -230,7 +230,11 @@ func (cr *compiledRoute) findEndpoint(method string) *Endpoint {
 	return nil
 }
 
-// normalizeRoute strips trailing slashes (untrailingslashit); empty is "/".
+// NormalizeRoute is how WordPress keys a requested route: trailing slashes
+// and backslashes removed (untrailingslashit), a leading slash added; empty
+// is "/". The gateway routes with it too, so both agree on every spelling.
+func NormalizeRoute(route string) string { return normalizeRoute(route) }
+
 func normalizeRoute(route string) string {
 	route = strings.TrimRight(route, `/\`)
 	if route == "" || route[0] != '/' {

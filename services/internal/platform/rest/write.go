@@ -16,7 +16,7 @@ import (
 // Object keeps its member order; other values go through encoding/json
 // without HTML escaping).
 func WriteJSON(w http.ResponseWriter, status int, v any) {
-	b := appendJSON(nil, v, false)
+	b := appendJSON(v, false)
 	h := w.Header()
 	h["Content-Type"] = hvJSON
 	h.Set("Content-Length", strconv.Itoa(len(b)))
