@@ -49,6 +49,11 @@ type Summary struct {
 	DatabaseURL      string
 	InternalKey      string
 	LogDir           string
+	// UploadsDir is where the media service keeps uploaded files, and
+	// SampleImage a JPEG written for the printed upload example ("" when
+	// the media service is not built).
+	UploadsDir  string
+	SampleImage string
 }
 
 const database = "siteplane"
@@ -173,11 +178,19 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		if err != nil {
 			return st, err
 		}
+		if name == contract.ServiceMedia {
+			sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+			sample := filepath.Join(st.runDir, "sample.jpg")
+			if err := writeSampleImage(sample); err != nil {
+				return st, err
+			}
+			sum.SampleImage = sample
+		}
 		env := contract.ServiceEnv(name, contract.ServiceConfig{
 			Listen: fmt.Sprintf("127.0.0.1:%d", ports[name]), Metrics: fmt.Sprintf("127.0.0.1:%d", metricsPort),
 			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
 			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
-			AdminPassword: secrets.AdminAppPassword, MediaDir: filepath.Join(st.runDir, "media"),
+			AdminPassword: secrets.AdminAppPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 			GatewayURL: urls[contract.ServiceGateway],
 		})
 		// Last, so that it wins (exec keeps a key's last value).
