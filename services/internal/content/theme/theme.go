@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"siteplane.dev/services/pkg/contract"
 )
 
 // builtinFS holds the Siteplane theme, files/siteplane.
@@ -23,7 +25,7 @@ import (
 var builtinFS embed.FS
 
 // BuiltinStylesheet is the stylesheet (directory name) of the embedded theme.
-const BuiltinStylesheet = "siteplane"
+const BuiltinStylesheet = contract.ActiveTheme
 
 // Theme is a loaded block theme.
 type Theme struct {
