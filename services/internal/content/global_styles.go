@@ -127,7 +127,6 @@ func (s *Service) globalStylesRoutes() []rest.Route {
 	}
 }
 
-
 func gsWriteArgs() rest.Props {
 	return rest.Props{
 		{Name: "styles", Schema: &rest.Schema{Type: "object", Description: "Global styles."}},
