@@ -398,10 +398,29 @@ func (s *Service) listTemplates(k *tmplKind) rest.HandlerFunc {
 	}
 }
 
+// themeFile returns the active theme's file version of an id, bypassing a
+// stored customisation (nil when the theme has no such file).
+func (s *Service) themeFile(k *tmplKind, rawID string) *tmpl {
+	ss, slug, ok := theme.ParseID(theme.SanitizeID(rawID))
+	th := s.activeTheme()
+	if !ok || ss != th.Stylesheet {
+		return nil
+	}
+	if f, ok := k.file(th, slug); ok {
+		return k.fromFile(th, f)
+	}
+	return nil
+}
+
+// getTemplate answers a template; ?source=theme answers the theme's file
+// even when the site has customised it.
 func (s *Service) getTemplate(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		t, _, err := s.findTemplate(r, s.db(r.Context()), k, r.String("id"), false)
-		if err != nil {
+		var t *tmpl
+		var err error
+		if r.String("source") == "theme" {
+			t = s.themeFile(k, r.String("id"))
+		} else if t, _, err = s.findTemplate(r, s.db(r.Context()), k, r.String("id"), false); err != nil {
 			return nil, err
 		}
 		if t == nil {
@@ -505,7 +524,8 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 }
 
 // updateTemplate edits a stored template, or stores a customisation of a
-// theme file (the id stays the same; source becomes custom).
+// theme file (the id stays the same; source becomes custom). ?source=theme
+// reverts: the customisation is removed and the file answered.
 func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
 		ctx := r.Context()
@@ -517,6 +537,17 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 			}
 			if t == nil {
 				return errTemplateNotFound()
+			}
+			if r.String("source") == "theme" { // revert to the theme's file
+				if row != nil {
+					if err := deleteTmplRow(ctx, tx, row.ID); err != nil {
+						return err
+					}
+				}
+				if out = s.themeFile(k, r.String("id")); out == nil {
+					return errTemplateNotFound()
+				}
+				return nil
 			}
 			if row == nil { // a theme file: its first customisation
 				row = &tmplRow{Type: k.PostType, Theme: t.Theme, Slug: t.Slug, Status: "publish", Title: t.Title, Content: t.Content,

@@ -498,3 +498,23 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+func TestTemplateSourceTheme(t *testing.T) {
+	e := newEnv(t)
+	wantStatus(t, e.do(admin, "PUT", "/cms/v2/templates/siteplane//search", map[string]any{"content": "mine"}), 200)
+	if g := e.do(admin, "GET", "/cms/v2/templates/siteplane//search?source=theme", nil); g.obj()["source"] != "theme" || field(g.obj(), "content", "raw") == "mine" {
+		t.Errorf("source=theme: %s", g.Raw)
+	}
+	if g := e.do(admin, "GET", "/cms/v2/templates/siteplane//search", nil); field(g.obj(), "content", "raw") != "mine" {
+		t.Errorf("without source: %s", g.Raw)
+	}
+	wantError(t, e.do(admin, "GET", "/cms/v2/templates/siteplane//nope?source=theme", nil), 404, "rest_template_not_found", "")
+	rv := e.do(admin, "POST", "/cms/v2/templates/siteplane//search?source=theme", map[string]any{})
+	wantStatus(t, rv, 200)
+	if rv.obj()["source"] != "theme" || field(rv.obj(), "content", "block_version") != float64(1) {
+		t.Errorf("revert: %s", rv.Raw)
+	}
+	if g := e.do(admin, "GET", "/cms/v2/templates/siteplane//search", nil); g.obj()["source"] != "theme" || g.obj()["cms_id"] != float64(0) {
+		t.Errorf("after revert: %s", g.Raw)
+	}
+}
