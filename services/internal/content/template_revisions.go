@@ -81,7 +81,7 @@ func (s *Service) tmplRevisionsDeletePermission(k *tmplKind) rest.PermissionFunc
 func (s *Service) tmplRevisionItem(k *tmplKind, parent *tmpl, rev *tmplRevision) rest.Item {
 	t := *parent
 	t.Content, t.Title, t.Description = rev.Content, rev.Title, rev.Description
-	t.CMSID, t.Author, t.HasAuthor, t.Revisions = rev.ID, rev.Author, true, 0
+	t.CMSID, t.Author, t.Revisions = rev.ID, rev.Author, 0
 	mod := rev.ModifiedGMT
 	t.Modified = &mod
 	it := s.tmplItem(&t)

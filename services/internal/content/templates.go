@@ -42,7 +42,6 @@ type tmpl struct {
 	CMSID        int64
 	HasThemeFile bool
 	Author       int64
-	HasAuthor    bool
 	Modified     *time.Time // GMT; nil for files
 	Area         string
 	IsCustom     bool
@@ -79,7 +78,7 @@ func (k *tmplKind) fromFile(th *theme.Theme, f theme.File) *tmpl {
 func (k *tmplKind) fromRow(th *theme.Theme, row *tmplRow) *tmpl {
 	mod := row.ModifiedGMT
 	t := &tmpl{Kind: k, Theme: row.Theme, Slug: row.Slug, Source: "custom", Origin: row.Origin, Content: row.Content,
-		Title: row.Title, Description: row.Description, Status: row.Status, CMSID: row.ID, Author: row.Author, HasAuthor: true,
+		Title: row.Title, Description: row.Description, Status: row.Status, CMSID: row.ID, Author: row.Author,
 		Modified: &mod, Area: row.Area, Revisions: row.Revisions, LastRev: row.LastRev}
 	if row.Theme == th.Stylesheet {
 		if f, ok := k.file(th, row.Slug); ok {
@@ -130,12 +129,9 @@ func (s *Service) tmplURL(k *tmplKind, id string) string {
 func (s *Service) tmplItem(t *tmpl) rest.Item {
 	th := s.activeTheme()
 	id := theme.ID(t.Theme, t.Slug)
-	var origin, author, modified any
+	var origin, modified any
 	if t.Origin != "" {
 		origin = t.Origin
-	}
-	if t.HasAuthor {
-		author = t.Author
 	}
 	if t.Modified != nil {
 		modified = formatLocal(*t.Modified, s.loc)
@@ -157,16 +153,18 @@ func (s *Service) tmplItem(t *tmpl) rest.Item {
 		{Key: "status", Value: t.Status},
 		{Key: "cms_id", Value: t.CMSID},
 		{Key: "has_theme_file", Value: t.HasThemeFile},
-		{Key: "author", Value: author},
-		{Key: "modified", Value: modified},
-		{Key: "author_text", Value: s.authorText(t, th)},
-		{Key: "original_source", Value: t.originalSource()},
 	}
-	if t.Kind.Parts {
-		data = append(data, rest.Member{Key: "area", Value: t.Area})
-	} else {
+	if !t.Kind.Parts {
 		data = append(data, rest.Member{Key: "is_custom", Value: t.IsCustom})
 	}
+	data = append(data, rest.Member{Key: "author", Value: t.Author})
+	if t.Kind.Parts {
+		data = append(data, rest.Member{Key: "area", Value: t.Area})
+	}
+	data = append(data,
+		rest.Member{Key: "modified", Value: modified},
+		rest.Member{Key: "author_text", Value: s.authorText(t, th)},
+		rest.Member{Key: "original_source", Value: t.originalSource()})
 	self := s.tmplURL(t.Kind, id)
 	links := rest.Links{
 		{Rel: "self", Href: self},
