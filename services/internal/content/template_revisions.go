@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -121,6 +123,27 @@ func paginate(r *rest.Request, total int) (start, end, maxPages int, err error) 
 	return start, min(total, start+perPage), maxPages, nil
 }
 
+// filterRevisions applies include, exclude, search (title and content) and
+// order to revisions listed newest first.
+func filterRevisions(r *rest.Request, revs []*tmplRevision) []*tmplRevision {
+	include, exclude := r.Ints("include"), r.Ints("exclude")
+	search := strings.ToLower(r.String("search"))
+	out := revs[:0:0]
+	for _, rev := range revs {
+		if len(include) > 0 && !slices.Contains(include, rev.ID) || slices.Contains(exclude, rev.ID) {
+			continue
+		}
+		if search != "" && !strings.Contains(strings.ToLower(rev.Title), search) && !strings.Contains(strings.ToLower(rev.Content), search) {
+			continue
+		}
+		out = append(out, rev)
+	}
+	if r.String("order") == "asc" {
+		slices.Reverse(out)
+	}
+	return out
+}
+
 func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
 		parent, err := s.tmplParent(r, k, "parent")
@@ -133,6 +156,7 @@ func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 				return nil, err
 			}
 		}
+		revs = filterRevisions(r, revs)
 		start, end, maxPages, err := paginate(r, len(revs))
 		if err != nil {
 			return nil, err

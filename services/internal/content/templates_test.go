@@ -164,6 +164,15 @@ func TestTemplateCustomiseRevertAndRevisions(t *testing.T) {
 	if len(rev.list()) != 2 || rev.Header.Get("X-WP-Total") != "2" || field(rev.list()[0], "title", "raw") != "Single v3" || rev.list()[0]["parent"] != o["cms_id"] {
 		t.Fatalf("revisions: %s", rev.Raw)
 	}
+	if asc := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?order=asc", nil); field(asc.list()[0], "title", "raw") != "Single v2" {
+		t.Errorf("order=asc: %s", asc.Raw)
+	}
+	if sr := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?search=v3", nil); len(sr.list()) != 1 {
+		t.Errorf("search: %s", sr.Raw)
+	}
+	if ex := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?exclude="+itoa(rev.id0()), nil); len(ex.list()) != 1 || ex.id0() == rev.id0() {
+		t.Errorf("exclude: %s", ex.Raw)
+	}
 	revID := itoa(rev.id0())
 	one := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions/"+revID, nil)
 	wantStatus(t, one, 200)
