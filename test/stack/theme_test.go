@@ -84,6 +84,9 @@ func TestThemeTemplatesAndGlobalStylesOverHTTP(t *testing.T) {
 	if n.Status != 201 || n.Header.Get("Location") != st.SiteURL+"/cms-json/cms/v2/template-parts/siteplane//promo" {
 		t.Fatalf("create part: %d %s %s", n.Status, n.Header.Get("Location"), n.Raw)
 	}
+	if at, _ := n.Obj()["author_text"].(string); at == "" || at == "Unknown author" || n.Obj()["original_source"] != "user" {
+		t.Errorf("a user's part names its author (display name from the gateway): %s", n.Raw)
+	}
 
 	// a contributor reads templates but may not change them
 	r := call(t, "POST", "/cms-json/cms/v2/users", map[string]any{"username": "themecontrib", "email": "themecontrib@example.com",

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -80,13 +81,13 @@ func (s *Service) tmplRevisionsDeletePermission(k *tmplKind) rest.PermissionFunc
 }
 
 // tmplRevisionItem renders a revision like its template, plus parent.
-func (s *Service) tmplRevisionItem(k *tmplKind, parent *tmpl, rev *tmplRevision) rest.Item {
+func (s *Service) tmplRevisionItem(ctx context.Context, k *tmplKind, parent *tmpl, rev *tmplRevision) rest.Item {
 	t := *parent
 	t.Content, t.Title, t.Description = rev.Content, rev.Title, rev.Description
 	t.CMSID, t.Author, t.Revisions = rev.ID, rev.Author, 0
 	mod := rev.ModifiedGMT
 	t.Modified = &mod
-	it := s.tmplItem(&t)
+	it := s.tmplItem(ctx, &t)
 	it.Data = append(it.Data, rest.Member{Key: "parent", Value: parent.CMSID})
 	it.Links = rest.Links{{Rel: "parent", Href: s.tmplURL(k, it.Data[0].Value.(string))}}
 	return it
@@ -163,7 +164,7 @@ func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 		}
 		items := []any{}
 		for _, rev := range revs[start:end] {
-			items = append(items, s.tmplRevisionItem(k, parent, rev))
+			items = append(items, s.tmplRevisionItem(r.Context(), k, parent, rev))
 		}
 		resp := rest.OK(items)
 		resp.Header = http.Header{"X-Wp-Total": {strconv.Itoa(len(revs))}, "X-Wp-Totalpages": {strconv.Itoa(maxPages)}}
@@ -197,7 +198,7 @@ func (s *Service) getTmplRevision(k *tmplKind) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return rest.OK(s.tmplRevisionItem(k, parent, rev)), nil
+		return rest.OK(s.tmplRevisionItem(r.Context(), k, parent, rev)), nil
 	}
 }
 
@@ -214,7 +215,7 @@ func (s *Service) deleteTmplRevision(k *tmplKind) rest.HandlerFunc {
 		if !r.Bool("force") {
 			return nil, rest.NewError("rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 		}
-		previous := s.tmplRevisionItem(k, parent, rev)
+		previous := s.tmplRevisionItem(r.Context(), k, parent, rev)
 		if err := deleteRevision(r.Context(), s.db(r.Context()), rev.ID); err != nil {
 			return nil, err
 		}
@@ -235,7 +236,7 @@ func (s *Service) listTmplAutosaves(k *tmplKind) rest.HandlerFunc {
 				return nil, err
 			}
 			for _, rev := range revs {
-				items = append(items, s.tmplRevisionItem(k, parent, rev))
+				items = append(items, s.tmplRevisionItem(r.Context(), k, parent, rev))
 			}
 		}
 		return rest.OK(items), nil
@@ -259,7 +260,7 @@ func (s *Service) getTmplAutosave(k *tmplKind) rest.HandlerFunc {
 		if len(revs) == 0 {
 			return nil, rest.NewError("rest_post_no_autosave", "There is no autosave revision for this post.", http.StatusNotFound)
 		}
-		return rest.OK(s.tmplRevisionItem(k, parent, revs[0])), nil
+		return rest.OK(s.tmplRevisionItem(r.Context(), k, parent, revs[0])), nil
 	}
 }
 
@@ -294,7 +295,7 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 			}
 			for _, rev := range revs {
 				if rev.Author == me {
-					out = s.tmplRevisionItem(k, parent, rev)
+					out = s.tmplRevisionItem(r.Context(), k, parent, rev)
 					break
 				}
 			}

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -106,7 +107,7 @@ func (t *tmpl) originalSource() string {
 	return "user"
 }
 
-func (s *Service) authorText(t *tmpl, th *theme.Theme) string {
+func (s *Service) authorText(ctx context.Context, t *tmpl, th *theme.Theme) string {
 	switch t.originalSource() {
 	case "theme":
 		if t.Theme == th.Stylesheet {
@@ -116,8 +117,11 @@ func (s *Service) authorText(t *tmpl, th *theme.Theme) string {
 	case "site":
 		return s.site.Title
 	}
-	// Display names live with the users (gateway); the content service knows
-	// ids only.
+	if n, ok := s.users.(userNamer); ok && t.Author > 0 {
+		if name, err := n.DisplayName(ctx, t.Author); err == nil && name != "" {
+			return name
+		}
+	}
 	return "Unknown author"
 }
 
@@ -126,7 +130,7 @@ func (s *Service) tmplURL(k *tmplKind, id string) string {
 }
 
 // tmplItem renders a template with every field of every context.
-func (s *Service) tmplItem(t *tmpl) rest.Item {
+func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 	th := s.activeTheme()
 	id := theme.ID(t.Theme, t.Slug)
 	var origin, modified any
@@ -163,7 +167,7 @@ func (s *Service) tmplItem(t *tmpl) rest.Item {
 	}
 	data = append(data,
 		rest.Member{Key: "modified", Value: modified},
-		rest.Member{Key: "author_text", Value: s.authorText(t, th)},
+		rest.Member{Key: "author_text", Value: s.authorText(ctx, t, th)},
 		rest.Member{Key: "original_source", Value: t.originalSource()})
 	self := s.tmplURL(t.Kind, id)
 	links := rest.Links{
@@ -390,7 +394,7 @@ func (s *Service) listTemplates(k *tmplKind) rest.HandlerFunc {
 			if pt := r.String("post_type"); pt != "" && len(t.PostTypes) > 0 && !contains(t.PostTypes, pt) {
 				continue
 			}
-			items = append(items, s.tmplItem(t))
+			items = append(items, s.tmplItem(r.Context(), t))
 		}
 		return rest.OK(items), nil
 	}
@@ -424,7 +428,7 @@ func (s *Service) getTemplate(k *tmplKind) rest.HandlerFunc {
 		if t == nil {
 			return nil, errTemplateNotFound()
 		}
-		return rest.OK(s.tmplItem(t)), nil
+		return rest.OK(s.tmplItem(r.Context(), t)), nil
 	}
 }
 
@@ -442,7 +446,7 @@ func (s *Service) lookupTemplate(k *tmplKind) rest.HandlerFunc {
 		}
 		for _, slug := range theme.Hierarchy(r.String("slug"), r.Bool("is_custom"), r.String("template_prefix")) {
 			if t := bySlug[slug]; t != nil && t.Content != "" {
-				return rest.OK(s.tmplItem(t)), nil
+				return rest.OK(s.tmplItem(r.Context(), t)), nil
 			}
 		}
 		return rest.OK(rest.Object{}), nil
@@ -515,7 +519,7 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 			return nil, err
 		}
 		t := k.fromRow(th, stored)
-		resp := &rest.Response{Status: http.StatusCreated, Data: s.tmplItem(t),
+		resp := &rest.Response{Status: http.StatusCreated, Data: s.tmplItem(r.Context(), t),
 			Header: http.Header{"Location": {s.tmplURL(k, theme.ID(t.Theme, t.Slug))}}}
 		return resp, nil
 	}
@@ -585,7 +589,7 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 			return nil, err
 		}
 		r.Set("context", "edit")
-		return rest.OK(s.tmplItem(out)), nil
+		return rest.OK(s.tmplItem(r.Context(), out)), nil
 	}
 }
 
@@ -609,7 +613,7 @@ func (s *Service) deleteTemplate(k *tmplKind) rest.HandlerFunc {
 				return rest.NewError("rest_invalid_template", "Templates based on theme files can't be removed.", http.StatusBadRequest)
 			}
 			if force {
-				out = s.tmplItem(t)
+				out = s.tmplItem(r.Context(), t)
 				return deleteTmplRow(ctx, tx, row.ID)
 			}
 			if row.Status == "trash" {
@@ -620,7 +624,7 @@ func (s *Service) deleteTemplate(k *tmplKind) rest.HandlerFunc {
 				return err
 			}
 			trashed = true
-			out = s.tmplItem(k.fromRow(s.activeTheme(), row))
+			out = s.tmplItem(r.Context(), k.fromRow(s.activeTheme(), row))
 			return nil
 		})
 		if err != nil {
