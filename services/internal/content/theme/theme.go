@@ -85,6 +85,10 @@ func Builtin() (*Theme, error) {
 	return builtin, builtinErr
 }
 
+// variationKeys are the top-level keys a style variation may hold.
+var variationKeys = map[string]bool{"version": true, "title": true, "slug": true, "description": true, "settings": true, "styles": true,
+	"customTemplates": true, "templateParts": true, "patterns": true}
+
 // themeJSON is the part of theme.json the loader reads beyond settings and styles.
 type themeJSON struct {
 	Settings      map[string]any `json:"settings"`
@@ -140,6 +144,16 @@ func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
 		var v map[string]any
 		if err := json.Unmarshal(b, &v); err != nil {
 			return nil, fmt.Errorf("theme %s: %s: %w", stylesheet, name, err)
+		}
+		// Only theme.json's own top-level keys are served ("$schema" is
+		// for editors); a variation without a title is named by its file.
+		for k := range v {
+			if !variationKeys[k] {
+				delete(v, k)
+			}
+		}
+		if s, _ := v["title"].(string); s == "" {
+			v["title"] = strings.TrimSuffix(path.Base(name), ".json")
 		}
 		t.Variations = append(t.Variations, Variation{File: name, Data: v})
 	}

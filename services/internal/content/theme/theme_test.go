@@ -39,7 +39,7 @@ func TestBuiltin(t *testing.T) {
 	if f, _ := th.Part("footer"); f.Area != AreaFooter {
 		t.Errorf("footer area %q", f.Area)
 	}
-	if len(th.Variations) < 1 || th.Variations[0].Data["title"] == nil {
+	if len(th.Variations) < 1 || th.Variations[0].Data["title"] != "Midnight" || th.Variations[0].Data["$schema"] != nil {
 		t.Errorf("variations: %+v", th.Variations)
 	}
 	if th.Settings["color"] == nil || th.Styles["typography"] == nil {
@@ -53,10 +53,14 @@ func TestLoadErrors(t *testing.T) {
 		"theme.json":           {Data: []byte(`{"version":3}`)},
 		"templates/index.html": {Data: []byte("<!-- wp:paragraph /-->")},
 		"parts/odd.html":       {Data: []byte("x")},
+		"styles/dusk.json":     {Data: []byte(`{"version":3,"extra":1,"styles":{}}`)},
 	}
 	th, err := Load(ok, "t")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(th.Variations) != 1 || th.Variations[0].Data["title"] != "dusk" || th.Variations[0].Data["extra"] != nil {
+		t.Errorf("untitled variation: %+v", th.Variations)
 	}
 	if p, _ := th.Part("odd"); p.Area != AreaUncategorized {
 		t.Errorf("part without theme.json entry: area %q", p.Area)
