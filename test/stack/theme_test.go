@@ -58,6 +58,20 @@ func TestThemeTemplatesAndGlobalStylesOverHTTP(t *testing.T) {
 		t.Errorf("variations: %d %s", v.Status, v.Raw)
 	}
 	expectError(t, call(t, "GET", "/cms-json/cms/v2/global-styles/themes/nope", nil, admin()...), 404, "rest_theme_not_found")
+	// neither global styles nor templates may be written through a batch
+	b := call(t, "POST", "/cms-json/batch/v1", map[string]any{"requests": []any{
+		map[string]any{"method": "PUT", "path": strings.TrimPrefix(gsPath, "/cms-json"), "body": map[string]any{"title": "batched"}},
+		map[string]any{"method": "POST", "path": "/cms/v2/templates", "body": map[string]any{"slug": "batched"}},
+	}}, admin()...)
+	if b.Status != 207 {
+		t.Fatalf("batch: %d %s", b.Status, b.Raw)
+	}
+	for i, it := range b.Obj()["responses"].([]any) {
+		m := it.(map[string]any)
+		if m["status"] != float64(400) || m["body"].(map[string]any)["code"] != "rest_batch_not_allowed" {
+			t.Errorf("batch item %d: %v", i, m)
+		}
+	}
 
 	// templates: a theme template customised (single-slash id) and reverted
 	expectError(t, call(t, "GET", "/cms-json/cms/v2/templates", nil), 401, "rest_cannot_manage_templates")
