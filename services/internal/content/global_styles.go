@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -235,11 +236,11 @@ func (s *Service) getGlobalStyles(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rest.OK(s.gsItem(row)), nil
+	return rest.OK(s.gsItem(r.Context(), row)), nil
 }
 
 // gsItem is a global styles post as the controller shows it.
-func (s *Service) gsItem(row *tmplRow) rest.Item {
+func (s *Service) gsItem(ctx context.Context, row *tmplRow) rest.Item {
 	settings, styles, _ := decodeUserThemeJSON(row.Content)
 	self := s.restRoot + "/" + Namespace + "/global-styles/" + itoa(row.ID)
 	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + globalStylesType}}
@@ -247,6 +248,12 @@ func (s *Service) gsItem(row *tmplRow) rest.Item {
 		links = append(links,
 			rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: row.Revisions}}},
 			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
+	}
+	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
+		if who.Can("unfiltered_html") { // edit_css on a single site
+			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-edit-css", Href: self})
+		}
 	}
 	return rest.Item{Data: rest.Object{
 		{Key: "id", Value: row.ID},
@@ -293,7 +300,7 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 		return nil, err
 	}
 	r.Set("context", "edit")
-	return rest.OK(s.gsItem(row)), nil
+	return rest.OK(s.gsItem(r.Context(), row)), nil
 }
 
 // rawOf reads a text field given as a string or as {"raw": ...}.

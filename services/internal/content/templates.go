@@ -175,6 +175,13 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		{Rel: "collection", Href: s.restRoot + "/" + Namespace + "/" + t.Kind.Base},
 		{Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + t.Kind.PostType},
 	}
+	// the actions the caller may take (what the editor shows)
+	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
+		if who.Can("unfiltered_html") {
+			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-unfiltered-html", Href: self})
+		}
+	}
 	if t.CMSID > 0 {
 		links = append(links, rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: t.Revisions}}})
 		if t.Revisions > 0 {

@@ -143,8 +143,11 @@ func TestTemplateCustomiseRevertAndRevisions(t *testing.T) {
 		field(o, "title", "raw") != "Single Posts" || field(o, "content", "block_version") != float64(1) {
 		t.Fatalf("customised: %s", r.Raw)
 	}
-	if field(o, "_links", "version-history") == nil {
-		t.Error("no version-history link")
+	if field(o, "_links", "version-history") == nil || field(o, "_links", "wp:action-publish") == nil || field(o, "_links", "wp:action-unfiltered-html") == nil {
+		t.Errorf("links: %v", o["_links"])
+	}
+	if c := e.do(contributor, "GET", "/cms/v2/templates/siteplane//single", nil); field(c.obj(), "_links", "wp:action-publish") != nil {
+		t.Errorf("a contributor may not publish templates: %v", c.obj()["_links"])
 	}
 	// the list shows the customisation in place of the file
 	l := e.do(admin, "GET", "/cms/v2/templates", nil)
@@ -373,8 +376,11 @@ func TestGlobalStyles(t *testing.T) {
 
 	u := e.do(admin, "PUT", path, map[string]any{"styles": map[string]any{"color": map[string]any{"text": "#111"}, "css": "p{margin:0}"}})
 	wantStatus(t, u, 200)
-	if field(u.obj(), "styles", "color", "text") != "#111" {
+	if field(u.obj(), "styles", "color", "text") != "#111" || field(u.obj(), "_links", "wp:action-edit-css") == nil || field(u.obj(), "_links", "wp:action-publish") == nil {
 		t.Fatalf("update: %s", u.Raw)
+	}
+	if field(g.obj(), "_links", "wp:action-publish") != nil {
+		t.Errorf("a contributor's view has no publish action: %s", g.Raw)
 	}
 	u = e.do(admin, "PATCH", path, map[string]any{"settings": map[string]any{"color": map[string]any{"custom": false}}, "title": "Mine"})
 	wantStatus(t, u, 200)
