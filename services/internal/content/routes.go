@@ -72,5 +72,9 @@ func (s *Service) Routes() []rest.Route {
 			}},
 		)
 	}
-	return routes
+	// themes, templates, template parts, global styles (themes.go,
+	// templates.go, template_revisions.go, global_styles.go)
+	routes = append(routes, s.themeRoutes()...)
+	routes = append(routes, s.templateRoutes()...)
+	return append(routes, s.globalStylesRoutes()...)
 }

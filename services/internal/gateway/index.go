@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // helpURL is the index's _links.help, as WordPress has it.
@@ -148,7 +150,12 @@ func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
 		{Key: "site_icon", Value: 0},
 		{Key: "site_icon_url", Value: ""},
 	}
-	return rest.OK(rest.Item{Data: data, Links: rest.Links{{Rel: "help", Href: helpURL}}}), nil
+	links := rest.Links{{Rel: "help", Href: helpURL}}
+	if who := identity.FromContext(r.Context()); who.Can("switch_themes") || who.Can("edit_posts") || who.Can("edit_pages") {
+		// callers who may read the active theme (the themes route's rule)
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "active-theme", Href: g.local.URL("/cms/v2/themes/" + contract.ActiveTheme)})
+	}
+	return rest.OK(rest.Item{Data: data, Links: links}), nil
 }
 
 // serveNamespace is GET /{namespace} (reference §2.5).

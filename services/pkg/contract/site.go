@@ -25,6 +25,11 @@ type Site struct {
 	Extensions   Extensions `json:"extensions"`
 }
 
+// ActiveTheme is the stylesheet of the block theme the site renders with:
+// the theme built into the content service. The gateway names it in the
+// index's wp:active-theme link.
+const ActiveTheme = "siteplane"
+
 // Extensions switches the optional extension namespaces.
 type Extensions struct {
 	CachePlugin bool `json:"cache_plugin"`
