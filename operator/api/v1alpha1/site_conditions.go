@@ -17,6 +17,11 @@ const (
 	ReasonSecretsGenerated      = "SecretsGenerated"
 	ReasonDatabaseSecretMissing = "DatabaseSecretMissing"
 	ReasonDatabaseKeyMissing    = "DatabaseKeyMissing"
+	// ReasonMediaCredentialsSecretMissing and ReasonMediaCredentialsKeyMissing:
+	// the S3 credentials Secret named by spec.media.s3 is absent or lacks a
+	// key; the media pods wait for it.
+	ReasonMediaCredentialsSecretMissing = "MediaCredentialsSecretMissing"
+	ReasonMediaCredentialsKeyMissing    = "MediaCredentialsKeyMissing"
 	ReasonRoutesConfigured      = "RoutesConfigured"
 	ReasonNotExposed            = "NotExposed"
 	ReasonGatewayAPIMissing     = "GatewayAPINotInstalled"
