@@ -337,10 +337,12 @@ type MediaS3Spec struct {
 	// +optional
 	Region string `json:"region,omitempty"`
 
-	// Prefix is prepended to every object key, so several sites can share
-	// a bucket, e.g. "blog/".
-	// +kubebuilder:validation:MaxLength=512
-	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.contains('//') && !self.contains('..')",message="media.s3.prefix must not start with /, nor contain // or .."
+	// Prefix is a folder of the bucket holding this site's files, so several
+	// sites can share a bucket: "blog" (or "blog/") stores
+	// 2026/11/photo.jpg as blog/2026/11/photo.jpg.
+	// Its folder names are letters, digits and "._-", not starting with a dot.
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_-][A-Za-z0-9._-]*(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*/?$`
 	// +optional
 	Prefix string `json:"prefix,omitempty"`
 

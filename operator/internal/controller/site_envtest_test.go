@@ -420,7 +420,15 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		{"S3 prefix escaping upwards", func(s *sitev1.Site) {
 			s.Spec.Media.S3 = validS3()
 			s.Spec.Media.S3.Prefix = "blog/../other"
-		}, "media.s3.prefix must not start with /"},
+		}, "spec.media.s3.prefix"},
+		{"S3 prefix with a hidden folder", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Prefix = "blog/.tmp"
+		}, "spec.media.s3.prefix"},
+		{"S3 prefix starting with a slash", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Prefix = "/blog"
+		}, "spec.media.s3.prefix"},
 		{"S3 without credentials Secret name", func(s *sitev1.Site) {
 			s.Spec.Media.S3 = validS3()
 			s.Spec.Media.S3.CredentialsSecretRef.Name = ""
@@ -464,20 +472,22 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		})
 	}
 
-	t.Run("the complete sample is accepted", func(t *testing.T) {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "samples", "siteplane_v1alpha1_site.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sample sitev1.Site
-		if err := yaml.UnmarshalStrict(data, &sample); err != nil {
-			t.Fatal(err)
-		}
-		sample.Namespace = ns
-		if err := k8s.Create(ctx, &sample); err != nil {
-			t.Fatalf("the API server rejects config/samples: %v", err)
-		}
-	})
+	for _, file := range []string{"siteplane_v1alpha1_site.yaml", "siteplane_v1alpha1_site_s3.yaml"} {
+		t.Run("the sample "+file+" is accepted", func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "samples", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sample sitev1.Site
+			if err := yaml.UnmarshalStrict(data, &sample); err != nil {
+				t.Fatal(err)
+			}
+			sample.Namespace = ns
+			if err := k8s.Create(ctx, &sample); err != nil {
+				t.Fatalf("the API server rejects config/samples/%s: %v", file, err)
+			}
+		})
+	}
 
 	t.Run("database secret name is immutable", func(t *testing.T) {
 		s := newSite(ns, "immutable")
