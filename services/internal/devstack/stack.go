@@ -49,6 +49,11 @@ type Summary struct {
 	DatabaseURL      string
 	InternalKey      string
 	LogDir           string
+	// UploadsDir is where the media service keeps uploaded files, and
+	// SampleImage a JPEG written for the printed upload example ("" when
+	// the media service is not built).
+	UploadsDir  string
+	SampleImage string
 }
 
 const database = "siteplane"
@@ -185,7 +190,13 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 				contract.EnvAdminPassword+"="+secrets.AdminAppPassword)
 		}
 		if name == contract.ServiceMedia {
-			env = append(env, contract.EnvMediaDir+"="+filepath.Join(st.runDir, "media"))
+			sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+			env = append(env, contract.EnvMediaDir+"="+sum.UploadsDir)
+			sample := filepath.Join(st.runDir, "sample.jpg")
+			if err := writeSampleImage(sample); err != nil {
+				return st, err
+			}
+			sum.SampleImage = sample
 		}
 		if name == contract.ServiceContent && urls[contract.ServiceGateway] != "" {
 			env = append(env, contract.EnvGatewayURL+"="+urls[contract.ServiceGateway])

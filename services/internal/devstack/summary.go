@@ -30,12 +30,20 @@ func (s Summary) Print(w io.Writer) {
 	if s.MarketplaceKey != "" {
 		fmt.Fprintf(w, "  Marketplace API key:  %s\n", s.MarketplaceKey)
 	}
+	if s.UploadsDir != "" {
+		fmt.Fprintf(w, "  Uploaded files:       %s\n", s.UploadsDir)
+	}
 	fmt.Fprintf(w, "\nEverything above is in .cache/run/env:  . .cache/run/env\nLogs: %s\n", s.LogDir)
 	fmt.Fprintln(w, "\nTry:")
 	if s.GatewayURL != "" {
 		fmt.Fprintln(w, `  curl -s "$REST_ROOT/"`)
 		fmt.Fprintln(w, `  curl -s "$REST_ROOT/cms/v2/posts?per_page=2&_fields=id,title"`)
 		fmt.Fprintln(w, `  curl -s -u "$ADMIN_USER:$ADMIN_APP_PASSWORD" "$REST_ROOT/cms/v2/users/me"`)
+		if s.SampleImage != "" {
+			fmt.Fprintf(w, "  curl -s -u \"$ADMIN_USER:$ADMIN_APP_PASSWORD\" -H 'Content-Type: image/jpeg' \\\n"+
+				"       -H 'Content-Disposition: attachment; filename=\"sample.jpg\"' --data-binary @%s \\\n"+
+				"       \"$REST_ROOT/cms/v2/media?title=Sample&_fields=id,source_url,media_details.sizes\"\n", shellQuote(s.SampleImage))
+		}
 		if s.MarketplaceKey != "" {
 			fmt.Fprintln(w, `  curl -s -H "Authorization: Bearer $MARKETPLACE_API_KEY" "$GATEWAY_URL/api/account/details"`)
 		}

@@ -123,7 +123,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.serveREST(w, r, route, rest)
 	case dots:
 		metrics.SetRoute(r.Context(), "unmatched")
-		writeError(w, errNoRoute())
+		rest.WriteError(w, rest.NoRoute())
 	default:
 		g.servePublic(w, r)
 	}
@@ -186,7 +186,7 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 	b, ok := g.cfg.Routes.Current().MatchPublic(r.URL.Path)
 	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
-		writeError(w, errNoRoute())
+		rest.WriteError(w, rest.NoRoute())
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)

@@ -9,6 +9,7 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -54,7 +55,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		return fmt.Errorf("%s: %w", contract.EnvRoutesFile, err)
 	}
 	go source.Watch(ctx, poll)
-	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, errorFunc, func(r *http.Request, status int, err error) {
+	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, rest.WriteErrorCode, func(r *http.Request, status int, err error) {
 		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
 	})
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})

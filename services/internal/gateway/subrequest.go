@@ -70,7 +70,7 @@ func (g *Gateway) do(ctx context.Context, t *routing.Table, s subRequest) rest.R
 	o, ok := g.ownerOf(ctx, t, s.Route)
 	switch {
 	case !ok:
-		return errorResult(rest.NewError("rest_no_route", msgNoRoute, http.StatusNotFound))
+		return errorResult(rest.NoRoute())
 	case o.local:
 		return g.local.Do(ctx, rest.Call{Method: s.Method, Path: s.path(), Body: s.Body, Header: s.Header})
 	}

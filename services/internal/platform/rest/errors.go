@@ -140,6 +140,10 @@ const (
 
 func errNoRoute() *Error { return NewError("rest_no_route", msgNoRoute, http.StatusNotFound) }
 
+// NoRoute is rest_no_route (404), WordPress's answer to a URL and method no
+// route serves, for handlers outside a Server's route table.
+func NoRoute() *Error { return errNoRoute() }
+
 func errBatchNotAllowed() *Error {
 	return NewError("rest_batch_not_allowed", msgBatchNotAllow, http.StatusBadRequest)
 }

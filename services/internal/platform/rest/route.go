@@ -77,6 +77,13 @@ type Endpoint struct {
 	Hidden bool
 }
 
+// HandlerFunc is the type of Endpoint.Handler, for functions that build
+// handlers.
+type HandlerFunc = func(*Request) (*Response, error)
+
+// PermissionFunc is the type of Endpoint.Permission.
+type PermissionFunc = func(*Request) error
+
 // FullPath is the route as WordPress keys it: "/" + namespace + path.
 func (rt *Route) FullPath() string {
 	if rt.Namespace == "" {

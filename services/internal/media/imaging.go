@@ -1,0 +1,315 @@
+package media
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"runtime"
+
+	_ "golang.org/x/image/bmp" // header reading (dimensions) only
+	"golang.org/x/image/draw"
+	_ "golang.org/x/image/tiff" // header reading (dimensions) only
+	_ "golang.org/x/image/webp" // decoder registration
+)
+
+// errTooManyPixels is returned before decoding an image whose header
+// announces more pixels than the configured limit.
+var errTooManyPixels = errors.New("image has too many pixels")
+
+// errUndecodable is returned for an image whose bytes do not decode.
+var errUndecodable = errors.New("image cannot be decoded")
+
+// Processor decodes, resizes and encodes images with bounded memory: at most
+// cap(sem) images are decoded at once (each decoded 12-megapixel JPEG holds
+// about 18 MiB, its largest intermediate 12 MiB), and an image whose header
+// announces more than MaxPixels is refused before any pixel is allocated.
+type Processor struct {
+	sem       chan struct{}
+	MaxPixels int64
+	// Quality is the JPEG quality of generated files (WordPress: 82).
+	Quality int
+	// Scaler resamples; see docs/media.md for why CatmullRom.
+	Scaler draw.Scaler
+}
+
+// NewProcessor returns a processor allowing concurrent decodes (0:
+// GOMAXPROCS) and images of up to maxPixels.
+func NewProcessor(concurrent int, maxPixels int64) *Processor {
+	if concurrent <= 0 {
+		concurrent = runtime.GOMAXPROCS(0)
+	}
+	return &Processor{sem: make(chan struct{}, concurrent), MaxPixels: maxPixels, Quality: 82, Scaler: draw.CatmullRom}
+}
+
+func (p *Processor) acquire(ctx context.Context) error {
+	select {
+	case p.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *Processor) release() { <-p.sem }
+
+// Dimensions reads the image's size from its header only and enforces the
+// pixel limit.
+func (p *Processor) Dimensions(data []byte) (w, h int, err error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: %v", errUndecodable, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return 0, 0, fmt.Errorf("%w: empty image", errUndecodable)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > p.MaxPixels {
+		return cfg.Width, cfg.Height, errTooManyPixels
+	}
+	return cfg.Width, cfg.Height, nil
+}
+
+// encodedSize is one generated file.
+type encodedSize struct {
+	Name          string // the size name, or "" for a full image (edit)
+	Width, Height int
+	Mime, Ext     string
+	Data          []byte
+}
+
+// outputType is the format generated files of a source type are written
+// in: the same, except WebP, which the standard library cannot encode
+// (WordPress's image_editor_output_format does the same kind of mapping):
+// JPEG, or PNG when the image has transparency.
+func outputType(mime string, img image.Image) (string, string) {
+	switch mime {
+	case "image/png":
+		return "image/png", "png"
+	case "image/gif":
+		return "image/gif", "gif"
+	case "image/webp":
+		if !opaque(img) {
+			return "image/png", "png"
+		}
+	}
+	return "image/jpeg", "jpg"
+}
+
+func opaque(img image.Image) bool {
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return o.Opaque()
+	}
+	return false
+}
+
+func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch mime {
+	case "image/png":
+		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
+	case "image/gif":
+		err = gif.Encode(&buf, img, &gif.Options{NumColors: 256})
+	default:
+		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: p.Quality})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", mime, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// GenerateSizes decodes data (an image of type mime) and returns the
+// requested sizes that apply to it, encoded. orientation is the EXIF
+// orientation: the sizes are upright. The original is downscaled once to
+// the largest needed size and every smaller size is drawn from that
+// intermediate, so the full-resolution pixels are released early.
+func (p *Processor) GenerateSizes(ctx context.Context, data []byte, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
+	if _, _, err := p.Dimensions(data); err != nil {
+		return nil, err
+	}
+	if err := p.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer p.release()
+	src, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUndecodable, err)
+	}
+	return p.sizesOf(src, mime, orientation, want)
+}
+
+// sizesOf is GenerateSizes on a decoded image (the edit route's result).
+func (p *Processor) sizesOf(src image.Image, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if orientation >= 5 { // 90° turns: the upright image is h×w
+		w, h = h, w
+	}
+	type plan struct {
+		s      imageSize
+		dw, dh int
+		crop   rect
+	}
+	var plans []plan
+	maxW, maxH := 0, 0
+	for _, s := range want {
+		dw, dh, crop, ok := resizeDims(w, h, s)
+		if !ok {
+			continue
+		}
+		plans = append(plans, plan{s, dw, dh, crop})
+		// the intermediate must hold every size's pixels at full detail
+		scale := max(float64(dw)/float64(crop.W), float64(dh)/float64(crop.H))
+		iw, ih := int(float64(w)*scale+0.999), int(float64(h)*scale+0.999)
+		maxW, maxH = max(maxW, min(iw, w)), max(maxH, min(ih, h))
+	}
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	outMime, outExt := outputType(mime, src)
+	// Downscale in the file's own orientation, then turn the (small) result.
+	bw, bh := maxW, maxH
+	if orientation >= 5 {
+		bw, bh = bh, bw
+	}
+	var base image.Image = src
+	if bw < b.Dx() || bh < b.Dy() {
+		dst := image.NewRGBA(image.Rect(0, 0, bw, bh))
+		p.Scaler.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+		base = dst
+	}
+	src = nil // the full-resolution pixels can go now
+	base = orient(base, orientation)
+	bb := base.Bounds()
+	sx, sy := float64(bb.Dx())/float64(w), float64(bb.Dy())/float64(h)
+	out := make([]encodedSize, 0, len(plans))
+	done := map[[2]int][]byte{}
+	for _, pl := range plans {
+		data, ok := done[[2]int{pl.dw, pl.dh}]
+		if !ok {
+			sr := image.Rect(int(float64(pl.crop.X)*sx+0.5), int(float64(pl.crop.Y)*sy+0.5),
+				int(float64(pl.crop.X+pl.crop.W)*sx+0.5), int(float64(pl.crop.Y+pl.crop.H)*sy+0.5)).Add(bb.Min)
+			dst := image.NewRGBA(image.Rect(0, 0, pl.dw, pl.dh))
+			p.Scaler.Scale(dst, dst.Bounds(), base, sr, draw.Src, nil)
+			var err error
+			if data, err = p.encode(dst, outMime); err != nil {
+				return nil, err
+			}
+			done[[2]int{pl.dw, pl.dh}] = data
+		}
+		out = append(out, encodedSize{Name: pl.s.Name, Width: pl.dw, Height: pl.dh, Mime: outMime, Ext: outExt, Data: data})
+	}
+	return out, nil
+}
+
+// orient returns img turned upright for the EXIF orientation (1..8).
+func orient(img image.Image, o int) image.Image {
+	switch o {
+	case 2:
+		return transform(img, false, true, false)
+	case 3:
+		return transform(img, false, true, true)
+	case 4:
+		return transform(img, false, false, true)
+	case 5:
+		return transform(img, true, false, false)
+	case 6:
+		return transform(img, true, true, false)
+	case 7:
+		return transform(img, true, true, true)
+	case 8:
+		return transform(img, true, false, true)
+	}
+	return img
+}
+
+// rotateCW turns img clockwise by a multiple of 90 degrees.
+func rotateCW(img image.Image, quarter int) image.Image {
+	switch ((quarter % 4) + 4) % 4 {
+	case 1:
+		return transform(img, true, true, false)
+	case 2:
+		return transform(img, false, true, true)
+	case 3:
+		return transform(img, true, false, true)
+	}
+	return img
+}
+
+// flip mirrors img: horizontal swaps left and right, vertical top and bottom.
+func flip(img image.Image, horizontal, vertical bool) image.Image {
+	if !horizontal && !vertical {
+		return img
+	}
+	return transform(img, false, horizontal, vertical)
+}
+
+// transform copies img into a new image: transpose first (swap x and y),
+// then mirror x and/or y of the result. Every orientation and quarter turn
+// is one of these eight.
+func transform(img image.Image, transpose, mirrorX, mirrorY bool) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ow, oh := w, h
+	if transpose {
+		ow, oh = h, w
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	rgba, isRGBA := img.(*image.RGBA)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			dx, dy := x, y
+			if transpose {
+				dx, dy = y, x
+			}
+			if mirrorX {
+				dx = ow - 1 - dx
+			}
+			if mirrorY {
+				dy = oh - 1 - dy
+			}
+			if isRGBA {
+				si := rgba.PixOffset(b.Min.X+x, b.Min.Y+y)
+				di := dst.PixOffset(dx, dy)
+				copy(dst.Pix[di:di+4], rgba.Pix[si:si+4])
+				continue
+			}
+			dst.Set(dx, dy, color.RGBAModel.Convert(img.At(b.Min.X+x, b.Min.Y+y)))
+		}
+	}
+	return dst
+}
+
+// cropPercent crops img to the rectangle given in percent of its size
+// (§6.6: pixels = round(size × pct / 100)).
+func cropPercent(img image.Image, left, top, width, height float64) (image.Image, error) {
+	b := img.Bounds()
+	w, h := float64(b.Dx()), float64(b.Dy())
+	x := int(roundHalfUp(w * left / 100))
+	y := int(roundHalfUp(h * top / 100))
+	cw := int(roundHalfUp(w * width / 100))
+	ch := int(roundHalfUp(h * height / 100))
+	if cw == b.Dx() && ch == b.Dy() {
+		return img, nil
+	}
+	r := image.Rect(x, y, x+cw, y+ch).Add(b.Min).Intersect(b)
+	if r.Empty() {
+		return nil, errors.New("the crop is empty")
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(dst, dst.Bounds(), img, r.Min, draw.Src)
+	return dst, nil
+}
+
+func roundHalfUp(v float64) float64 {
+	if v < 0 {
+		return -roundHalfUp(-v)
+	}
+	return float64(int64(v + 0.5))
+}

@@ -1,0 +1,217 @@
+package media
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// listQuery is a validated collection request.
+type listQuery struct {
+	page, perPage, offset int
+	search                string
+	exact                 bool
+	searchColumns         []string
+	after, before         *time.Time
+	modAfter, modBefore   *time.Time
+	authors, authorsEx    []int64
+	include, exclude      []int64
+	parents, parentsEx    []int64
+	slugs                 []string
+	statuses              []string
+	mediaTypes, mimeTypes []string
+	orderby               string
+	desc                  bool
+}
+
+func listQueryOf(r *rest.Request) (*listQuery, error) {
+	q := &listQuery{page: int(r.Int("page")), perPage: int(r.Int("per_page")), search: r.String("search"),
+		exact: r.String("search_semantics") == "exact", searchColumns: r.Strings("search_columns"),
+		authors: r.Ints("author"), authorsEx: r.Ints("author_exclude"), include: r.Ints("include"), exclude: r.Ints("exclude"),
+		parents: r.Ints("parent"), parentsEx: r.Ints("parent_exclude"), slugs: r.Strings("slug"), statuses: r.Strings("status"),
+		mediaTypes: r.Strings("media_type"), mimeTypes: r.Strings("mime_type"), orderby: r.String("orderby"),
+		desc: r.String("order") != "asc"}
+	q.offset = (q.page - 1) * q.perPage
+	if r.Has("offset") {
+		q.offset = int(r.Int("offset"))
+	}
+	for _, d := range []struct {
+		name string
+		dst  **time.Time
+	}{{"after", &q.after}, {"before", &q.before}, {"modified_after", &q.modAfter}, {"modified_before", &q.modBefore}} {
+		if !r.Has(d.name) {
+			continue
+		}
+		t, err := parseQueryDate(r.String(d.name))
+		if err != nil {
+			return nil, rest.NewError("rest_invalid_date", "Invalid date.", http.StatusBadRequest)
+		}
+		*d.dst = &t
+	}
+	if q.orderby == "relevance" && q.search == "" {
+		return nil, rest.NewError("rest_no_search_term_defined", "You need to define a search term to order by relevance.", http.StatusBadRequest)
+	}
+	if q.orderby == "include" && len(q.include) == 0 {
+		return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
+	}
+	return q, nil
+}
+
+func parseQueryDate(v string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t.UTC(), nil
+	}
+	t, err := time.Parse(wpDate, v)
+	return t.UTC(), err
+}
+
+// query returns the page of attachments and the total matching rows, in
+// one statement.
+func (s *Service) query(ctx context.Context, q *listQuery) ([]*Attachment, int64, error) {
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	// trash is never stored (media has no trash): asking for it finds nothing
+	where = append(where, "status = ANY("+arg(q.statuses)+")")
+	if q.search != "" {
+		cols := q.searchColumns
+		if len(cols) == 0 {
+			cols = []string{"post_title", "post_excerpt", "post_content", "file"}
+		}
+		var ors []string
+		for _, c := range cols {
+			col := map[string]string{"post_title": "title", "post_excerpt": "caption", "post_content": "description", "file": "file"}[c]
+			if q.exact {
+				ors = append(ors, fmt.Sprintf("lower(%s) = lower(%s)", col, arg(q.search)))
+			} else {
+				ors = append(ors, fmt.Sprintf("%s ILIKE %s", col, arg("%"+likeEscape(q.search)+"%")))
+			}
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
+	}
+	cmp := func(col, op string, t *time.Time) {
+		if t != nil {
+			where = append(where, fmt.Sprintf("%s %s %s", col, op, arg(*t)))
+		}
+	}
+	// after/before are site-local dates in WordPress (post_date)
+	cmp("date_gmt", ">", q.after)
+	cmp("date_gmt", "<", q.before)
+	cmp("modified_gmt", ">", q.modAfter)
+	cmp("modified_gmt", "<", q.modBefore)
+	in := func(col string, ids []int64, not bool) {
+		if len(ids) == 0 {
+			return
+		}
+		if not {
+			where = append(where, fmt.Sprintf("NOT (%s = ANY(%s))", col, arg(ids)))
+		} else {
+			where = append(where, fmt.Sprintf("%s = ANY(%s)", col, arg(ids)))
+		}
+	}
+	in("author", q.authors, false)
+	in("author", q.authorsEx, true)
+	in("id", q.include, false)
+	in("id", q.exclude, true)
+	in("post", q.parents, false)
+	in("post", q.parentsEx, true)
+	if len(q.slugs) > 0 {
+		where = append(where, "slug = ANY("+arg(q.slugs)+")")
+	}
+	if len(q.mediaTypes) > 0 || len(q.mimeTypes) > 0 {
+		var ors []string
+		if len(q.mediaTypes) > 0 {
+			ors = append(ors, "split_part(mime_type, '/', 1) = ANY("+arg(q.mediaTypes)+")")
+		}
+		if len(q.mimeTypes) > 0 {
+			ors = append(ors, "mime_type = ANY("+arg(q.mimeTypes)+")")
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
+	}
+	dir := "DESC"
+	if !q.desc {
+		dir = "ASC"
+	}
+	var order string
+	switch q.orderby {
+	case "author":
+		order = "author " + dir + ", id " + dir
+	case "id":
+		order = "id " + dir
+	case "include":
+		order = "array_position(" + arg(q.include) + "::bigint[], id)"
+	case "include_slugs":
+		if len(q.slugs) > 0 {
+			order = "array_position(" + arg(q.slugs) + "::text[], slug)"
+		} else {
+			order = "date_gmt " + dir + ", id " + dir
+		}
+	case "modified":
+		order = "modified_gmt " + dir + ", id " + dir
+	case "parent":
+		order = "post " + dir + ", id " + dir
+	case "slug":
+		order = "slug " + dir
+	case "title":
+		order = "lower(title) " + dir + ", id " + dir
+	case "relevance":
+		order = fmt.Sprintf("(title ILIKE %s) DESC, date_gmt DESC, id DESC", arg("%"+likeEscape(q.search)+"%"))
+	default:
+		order = "date_gmt " + dir + ", id " + dir
+	}
+	sql := `SELECT ` + columns + `, count(*) OVER () FROM attachments WHERE ` + strings.Join(where, " AND ") +
+		` ORDER BY ` + order + ` LIMIT ` + arg(q.perPage) + ` OFFSET ` + arg(max(q.offset, 0))
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("query attachments: %w", err)
+	}
+	defer rows.Close()
+	var out []*Attachment
+	var total int64
+	for rows.Next() {
+		a, err := scanAttachment(countingRow{rows, &total})
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("query attachments: %w", err)
+	}
+	if len(out) == 0 && q.offset > 0 {
+		// past the end: the window count is not available, count directly
+		countSQL := `SELECT count(*) FROM attachments WHERE ` + strings.Join(where, " AND ")
+		if err := s.pool.QueryRow(ctx, countSQL, args[:countArgs(where, args)]...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count attachments: %w", err)
+		}
+	}
+	return out, total, nil
+}
+
+// countArgs is how many leading arguments the WHERE clause uses.
+func countArgs(where []string, args []any) int {
+	n := 0
+	for i := range args {
+		if strings.Contains(strings.Join(where, " "), fmt.Sprintf("$%d", i+1)) {
+			n = i + 1
+		}
+	}
+	return n
+}
+
+// countingRow scans the window count after the attachment's columns.
+type countingRow struct {
+	rows  pgx.Rows
+	total *int64
+}
+
+func (c countingRow) Scan(dest ...any) error { return c.rows.Scan(append(dest, c.total)...) }

@@ -1,0 +1,90 @@
+package media
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"siteplane.dev/services/internal/media/migrations"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/internal/platform/service"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Environment variables of the media service beyond the shared ones.
+const (
+	// EnvMaxUploadBytes limits one uploaded file (default 32 MiB).
+	EnvMaxUploadBytes = "SITEPLANE_MEDIA_MAX_UPLOAD_BYTES"
+	// EnvMaxPixels refuses larger images before decoding (default 50 megapixels).
+	EnvMaxPixels = "SITEPLANE_MEDIA_MAX_PIXELS"
+	// EnvDecoders is how many images are decoded at once (default GOMAXPROCS).
+	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
+)
+
+// Defaults of the variables above.
+const (
+	DefaultMaxUploadBytes = 32 << 20
+	DefaultMaxPixels      = 50_000_000
+)
+
+// multipartSlack is what a multipart body may carry beyond the file (the
+// other fields and the part headers).
+const multipartSlack = 1 << 20
+
+// Options are the start-up options: name and schema, migrations, and a body
+// limit that leaves room for the largest upload.
+func Options() service.Options {
+	return service.Options{Name: contract.ServiceMedia, Migrations: migrations.FS, MaxBodyBytes: 1 << 40}
+}
+
+// Register wires the REST routes, the route descriptions the gateway merges
+// into its index, the internal batch endpoint and the public files.
+func Register(ctx context.Context, env *service.Env) error {
+	cfg := env.Config
+	conf := Config{
+		MaxUploadBytes: cfg.Int(EnvMaxUploadBytes, DefaultMaxUploadBytes, 1, 1<<40),
+		MaxPixels:      cfg.Int(EnvMaxPixels, DefaultMaxPixels, 1, 1<<40),
+		Decoders:       int(cfg.Int(EnvDecoders, 0, 0, 1024)),
+	}
+	blobs, closer := storeFromConfig(cfg)
+	if err := cfg.Err(); err != nil {
+		return nil // the runner reports every configuration problem
+	}
+	env.Server.OnShutdown(func(context.Context) { closer.Close() })
+	svc := New(env.Pool, blobs, env.Site, conf, env.Logger)
+	srv, err := svc.NewServer()
+	if err != nil {
+		return err
+	}
+	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	env.Router.PathPrefix(UploadsPath).Handler(svc.FilesHandler())
+	env.Router.PathPrefix("/").Handler(svc.limitUploads(srv))
+	return nil
+}
+
+// NewServer builds the route kit server over the service's routes.
+func (s *Service) NewServer() (*rest.Server, error) {
+	return rest.New(rest.Options{RootURL: strings.TrimRight(s.site.URL, "/") + "/cms-json/",
+		MaxBodyBytes: s.maxUpload + multipartSlack, Logger: s.logger}, s.routes()...)
+}
+
+// limitUploads answers an upload whose announced length is over the limit
+// with WordPress's error before the body is read.
+func (s *Service) limitUploads(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.EqualFold(strings.TrimRight(r.URL.Path, "/"), routePrefix) &&
+			r.ContentLength > s.maxUpload+multipartSlack {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.Header().Set("Connection", "close")
+			w.WriteHeader(http.StatusBadRequest)
+			body, _ := s.errFileTooBig().MarshalJSON()
+			w.Write(body)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// DefaultMemoryLimit is the media process's soft memory limit (runtime/debug)
+// unless GOMEMLIMIT is set: below the 200 MiB the issue budgets.
+const DefaultMemoryLimit = 160 << 20

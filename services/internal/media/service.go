@@ -1,0 +1,137 @@
+package media
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/media/blobstore"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Service holds the handlers' dependencies.
+type Service struct {
+	pool      *pgxpool.Pool
+	blobs     blobstore.Store
+	img       *Processor
+	site      contract.Site
+	loc       *time.Location
+	uploads   string // public base URL of the files, with a trailing slash
+	maxUpload int64
+	logger    *slog.Logger
+	now       func() time.Time
+}
+
+// Config are the service's settings beyond the shared ones.
+type Config struct {
+	// MaxUploadBytes limits one uploaded file.
+	MaxUploadBytes int64
+	// MaxPixels refuses images with more pixels, before decoding them.
+	MaxPixels int64
+	// Decoders is how many images are decoded at once (0: GOMAXPROCS).
+	Decoders int
+}
+
+// New returns a Service storing metadata in pool and files in blobs.
+func New(pool *pgxpool.Pool, blobs blobstore.Store, site contract.Site, cfg Config, logger *slog.Logger) *Service {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.MaxPixels), site: site,
+		loc: site.Location(), uploads: strings.TrimRight(site.URL, "/") + UploadsPath, maxUpload: cfg.MaxUploadBytes,
+		logger: logger, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+}
+
+// UploadsPath is the public URL path of uploaded files.
+const UploadsPath = "/cms-content/uploads/"
+
+const routePrefix = "/cms/v2/media"
+
+// txKey marks a context that runs inside a batch transaction (batch.go).
+type txKey struct{}
+
+// inTx runs f in one transaction, or in a savepoint of the batch's.
+func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return pgx.BeginFunc(ctx, tx, f)
+	}
+	return pgx.BeginFunc(ctx, s.pool, f)
+}
+
+// load reads an attachment through the batch transaction when there is one.
+func (s *Service) load(ctx context.Context, id int64) (*Attachment, error) {
+	tx, _ := ctx.Value(txKey{}).(pgx.Tx)
+	return getAttachment(ctx, tx, s.pool, id)
+}
+
+func caller(r *rest.Request) identity.Identity { return identity.FromContext(r.Context()) }
+
+var (
+	errInvalidID = func() *rest.Error {
+		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusNotFound)
+	}
+	errDB = func() *rest.Error {
+		return rest.NewError("rest_db_error", "The media database could not be reached.", http.StatusInternalServerError)
+	}
+)
+
+// target loads the attachment of the route's {id}.
+func (s *Service) target(r *rest.Request) (*Attachment, error) {
+	id := r.Int("id")
+	if id <= 0 {
+		return nil, errInvalidID()
+	}
+	a, err := s.load(r.Context(), id)
+	if errors.Is(err, errNotFound) {
+		return nil, errInvalidID()
+	}
+	if err != nil {
+		s.logger.ErrorContext(r.Context(), "load attachment", "id", id, "error", err.Error())
+		return nil, errDB()
+	}
+	return a, nil
+}
+
+// Permissions (meta capabilities read_post, edit_post, delete_post of the
+// attachment type). An inherit attachment follows its parent in WordPress;
+// the parent lives in the content service, so here every inherit
+// attachment is public (as WordPress treats unattached and published-parent
+// media) and only private ones are restricted (docs/media.md).
+
+func canRead(c identity.Identity, a *Attachment) bool {
+	if a.Status != "private" {
+		return true
+	}
+	return c.LoggedIn() && (c.UserID == a.Author || c.Can("read_private_posts"))
+}
+
+func canEdit(c identity.Identity, a *Attachment) bool {
+	if !c.LoggedIn() {
+		return false
+	}
+	if c.UserID == a.Author {
+		return c.Can("edit_posts")
+	}
+	return c.Can("edit_others_posts")
+}
+
+func canDelete(c identity.Identity, a *Attachment) bool {
+	if !c.LoggedIn() {
+		return false
+	}
+	if c.UserID == a.Author {
+		return c.Can("delete_posts")
+	}
+	return c.Can("delete_others_posts")
+}
+
+func (s *Service) itemURL(id int64) string { return fmt.Sprintf("%s/%d", routePrefix, id) }
