@@ -49,7 +49,14 @@ type Server struct {
 	Region string
 	// Dir holds the buckets (one directory each) and their objects.
 	Dir string
+
+	stop     func()
+	stopOnce sync.Once
 }
+
+// Stop stops the server before the test ends (to test an outage); it is
+// called again, harmlessly, when the test ends.
+func (srv *Server) Stop() { srv.stopOnce.Do(srv.stop) }
 
 // Binary returns the versitygw binary, skipping or failing t without one.
 func Binary(t testing.TB) string {
@@ -108,7 +115,8 @@ func Start(t testing.TB) *Server {
 		}
 		stop, err := srv.run(bin, addr)
 		if err == nil {
-			t.Cleanup(stop)
+			srv.stop = stop
+			t.Cleanup(srv.Stop)
 			return srv
 		}
 		lastErr = err
