@@ -190,8 +190,13 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 				contract.EnvAdminPassword+"="+secrets.AdminAppPassword)
 		}
 		if name == contract.ServiceMedia {
-			sum.UploadsDir = filepath.Join(st.runDir, "uploads")
-			env = append(env, contract.EnvMediaDir+"="+sum.UploadsDir)
+			if os.Getenv(contract.EnvMediaStorage) == contract.MediaStorageS3 {
+				st.say("media files go to the S3 bucket %s at %s", os.Getenv(contract.EnvMediaS3Bucket), os.Getenv(contract.EnvMediaS3Endpoint))
+			} else {
+				sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+				env = append(env, contract.EnvMediaDir+"="+sum.UploadsDir)
+			}
+			env = append(env, mediaStorageEnv(os.LookupEnv)...)
 			sample := filepath.Join(st.runDir, "sample.jpg")
 			if err := writeSampleImage(sample); err != nil {
 				return st, err
