@@ -49,7 +49,9 @@ var MediaStorageEnv = []string{
 func tuningEnv(lookup func(string) (string, bool)) []string { return pick(TuningEnv, lookup) }
 
 // mediaStorageEnv returns the MediaStorageEnv variables that lookup finds.
-func mediaStorageEnv(lookup func(string) (string, bool)) []string { return pick(MediaStorageEnv, lookup) }
+func mediaStorageEnv(lookup func(string) (string, bool)) []string {
+	return pick(MediaStorageEnv, lookup)
+}
 
 func pick(names []string, lookup func(string) (string, bool)) []string {
 	var env []string
