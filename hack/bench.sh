@@ -13,6 +13,13 @@
 # highest the service accepts) as SITEPLANE_VALIDATION_RATE_PER_MINUTE,
 # which siteplane-run passes on to the services.
 #
+# Media upload scenario (when the media service runs): a 4000×3000 JPEG
+# (written by loadgen -write-jpeg) uploaded through the gateway as the
+# administrator, every size generated, with BENCH_UPLOAD_CONCURRENCY (default
+# 8) uploads at once for BENCH_UPLOAD_DURATION (default 30s); loadgen samples the media process's RSS from /proc and
+# reports the peak. Uploaded files are removed with the stack's data by the
+# next `make run`/`make bench` (they live under .cache/run/uploads).
+#
 # The exit status is loadgen's: non-zero when any request failed or answered
 # other than 2xx. The stack is stopped however the script ends.
 set -euo pipefail
@@ -63,12 +70,23 @@ if [[ -n ${MARKETPLACE_API_KEY:-} && -n $api ]]; then
   targets+=(-target "market-validate=POST $api/api/purchases/validation {\"purchase_code\":\"$purchase_code\"}"
     -target-header "market-validate=$bearer")
 fi
+if [[ -n ${MEDIA_URL:-} && -n ${GATEWAY_URL:-} ]]; then
+  bin/loadgen -write-jpeg .cache/bench/upload-4000x3000.jpg -jpeg-size 4000x3000
+  auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
+  media_pid=$(pgrep -f "^$root/bin/media\$" | head -1 || true)
+  targets+=(-target "media-upload-12MP=POST $REST_ROOT/cms/v2/media?_fields=id @.cache/bench/upload-4000x3000.jpg"
+    -target-header "media-upload-12MP=$auth" -target-header "media-upload-12MP=Content-Type: image/jpeg"
+    -target-header "media-upload-12MP=Content-Disposition: attachment; filename=\"bench.jpg\""
+    -target-concurrency "media-upload-12MP=${BENCH_UPLOAD_CONCURRENCY:-8}"
+    -target-duration "media-upload-12MP=${BENCH_UPLOAD_DURATION:-30s}")
+  [[ -n $media_pid ]] && targets+=(-rss "media-upload-12MP=$media_pid")
+fi
 if [[ ${#targets[@]} -eq 0 ]]; then
   echo "bench: no service to load (build the services first)" >&2
   exit 1
 fi
 status=0
-bin/loadgen -duration "$duration" -concurrency "$concurrency" -markdown .cache/bench/results.md "${targets[@]}" || status=$?
+bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -markdown .cache/bench/results.md "${targets[@]}" || status=$?
 echo
 echo "Results: .cache/bench/results.md (machine: $(nproc) cores; load generator on the same machine)"
 if [[ $status -ne 0 ]]; then

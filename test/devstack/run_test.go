@@ -121,6 +121,23 @@ func TestRunDetachedThenStopLeavesNothing(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"status":"success"`) {
 		t.Fatalf("account details with the printed key: %d %s", res.StatusCode, body)
 	}
+	// The printed upload example works as printed (after sourcing the env file).
+	lines := strings.Split(string(out), "\n")
+	var upload []string
+	for i, l := range lines {
+		if strings.Contains(l, "/cms/v2/media?") && i >= 2 {
+			upload = lines[i-2 : i+1]
+		}
+	}
+	if len(upload) == 0 || !strings.Contains(upload[0], "curl") {
+		t.Fatalf("no upload example printed:\n%s", out)
+	}
+	sh := exec.Command("sh", "-c", `. .cache/run/env && `+strings.Join(upload, "\n"))
+	sh.Dir = root
+	got, err := sh.CombinedOutput()
+	if err != nil || !strings.Contains(string(got), `"source_url"`) || !strings.Contains(string(got), `"thumbnail"`) {
+		t.Fatalf("printed upload example:\n%s\nanswered: %v\n%s", strings.Join(upload, "\n"), err, got)
+	}
 	// Every service is built (go build ./services/cmd/...), so the gateway runs.
 	res, err = http.Get(env["GATEWAY_URL"] + "/readyz")
 	if err != nil || res.StatusCode != 200 {

@@ -525,11 +525,11 @@ func (w *postWrite) sticky() error {
 	return nil
 }
 
-// featuredMedia: media lives in the media service; the id is kept as given
-// (0 removes it).
+// featuredMedia: 0 removes it; an id that is not an attachment is dropped
+// as WordPress does (media.go).
 func (w *postWrite) featuredMedia() error {
 	if w.pt.Thumbnail && w.c.Has("featured_media") {
-		w.p.FeaturedMedia = max(w.c.Int("featured_media"), 0)
+		w.p.FeaturedMedia = w.s.checkFeaturedMedia(w.c.Context(), w.c.Int("featured_media"))
 	}
 	return nil
 }

@@ -22,6 +22,9 @@ func Options() service.Options {
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
 	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.InternalKey))
+	if u := env.Config.String(contract.EnvGatewayURL, ""); u != "" {
+		svc.SetMedia(GatewayMedia{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}})
+	}
 	srv, err := svc.NewServer(env.Logger)
 	if err != nil {
 		return err

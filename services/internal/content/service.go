@@ -45,6 +45,7 @@ type Service struct {
 	loc      *time.Location
 	restRoot string
 	users    Users
+	media    Media // media.go
 	now      func() time.Time
 	statics  sync.Map // *PostType → *typeStatic (response.go)
 }

@@ -57,6 +57,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		return err
 	}
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv))
 	env.Router.PathPrefix(UploadsPath).Handler(svc.FilesHandler())
 	env.Router.PathPrefix("/").Handler(svc.limitUploads(srv))
 	return nil

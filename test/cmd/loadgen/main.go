@@ -10,19 +10,31 @@
 // 'NAME=Header: value' adds one to the requests of target NAME only (a
 // credential for one API need not reach the others).
 //
+// A BODY of "@path" sends the file's bytes as they are (set its
+// Content-Type with -target-header). -target-concurrency 'NAME=N' gives one
+// target its own connection count, and -rss 'NAME=PID' samples that
+// process's resident memory (/proc/PID/status) while NAME runs and reports
+// the peak: the upload scenario of `make bench` measures the media service
+// this way. -write-jpeg PATH writes a -jpeg-size photo-like JPEG and exits
+// (the upload scenario's file).
+//
 // The exit status is 0 when every request of every target got a 2xx answer,
 // 1 when any request failed or got another status (the table is printed
 // first), and 2 for a usage error.
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"io"
 	"net/http"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +42,10 @@ import (
 
 type target struct {
 	name, method, url, body string
+	file                    []byte        // body read from "@path"
+	concurrency             int           // 0: the -concurrency flag
+	duration                time.Duration // 0: the -duration flag
+	rssPID                  int           // sample this process's RSS while running
 }
 
 type result struct {
@@ -38,6 +54,8 @@ type result struct {
 	errors    int
 	non2xx    int
 	elapsed   time.Duration
+	peakRSS   int64 // bytes; 0 when not sampled
+	conc      int
 }
 
 type multiFlag []string
@@ -53,20 +71,48 @@ func main() {
 	flag.Var(&targets, "target", "NAME=METHOD URL [BODY] (repeatable)")
 	flag.Var(&headers, "header", "Name: value added to every request (repeatable)")
 	flag.Var(&targetHeaders, "target-header", "NAME=Name: value added to target NAME's requests (repeatable)")
+	var targetConc, rssPIDs, targetDur multiFlag
+	timeout := flag.Duration("timeout", 10*time.Second, "per-request timeout")
+	flag.Var(&targetDur, "target-duration", "NAME=DURATION to load target NAME (repeatable)")
+	flag.Var(&targetConc, "target-concurrency", "NAME=N connections for target NAME (repeatable)")
+	flag.Var(&rssPIDs, "rss", "NAME=PID: report the peak resident memory of process PID while NAME runs (repeatable)")
+	writeJPEG := flag.String("write-jpeg", "", "write a photo-like JPEG to this path and exit")
+	jpegSize := flag.String("jpeg-size", "4000x3000", "size of the -write-jpeg image, WxH")
 	flag.Parse()
+	if *writeJPEG != "" {
+		if err := writePhoto(*writeJPEG, *jpegSize); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(targets) == 0 || *duration <= 0 || *duration > 10*time.Minute || *concurrency < 1 || *concurrency > 512 {
 		fmt.Fprintln(os.Stderr, "loadgen: need at least one -target, a -duration up to 10m and -concurrency 1..512")
 		os.Exit(2)
 	}
 	parsed, own, err := parseTargets(targets, targetHeaders)
+	if err == nil {
+		err = applyOptions(parsed, targetConc, rssPIDs)
+	}
+	if err == nil {
+		err = applyDurations(parsed, targetDur)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
 	var results []result
 	for _, t := range parsed {
-		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, *duration, *concurrency)
-		results = append(results, run(t, append(slices.Clip(headers), own[t.name]...), *duration, *concurrency))
+		conc := *concurrency
+		if t.concurrency > 0 {
+			conc = t.concurrency
+		}
+		d := *duration
+		if t.duration > 0 {
+			d = t.duration
+		}
+		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, d, conc)
+		results = append(results, runWith(t, append(slices.Clip(headers), own[t.name]...), d, conc, *timeout))
 	}
 	table := render(results, *concurrency, *duration)
 	fmt.Print(table)
@@ -128,16 +174,34 @@ func parseTarget(spec string) (target, error) {
 	t := target{name: name, method: strings.ToUpper(parts[0]), url: parts[1]}
 	if len(parts) == 3 {
 		t.body = parts[2]
+		if path, ok := strings.CutPrefix(t.body, "@"); ok {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return target{}, fmt.Errorf("target %q: %w", name, err)
+			}
+			t.file = data
+		}
 	}
 	return t, nil
 }
 
 func run(t target, headers []string, d time.Duration, conc int) result {
+	return runWith(t, headers, d, conc, 10*time.Second)
+}
+
+func runWith(t target, headers []string, d time.Duration, conc int, timeout time.Duration) result {
 	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	client := &http.Client{Transport: tr, Timeout: timeout}
 	defer tr.CloseIdleConnections()
 	var mu sync.Mutex
-	res := result{target: t}
+	res := result{target: t, conc: conc}
+	var stopRSS func()
+	if t.rssPID > 0 {
+		done := make(chan struct{})
+		peak := make(chan int64, 1)
+		go func() { peak <- samplePeakRSS(t.rssPID, done) }()
+		stopRSS = func() { close(done); res.peakRSS = <-peak }
+	}
 	stop := time.Now().Add(d)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -149,7 +213,10 @@ func run(t target, headers []string, d time.Duration, conc int) result {
 			var errs, bad int
 			for time.Now().Before(stop) {
 				var body io.Reader
-				if t.body != "" {
+				switch {
+				case t.file != nil:
+					body = bytes.NewReader(t.file)
+				case t.body != "":
 					body = strings.NewReader(t.body)
 				}
 				req, err := http.NewRequest(t.method, t.url, body)
@@ -186,7 +253,120 @@ func run(t target, headers []string, d time.Duration, conc int) result {
 	}
 	wg.Wait()
 	res.elapsed = time.Since(start)
+	if stopRSS != nil {
+		stopRSS()
+	}
 	return res
+}
+
+// samplePeakRSS reads VmRSS of pid every 20ms until done and returns the
+// highest value seen, in bytes.
+func samplePeakRSS(pid int, done <-chan struct{}) int64 {
+	var peak int64
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if v := readRSS(pid); v > peak {
+			peak = v
+		}
+		select {
+		case <-done:
+			if v := readRSS(pid); v > peak {
+				peak = v
+			}
+			return peak
+		case <-tick.C:
+		}
+	}
+}
+
+func readRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// applyDurations sets per-target load durations (at most 10 minutes).
+func applyDurations(targets []target, specs []string) error {
+	for _, spec := range specs {
+		name, v, ok := strings.Cut(spec, "=")
+		d, err := time.ParseDuration(v)
+		found := false
+		for i := range targets {
+			if targets[i].name == name && ok && err == nil && d > 0 && d <= 10*time.Minute {
+				targets[i].duration, found = d, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%q: want NAME=DURATION (up to 10m) for a given target", spec)
+		}
+	}
+	return nil
+}
+
+// applyOptions sets per-target connection counts and RSS sampling.
+func applyOptions(targets []target, conc, rss []string) error {
+	index := map[string]*target{}
+	for i := range targets {
+		index[targets[i].name] = &targets[i]
+	}
+	for _, spec := range append(slices.Clone(conc), rss...) {
+		name, v, ok := strings.Cut(spec, "=")
+		n, err := strconv.Atoi(v)
+		t := index[name]
+		if !ok || err != nil || n < 1 || t == nil {
+			return fmt.Errorf("%q: want NAME=N for a given target", spec)
+		}
+		if slices.Contains(conc, spec) {
+			if n > 512 {
+				return fmt.Errorf("%q: at most 512 connections", spec)
+			}
+			t.concurrency = n
+		} else {
+			t.rssPID = n
+		}
+	}
+	return nil
+}
+
+// writePhoto writes a JPEG of size "WxH" with smooth gradients and fine
+// texture, so that it decodes and compresses like a photograph rather than
+// a flat test card.
+func writePhoto(path, size string) error {
+	var w, h int
+	if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w < 1 || h < 1 || w*h > 100_000_000 {
+		return fmt.Errorf("-jpeg-size %q: want WxH, at most 100 megapixels", size)
+	}
+	img := image.NewYCbCr(image.Rect(0, 0, w, h), image.YCbCrSubsampleRatio420)
+	seed := uint32(2463534242)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			seed ^= seed << 13
+			seed ^= seed >> 17
+			seed ^= seed << 5
+			img.Y[img.YOffset(x, y)] = uint8((x*200/w + y*55/h) + int(seed%24))
+		}
+	}
+	for y := 0; y < h/2; y++ {
+		for x := 0; x < w/2; x++ {
+			i := img.COffset(x*2, y*2)
+			img.Cb[i] = uint8(96 + x*64/(w/2))
+			img.Cr[i] = uint8(160 - y*64/(h/2))
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 func pct(sorted []time.Duration, p float64) time.Duration {
@@ -201,15 +381,23 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseco
 
 func render(results []result, conc int, d time.Duration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%d connections per target, %s each\n\n", conc, d)
-	b.WriteString("| target | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "\n%d connections per target unless noted, %s each unless noted\n\n", conc, d)
+	b.WriteString("| target | conns | secs | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors | peak RSS MiB |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
 		sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
 		n := len(r.latencies)
 		rps := float64(n) / r.elapsed.Seconds()
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s | %s | %s | %d | %d |\n", r.target.name, n, rps,
-			ms(pct(r.latencies, .50)), ms(pct(r.latencies, .90)), ms(pct(r.latencies, .99)), ms(pct(r.latencies, 1)), r.non2xx, r.errors)
+		rss := "-"
+		if r.peakRSS > 0 {
+			rss = fmt.Sprintf("%.0f", float64(r.peakRSS)/(1<<20))
+		}
+		rate := fmt.Sprintf("%.0f", rps)
+		if rps < 10 {
+			rate = fmt.Sprintf("%.2f", rps)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %s | %s | %s | %s | %s | %d | %d | %s |\n", r.target.name, r.conc, r.elapsed.Seconds(), n, rate,
+			ms(pct(r.latencies, .50)), ms(pct(r.latencies, .90)), ms(pct(r.latencies, .99)), ms(pct(r.latencies, 1)), r.non2xx, r.errors, rss)
 	}
 	return b.String()
 }

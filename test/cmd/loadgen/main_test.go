@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"image/jpeg"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -16,14 +21,15 @@ func TestParseTarget(t *testing.T) {
 		want    target
 		wantErr bool
 	}{
-		{"posts=GET http://h/x", target{"posts", "GET", "http://h/x", ""}, false},
-		{`v=post http://h/v {"a": 1}`, target{"v", "POST", "http://h/v", `{"a": 1}`}, false},
+		{"posts=GET http://h/x", target{name: "posts", method: "GET", url: "http://h/x"}, false},
+		{`v=post http://h/v {"a": 1}`, target{name: "v", method: "POST", url: "http://h/v", body: `{"a": 1}`}, false},
+		{"f=POST http://h/f @/nonexistent/file", target{}, true},
 		{"nourl=GET", target{}, true},
 		{"GET http://h", target{}, true},
 	}
 	for _, tt := range tests {
 		got, err := parseTarget(tt.in)
-		if (err != nil) != tt.wantErr || got != tt.want {
+		if (err != nil) != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseTarget(%q) = %+v, %v", tt.in, got, err)
 		}
 	}
@@ -118,5 +124,59 @@ func TestRunSendsHeadersAndFailsOnErrors(t *testing.T) {
 			t.Errorf("%s: failed = %v, want %v (ok %+v, redirect non-2xx %d, down errors %d)",
 				tt.name, got, tt.want, ok.non2xx, redirect.non2xx, down.errors)
 		}
+	}
+}
+
+func TestFileBodyOptionsAndRSS(t *testing.T) {
+	dir := t.TempDir()
+	photo := dir + "/p.jpg"
+	if err := writePhoto(photo, "64x48"); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = b
+		mu.Unlock()
+		if r.Header.Get("Content-Type") != "image/jpeg" {
+			w.WriteHeader(400)
+		}
+	}))
+	defer srv.Close()
+	targets, own, err := parseTargets([]string{"up=POST " + srv.URL + " @" + photo}, []string{"up=Content-Type: image/jpeg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := applyOptions(targets, []string{"up=3"}, []string{fmt.Sprintf("up=%d", os.Getpid())}); err != nil {
+		t.Fatal(err)
+	}
+	if targets[0].concurrency != 3 || targets[0].rssPID != os.Getpid() {
+		t.Fatalf("options not applied: %+v", targets[0])
+	}
+	res := run(targets[0], own["up"], 100*time.Millisecond, targets[0].concurrency)
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(got))
+	if err != nil || cfg.Width != 64 || cfg.Height != 48 || res.non2xx != 0 || res.peakRSS <= 0 || res.conc != 3 {
+		t.Fatalf("file body: %v %+v, non2xx %d, peak RSS %d", err, cfg, res.non2xx, res.peakRSS)
+	}
+	if err := applyDurations(targets, []string{"up=2s"}); err != nil || targets[0].duration != 2*time.Second {
+		t.Fatalf("duration: %v %v", err, targets[0].duration)
+	}
+	for _, bad := range []string{"up=forever", "nope=1s", "up=11m"} {
+		if err := applyDurations(targets, []string{bad}); err == nil {
+			t.Errorf("applyDurations(%q) accepted", bad)
+		}
+	}
+	if table := render([]result{res}, 16, time.Second); !strings.Contains(table, "| up | 3 |") {
+		t.Fatalf("table:\n%s", table)
+	}
+	for _, bad := range [][]string{{"up=0"}, {"nope=2"}, {"up=x"}} {
+		if err := applyOptions(targets, bad, nil); err == nil {
+			t.Errorf("applyOptions(%v) accepted", bad)
+		}
+	}
+	if err := writePhoto(photo, "axb"); err == nil {
+		t.Error("bad size accepted")
 	}
 }
