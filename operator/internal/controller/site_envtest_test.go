@@ -253,6 +253,19 @@ func TestReadyFollowsDeployments(t *testing.T) {
 	if s.Status.Phase != sitev1.PhaseReady || s.Status.ObservedGeneration != s.Generation {
 		t.Errorf("phase %q observedGeneration %d/%d", s.Status.Phase, s.Status.ObservedGeneration, s.Generation)
 	}
+	// A Site with default settings runs all four components, media on its
+	// default claim (10Gi, ReadWriteOnce).
+	for _, c := range contract.Services {
+		if cond := meta.FindStatusCondition(s.Status.Conditions, sitev1.ComponentConditionType(c)); cond == nil ||
+			cond.Status != metav1.ConditionTrue || cond.Reason != sitev1.ReasonAvailable {
+			t.Errorf("%s condition %+v", c, cond)
+		}
+	}
+	var claim corev1.PersistentVolumeClaim
+	if err := get(t, ns, "shop-media", &claim); err != nil || claim.Spec.Resources.Requests.Storage().String() != "10Gi" ||
+		claim.Spec.AccessModes[0] != corev1.ReadWriteOnce {
+		t.Errorf("default media claim %+v: %v", claim.Spec, err)
+	}
 
 	eventually(t, "the Ready event", func() error {
 		if n := countEvents(t, ns, "shop", "Ready"); n != 1 {
