@@ -60,9 +60,12 @@ func TestS3Storage(t *testing.T) {
 	if f := e.files(); len(f) != 0 {
 		t.Errorf("files written to the local directory with S3: %v", f)
 	}
-	url := o["source_url"].(string)
-	path := url[strings.Index(url, UploadsPath):]
-	if !slices.Contains(keys, "blog/"+strings.TrimPrefix(path, UploadsPath)) {
+	_, rest, ok := strings.Cut(o["source_url"].(string), UploadsPath)
+	if !ok {
+		t.Fatalf("source_url %v is not under %s", o["source_url"], UploadsPath)
+	}
+	path := UploadsPath + rest
+	if !slices.Contains(keys, "blog/"+rest) {
 		t.Errorf("served path %s is not one of the objects %v", path, keys)
 	}
 	full := e.request(anon, "GET", path, nil, nil)
@@ -94,8 +97,11 @@ func TestS3Storage(t *testing.T) {
 func TestS3Outage(t *testing.T) {
 	e, srv, _ := s3Env(t)
 	o := e.upload(author, 200, 100)
-	url := o["source_url"].(string)
-	path := url[strings.Index(url, UploadsPath):]
+	_, rest, ok := strings.Cut(o["source_url"].(string), UploadsPath)
+	if !ok {
+		t.Fatalf("source_url %v is not under %s", o["source_url"], UploadsPath)
+	}
+	path := UploadsPath + rest
 	srv.Stop()
 
 	r := e.uploadRaw(author, "", "later.jpg", "image/jpeg", testJPEG(t, 40, 30))
