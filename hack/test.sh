@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every check and every test of every module, against a throwaway
 # PostgreSQL (one fresh database per test package, see platform/pgtest) and a
-# real kube-apiserver + etcd for the operator's envtest suite.
+# real kube-apiserver + etcd for the operator's envtest suite, and a real
+# S3-compatible server (versitygw) for the media S3 backend.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -29,6 +30,10 @@ if [[ -x hack/envtest.sh ]]; then
   KUBEBUILDER_ASSETS=$(hack/envtest.sh)
   export KUBEBUILDER_ASSETS
 fi
+
+step "versitygw (S3-compatible server for the media S3 backend's tests)"
+SITEPLANE_TEST_VERSITYGW=$(hack/versitygw.sh)
+export SITEPLANE_TEST_VERSITYGW
 
 step "throwaway PostgreSQL"
 started=0

@@ -27,6 +27,11 @@ const (
 	// an admission policy, missing permissions); the pass cannot finish
 	// until someone changes that.
 	ReasonApplyRejected = "ApplyRejected"
+	// ReasonMediaCredentialsSecretMissing and ReasonMediaCredentialsKeyMissing:
+	// the S3 credentials Secret named by spec.media.s3 is absent or lacks a
+	// key; the media pods wait for it.
+	ReasonMediaCredentialsSecretMissing = "MediaCredentialsSecretMissing"
+	ReasonMediaCredentialsKeyMissing    = "MediaCredentialsKeyMissing"
 )
 
 // ComponentConditionType is the condition type of a component, e.g.

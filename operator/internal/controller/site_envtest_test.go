@@ -253,6 +253,19 @@ func TestReadyFollowsDeployments(t *testing.T) {
 	if s.Status.Phase != sitev1.PhaseReady || s.Status.ObservedGeneration != s.Generation {
 		t.Errorf("phase %q observedGeneration %d/%d", s.Status.Phase, s.Status.ObservedGeneration, s.Generation)
 	}
+	// A Site with default settings runs all four components, media on its
+	// default claim (10Gi, ReadWriteOnce).
+	for _, c := range contract.Services {
+		if cond := meta.FindStatusCondition(s.Status.Conditions, sitev1.ComponentConditionType(c)); cond == nil ||
+			cond.Status != metav1.ConditionTrue || cond.Reason != sitev1.ReasonAvailable {
+			t.Errorf("%s condition %+v", c, cond)
+		}
+	}
+	var claim corev1.PersistentVolumeClaim
+	if err := get(t, ns, "shop-media", &claim); err != nil || claim.Spec.Resources.Requests.Storage().String() != "10Gi" ||
+		claim.Spec.AccessModes[0] != corev1.ReadWriteOnce {
+		t.Errorf("default media claim %+v: %v", claim.Spec, err)
+	}
 
 	eventually(t, "the Ready event", func() error {
 		if n := countEvents(t, ns, "shop", "Ready"); n != 1 {
@@ -394,8 +407,45 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		{"relative url", func(s *sitev1.Site) { s.Spec.URL = "blog.example.com" }, "url must be an absolute http or https URL"},
 		{"ftp url", func(s *sitev1.Site) { s.Spec.URL = "ftp://blog.example.com" }, "url must be an absolute http or https URL"},
 		{"static front page without page", func(s *sitev1.Site) { s.Spec.FrontPage.Show = "page" }, "show: page needs pageOnFront"},
-		{"two media replicas on RWO", func(s *sitev1.Site) { s.Spec.Components.Media.Replicas = ptr.To[int32](2) },
-			"ReadWriteMany"},
+		{"two media replicas on RWO", func(s *sitev1.Site) {
+			s.Spec.Media.Storage.AccessMode = corev1.ReadWriteOnce
+			s.Spec.Components.Media.Replicas = ptr.To[int32](2)
+		}, "ReadWriteMany"},
+		{"two media replicas on the default claim", func(s *sitev1.Site) {
+			s.Spec.Media = sitev1.MediaSpec{}
+			s.Spec.Components.Media.Replicas = ptr.To[int32](2)
+		}, "components.media.replicas > 1 needs media.s3 or media.storage.accessMode ReadWriteMany"},
+		{"claim and S3 together", func(s *sitev1.Site) {
+			s.Spec.Media = sitev1.MediaSpec{Storage: sitev1.MediaStorageSpec{AccessMode: corev1.ReadWriteOnce}, S3: validS3()}
+		}, "media.storage and media.s3 are mutually exclusive"},
+		{"S3 endpoint without scheme", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Endpoint = "minio.storage:9000"
+		}, "media.s3.endpoint must be an absolute http or https URL"},
+		{"S3 endpoint with a path", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Endpoint = "https://s3.example.com/media"
+		}, "media.s3.endpoint must have no path, query or fragment"},
+		{"S3 bucket with capitals", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Bucket = "Media"
+		}, "spec.media.s3.bucket"},
+		{"S3 prefix escaping upwards", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Prefix = "blog/../other"
+		}, "spec.media.s3.prefix"},
+		{"S3 prefix with a hidden folder", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Prefix = "blog/.tmp"
+		}, "spec.media.s3.prefix"},
+		{"S3 prefix starting with a slash", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.Prefix = "/blog"
+		}, "spec.media.s3.prefix"},
+		{"S3 without credentials Secret name", func(s *sitev1.Site) {
+			s.Spec.Media.S3 = validS3()
+			s.Spec.Media.S3.CredentialsSecretRef.Name = ""
+		}, "spec.media.s3.credentialsSecretRef.name"},
 		{"grace longer than period", func(s *sitev1.Site) {
 			s.Spec.Marketplace.APIKeys = []sitev1.APIKeySpec{{Name: "k", Account: "a", Rotation: &sitev1.KeyRotation{
 				Period: metav1.Duration{Duration: time.Hour}, GracePeriod: &metav1.Duration{Duration: 2 * time.Hour}}}}
@@ -411,7 +461,7 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		}, "autoscaling.minReplicas must not exceed maxReplicas"},
 		{"autoscaled media on RWO", func(s *sitev1.Site) {
 			s.Spec.Components.Media.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3}
-		}, "components.media.autoscaling.maxReplicas > 1 needs media.storage.accessMode ReadWriteMany"},
+		}, "components.media.autoscaling.maxReplicas > 1 needs media.s3 or media.storage.accessMode ReadWriteMany"},
 		{"negative replicas", func(s *sitev1.Site) { s.Spec.Components.Content.Replicas = ptr.To[int32](-1) }, "replicas"},
 		// The gateway refuses to start with an address it would not accept.
 		{"admin email without a dot in the domain", func(s *sitev1.Site) { s.Spec.Admin.Email = "root@localhost" }, "spec.admin.email"},
@@ -435,20 +485,22 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		})
 	}
 
-	t.Run("the complete sample is accepted", func(t *testing.T) {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "samples", "siteplane_v1alpha1_site.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sample sitev1.Site
-		if err := yaml.UnmarshalStrict(data, &sample); err != nil {
-			t.Fatal(err)
-		}
-		sample.Namespace = ns
-		if err := k8s.Create(ctx, &sample); err != nil {
-			t.Fatalf("the API server rejects config/samples: %v", err)
-		}
-	})
+	for _, file := range []string{"siteplane_v1alpha1_site.yaml", "siteplane_v1alpha1_site_s3.yaml"} {
+		t.Run("the sample "+file+" is accepted", func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "..", "config", "samples", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sample sitev1.Site
+			if err := yaml.UnmarshalStrict(data, &sample); err != nil {
+				t.Fatal(err)
+			}
+			sample.Namespace = ns
+			if err := k8s.Create(ctx, &sample); err != nil {
+				t.Fatalf("the API server rejects config/samples/%s: %v", file, err)
+			}
+		})
+	}
 
 	t.Run("database secret name is immutable", func(t *testing.T) {
 		s := newSite(ns, "immutable")
@@ -467,7 +519,7 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		if spec.Title != "Siteplane" || spec.Timezone != "UTC" || spec.FrontPage.Show != "posts" ||
 			spec.Database.SecretRef.Key != "dsn" || spec.Exposure.Type != sitev1.ExposureNone ||
 			spec.Components.Gateway.Replicas == nil || *spec.Components.Gateway.Replicas != 1 ||
-			spec.Media.Storage.AccessMode != corev1.ReadWriteOnce || spec.Media.Storage.Size.String() != "10Gi" ||
+			spec.Media.Storage != (sitev1.MediaStorageSpec{}) || spec.Media.S3 != nil ||
 			!sitev1.BoolOr(spec.NetworkPolicy.Enabled, false) || spec.NetworkPolicy.DatabasePort != 5432 {
 			t.Errorf("defaults not applied: %+v", spec)
 		}

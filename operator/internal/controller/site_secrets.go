@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -43,27 +44,69 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 		return err
 	}
 
+	// The user's Secrets: the database's, and with S3 the credentials. A
+	// missing one is waited for (the Secret watch brings the Site back when
+	// it appears); the Deployments are written meanwhile, and their pods
+	// wait for the volume instead of crash-looping.
 	cond := metav1.Condition{Type: sitev1.ConditionSecretsReady, Status: metav1.ConditionTrue,
 		Reason: sitev1.ReasonSecretsGenerated, Message: "generated Secrets are in place and the database Secret has its key"}
 	dbRef := site.Spec.Database.SecretRef
-	db := &corev1.Secret{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: dbRef.Name}, db)
-	switch {
-	case apierrors.IsNotFound(err):
-		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseSecretMissing
-		cond.Message = fmt.Sprintf("database Secret %q does not exist", dbRef.Name)
+	problems, err := r.checkUserSecret(ctx, site, p, "database", dbRef.Name, []string{resources.DatabaseKey(site)},
+		sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing)
+	if err != nil {
+		return err
+	}
+	if s3 := site.Spec.Media.S3; s3 != nil {
+		idKey, secretKey := resources.S3CredentialKeys(s3.CredentialsSecretRef)
+		more, err := r.checkUserSecret(ctx, site, p, "media S3 credentials", s3.CredentialsSecretRef.Name, []string{idKey, secretKey},
+			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, more...)
+		if len(problems) == 0 {
+			cond.Message = "generated Secrets are in place and the database and media S3 credentials Secrets have their keys"
+		}
+	}
+	if len(problems) > 0 {
+		cond.Status, cond.Reason = metav1.ConditionFalse, problems[0].reason
+		msgs := make([]string, 0, len(problems))
+		for _, pr := range problems {
+			msgs = append(msgs, pr.message)
+		}
+		cond.Message = strings.Join(msgs, "; ")
 		p.waitFor(requeueWaitingSecret)
-	case err != nil:
-		return fmt.Errorf("get database Secret: %w", err)
-	case len(db.Data[resources.DatabaseKey(site)]) == 0:
-		cond.Status, cond.Reason = metav1.ConditionFalse, sitev1.ReasonDatabaseKeyMissing
-		cond.Message = fmt.Sprintf("database Secret %q has no key %q", dbRef.Name, resources.DatabaseKey(site))
-		p.waitFor(requeueWaitingSecret)
-	default:
-		p.mounted.Secrets[dbRef.Name] = db.Data
 	}
 	setCondition(site, cond)
 	return nil
+}
+
+// secretProblem is why a user-provided Secret cannot be mounted yet.
+type secretProblem struct{ reason, message string }
+
+// checkUserSecret reads a Secret the user provides and records its data
+// for the pod hashes, or reports that it or one of keys is missing. The
+// message names the Secret and the key, never a value.
+func (r *SiteReconciler) checkUserSecret(ctx context.Context, site *sitev1.Site, p *pass, what, name string, keys []string,
+	missingReason, keyMissingReason string) ([]secretProblem, error) {
+	s := &corev1.Secret{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: site.Namespace, Name: name}, s)
+	switch {
+	case apierrors.IsNotFound(err):
+		return []secretProblem{{missingReason, fmt.Sprintf("%s Secret %q does not exist", what, name)}}, nil
+	case err != nil:
+		return nil, fmt.Errorf("get %s Secret: %w", what, err)
+	}
+	var problems []secretProblem
+	for _, k := range keys {
+		if len(s.Data[k]) == 0 {
+			problems = append(problems, secretProblem{keyMissingReason, fmt.Sprintf("%s Secret %q has no key %q", what, name, k)})
+		}
+	}
+	if len(problems) == 0 {
+		p.mounted.Secrets[name] = s.Data
+	}
+	return problems, nil
 }
 
 // applyGenerated writes the named generated Secret, whose data build makes

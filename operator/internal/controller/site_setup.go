@@ -23,12 +23,13 @@ import (
 	"siteplane.dev/operator/internal/resources"
 )
 
-// databaseSecretIndex indexes Sites by the name of their database Secret, so
-// a change of that Secret (which the user owns) reaches its Sites.
-const databaseSecretIndex = ".spec.database.secretRef.name"
+// userSecretIndex indexes Sites by the names of the Secrets the user
+// provides (the database's, the media S3 credentials), so a change of one
+// of them reaches its Sites.
+const userSecretIndex = ".spec.userSecrets"
 
 // SetupWithManager registers the reconciler: the Site itself, every child it
-// owns, the database Secrets it references, and the optional kinds that the
+// owns, the user's Secrets it references, and the optional kinds that the
 // cluster serves at start-up.
 func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Clock == nil {
@@ -37,9 +38,14 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIReader == nil {
 		r.APIReader = mgr.GetAPIReader()
 	}
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, databaseSecretIndex,
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, userSecretIndex,
 		func(o client.Object) []string {
-			return []string{o.(*sitev1.Site).Spec.Database.SecretRef.Name}
+			site := o.(*sitev1.Site)
+			names := []string{site.Spec.Database.SecretRef.Name}
+			if s3 := site.Spec.Media.S3; s3 != nil && s3.CredentialsSecretRef.Name != names[0] {
+				names = append(names, s3.CredentialsSecretRef.Name)
+			}
+			return names
 		}); err != nil {
 		return err
 	}
@@ -60,7 +66,7 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&networkingv1.NetworkPolicy{}).
 		Owns(&networkingv1.Ingress{}).
-		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForDatabaseSecret))
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForUserSecret))
 	for _, gvk := range []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK} {
 		served, err := r.served.isServed(mgr.GetRESTMapper(), gvk, r.Clock.Now())
 		if err != nil {
@@ -75,11 +81,12 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return b.Complete(r)
 }
 
-// sitesForDatabaseSecret maps a Secret to the Sites using it as database.
-func (r *SiteReconciler) sitesForDatabaseSecret(ctx context.Context, o client.Object) []reconcile.Request {
+// sitesForUserSecret maps a Secret to the Sites using it as database or
+// media S3 credentials.
+func (r *SiteReconciler) sitesForUserSecret(ctx context.Context, o client.Object) []reconcile.Request {
 	var sites sitev1.SiteList
 	if err := r.List(ctx, &sites, client.InNamespace(o.GetNamespace()),
-		client.MatchingFields{databaseSecretIndex: o.GetName()}); err != nil {
+		client.MatchingFields{userSecretIndex: o.GetName()}); err != nil {
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(sites.Items))

@@ -69,7 +69,8 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 			failed = true
 		case sitev1.ReasonDeploymentFailed:
 			degraded = true
-		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing:
+		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing,
+			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing:
 			pending = true
 		}
 	}

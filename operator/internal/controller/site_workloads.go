@@ -14,12 +14,16 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// reconcileWorkloads writes the media claim, then each component's
-// Deployment and Service, and sets the component conditions from the
-// Deployments the API server returned.
+// reconcileWorkloads writes the media claim (unless the files are in S3),
+// then each component's Deployment and Service, and sets the component
+// conditions from the Deployments the API server returned. A claim left
+// from before a switch to S3 is kept: it holds files nobody has copied
+// yet, and only a person can tell.
 func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Site, p *pass) error {
-	if err := r.apply(ctx, resources.MediaPVC(site)); err != nil {
-		return fmt.Errorf("apply PersistentVolumeClaim: %w", err)
+	if resources.MediaUsesClaim(site) {
+		if err := r.apply(ctx, resources.MediaPVC(site)); err != nil {
+			return fmt.Errorf("apply PersistentVolumeClaim: %w", err)
+		}
 	}
 	for _, component := range contract.Services {
 		name := resources.ComponentName(site.Name, component)

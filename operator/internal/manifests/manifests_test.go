@@ -67,6 +67,13 @@ func TestSampleSiteDecodesStrictly(t *testing.T) {
 		len(site.Spec.Marketplace.APIKeys) == 0 || site.Spec.Exposure.Ingress == nil {
 		t.Errorf("sample is not complete: %+v", site)
 	}
+	var s3 sitev1.Site
+	if err := yaml.UnmarshalStrict(read(t, "config/samples/siteplane_v1alpha1_site_s3.yaml"), &s3); err != nil {
+		t.Fatal(err)
+	}
+	if s3.Kind != "Site" || s3.Spec.Media.S3 == nil || s3.Spec.Media.S3.CredentialsSecretRef.Name == "" {
+		t.Errorf("S3 sample does not use S3: %+v", s3.Spec.Media)
+	}
 }
 
 // TestChartValuesSchemaIsClosed keeps values.schema.json in step with

@@ -72,6 +72,7 @@ const (
 	volAdmin       = "admin"
 	volKeys        = "marketplace-keys"
 	volMedia       = "media"
+	volMediaS3     = "media-s3"
 	volTmp         = "tmp"
 )
 
@@ -163,11 +164,7 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 			secretKeys: secretKeys,
 		})
 	case contract.ServiceMedia:
-		list = append(list, mount{
-			volume: corev1ac.Volume().WithName(volMedia).WithPersistentVolumeClaim(
-				corev1ac.PersistentVolumeClaimVolumeSource().WithClaimName(MediaPVCName(site.Name))),
-			mountPath: contract.MediaMountPath,
-		})
+		list = append(list, mediaMount(site))
 	}
 	list = append(list, mount{
 		volume:    corev1ac.Volume().WithName(volTmp).WithEmptyDir(corev1ac.EmptyDirVolumeSource().WithSizeLimit(resource.MustParse("64Mi"))),
@@ -231,7 +228,7 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 	case contract.ServiceMarketplace:
 		env = append(env, corev1.EnvVar{Name: contract.EnvMarketplaceKeysDir, Value: contract.MarketplaceKeysMountPath})
 	case contract.ServiceMedia:
-		env = append(env, corev1.EnvVar{Name: contract.EnvMediaDir, Value: contract.MediaMountPath})
+		env = append(env, mediaEnv(site)...)
 	}
 	for _, extra := range site.Component(component).Env {
 		// The services refuse to start when a value and its _FILE variant
@@ -255,8 +252,10 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 // fileVariants maps the variables a service reads either directly or from
 // a file to the _FILE variant the operator sets.
 var fileVariants = map[string]string{
-	contract.EnvDatabaseURL: contract.EnvDatabaseURLFile,
-	contract.EnvInternalKey: contract.EnvInternalKeyFile,
+	contract.EnvDatabaseURL:            contract.EnvDatabaseURLFile,
+	contract.EnvInternalKey:            contract.EnvInternalKeyFile,
+	contract.EnvMediaS3AccessKeyID:     contract.EnvMediaS3AccessKeyIDFile,
+	contract.EnvMediaS3SecretAccessKey: contract.EnvMediaS3SecretAccessKeyFile,
 }
 
 // DefaultResources are used when a component's spec sets none. Media gets
@@ -342,7 +341,7 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 		// apply gives it up and the HorizontalPodAutoscaler alone sets it.
 		dspec.WithReplicas(spec.ReplicaCount())
 	}
-	if component == contract.ServiceMedia && site.Spec.Media.Storage.AccessMode != corev1.ReadWriteMany {
+	if component == contract.ServiceMedia && MediaUsesClaim(site) && site.Spec.Media.Storage.AccessMode != corev1.ReadWriteMany {
 		// A ReadWriteOnce volume may sit on another node than the new pod;
 		// stop the old pod first so the rollout cannot deadlock.
 		dspec.WithStrategy(appsv1ac.DeploymentStrategy().WithType(appsv1.RecreateDeploymentStrategyType))
@@ -375,31 +374,4 @@ func Service(site *sitev1.Site, component string) *corev1ac.ServiceApplyConfigur
 				corev1ac.ServicePort().WithName(PortMetrics).WithPort(contract.DefaultMetricsPort).
 					WithTargetPort(intstr.FromString(PortMetrics)).WithProtocol(corev1.ProtocolTCP),
 			))
-}
-
-// MediaPVC is the claim of the media files. With deletionPolicy Retain it has
-// no owner, so deleting the Site keeps the uploads.
-func MediaPVC(site *sitev1.Site) *corev1ac.PersistentVolumeClaimApplyConfiguration {
-	st := site.Spec.Media.Storage
-	size := resource.MustParse("10Gi")
-	if st.Size != nil {
-		size = *st.Size
-	}
-	mode := st.AccessMode
-	if mode == "" {
-		mode = corev1.ReadWriteOnce
-	}
-	spec := corev1ac.PersistentVolumeClaimSpec().
-		WithAccessModes(mode).
-		WithResources(corev1ac.VolumeResourceRequirements().WithRequests(corev1.ResourceList{corev1.ResourceStorage: size}))
-	if st.StorageClassName != nil {
-		spec.WithStorageClassName(*st.StorageClassName)
-	}
-	pvc := corev1ac.PersistentVolumeClaim(MediaPVCName(site.Name), site.Namespace).
-		WithLabels(Labels(site, contract.ServiceMedia)).
-		WithSpec(spec)
-	if st.DeletionPolicy != "Retain" {
-		pvc.WithOwnerReferences(OwnerReference(site))
-	}
-	return pvc
 }

@@ -76,8 +76,8 @@ func NetworkPolicyEnabled(site *sitev1.Site) bool {
 // site's gateway only for the other services; the metrics port from
 // spec.networkPolicy.metricsFrom (every namespace when empty). Egress: DNS,
 // the database port, the other pods of the site (the gateway calls the
-// services; content calls the gateway's user lookup) and
-// spec.networkPolicy.extraEgress.
+// services; content calls the gateway's user lookup), for media with S3 the
+// endpoint's port, and spec.networkPolicy.extraEgress.
 func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkPolicyApplyConfiguration {
 	np := site.Spec.NetworkPolicy
 	tcp, udp := corev1.ProtocolTCP, corev1.ProtocolUDP
@@ -128,6 +128,11 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 		WithTo(sitePods)
 
 	egress := []*networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration{dns, db, internal}
+	if p := S3EndpointPort(site); p != 0 && component == contract.ServiceMedia {
+		// The bucket's address is a host name, which a NetworkPolicy cannot
+		// name: media may reach the endpoint's port anywhere.
+		egress = append(egress, networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(p))))
+	}
 	for _, e := range np.ExtraEgress {
 		egress = append(egress, Convert[networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration](e))
 	}

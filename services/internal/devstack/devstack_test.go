@@ -87,6 +87,27 @@ func TestTuningEnv(t *testing.T) {
 	}
 }
 
+// The media storage settings (S3 credentials included) are picked for the
+// media service alone, and nothing else with them.
+func TestMediaStorageEnv(t *testing.T) {
+	shell := map[string]string{
+		"SITEPLANE_MEDIA_STORAGE":              "s3",
+		"SITEPLANE_MEDIA_S3_BUCKET":            "media",
+		"SITEPLANE_MEDIA_S3_SECRET_ACCESS_KEY": "secret",
+		"SITEPLANE_LOG_LEVEL":                  "debug",
+		"SITEPLANE_MEDIA_DIR":                  "/elsewhere",
+	}
+	lookup := func(k string) (string, bool) { v, ok := shell[k]; return v, ok }
+	got := strings.Join(mediaStorageEnv(lookup), " ")
+	want := "SITEPLANE_MEDIA_STORAGE=s3 SITEPLANE_MEDIA_S3_BUCKET=media SITEPLANE_MEDIA_S3_SECRET_ACCESS_KEY=secret"
+	if got != want {
+		t.Fatalf("mediaStorageEnv = %q, want %q", got, want)
+	}
+	if tuning := strings.Join(tuningEnv(lookup), " "); strings.Contains(tuning, "MEDIA") {
+		t.Fatalf("tuningEnv passes media settings to every service: %q", tuning)
+	}
+}
+
 // The pprof variable is spelled out in TuningEnv to keep the supervisor free
 // of the service package; it must stay the service's name for it.
 func TestTuningEnvNamesPprof(t *testing.T) {

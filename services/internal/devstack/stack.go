@@ -179,7 +179,11 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			return st, err
 		}
 		if name == contract.ServiceMedia {
-			sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+			if os.Getenv(contract.EnvMediaStorage) == contract.MediaStorageS3 {
+				st.say("media files go to the S3 bucket %s at %s", os.Getenv(contract.EnvMediaS3Bucket), os.Getenv(contract.EnvMediaS3Endpoint))
+			} else {
+				sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+			}
 			sample := filepath.Join(st.runDir, "sample.jpg")
 			if err := writeSampleImage(sample); err != nil {
 				return st, err
@@ -193,6 +197,9 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			AdminPassword: secrets.AdminAppPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 			GatewayURL: urls[contract.ServiceGateway],
 		})
+		if name == contract.ServiceMedia {
+			env = append(env, mediaStorageEnv(os.LookupEnv)...)
+		}
 		// Last, so that it wins (exec keeps a key's last value).
 		env = append(env, tuning...)
 		st.say("starting %s on %s", name, urls[name])

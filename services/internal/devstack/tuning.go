@@ -26,10 +26,36 @@ var TuningEnv = []string{
 	"SITEPLANE_PPROF_ADDR",
 }
 
+// MediaStorageEnv lists the media storage variables the supervisor copies
+// from its own environment to the media service only (the S3 credentials
+// reach no other process), so that a local run can keep its uploads in an
+// S3-compatible bucket instead of .cache/run/uploads:
+//
+//	SITEPLANE_MEDIA_STORAGE=s3 SITEPLANE_MEDIA_S3_ENDPOINT=http://127.0.0.1:7070 ... make run
+var MediaStorageEnv = []string{
+	contract.EnvMediaStorage,
+	contract.EnvMediaS3Endpoint,
+	contract.EnvMediaS3Bucket,
+	contract.EnvMediaS3Region,
+	contract.EnvMediaS3Prefix,
+	contract.EnvMediaS3PathStyle,
+	contract.EnvMediaS3AccessKeyID,
+	contract.EnvMediaS3AccessKeyIDFile,
+	contract.EnvMediaS3SecretAccessKey,
+	contract.EnvMediaS3SecretAccessKeyFile,
+}
+
 // tuningEnv returns the TuningEnv variables that lookup finds, as KEY=value.
-func tuningEnv(lookup func(string) (string, bool)) []string {
+func tuningEnv(lookup func(string) (string, bool)) []string { return pick(TuningEnv, lookup) }
+
+// mediaStorageEnv returns the MediaStorageEnv variables that lookup finds.
+func mediaStorageEnv(lookup func(string) (string, bool)) []string {
+	return pick(MediaStorageEnv, lookup)
+}
+
+func pick(names []string, lookup func(string) (string, bool)) []string {
 	var env []string
-	for _, k := range TuningEnv {
+	for _, k := range names {
 		if v, ok := lookup(k); ok {
 			env = append(env, k+"="+v)
 		}

@@ -18,7 +18,14 @@ const DefaultMediaDir = "/var/lib/siteplane/media"
 //
 // The returned closer releases the backend's resources (nil error when none).
 func storeFromConfig(cfg *config.Loader) (blobstore.Store, io.Closer) {
-	// (The S3-compatible backend is selected here as well; see docs/media.md.)
+	switch backend := cfg.String(contract.EnvMediaStorage, contract.MediaStorageFilesystem); backend {
+	case contract.MediaStorageS3:
+		return s3FromConfig(cfg)
+	case contract.MediaStorageFilesystem:
+	default:
+		cfg.Fail("%s must be %s or %s, got %q", contract.EnvMediaStorage, contract.MediaStorageFilesystem, contract.MediaStorageS3, backend)
+		return nil, nopCloser{}
+	}
 	dir := cfg.String(contract.EnvMediaDir, DefaultMediaDir)
 	fs, err := blobstore.NewFS(dir)
 	if err != nil {

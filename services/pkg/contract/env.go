@@ -40,8 +40,33 @@ const (
 	EnvAdminUser     = "SITEPLANE_ADMIN_USER"
 	EnvAdminEmail    = "SITEPLANE_ADMIN_EMAIL"
 	EnvAdminPassword = "SITEPLANE_ADMIN_PASSWORD"
-	// EnvMediaDir is where the media service stores uploaded files.
+	// EnvMediaDir is where the media service stores uploaded files when
+	// EnvMediaStorage is MediaStorageFilesystem.
 	EnvMediaDir = "SITEPLANE_MEDIA_DIR"
+	// EnvMediaStorage selects the media blob store: MediaStorageFilesystem
+	// (the default, under EnvMediaDir) or MediaStorageS3 (the
+	// SITEPLANE_MEDIA_S3_* variables below).
+	EnvMediaStorage = "SITEPLANE_MEDIA_STORAGE"
+	// EnvMediaS3Endpoint is the S3 API's base URL, e.g.
+	// https://s3.eu-west-1.amazonaws.com or http://minio.storage:9000.
+	EnvMediaS3Endpoint = "SITEPLANE_MEDIA_S3_ENDPOINT"
+	// EnvMediaS3Bucket is the bucket holding the files; it must exist.
+	EnvMediaS3Bucket = "SITEPLANE_MEDIA_S3_BUCKET"
+	// EnvMediaS3Region is the bucket's region. Default DefaultMediaS3Region.
+	EnvMediaS3Region = "SITEPLANE_MEDIA_S3_REGION"
+	// EnvMediaS3Prefix is prepended to every object key ("site-a/" keeps
+	// several sites in one bucket). Default empty.
+	EnvMediaS3Prefix = "SITEPLANE_MEDIA_S3_PREFIX"
+	// EnvMediaS3PathStyle is "true" to address the bucket in the path
+	// (endpoint/bucket/key), as most self-hosted servers need, instead of
+	// as a host name (bucket.endpoint/key). Default "false".
+	EnvMediaS3PathStyle = "SITEPLANE_MEDIA_S3_PATH_STYLE"
+	// EnvMediaS3AccessKeyID and EnvMediaS3SecretAccessKey are the
+	// credentials. Secret; the _FILE variants name mounted Secret keys.
+	EnvMediaS3AccessKeyID         = "SITEPLANE_MEDIA_S3_ACCESS_KEY_ID"
+	EnvMediaS3AccessKeyIDFile     = "SITEPLANE_MEDIA_S3_ACCESS_KEY_ID_FILE"
+	EnvMediaS3SecretAccessKey     = "SITEPLANE_MEDIA_S3_SECRET_ACCESS_KEY"
+	EnvMediaS3SecretAccessKeyFile = "SITEPLANE_MEDIA_S3_SECRET_ACCESS_KEY_FILE"
 	// EnvGatewayURL is the gateway's internal base URL, used by the content
 	// service to look authors up at UserLookupPath. Unset: only the caller's
 	// own id (and the bootstrap admin, id 1) is accepted as an author.
@@ -59,4 +84,11 @@ const (
 	DefaultShutdown       = "20s"
 	DefaultMaxBodyBytes   = 10 << 20
 	DefaultValidationRate = 60
+	DefaultMediaS3Region  = "us-east-1"
+)
+
+// Values of EnvMediaStorage.
+const (
+	MediaStorageFilesystem = "filesystem"
+	MediaStorageS3         = "s3"
 )

@@ -22,6 +22,13 @@ const (
 	// Secret removes the directory and the key stops working.
 	KeyDirAPIKeyFile  = "api-key"
 	KeyDirAccountFile = "account"
+
+	// S3AccessKeyIDSecretKey and S3SecretAccessKeySecretKey are the default
+	// keys of the user-provided S3 credentials Secret named by a Site's
+	// spec.media.s3.credentialsSecretRef; the operator mounts them under
+	// MediaS3MountPath with these names whatever their keys in the Secret.
+	S3AccessKeyIDSecretKey     = "access-key-id"
+	S3SecretAccessKeySecretKey = "secret-access-key"
 )
 
 // Mount paths used by the operator and read back by default by the services.
@@ -32,6 +39,7 @@ const (
 	AdminMountPath           = "/etc/siteplane/admin"
 	MarketplaceKeysMountPath = "/etc/siteplane/marketplace-keys"
 	MediaMountPath           = "/var/lib/siteplane/media"
+	MediaS3MountPath         = "/etc/siteplane/media-s3"
 
 	// SiteFileName and RoutesFileName are the keys of the site ConfigMap.
 	SiteFileName   = "site.json"
