@@ -72,5 +72,6 @@ func (s *Service) Routes() []rest.Route {
 			}},
 		)
 	}
+	routes = append(routes, s.menuItemRoutes()...)
 	return routes
 }

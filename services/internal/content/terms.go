@@ -180,6 +180,9 @@ func (s *Service) checkTermPost(c *rest.Request, tax *Taxonomy, postID int64) er
 		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
 	}
 	pt := typeByName(p.Type)
+	if p.Type == MenuItemType.Name {
+		pt = MenuItemType
+	}
 	if pt == nil || !hasTaxonomy(pt, tax) || !canRead(caller(c), pt, p) {
 		return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to view terms for this post.")
 	}
@@ -371,6 +374,12 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 				return rest.NewError("rest_cannot_delete", "The term cannot be deleted.", http.StatusInternalServerError)
 			}
 			previous := s.prepareTerm(tax, t, "view")
+			if tax == Menu {
+				// a menu's items go with it (wp_delete_nav_menu)
+				if err := deleteMenuItems(c.Context(), tx, t.ID); err != nil {
+					return err
+				}
+			}
 			if err := deleteTermRow(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
