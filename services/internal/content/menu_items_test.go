@@ -327,3 +327,31 @@ func TestMenuItemBatch(t *testing.T) {
 		t.Fatalf("menu-item routes in the index: %d", seen)
 	}
 }
+
+func TestMenuLocationsAndAutoAdd(t *testing.T) {
+	e := newEnv(t)
+	a := e.do(admin, "POST", "/cms/v2/menus", map[string]any{"name": "A", "locations": []string{"primary"}, "auto_add": true})
+	wantStatus(t, a, 201)
+	if fmt.Sprint(a.obj()["locations"]) != "[primary]" || a.obj()["auto_add"] != true {
+		t.Fatalf("create: %s", a.Raw)
+	}
+	// a location holds one menu: giving it to B takes it from A
+	b := e.do(admin, "POST", "/cms/v2/menus", map[string]any{"name": "B", "locations": []string{"primary", "footer"}})
+	if fmt.Sprint(b.obj()["locations"]) != "[primary footer]" || b.obj()["auto_add"] != false {
+		t.Fatalf("create B: %s", b.Raw)
+	}
+	ga := e.do(admin, "GET", fmt.Sprintf("/cms/v2/menus/%d", a.id()), nil)
+	if fmt.Sprint(ga.obj()["locations"]) != "[]" || ga.obj()["auto_add"] != true {
+		t.Fatalf("A after B took primary: %s", ga.Raw)
+	}
+	// an update of the name keeps the settings
+	u := e.do(admin, "POST", fmt.Sprintf("/cms/v2/menus/%d", b.id()), map[string]any{"name": "B2"})
+	if fmt.Sprint(u.obj()["locations"]) != "[primary footer]" {
+		t.Fatalf("update: %s", u.Raw)
+	}
+	r := e.do(admin, "POST", "/cms/v2/menus", map[string]any{"name": "C", "locations": []string{"sidebar"}})
+	wantError(t, r, 400, "rest_invalid_param", "Invalid parameter(s): locations")
+	if field(r.obj(), "data", "params", "locations") != "Invalid menu location." || field(r.obj(), "data", "details", "locations", "code") != "rest_invalid_menu_location" {
+		t.Fatalf("bad location: %s", r.Raw)
+	}
+}

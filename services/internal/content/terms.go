@@ -47,6 +47,9 @@ func termWriteArgs(tax *Taxonomy, create bool) rest.Props {
 		args = append(args, rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}})
 	}
 	args = append(args, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object"}})
+	if tax == Menu {
+		args = append(args, menuSettingsArgs()...)
+	}
 	return args
 }
 
@@ -85,8 +88,8 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Objec
 		add("slug", t.Slug)
 		if !embed {
 			add("meta", []any{})
-			add("locations", []any{})
-			add("auto_add", false)
+			add("locations", nonNil(t.Locations))
+			add("auto_add", t.AutoAdd)
 		}
 	} else {
 		if !embed {
@@ -288,6 +291,9 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 			if err := insertTerm(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
+			if err := saveMenuSettings(c, tx, tax, t); err != nil {
+				return err
+			}
 			out, err = getTerm(c.Context(), tx, tax, t.ID)
 			return err
 		})
@@ -342,6 +348,9 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				t.Slug = unique
 			}
 			if err := updateTermRow(c.Context(), tx, t); err != nil {
+				return err
+			}
+			if err := saveMenuSettings(c, tx, tax, t); err != nil {
 				return err
 			}
 			out, err = getTerm(c.Context(), tx, tax, t.ID)
