@@ -73,5 +73,6 @@ func (s *Service) Routes() []rest.Route {
 		)
 	}
 	routes = append(routes, s.menuItemRoutes()...)
+	routes = append(routes, s.settingsRoutes()...)
 	return routes
 }

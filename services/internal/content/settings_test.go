@@ -1,0 +1,68 @@
+package content
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"testing"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+func TestSettings(t *testing.T) {
+	e := newEnv(t)
+	for who, status := range map[string]int{anon: 401, subscriber: 403, contributor: 403, author: 403, editor: 403} {
+		wantError(t, e.do(who, "GET", "/cms/v2/settings", nil), status, "rest_forbidden", "Sorry, you are not allowed to do that.")
+		wantError(t, e.do(who, "POST", "/cms/v2/settings", map[string]any{"title": "x"}), status, "rest_forbidden", "")
+	}
+	g := e.do(admin, "GET", "/cms/v2/settings", nil)
+	wantStatus(t, g, 200)
+	o := g.obj()
+	if o["url"] != "http://example.test" || o["timezone"] != "Europe/Paris" || o["posts_per_page"] != float64(10) ||
+		o["default_category"] != float64(1) || o["show_on_front"] != "posts" || o["use_smilies"] != true || o["date_format"] != "F j, Y" {
+		t.Fatalf("defaults: %s", g.Raw)
+	}
+	if len(o) != len(siteSettings) {
+		t.Fatalf("fields: %d", len(o))
+	}
+	cat := e.do(admin, "POST", "/cms/v2/categories", map[string]any{"name": "General"}).id()
+	page := e.do(admin, "POST", "/cms/v2/pages", map[string]any{"title": "Home", "status": "publish"}).id()
+	u := e.do(admin, "PATCH", "/cms/v2/settings", map[string]any{"title": "My site", "description": "Tagline",
+		"timezone": "America/New_York", "posts_per_page": 5, "default_category": cat, "show_on_front": "page",
+		"page_on_front": page, "date_format": "Y-m-d"})
+	wantStatus(t, u, 200)
+	if u.obj()["title"] != "My site" || u.obj()["posts_per_page"] != float64(5) || u.obj()["page_on_front"] != float64(page) {
+		t.Fatalf("update: %s", u.Raw)
+	}
+	if g := e.do(admin, "GET", "/cms/v2/settings", nil); g.obj()["description"] != "Tagline" || g.obj()["date_format"] != "Y-m-d" {
+		t.Fatalf("persisted: %s", g.Raw)
+	}
+	// the default category applies to new posts
+	p := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "x"})
+	if fmt.Sprint(p.obj()["categories"]) != fmt.Sprintf("[%d]", cat) {
+		t.Fatalf("default_category: %v", p.obj()["categories"])
+	}
+	// the internal endpoint the index reads
+	rec := httptest.NewRecorder()
+	e.svc.SettingsHandler().ServeHTTP(rec, httptest.NewRequest("GET", contract.SettingsPath, nil))
+	var ss contract.SiteSettings
+	if err := json.Unmarshal(rec.Body.Bytes(), &ss); err != nil {
+		t.Fatal(err)
+	}
+	if ss != (contract.SiteSettings{Title: "My site", Description: "Tagline", Timezone: "America/New_York", ShowOnFront: "page", PageOnFront: page}) {
+		t.Fatalf("internal settings: %+v", ss)
+	}
+	// null resets to the default
+	r := e.do(admin, "POST", "/cms/v2/settings", map[string]any{"title": nil})
+	if r.obj()["title"] != contract.DefaultSite("http://example.test").Title {
+		t.Fatalf("reset: %s", r.Raw)
+	}
+	for _, c := range []map[string]any{{"show_on_front": "nope"}, {"posts_per_page": "many"}, {"email": "not-an-email"},
+		{"timezone": "Mars/Olympus"}, {"url": "https://other.test"}, {"default_ping_status": "maybe"}, {"page_on_front": -1}} {
+		wantError(t, e.do(admin, "POST", "/cms/v2/settings", c), 400, "rest_invalid_param", "")
+	}
+	// a refused update wrote nothing
+	if g := e.do(admin, "GET", "/cms/v2/settings", nil); g.obj()["show_on_front"] != "page" {
+		t.Fatalf("after refusals: %s", g.Raw)
+	}
+}
