@@ -74,5 +74,6 @@ func (s *Service) Routes() []rest.Route {
 	}
 	routes = append(routes, s.menuItemRoutes()...)
 	routes = append(routes, s.settingsRoutes()...)
+	routes = append(routes, s.discoveryRoutes()...)
 	return routes
 }
