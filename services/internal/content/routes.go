@@ -75,5 +75,6 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.menuItemRoutes()...)
 	routes = append(routes, s.settingsRoutes()...)
 	routes = append(routes, s.discoveryRoutes()...)
+	routes = append(routes, searchRoutes(s)...)
 	return routes
 }
