@@ -278,8 +278,12 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 				if tax.Hierarchical {
 					msg = "A term with the name provided already exists with this parent."
 				}
+				// wp_insert_term's data is the existing id; the controller
+				// adds it again, then {status, term_id}: WP_Error keeps the
+				// earlier payloads as additional_data
 				return &rest.Error{Code: "term_exists", Message: msg,
-					Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}}}
+					Data:           rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}},
+					AdditionalData: []any{existing, existing}}
 			}
 			slug := sanitizeTitle(c.String("slug"))
 			if slug == "" {
