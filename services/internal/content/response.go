@@ -346,9 +346,9 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	if pt.Author && p.Author != 0 {
 		add("author", href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(p.Author, 10), "embeddable", true))
 	}
-	// No "replies" link: Siteplane has no comments route, and an embeddable
-	// link to a missing route would put a rest_no_route error into every
-	// _embed answer. It comes back with the comments collection.
+	if pt.Comments {
+		add("replies", href(s.restRoot+"/cms/v2/comments?post="+id, "embeddable", true))
+	}
 	add("version-history", href(self+"/revisions", "count", p.Revisions))
 	if p.Revisions > 0 {
 		add("predecessor-version", href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision))

@@ -76,5 +76,6 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.settingsRoutes()...)
 	routes = append(routes, s.discoveryRoutes()...)
 	routes = append(routes, searchRoutes(s)...)
+	routes = append(routes, s.commentRoutes()...)
 	return routes
 }
