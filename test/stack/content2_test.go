@@ -126,12 +126,15 @@ func TestContentLinksResolve(t *testing.T) {
 	block := create("blocks", map[string]any{"title": "Linked block", "status": "publish"})
 	menu := create("menus", map[string]any{"name": "Linked menu"})
 	item := create("menu-items", map[string]any{"type": "post_type", "object_id": page["id"], "menus": menu["id"]})
+	top := create("comments", map[string]any{"post": post["id"], "content": "First!"})
+	reply := create("comments", map[string]any{"post": post["id"], "content": "Reply", "parent": top["id"]})
 
 	items := map[string]string{
 		"post": fmt.Sprintf("posts/%v", post["id"]), "page": fmt.Sprintf("pages/%v", page["id"]),
 		"block": fmt.Sprintf("blocks/%v", block["id"]), "term": fmt.Sprintf("categories/%v", cat["id"]),
 		"menu": fmt.Sprintf("menus/%v", menu["id"]), "user": "users/1",
 		"menu item": fmt.Sprintf("menu-items/%v", item["id"]),
+		"comment":   fmt.Sprintf("comments/%v", top["id"]), "reply": fmt.Sprintf("comments/%v", reply["id"]),
 	}
 	for name, path := range items {
 		t.Run(name, func(t *testing.T) {
@@ -160,5 +163,29 @@ func TestContentLinksResolve(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Comments through the gateway: who may comment, and _embed of a post's
+// replies.
+func TestCommentsThroughGateway(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	post := call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "Talk", "status": "publish"}, admin()...)
+	want := []int{401, 201, 201, 201, 201, 201}
+	for i, who := range roleOrder {
+		r := call(t, "POST", "/cms-json/cms/v2/comments", map[string]any{"post": post.Obj()["id"], "content": "Hello from " + who}, roleUser(t, who)...)
+		if r.Status != want[i] {
+			t.Fatalf("%s: %d %s", who, r.Status, r.Raw)
+		}
+	}
+	e := call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/posts/%v?_embed=replies", post.Obj()["id"]), nil)
+	emb, _ := e.Obj()["_embedded"].(map[string]any)
+	replies, _ := emb["replies"].([]any)
+	if len(replies) != 1 {
+		t.Fatalf("embedded replies: %.400s", e.Raw)
+	}
+	// anonymous readers see the approved ones (the administrator's, the editor's)
+	if list, _ := replies[0].([]any); len(list) != 2 {
+		t.Fatalf("approved replies: %d %.400s", len(list), e.Raw)
 	}
 }
