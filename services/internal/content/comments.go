@@ -326,7 +326,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
 		return nil, rest.NewError("rest_comment_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
-	context := c.String("context")
+	viewCtx := c.String("context")
 	posts := map[int64]*Post{}
 	items := make([]any, 0, len(list))
 	for _, m := range list {
@@ -340,7 +340,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		if !s.canReadComment(c, m, p) {
 			continue // dropped without adjusting the counts, as WordPress does
 		}
-		items = append(items, s.prepareComment(m, p, context))
+		items = append(items, s.prepareComment(m, p, viewCtx))
 	}
 	res := rest.OK(items)
 	rest.Paginate(c, res, int64(total), page, perPage)
@@ -693,8 +693,8 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 }
 
 // prepareComment renders a comment for context, in WordPress's order.
-func (s *Service) prepareComment(m *Comment, p *Post, context string) rest.Object {
-	edit, embed := context == "edit", context == "embed"
+func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Object {
+	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 20)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
 	add("id", m.ID)
