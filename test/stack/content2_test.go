@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -187,5 +188,23 @@ func TestCommentsThroughGateway(t *testing.T) {
 	// anonymous readers see the approved ones (the administrator's, the editor's)
 	if list, _ := replies[0].([]any); len(list) != 2 {
 		t.Fatalf("approved replies: %d %.400s", len(list), e.Raw)
+	}
+}
+
+// Search through the gateway: _embed brings the found objects.
+func TestSearchEmbedThroughGateway(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	p := call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "Zebracorn sightings", "status": "publish"}, admin()...)
+	if p.Status != 201 {
+		t.Fatalf("post: %d %s", p.Status, p.Raw)
+	}
+	r := call(t, "GET", "/cms-json/cms/v2/search?search=zebracorn&_embed", nil)
+	var hits []any
+	if err := json.Unmarshal(r.Raw, &hits); err != nil || len(hits) != 1 {
+		t.Fatalf("search: %d %s", r.Status, r.Raw)
+	}
+	self, _ := hits[0].(map[string]any)["_embedded"].(map[string]any)["self"].([]any)
+	if len(self) != 1 || self[0].(map[string]any)["id"] != p.Obj()["id"] {
+		t.Fatalf("embedded self: %s", r.Raw)
 	}
 }
