@@ -265,10 +265,10 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		b.add("(c.author_name ILIKE " + a + " OR c.author_email ILIKE " + a + " OR c.author_url ILIKE " + a +
 			" OR c.author_ip ILIKE " + a + " OR c.content ILIKE " + a + ")")
 	}
-	if t := timeParam(c, "after", s.loc); t != nil {
+	if t := timeParam(c, "after", s.location()); t != nil {
 		b.add("c.date_gmt > " + b.arg(*t))
 	}
-	if t := timeParam(c, "before", s.loc); t != nil {
+	if t := timeParam(c, "before", s.location()); t != nil {
 		b.add("c.date_gmt < " + b.arg(*t))
 	}
 	dir := " DESC"
@@ -510,7 +510,7 @@ func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
 			m.DateGMT = t
 		}
 	} else if c.Has("date") {
-		if t, ok := parseDate(c.String("date"), s.loc); ok {
+		if t, ok := parseDate(c.String("date"), s.location()); ok {
 			m.DateGMT = t
 		}
 	}
@@ -712,7 +712,7 @@ func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Objec
 		add("author_ip", m.AuthorIP)
 		add("author_user_agent", m.AuthorUserAgent)
 	}
-	add("date", formatLocal(m.DateGMT, s.loc))
+	add("date", formatLocal(m.DateGMT, s.location()))
 	if !embed {
 		add("date_gmt", formatGMT(m.DateGMT))
 	}

@@ -130,8 +130,8 @@ func (s *Service) listQuery(c *rest.Request, pt *PostType) (*ListQuery, error) {
 		m := int(c.Int("menu_order"))
 		q.MenuOrder = &m
 	}
-	q.After, q.Before = timeParam(c, "after", s.loc), timeParam(c, "before", s.loc)
-	q.ModifiedAfter, q.ModifiedBefore = timeParam(c, "modified_after", s.loc), timeParam(c, "modified_before", s.loc)
+	q.After, q.Before = timeParam(c, "after", s.location()), timeParam(c, "before", s.location())
+	q.ModifiedAfter, q.ModifiedBefore = timeParam(c, "modified_after", s.location()), timeParam(c, "modified_before", s.location())
 	q.Tax = taxClauses(c, pt)
 	if pt.Sticky && c.Has("sticky") {
 		st := c.Bool("sticky")
@@ -389,7 +389,7 @@ func (w *postWrite) dates() error {
 	c, p, old := w.c, w.p, w.old
 	switch {
 	case c.String("date") != "":
-		t, _ := parseDate(c.String("date"), w.s.loc)
+		t, _ := parseDate(c.String("date"), w.s.location())
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}

@@ -33,6 +33,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	// answers rest_no_route for the rest, in WordPress's envelope
 	env.Router.PathPrefix("/").Handler(srv)
 	go svc.RunScheduler(ctx, time.Minute, env.Logger)
+	go svc.RefreshSettings(ctx, time.Minute, env.Logger)
 	return nil
 }
 

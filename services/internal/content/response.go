@@ -88,7 +88,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 	out := make(rest.Object, 0, 32)
 	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
 	add("id", p.ID)
-	add("date", formatLocal(p.DateGMT, s.loc))
+	add("date", formatLocal(p.DateGMT, s.location()))
 	if !embed {
 		add("date_gmt", formatGMT(p.DateGMT))
 		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, p)}}
@@ -96,7 +96,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, p)})
 		}
 		add("guid", guid)
-		add("modified", formatLocal(p.ModifiedGMT, s.loc))
+		add("modified", formatLocal(p.ModifiedGMT, s.location()))
 		add("modified_gmt", formatGMT(p.ModifiedGMT))
 	}
 	if edit {

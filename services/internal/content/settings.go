@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 // the index (GET /) from the same values through the internal
 // contract.SettingsPath endpoint, so a change through /cms/v2/settings shows
 // in GET / at once. url stays the operator's (it decides routing and TLS):
-// it is shown here but cannot be written.
+// it is shown here but cannot be written. The timezone setting also sets
+// the time zone of the service's dates (Service.location).
 
 // setting is one exposed option: its name, schema and default.
 type setting struct {
@@ -199,6 +201,11 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	// committed: this replica's dates follow the time zone at once (the
+	// others within RefreshSettings' interval)
+	if tz, ok := values["timezone"].(string); ok {
+		s.applyTimezone(tz)
+	}
 	return rest.OK(settingsObject(values)), nil
 }
 
@@ -221,4 +228,34 @@ func (s *Service) SettingsHandler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
 	})
+}
+
+// location is the site's current time zone: dates are shown and read in it.
+func (s *Service) location() *time.Location { return s.tz.Load() }
+
+// applyTimezone makes the timezone value (a setting or the site file's)
+// the service's time zone; an unknown name keeps the current one.
+func (s *Service) applyTimezone(name string) {
+	if loc, err := time.LoadLocation(name); err == nil {
+		s.tz.Store(loc)
+	}
+}
+
+// RefreshSettings reloads the stored time zone: at start-up and then every
+// interval, so every replica follows a change made through another one.
+func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, logger *slog.Logger) {
+	for {
+		values, err := s.loadSettings(ctx, s.pool)
+		if err == nil {
+			tz, _ := values["timezone"].(string)
+			s.applyTimezone(tz)
+		} else if ctx.Err() == nil && logger != nil {
+			logger.Warn("reload settings", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package content
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -52,6 +54,15 @@ func TestSettings(t *testing.T) {
 	if ss != (contract.SiteSettings{Title: "My site", Description: "Tagline", Timezone: "America/New_York", ShowOnFront: "page", PageOnFront: page}) {
 		t.Fatalf("internal settings: %+v", ss)
 	}
+	// dates follow the timezone setting, and its reset
+	post := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "dated", "date_gmt": "2026-01-15T12:00:00"})
+	if post.obj()["date"] != "2026-01-15T07:00:00" {
+		t.Fatalf("date in America/New_York: %s", post.Raw)
+	}
+	e.do(admin, "POST", "/cms/v2/settings", map[string]any{"timezone": nil})
+	if g := e.do(editor, "GET", fmt.Sprintf("/cms/v2/posts/%d", post.id()), nil); g.obj()["date"] != "2026-01-15T13:00:00" {
+		t.Fatalf("date back in Europe/Paris: %s", g.Raw)
+	}
 	// null resets to the default
 	r := e.do(admin, "POST", "/cms/v2/settings", map[string]any{"title": nil})
 	if r.obj()["title"] != contract.DefaultSite("http://example.test").Title {
@@ -64,5 +75,19 @@ func TestSettings(t *testing.T) {
 	// a refused update wrote nothing
 	if g := e.do(admin, "GET", "/cms/v2/settings", nil); g.obj()["show_on_front"] != "page" {
 		t.Fatalf("after refusals: %s", g.Raw)
+	}
+}
+
+// Another replica's timezone change reaches this one through RefreshSettings.
+func TestSettingsRefresh(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO settings (name, value) VALUES ('timezone', '"Asia/Tokyo"')`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	e.svc.RefreshSettings(ctx, time.Hour, nil) // one load, then returns at the deadline
+	if got := e.svc.location().String(); got != "Asia/Tokyo" {
+		t.Fatalf("time zone after refresh: %s", got)
 	}
 }
