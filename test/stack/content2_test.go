@@ -179,6 +179,12 @@ func TestCommentsThroughGateway(t *testing.T) {
 			t.Fatalf("%s: %d %s", who, r.Status, r.Raw)
 		}
 	}
+	// a logged-in commenter's display name is the comment's author_name
+	l := call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/comments?post=%v&author=1", post.Obj()["id"]), nil, admin()...)
+	var mine []map[string]any
+	if err := json.Unmarshal(l.Raw, &mine); err != nil || len(mine) != 1 || mine[0]["author_name"] == "" {
+		t.Fatalf("author_name: %s", l.Raw)
+	}
 	e := call(t, "GET", fmt.Sprintf("/cms-json/cms/v2/posts/%v?_embed=replies", post.Obj()["id"]), nil)
 	emb, _ := e.Obj()["_embedded"].(map[string]any)
 	replies, _ := emb["replies"].([]any)

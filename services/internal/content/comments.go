@@ -563,6 +563,9 @@ func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
 		if err := s.applyComment(c, tx, m); err != nil {
 			return err
 		}
+		if !c.Has("author_name") {
+			m.AuthorName = s.commentAuthorName(c.Context(), m.Author)
+		}
 		if !c.Has("status") {
 			// check_comment: the post's author and moderators are approved;
 			// others once they have an approved comment
