@@ -259,3 +259,14 @@ func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, l
 		}
 	}
 }
+
+// defaultCategory is the default_category setting (WordPress's 1 when unset).
+func defaultCategory(ctx context.Context, q querier) (int64, error) {
+	var id int64
+	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,
+		int64(defaultCategoryID)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("read default_category: %w", err)
+	}
+	return id, nil
+}

@@ -44,6 +44,9 @@ func TestSettings(t *testing.T) {
 	if fmt.Sprint(p.obj()["categories"]) != fmt.Sprintf("[%d]", cat) {
 		t.Fatalf("default_category: %v", p.obj()["categories"])
 	}
+	// the default category cannot be deleted; the former one now can
+	wantError(t, e.do(admin, "DELETE", fmt.Sprintf("/cms/v2/categories/%d?force=true", cat), nil), 500, "rest_cannot_delete", "The term cannot be deleted.")
+	wantStatus(t, e.do(admin, "DELETE", "/cms/v2/categories/1?force=true", nil), 200)
 	// the internal endpoint the index reads
 	rec := httptest.NewRecorder()
 	e.svc.SettingsHandler().ServeHTTP(rec, httptest.NewRequest("GET", contract.SettingsPath, nil))

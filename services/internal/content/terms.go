@@ -382,7 +382,11 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 			if !c.Bool("force") {
 				return rest.NewError("rest_trash_not_supported", "Terms do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 			}
-			if tax == Category && t.ID == defaultCategoryID {
+			def, err := defaultCategory(c.Context(), tx)
+			if err != nil {
+				return err
+			}
+			if tax == Category && t.ID == def {
 				// wp_delete_term refuses the default category
 				return rest.NewError("rest_cannot_delete", "The term cannot be deleted.", http.StatusInternalServerError)
 			}
