@@ -382,10 +382,10 @@ func (s *Service) gsRevisionItem(rev *tmplRevision) (rest.Item, bool) {
 	}
 	return rest.Item{Data: rest.Object{
 		{Key: "author", Value: rev.Author},
-		{Key: "date", Value: formatLocal(rev.DateGMT, s.loc)},
+		{Key: "date", Value: formatLocal(rev.DateGMT, s.location())},
 		{Key: "date_gmt", Value: formatGMT(rev.DateGMT)},
 		{Key: "id", Value: rev.ID},
-		{Key: "modified", Value: formatLocal(rev.ModifiedGMT, s.loc)},
+		{Key: "modified", Value: formatLocal(rev.ModifiedGMT, s.location())},
 		{Key: "modified_gmt", Value: formatGMT(rev.ModifiedGMT)},
 		{Key: "parent", Value: rev.Parent},
 		{Key: "settings", Value: settings},

@@ -120,4 +120,8 @@ type Term struct {
 	Description string
 	Parent      int64
 	Count       int
+	// menus only (menu_settings): the theme locations it is assigned to
+	// and whether new top-level pages join it
+	Locations []string
+	AutoAdd   bool
 }

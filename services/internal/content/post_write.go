@@ -90,7 +90,7 @@ func (w *postWrite) dates() error {
 	c, p, old := w.c, w.p, w.old
 	switch {
 	case c.String("date") != "":
-		t, _ := parseDate(c.String("date"), w.s.loc)
+		t, _ := parseDate(c.String("date"), w.s.location())
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}

@@ -104,48 +104,58 @@ func statusesParam(c *rest.Request) []string {
 	return []string{"publish"}
 }
 
+// listQuery reads the collection parameters of a posts-like collection
+// (posts, pages, blocks, navigation, menu items) into a ListQuery.
+func (s *Service) listQuery(c *rest.Request, pt *PostType) (*ListQuery, error) {
+	statuses := statusesParam(c)
+	q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
+		Search: strings.TrimSpace(c.String("search")), SearchColumns: c.Strings("search_columns"),
+		Exact: c.String("search_semantics") == "exact", ExcludeProtected: !caller(c).LoggedIn(),
+		Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), Include: c.Ints("include"),
+		Exclude: c.Ints("exclude"), Parent: c.Ints("parent"), ParentExclude: c.Ints("parent_exclude"),
+		Slugs: c.Strings("slug"), Order: c.String("order"), OrderBy: c.String("orderby"), TaxRelation: c.String("tax_relation"),
+		Formats: c.Strings("format")}
+	if q.Page < 1 {
+		q.Page = 1
+	}
+	if q.PerPage < 1 {
+		q.PerPage = 10
+	}
+	if c.Has("offset") {
+		o := int(c.Int("offset"))
+		q.Offset = &o
+	}
+	if c.Has("menu_order") {
+		m := int(c.Int("menu_order"))
+		q.MenuOrder = &m
+	}
+	q.After, q.Before = timeParam(c, "after", s.location()), timeParam(c, "before", s.location())
+	q.ModifiedAfter, q.ModifiedBefore = timeParam(c, "modified_after", s.location()), timeParam(c, "modified_before", s.location())
+	q.Tax = taxClauses(c, pt)
+	if pt.Sticky && c.Has("sticky") {
+		st := c.Bool("sticky")
+		q.Sticky = &st
+	}
+	if pt.Sticky && c.Has("ignore_sticky") && !c.Bool("ignore_sticky") && q.Page == 1 && q.Sticky == nil &&
+		q.Search == "" && len(q.Tax) == 0 && len(q.Author) == 0 && len(q.Include) == 0 && q.Offset == nil {
+		q.StickyFirst = true
+	}
+	if q.OrderBy == "relevance" && q.Search == "" {
+		return nil, rest.NewError("rest_no_search_term_defined", "You need to define a search term to order by relevance.", http.StatusBadRequest)
+	}
+	if q.OrderBy == "include" && len(q.Include) == 0 {
+		return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
+	}
+	return q, nil
+}
+
 // listPosts is GET /cms/v2/{base}.
 func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		statuses := statusesParam(c)
 		context := c.String("context")
-		q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
-			Search: strings.TrimSpace(c.String("search")), SearchColumns: c.Strings("search_columns"),
-			Exact: c.String("search_semantics") == "exact", ExcludeProtected: !caller(c).LoggedIn(),
-			Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), Include: c.Ints("include"),
-			Exclude: c.Ints("exclude"), Parent: c.Ints("parent"), ParentExclude: c.Ints("parent_exclude"),
-			Slugs: c.Strings("slug"), Order: c.String("order"), OrderBy: c.String("orderby"), TaxRelation: c.String("tax_relation"),
-			Formats: c.Strings("format")}
-		if q.Page < 1 {
-			q.Page = 1
-		}
-		if q.PerPage < 1 {
-			q.PerPage = 10
-		}
-		if c.Has("offset") {
-			o := int(c.Int("offset"))
-			q.Offset = &o
-		}
-		if c.Has("menu_order") {
-			m := int(c.Int("menu_order"))
-			q.MenuOrder = &m
-		}
-		q.After, q.Before = timeParam(c, "after", s.loc), timeParam(c, "before", s.loc)
-		q.ModifiedAfter, q.ModifiedBefore = timeParam(c, "modified_after", s.loc), timeParam(c, "modified_before", s.loc)
-		q.Tax = taxClauses(c, pt)
-		if pt.Sticky && c.Has("sticky") {
-			st := c.Bool("sticky")
-			q.Sticky = &st
-		}
-		if pt.Sticky && c.Has("ignore_sticky") && !c.Bool("ignore_sticky") && q.Page == 1 && q.Sticky == nil &&
-			q.Search == "" && len(q.Tax) == 0 && len(q.Author) == 0 && len(q.Include) == 0 && q.Offset == nil {
-			q.StickyFirst = true
-		}
-		if q.OrderBy == "relevance" && q.Search == "" {
-			return nil, rest.NewError("rest_no_search_term_defined", "You need to define a search term to order by relevance.", http.StatusBadRequest)
-		}
-		if q.OrderBy == "include" && len(q.Include) == 0 {
-			return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
+		q, err := s.listQuery(c, pt)
+		if err != nil {
+			return nil, err
 		}
 		posts, total, err := listPosts(c.Context(), s.db(c.Context()), q)
 		if err != nil {

@@ -31,10 +31,12 @@ func Register(ctx context.Context, env *service.Env) error {
 	}
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
+	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())
 	// the kit is the catch-all: it matches routes case-insensitively and
 	// answers rest_no_route for the rest, in WordPress's envelope
 	env.Router.PathPrefix("/").Handler(srv)
 	go svc.RunScheduler(ctx, time.Minute, env.Logger)
+	go svc.RefreshSettings(ctx, time.Minute, env.Logger)
 	return nil
 }
 

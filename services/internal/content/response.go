@@ -88,7 +88,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 	out := make(rest.Object, 0, 32)
 	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
 	add("id", p.ID)
-	add("date", formatLocal(p.DateGMT, s.loc))
+	add("date", formatLocal(p.DateGMT, s.location()))
 	if !embed {
 		add("date_gmt", formatGMT(p.DateGMT))
 		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, p)}}
@@ -96,7 +96,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, p)})
 		}
 		add("guid", guid)
-		add("modified", formatLocal(p.ModifiedGMT, s.loc))
+		add("modified", formatLocal(p.ModifiedGMT, s.location()))
 		add("modified_gmt", formatGMT(p.ModifiedGMT))
 	}
 	if edit {
@@ -346,9 +346,9 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 	if pt.Author && p.Author != 0 {
 		add("author", href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(p.Author, 10), "embeddable", true))
 	}
-	// No "replies" link: Siteplane has no comments route, and an embeddable
-	// link to a missing route would put a rest_no_route error into every
-	// _embed answer. It comes back with the comments collection.
+	if pt.Comments {
+		add("replies", href(s.restRoot+"/cms/v2/comments?post="+id, "embeddable", true))
+	}
 	add("version-history", href(self+"/revisions", "count", p.Revisions))
 	if p.Revisions > 0 {
 		add("predecessor-version", href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision))

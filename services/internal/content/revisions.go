@@ -100,13 +100,13 @@ func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx s
 		return append(o, rest.Member{Key: "rendered", Value: rendered})
 	}
 	add("author", r.Author)
-	add("date", formatLocal(r.DateGMT, s.loc))
+	add("date", formatLocal(r.DateGMT, s.location()))
 	if !embed {
 		add("date_gmt", formatGMT(r.DateGMT))
 	}
 	add("id", r.ID)
 	if !embed {
-		add("modified", formatLocal(r.ModifiedGMT, s.loc))
+		add("modified", formatLocal(r.ModifiedGMT, s.location()))
 		add("modified_gmt", formatGMT(r.ModifiedGMT))
 	}
 	add("parent", r.Parent)

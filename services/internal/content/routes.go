@@ -32,7 +32,7 @@ func (s *Service) Routes() []rest.Route {
 		base := "/" + pt.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: collectionArgs(pt), Permission: listPostsPermission(pt), Handler: s.listPosts(pt)},
+				{Methods: rest.Readable, Args: collectionArgs(pt), AllowBatch: batchV1, Permission: listPostsPermission(pt), Handler: s.listPosts(pt)},
 				{Methods: rest.Creatable, Args: writeArgs(pt), AllowBatch: batchV1, Permission: createPostPermission(pt), Handler: s.createPost(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)`, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
@@ -72,6 +72,11 @@ func (s *Service) Routes() []rest.Route {
 			}},
 		)
 	}
+	routes = append(routes, s.menuItemRoutes()...)
+	routes = append(routes, s.settingsRoutes()...)
+	routes = append(routes, s.discoveryRoutes()...)
+	routes = append(routes, searchRoutes(s)...)
+	routes = append(routes, s.commentRoutes()...)
 	// themes, templates, template parts, global styles (themes.go,
 	// templates.go, template_revisions.go, global_styles.go)
 	routes = append(routes, s.themeRoutes()...)

@@ -62,14 +62,26 @@ func TestKitBehaviour(t *testing.T) {
 			t.Errorf("route %s not declared", want)
 		}
 	}
+	// every endpoint of a batchable route says so, the collection's GET
+	// included, as WordPress's index does (§2.3)
+	batchable := map[string]bool{}
+	for _, base := range []string{"posts", "pages", "blocks", "navigation", "menu-items"} {
+		batchable["/cms/v2/"+base] = true
+		batchable["/cms/v2/"+base+`/(?P<id>[\d]+)`] = true
+	}
 	for _, d := range srv.Describe() {
-		if d.Route == "/cms/v2/posts" {
-			for _, ep := range d.Endpoints {
-				if ep.Methods[0] == "POST" && (ep.AllowBatch == nil || !ep.AllowBatch.V1) {
-					t.Errorf("POST /posts must allow batch")
-				}
+		if !batchable[d.Route] {
+			continue
+		}
+		delete(batchable, d.Route)
+		for _, ep := range d.Endpoints {
+			if ep.AllowBatch == nil || !ep.AllowBatch.V1 {
+				t.Errorf("%s %v must allow batch", d.Route, ep.Methods)
 			}
 		}
+	}
+	if len(batchable) != 0 {
+		t.Errorf("routes missing: %v", batchable)
 	}
 }
 

@@ -30,6 +30,7 @@ package content
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -40,9 +41,11 @@ import (
 
 // Service holds the dependencies of the handlers.
 type Service struct {
-	pool     *pgxpool.Pool
-	site     contract.Site
-	loc      *time.Location
+	pool *pgxpool.Pool
+	site contract.Site
+	// tz is the site's time zone: the timezone setting, else the site
+	// file's (settings.go keeps it current)
+	tz       atomic.Pointer[time.Location]
 	restRoot string
 	users    Users
 	media    Media // media.go
@@ -52,8 +55,10 @@ type Service struct {
 
 // New returns a Service over pool for site; users validates author ids.
 func New(pool *pgxpool.Pool, site contract.Site, users Users) *Service {
-	return &Service{pool: pool, site: site, loc: site.Location(), restRoot: site.URL + "/cms-json",
+	s := &Service{pool: pool, site: site, restRoot: site.URL + "/cms-json",
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+	s.tz.Store(site.Location())
+	return s
 }
 
 // txKey marks a context that runs inside a batch transaction.

@@ -273,10 +273,13 @@ func trashedSlug(slug string) string {
 // addDefaultCategory gives a post without a category the default one, as
 // wp_insert_post does (when that category exists).
 func addDefaultCategory(ctx context.Context, q querier, postID int64) error {
-	if _, err := q.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id)
-		SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
+	// the default_category setting (settings.go) wins over WordPress's 1
+	if _, err := q.Exec(ctx, `WITH d AS (SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings
+			WHERE name = 'default_category'), $2::bigint) AS id)
+		INSERT INTO term_relationships (post_id, term_id)
+		SELECT $1, d.id FROM d WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
 			WHERE r.post_id = $1 AND t.taxonomy = 'category')
-		AND EXISTS (SELECT 1 FROM terms WHERE id = $2 AND taxonomy = 'category')`, postID, defaultCategoryID); err != nil {
+		AND EXISTS (SELECT 1 FROM terms WHERE id = d.id AND taxonomy = 'category')`, postID, defaultCategoryID); err != nil {
 		return fmt.Errorf("add the default category to post %d: %w", postID, err)
 	}
 	return nil

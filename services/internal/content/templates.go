@@ -138,7 +138,7 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		origin = t.Origin
 	}
 	if t.Modified != nil {
-		modified = formatLocal(*t.Modified, s.loc)
+		modified = formatLocal(*t.Modified, s.location())
 	}
 	blockVersion := 0
 	if hasBlocks(t.Content) {

@@ -16,11 +16,13 @@ import (
 
 const termColumns = `t.id, t.taxonomy, t.name, t.slug, t.description, t.parent,
  (SELECT count(*)::int FROM term_relationships r JOIN posts p ON p.id = r.post_id
-   WHERE r.term_id = t.id AND p.status = 'publish')`
+   WHERE r.term_id = t.id AND p.status = 'publish'),
+ COALESCE((SELECT ms.locations FROM menu_settings ms WHERE ms.term_id = t.id), '{}'),
+ COALESCE((SELECT ms.auto_add FROM menu_settings ms WHERE ms.term_id = t.id), false)`
 
 func scanTerm(row pgx.Row, extra ...any) (*Term, error) {
 	t := &Term{}
-	err := row.Scan(append([]any{&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description, &t.Parent, &t.Count}, extra...)...)
+	err := row.Scan(append([]any{&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description, &t.Parent, &t.Count, &t.Locations, &t.AutoAdd}, extra...)...)
 	return t, err
 }
 

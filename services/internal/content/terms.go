@@ -47,6 +47,9 @@ func termWriteArgs(tax *Taxonomy, create bool) rest.Props {
 		args = append(args, rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}})
 	}
 	args = append(args, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object"}})
+	if tax == Menu {
+		args = append(args, menuSettingsArgs()...)
+	}
 	return args
 }
 
@@ -85,8 +88,8 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Objec
 		add("slug", t.Slug)
 		if !embed {
 			add("meta", []any{})
-			add("locations", []any{})
-			add("auto_add", false)
+			add("locations", nonNil(t.Locations))
+			add("auto_add", t.AutoAdd)
 		}
 	} else {
 		if !embed {
@@ -180,6 +183,9 @@ func (s *Service) checkTermPost(c *rest.Request, tax *Taxonomy, postID int64) er
 		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
 	}
 	pt := typeByName(p.Type)
+	if p.Type == MenuItemType.Name {
+		pt = MenuItemType
+	}
 	if pt == nil || !hasTaxonomy(pt, tax) || !canRead(caller(c), pt, p) {
 		return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to view terms for this post.")
 	}
@@ -272,8 +278,12 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 				if tax.Hierarchical {
 					msg = "A term with the name provided already exists with this parent."
 				}
+				// wp_insert_term's data is the existing id; the controller
+				// adds it again, then {status, term_id}: WP_Error keeps the
+				// earlier payloads as additional_data
 				return &rest.Error{Code: "term_exists", Message: msg,
-					Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}}}
+					Data:           rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}},
+					AdditionalData: []any{existing, existing}}
 			}
 			slug := sanitizeTitle(c.String("slug"))
 			if slug == "" {
@@ -283,6 +293,9 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 				return err
 			}
 			if err := insertTerm(c.Context(), tx, tax, t); err != nil {
+				return err
+			}
+			if err := saveMenuSettings(c, tx, tax, t); err != nil {
 				return err
 			}
 			out, err = getTerm(c.Context(), tx, tax, t.ID)
@@ -341,6 +354,9 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 			if err := updateTermRow(c.Context(), tx, t); err != nil {
 				return err
 			}
+			if err := saveMenuSettings(c, tx, tax, t); err != nil {
+				return err
+			}
 			out, err = getTerm(c.Context(), tx, tax, t.ID)
 			return err
 		})
@@ -366,11 +382,21 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 			if !c.Bool("force") {
 				return rest.NewError("rest_trash_not_supported", "Terms do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 			}
-			if tax == Category && t.ID == defaultCategoryID {
+			def, err := defaultCategory(c.Context(), tx)
+			if err != nil {
+				return err
+			}
+			if tax == Category && t.ID == def {
 				// wp_delete_term refuses the default category
 				return rest.NewError("rest_cannot_delete", "The term cannot be deleted.", http.StatusInternalServerError)
 			}
 			previous := s.prepareTerm(tax, t, "view")
+			if tax == Menu {
+				// a menu's items go with it (wp_delete_nav_menu)
+				if err := deleteMenuItems(c.Context(), tx, t.ID); err != nil {
+					return err
+				}
+			}
 			if err := deleteTermRow(c.Context(), tx, tax, t); err != nil {
 				return err
 			}

@@ -22,7 +22,7 @@ func TestTermsCRUD(t *testing.T) {
 	}
 	r := e.do(editor, "POST", "/cms/v2/categories", map[string]any{"name": "News & Views"})
 	wantError(t, r, 400, "term_exists", "A term with the name provided already exists with this parent.")
-	if field(r.obj(), "data", "term_id") != float64(c.id()) {
+	if field(r.obj(), "data", "term_id") != float64(c.id()) || fmt.Sprint(r.obj()["additional_data"]) != fmt.Sprint([]any{float64(c.id()), float64(c.id())}) {
 		t.Fatalf("term_exists data: %s", r.Raw)
 	}
 	wantError(t, e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "go"}), 400, "term_exists",

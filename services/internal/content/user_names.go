@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,8 +13,9 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// userNamer is a Users that also knows display names (templates show their
-// author's name as author_text). Users without it show "Unknown author".
+// userNamer is a Users that also knows display names: templates show their
+// author's name as author_text ("Unknown author" without it), and a comment
+// by a logged-in user carries it as author_name, as wp_new_comment fills it.
 type userNamer interface {
 	DisplayName(ctx context.Context, id int64) (string, error)
 }
@@ -35,13 +37,17 @@ func (g GatewayUsers) DisplayName(ctx context.Context, id int64) (string, error)
 		return "", fmt.Errorf("user name lookup: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound:
 		return "", nil
+	default:
+		return "", fmt.Errorf("user name lookup: gateway answered %d", resp.StatusCode)
 	}
 	var u struct {
 		Name string `json:"name"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&u); err != nil {
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&u); err != nil {
 		return "", fmt.Errorf("user name lookup: %w", err)
 	}
 	return u.Name, nil

@@ -127,7 +127,7 @@ func (g *Gateway) knownNamespace(ctx context.Context, route string) (string, boo
 // serveIndex is GET / (reference §2.1).
 func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
 	descs, namespaces := g.merged(r.Context())
-	site := g.cfg.Site
+	site := g.siteSettings(r.Context())
 	if namespaces == nil {
 		namespaces = []string{}
 	}

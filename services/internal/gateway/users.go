@@ -54,7 +54,9 @@ var userSchema = &rest.Schema{
 		{Name: "capabilities", Schema: &rest.Schema{Description: "All capabilities assigned to the user.", Type: "object", Context: ctxEdit, Readonly: true}},
 		{Name: "extra_capabilities", Schema: &rest.Schema{Description: "Any extra capabilities assigned to the user.", Type: "object", Context: ctxEdit, Readonly: true}},
 		{Name: "avatar_urls", Schema: &rest.Schema{Description: "Avatar URLs for the user.", Type: "object", Context: ctxAll, Readonly: true}},
-		{Name: "meta", Schema: &rest.Schema{Description: "Meta fields.", Type: "object", Context: []string{"view", "edit"}}},
+		{Name: "meta", Schema: &rest.Schema{Description: "Meta fields.", Type: "object", Context: []string{"view", "edit"},
+			Properties: rest.Props{{Name: "persisted_preferences", Schema: &rest.Schema{Type: "object", Context: ctxEdit,
+				Description: "Preferences the block editor persists for the user."}}}}},
 	},
 }
 
@@ -89,7 +91,9 @@ func (g *Gateway) userItem(r *rest.Request, u accounts.User) rest.Item {
 		{Key: "capabilities", Value: caps},
 		{Key: "extra_capabilities", Value: rest.Object{{Key: string(u.Role), Value: true}}},
 		{Key: "avatar_urls", Value: avatars},
-		{Key: "meta", Value: []any{}},
+		// WordPress registers persisted_preferences (edit context only);
+		// nothing stores preferences yet, so it is always empty
+		{Key: "meta", Value: rest.Object{{Key: "persisted_preferences", Value: []any{}}}},
 	}
 	return rest.Item{Data: data, Links: rest.Links{
 		{Rel: "self", Href: r.URL(fmt.Sprintf("%s/%d", usersRoutePrefix, u.ID))},
@@ -104,20 +108,9 @@ func localeOf(u accounts.User) string {
 	return u.Locale
 }
 
-// capabilityList is the role's primitive capabilities that the REST routes
-// check, in a stable order.
-func capabilityList(role identity.Role) []string {
-	var out []string
-	for _, c := range []string{"read", "edit_posts", "delete_posts", "upload_files", "publish_posts", "edit_published_posts",
-		"delete_published_posts", "edit_others_posts", "delete_others_posts", "edit_pages", "edit_others_pages", "publish_pages",
-		"manage_categories", "unfiltered_html", "edit_theme_options", "list_users", "create_users", "edit_users", "delete_users",
-		"promote_users", "manage_options"} {
-		if role.Can(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// capabilityList is the role's primitive capabilities, from the one
+// capability table every service checks (identity's capabilities.json).
+func capabilityList(role identity.Role) []string { return role.Capabilities() }
 
 // publiclyVisible reports whether anyone may see the user (see the package
 // comment above: contributors and up stand for "has published posts").

@@ -60,6 +60,23 @@ func TestUsersRoutes(t *testing.T) {
 	if o := v.(map[string]any); o["email"] != "w@example.com" {
 		t.Fatalf("edit context %v", o)
 	}
+	// WordPress's full capability sets: an author has 10 (+ the role name),
+	// an administrator 61 (+ the role name), levels included
+	if caps := v.(map[string]any)["capabilities"].(map[string]any); len(caps) != 11 || caps["level_2"] != true || caps["author"] != true || caps["edit_pages"] != nil {
+		t.Fatalf("author capabilities %v", caps)
+	}
+	if pp := v.(map[string]any)["meta"].(map[string]any); fmt.Sprint(pp["persisted_preferences"]) != "[]" {
+		t.Fatalf("edit meta %v", pp)
+	}
+	_, v = f.do(t, "GET", "/cms-json/cms/v2/users/me?context=edit", nil, admin...)
+	if caps := v.(map[string]any)["capabilities"].(map[string]any); len(caps) != 62 || caps["level_10"] != true ||
+		caps["unfiltered_upload"] != true || caps["moderate_comments"] != true || caps["administrator"] != true {
+		t.Fatalf("administrator capabilities (%d) %v", len(caps), caps)
+	}
+	_, v = f.do(t, "GET", fmt.Sprintf("/cms-json/cms/v2/users/%v", id), nil)
+	if m := v.(map[string]any)["meta"]; fmt.Sprint(m) != "map[]" && fmt.Sprint(m) != "[]" {
+		t.Fatalf("view meta %v", m)
+	}
 	// Anonymous listing shows only authors (contributor and up).
 	_, v = f.do(t, "GET", "/cms-json/cms/v2/users", nil)
 	if l := v.([]any); len(l) != 2 {

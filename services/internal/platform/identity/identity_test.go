@@ -116,3 +116,32 @@ func TestMiddleware(t *testing.T) {
 		})
 	}
 }
+
+// The capability table is WordPress's: 61 primitive capabilities for an
+// administrator (62 with the role name the users routes add), levels by role.
+func TestCapabilityTable(t *testing.T) {
+	counts := map[Role]int{Administrator: 61, Editor: 34, Author: 10, Contributor: 5, Subscriber: 2}
+	for role, n := range counts {
+		if got := len(role.Capabilities()); got != n {
+			t.Errorf("%s: %d capabilities, want %d", role, got, n)
+		}
+	}
+	checks := []struct {
+		role Role
+		cap  string
+		want bool
+	}{
+		{Administrator, "level_10", true}, {Administrator, "unfiltered_upload", true}, {Administrator, "edit_theme_options", true},
+		{Editor, "level_7", true}, {Editor, "level_8", false}, {Editor, "moderate_comments", true}, {Editor, "edit_theme_options", false},
+		{Editor, "read_private_posts", true}, {Author, "level_2", true}, {Author, "edit_pages", false},
+		{Contributor, "edit_posts", true}, {Contributor, "upload_files", false}, {Subscriber, "level_0", true}, {Subscriber, "edit_posts", false},
+	}
+	for _, c := range checks {
+		if c.role.Can(c.cap) != c.want {
+			t.Errorf("%s can %s: want %v", c.role, c.cap, c.want)
+		}
+	}
+	if caps := Administrator.Capabilities(); caps[0] != "switch_themes" || caps[len(caps)-1] != "export" {
+		t.Errorf("order: %v", caps)
+	}
+}

@@ -1,0 +1,170 @@
+package content
+
+import "strings"
+
+// The data behind /types, /taxonomies and /statuses: what WordPress's
+// register_post_type, register_taxonomy and register_post_status calls
+// declare for the types, taxonomies and statuses the site serves.
+
+// typeInfo describes one post type as /types shows it.
+type typeInfo struct {
+	name, base, singular, plural, description, icon string
+	capType                                         string // meta capability stem: edit_<capType>
+	hierarchical, viewable, showInNav, showUI       bool
+	supports                                        []string
+	taxonomies                                      []string
+	caps                                            Caps
+}
+
+var attachmentCaps = func() Caps {
+	c := postCaps
+	c.Create = "upload_files"
+	return c
+}()
+
+var themeCaps = Caps{Read: "edit_theme_options", Create: "edit_theme_options", EditPosts: "edit_theme_options",
+	EditOthers: "edit_theme_options", EditPublished: "edit_theme_options", EditPrivate: "edit_theme_options",
+	Publish: "edit_theme_options", ReadPrivate: "edit_theme_options", DeletePosts: "edit_theme_options",
+	DeleteOthers: "edit_theme_options", DeletePublished: "edit_theme_options", DeletePrivate: "edit_theme_options"}
+
+// typeInfos are the served post types in registration order.
+var typeInfos = []typeInfo{
+	{name: "post", base: "posts", singular: "Post", plural: "Posts", icon: "dashicons-admin-post", capType: "post",
+		viewable: true, showInNav: true, showUI: true,
+		supports:   []string{"title", "editor", "author", "thumbnail", "excerpt", "trackbacks", "custom-fields", "comments", "revisions", "post-formats", "autosave"},
+		taxonomies: []string{"category", "post_tag"}, caps: postCaps},
+	{name: "page", base: "pages", singular: "Page", plural: "Pages", icon: "dashicons-admin-page", capType: "page",
+		hierarchical: true, viewable: true, showInNav: true, showUI: true,
+		supports:   []string{"title", "editor", "author", "thumbnail", "page-attributes", "custom-fields", "comments", "revisions", "autosave"},
+		taxonomies: []string{}, caps: pageCaps},
+	{name: "attachment", base: "media", singular: "Media", plural: "Media", icon: "dashicons-admin-media", capType: "post",
+		viewable: true, showInNav: true, showUI: true,
+		supports:   []string{"title", "author", "comments"},
+		taxonomies: []string{}, caps: attachmentCaps},
+	{name: "nav_menu_item", base: "menu-items", singular: "Navigation Menu Item", plural: "Navigation Menu Items", capType: "post",
+		taxonomies: []string{"nav_menu"}, supports: []string{}, caps: navigationCaps},
+	{name: "wp_block", base: "blocks", singular: "Pattern", plural: "Patterns", capType: "block", showUI: true,
+		supports:   []string{"title", "excerpt", "editor", "revisions", "custom-fields"},
+		taxonomies: []string{"cms_pattern_category"}, caps: blockCaps},
+	{name: "wp_template", base: "templates", singular: "Template", plural: "Templates", description: "Templates to include in your theme.", capType: "post",
+		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author"},
+		taxonomies: []string{}, caps: themeCaps},
+	{name: "wp_template_part", base: "template-parts", singular: "Template Part", plural: "Template Parts", description: "Template parts to include in your templates.", capType: "post",
+		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author"},
+		taxonomies: []string{}, caps: themeCaps},
+	{name: "wp_navigation", base: "navigation", singular: "Navigation Menu", plural: "Navigation Menus", description: "Navigation menus that can be inserted into your site.", capType: "post",
+		showUI: true, supports: []string{"title", "editor", "revisions"},
+		taxonomies: []string{}, caps: navigationCaps},
+}
+
+func typeInfoByName(name string) *typeInfo {
+	for i := range typeInfos {
+		if strings.EqualFold(typeInfos[i].name, name) {
+			return &typeInfos[i]
+		}
+	}
+	return nil
+}
+
+// taxInfo describes a taxonomy as /taxonomies shows it.
+type taxInfo struct {
+	tax                             *Taxonomy
+	singular, plural, description   string
+	types                           []string
+	showCloud, public, showInNav    bool
+	manage, edit, delete, assignCap string
+}
+
+var taxInfos = []taxInfo{
+	{tax: Category, singular: "Category", plural: "Categories", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
+		manage: "manage_categories", edit: "edit_categories", delete: "delete_categories", assignCap: "assign_categories"},
+	{tax: Tag, singular: "Tag", plural: "Tags", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
+		manage: "manage_post_tags", edit: "edit_post_tags", delete: "delete_post_tags", assignCap: "assign_post_tags"},
+	{tax: Menu, singular: "Navigation Menu", plural: "Navigation Menus", types: []string{"nav_menu_item"},
+		manage: "edit_theme_options", edit: "edit_theme_options", delete: "edit_theme_options", assignCap: "edit_theme_options"},
+	{tax: PatternCategory, singular: "Pattern Category", plural: "Pattern Categories", types: []string{"wp_block"},
+		manage: "manage_categories", edit: "manage_categories", delete: "manage_categories", assignCap: "edit_posts"},
+}
+
+func taxInfoByName(name string) *taxInfo {
+	for i := range taxInfos {
+		if strings.EqualFold(taxInfos[i].tax.Name, name) {
+			return &taxInfos[i]
+		}
+	}
+	return nil
+}
+
+// statusInfo is one post status as /statuses shows it.
+type statusInfo struct {
+	slug, name                                        string
+	private, protected, public, queryable, showInList bool
+	dateFloating                                      bool
+}
+
+// statusInfos: the non-internal statuses and trash, as the statuses
+// controller lists them.
+var statusInfos = []statusInfo{
+	{slug: "publish", name: "Published", public: true, queryable: true, showInList: true},
+	{slug: "future", name: "Scheduled", protected: true, showInList: true},
+	{slug: "draft", name: "Draft", protected: true, showInList: true, dateFloating: true},
+	{slug: "pending", name: "Pending", protected: true, showInList: true, dateFloating: true},
+	{slug: "private", name: "Private", private: true, showInList: true},
+	{slug: "trash", name: "Trash", showInList: true},
+}
+
+// postTypeLabels builds a post type's labels the way get_post_type_labels
+// fills them from the singular and plural names.
+func postTypeLabels(t *typeInfo) []labelPair {
+	s, p := t.singular, t.plural
+	ls, lp := strings.ToLower(s), strings.ToLower(p)
+	var parent any
+	if t.hierarchical {
+		parent = "Parent " + s + ":"
+	}
+	return []labelPair{
+		{"name", p}, {"singular_name", s}, {"add_new", "Add New " + s}, {"add_new_item", "Add New " + s},
+		{"edit_item", "Edit " + s}, {"new_item", "New " + s}, {"view_item", "View " + s}, {"view_items", "View " + p},
+		{"search_items", "Search " + p}, {"not_found", "No " + lp + " found."}, {"not_found_in_trash", "No " + lp + " found in Trash."},
+		{"parent_item_colon", parent}, {"all_items", "All " + p}, {"archives", s + " Archives"}, {"attributes", s + " Attributes"},
+		{"insert_into_item", "Insert into " + ls}, {"uploaded_to_this_item", "Uploaded to this " + ls},
+		{"featured_image", "Featured image"}, {"set_featured_image", "Set featured image"},
+		{"remove_featured_image", "Remove featured image"}, {"use_featured_image", "Use as featured image"},
+		{"filter_items_list", "Filter " + lp + " list"}, {"filter_by_date", "Filter by date"},
+		{"items_list_navigation", p + " list navigation"}, {"items_list", p + " list"},
+		{"item_published", s + " published."}, {"item_published_privately", s + " published privately."},
+		{"item_reverted_to_draft", s + " reverted to draft."}, {"item_trashed", s + " trashed."},
+		{"item_scheduled", s + " scheduled."}, {"item_updated", s + " updated."},
+		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
+		{"menu_name", p}, {"name_admin_bar", s},
+	}
+}
+
+// taxLabels builds a taxonomy's labels as get_taxonomy_labels does.
+func taxLabels(t *taxInfo) []labelPair {
+	s, p := t.singular, t.plural
+	ls, lp := strings.ToLower(s), strings.ToLower(p)
+	var popular, parent, parentColon, separate, filter any
+	if t.tax.Hierarchical {
+		parent, parentColon, filter = "Parent "+s, "Parent "+s+":", "Filter by "+ls
+	} else {
+		popular, separate = "Popular "+p, "Separate "+lp+" with commas"
+	}
+	return []labelPair{
+		{"name", p}, {"singular_name", s}, {"search_items", "Search " + p}, {"popular_items", popular},
+		{"all_items", "All " + p}, {"parent_item", parent}, {"parent_item_colon", parentColon},
+		{"edit_item", "Edit " + s}, {"view_item", "View " + s}, {"update_item", "Update " + s},
+		{"add_new_item", "Add New " + s}, {"new_item_name", "New " + s + " Name"},
+		{"separate_items_with_commas", separate}, {"add_or_remove_items", "Add or remove " + lp},
+		{"choose_from_most_used", "Choose from the most used " + lp}, {"not_found", "No " + lp + " found."},
+		{"no_terms", "No " + lp}, {"filter_by_item", filter}, {"items_list_navigation", p + " list navigation"},
+		{"items_list", p + " list"}, {"most_used", "Most Used"}, {"back_to_items", "&larr; Go to " + p},
+		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
+		{"menu_name", p}, {"name_admin_bar", s}, {"archives", "All " + p},
+	}
+}
+
+type labelPair struct {
+	key   string
+	value any
+}

@@ -1,0 +1,63 @@
+package content
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// MenuLocations are the theme's registered menu locations (WordPress's
+// register_nav_menus): a menu's locations must be among them. Siteplane's
+// themes declare these two.
+var MenuLocations = []string{"primary", "footer"}
+
+// menuSettingsArgs are the menus' writable locations and auto_add.
+func menuSettingsArgs() rest.Props {
+	plain := &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}
+	return rest.Props{
+		{Name: "locations", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"},
+			Validate: func(_ *rest.Request, v any, param string) error {
+				clean, err := rest.ParseArg(v, plain, param)
+				if err != nil {
+					return err
+				}
+				for _, l := range clean.([]any) {
+					if loc, _ := l.(string); !slices.Contains(MenuLocations, loc) {
+						return &rest.Error{Code: "rest_invalid_menu_location", Message: "Invalid menu location.",
+							Data: rest.Object{{Key: "location", Value: loc}}}
+					}
+				}
+				return nil
+			}}},
+		{Name: "auto_add", Schema: &rest.Schema{Type: "boolean"}},
+	}
+}
+
+// saveMenuSettings writes a menu's locations and auto_add when the request
+// sets them; a location given to this menu leaves every other menu.
+func saveMenuSettings(c *rest.Request, tx pgx.Tx, tax *Taxonomy, t *Term) error {
+	if tax != Menu || (!c.Has("locations") && !c.Has("auto_add")) {
+		return nil
+	}
+	ctx := c.Context()
+	if c.Has("locations") {
+		locs := nonNil(c.Strings("locations"))
+		if _, err := tx.Exec(ctx, `UPDATE menu_settings SET locations = ARRAY(SELECT unnest(locations) EXCEPT SELECT unnest($2::text[]))
+			WHERE term_id <> $1 AND locations && $2::text[]`, t.ID, locs); err != nil {
+			return fmt.Errorf("move menu locations: %w", err)
+		}
+		t.Locations = locs
+	}
+	if c.Has("auto_add") {
+		t.AutoAdd = c.Bool("auto_add")
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO menu_settings (term_id, locations, auto_add) VALUES ($1, $2, $3)
+		ON CONFLICT (term_id) DO UPDATE SET locations = $2, auto_add = $3`, t.ID, nonNil(t.Locations), t.AutoAdd)
+	if err != nil {
+		return fmt.Errorf("save settings of menu %d: %w", t.ID, err)
+	}
+	return nil
+}

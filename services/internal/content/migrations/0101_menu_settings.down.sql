@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS menu_settings;

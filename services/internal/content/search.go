@@ -1,0 +1,249 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// GET /cms/v2/search (WP_REST_Search_Controller): published posts and pages
+// (type=post) or public terms (type=term) matching a search, as
+// {id, title, url, type, subtype} with embeddable self links (the gateway's
+// _embed follows them).
+
+// searchPostTypes and searchTaxonomies are what the post and term search
+// handlers cover: public types and taxonomies.
+var (
+	searchPostTypes  = []*PostType{TypePost, TypePage}
+	searchTaxonomies = []*Taxonomy{Category, Tag}
+)
+
+func searchRoutes(s *Service) []rest.Route {
+	subtypes := []string{"any"}
+	for _, pt := range searchPostTypes {
+		subtypes = append(subtypes, pt.Name)
+	}
+	for _, tax := range searchTaxonomies {
+		subtypes = append(subtypes, tax.Name)
+	}
+	args := rest.Props{
+		{Name: "context", Schema: &rest.Schema{Type: "string", Enum: strEnum("view", "embed"), Default: "view",
+			Description: "Scope under which the request is made; determines fields present in response."}},
+		{Name: "page", Schema: &rest.Schema{Type: "integer", Default: 1, Minimum: rest.Ptr(1.0)}},
+		{Name: "per_page", Schema: &rest.Schema{Type: "integer", Default: 10, Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0)}},
+		{Name: "search", Schema: &rest.Schema{Type: "string"}},
+		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term"), Default: "post"}},
+		{Name: "subtype", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string", Enum: strEnum(subtypes...)}, Default: "any"}},
+		{Name: "exclude", Schema: intArray()},
+		{Name: "include", Schema: intArray()},
+	}
+	schema := &rest.Schema{Title: "search-result", Type: "object", Properties: rest.Props{
+		{Name: "id", Schema: &rest.Schema{Types: []string{"integer", "string"}, Context: []string{"view", "embed"}, Readonly: true}},
+		{Name: "title", Schema: &rest.Schema{Type: "string", Context: []string{"view", "embed"}, Readonly: true}},
+		{Name: "url", Schema: &rest.Schema{Type: "string", Format: "uri", Context: []string{"view", "embed"}, Readonly: true}},
+		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term"), Context: []string{"view", "embed"}, Readonly: true}},
+		{Name: "subtype", Schema: &rest.Schema{Type: "string", Enum: strEnum(subtypes[1:]...), Context: []string{"view", "embed"}, Readonly: true}},
+	}}
+	return []rest.Route{{Namespace: Namespace, Path: "/search", Schema: schema, Endpoints: []rest.Endpoint{
+		{Methods: rest.Readable, Args: args, Handler: s.search},
+	}}}
+}
+
+// searchHit is one result before rendering.
+type searchHit struct {
+	id                         int64
+	title, url, kind, sub, obj string // obj: the REST route of the object
+	about                      string
+}
+
+func (s *Service) search(c *rest.Request) (*rest.Response, error) {
+	page, perPage := int(c.Int("page")), int(c.Int("per_page"))
+	if page < 1 {
+		page = 1
+	}
+	if perPage < 1 {
+		perPage = 10
+	}
+	subs := c.Strings("subtype")
+	if v, ok := c.Param("subtype").(string); ok {
+		subs = []string{v}
+	}
+	anySub := len(subs) == 0 || slices.Contains(subs, "any")
+	var hits []searchHit
+	var total int
+	var err error
+	if c.String("type") == "term" {
+		var taxes []string
+		for _, tax := range searchTaxonomies {
+			if anySub || slices.Contains(subs, tax.Name) {
+				taxes = append(taxes, tax.Name)
+			}
+		}
+		hits, total, err = s.searchTerms(c, taxes, page, perPage)
+	} else {
+		var types []string
+		for _, pt := range searchPostTypes {
+			if anySub || slices.Contains(subs, pt.Name) {
+				types = append(types, pt.Name)
+			}
+		}
+		hits, total, err = s.searchPosts(c, types, page, perPage)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
+		return nil, rest.NewError("rest_search_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
+	}
+	embed := c.String("context") == "embed"
+	items := make([]any, 0, len(hits))
+	for _, h := range hits {
+		o := rest.Object{{Key: "id", Value: h.id}, {Key: "title", Value: h.title}, {Key: "url", Value: h.url},
+			{Key: "type", Value: h.kind}, {Key: "subtype", Value: h.sub}}
+		links := rest.Object{{Key: "self", Value: []any{href(h.obj, "embeddable", true)}}}
+		if !embed {
+			links = append(links, rest.Member{Key: "about", Value: []any{href(h.about)}})
+		}
+		items = append(items, append(o, rest.Member{Key: "_links", Value: links}))
+	}
+	res := rest.OK(items)
+	rest.Paginate(c, res, int64(total), page, perPage)
+	return res, nil
+}
+
+// searchPosts finds published posts of types: the search words in title,
+// excerpt or content, by relevance then date (WP_Query's search order).
+func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int) ([]searchHit, int, error) {
+	if len(types) == 0 {
+		return nil, 0, nil
+	}
+	ctx := c.Context()
+	q := &ListQuery{Search: strings.TrimSpace(c.String("search")), ExcludeProtected: !caller(c).LoggedIn()}
+	b := &sqlBuilder{}
+	b.add("p.type = ANY(" + b.arg(types) + ")")
+	b.add("p.status = 'publish'")
+	if q.Search != "" {
+		b.searchClause(q)
+	}
+	if inc := c.Ints("include"); len(inc) > 0 {
+		b.add("p.id = ANY(" + b.arg(inc) + ")")
+	}
+	if exc := c.Ints("exclude"); len(exc) > 0 {
+		b.add("p.id <> ALL(" + b.arg(exc) + ")")
+	}
+	nFilter := len(b.args)
+	order := "p.date_gmt DESC, p.id DESC"
+	if q.Search != "" {
+		order = b.relevance(q) + ", " + order
+	}
+	sql := "SELECT p.id, count(*) OVER () FROM posts p WHERE " + strings.Join(b.where, " AND ") + " ORDER BY " + order +
+		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg((page-1)*perPage)
+	count := "SELECT count(*) FROM posts p WHERE " + strings.Join(b.where, " AND ")
+	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
+	if err != nil || len(ids) == 0 {
+		return nil, total, err
+	}
+	objs, err := loadMenuObjects(ctx, s.db(ctx), postRefs(ids))
+	if err != nil {
+		return nil, 0, err
+	}
+	hits := make([]searchHit, 0, len(ids))
+	for _, id := range ids {
+		p := objs.posts[id]
+		pt := typeByName(p.Type)
+		hits = append(hits, searchHit{id: p.ID, title: p.Title, url: s.link(pt, p), kind: "post", sub: p.Type,
+			obj: s.postURL(pt, p.ID), about: s.restRoot + "/cms/v2/types/" + p.Type})
+	}
+	return hits, total, nil
+}
+
+// searchTerms finds terms of taxes whose name or slug contains the search.
+func (s *Service) searchTerms(c *rest.Request, taxes []string, page, perPage int) ([]searchHit, int, error) {
+	if len(taxes) == 0 {
+		return nil, 0, nil
+	}
+	ctx := c.Context()
+	b := &sqlBuilder{}
+	b.add("t.taxonomy = ANY(" + b.arg(taxes) + ")")
+	if term := strings.TrimSpace(c.String("search")); term != "" {
+		a := b.arg("%" + likeEscape(term) + "%")
+		b.add("(t.name ILIKE " + a + " OR t.slug ILIKE " + a + ")")
+	}
+	if inc := c.Ints("include"); len(inc) > 0 {
+		b.add("t.id = ANY(" + b.arg(inc) + ")")
+	}
+	if exc := c.Ints("exclude"); len(exc) > 0 {
+		b.add("t.id <> ALL(" + b.arg(exc) + ")")
+	}
+	nFilter := len(b.args)
+	count := "SELECT count(*) FROM terms t WHERE " + strings.Join(b.where, " AND ")
+	sql := "SELECT t.id, count(*) OVER () FROM terms t WHERE " + strings.Join(b.where, " AND ") +
+		" ORDER BY lower(t.name), t.id LIMIT " + b.arg(perPage) + " OFFSET " + b.arg((page-1)*perPage)
+	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
+	if err != nil || len(ids) == 0 {
+		return nil, total, err
+	}
+	refs := make([]*menuItem, len(ids))
+	for i, id := range ids {
+		refs[i] = &menuItem{ItemType: "taxonomy", ObjectID: id}
+	}
+	objs, err := loadMenuObjects(ctx, s.db(ctx), refs)
+	if err != nil {
+		return nil, 0, err
+	}
+	hits := make([]searchHit, 0, len(ids))
+	for _, id := range ids {
+		t := objs.terms[id]
+		tax := Category
+		if t.Taxonomy == Tag.Name {
+			tax = Tag
+		}
+		hits = append(hits, searchHit{id: t.ID, title: t.Name, url: s.termLink(tax, t), kind: "term", sub: t.Taxonomy,
+			obj: s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10), about: s.restRoot + "/cms/v2/taxonomies/" + t.Taxonomy})
+	}
+	return hits, total, nil
+}
+
+// postRefs wraps post ids as post_type references for loadMenuObjects.
+func postRefs(ids []int64) []*menuItem {
+	refs := make([]*menuItem, len(ids))
+	for i, id := range ids {
+		refs[i] = &menuItem{ItemType: "post_type", ObjectID: id}
+	}
+	return refs
+}
+
+// idsAndTotal runs a page query of (id, total) rows; an empty page after
+// the first counts the matches with the count statement (to tell a page
+// past the end from an empty result).
+func idsAndTotal(ctx context.Context, q querier, sql string, args []any, count string, countArgs []any, page int) ([]int64, int, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	total := 0
+	for rows.Next() {
+		var id, n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, 0, fmt.Errorf("search: %w", err)
+		}
+		ids, total = append(ids, id), int(n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search: %w", err)
+	}
+	rows.Close()
+	if len(ids) == 0 && page > 1 {
+		if err := q.QueryRow(ctx, count, countArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("search count: %w", err)
+		}
+	}
+	return ids, total, nil
+}

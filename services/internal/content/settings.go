@@ -1,0 +1,272 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Site settings (WP_REST_Settings_Controller): GET and update by
+// administrators (manage_options).
+//
+// Decision: the content service owns the persisted settings (table
+// settings); a missing value falls back to the site file the operator
+// renders (contract.Site), then to WordPress's default. The gateway builds
+// the index (GET /) from the same values through the internal
+// contract.SettingsPath endpoint, so a change through /cms/v2/settings shows
+// in GET / at once. url stays the operator's (it decides routing and TLS):
+// it is shown here but cannot be written. The timezone setting also sets
+// the time zone of the service's dates (Service.location).
+
+// setting is one exposed option: its name, schema and default.
+type setting struct {
+	name   string
+	schema *rest.Schema
+	def    func(site contract.Site) any
+}
+
+func constant(v any) func(contract.Site) any { return func(contract.Site) any { return v } }
+
+var siteSettings = []setting{
+	{"title", &rest.Schema{Type: "string", Description: "Site title."}, func(s contract.Site) any { return s.Title }},
+	{"description", &rest.Schema{Type: "string", Description: "Site tagline."}, func(s contract.Site) any { return s.Description }},
+	{"url", &rest.Schema{Type: "string", Format: "uri", Description: "Site URL."}, func(s contract.Site) any { return s.URL }},
+	{"email", &rest.Schema{Type: "string", Format: "email", Description: "This address is used for admin purposes, like new user notification."}, constant("")},
+	{"timezone", &rest.Schema{Type: "string", Description: "A city in the same timezone as you."}, func(s contract.Site) any { return s.Timezone }},
+	{"date_format", &rest.Schema{Type: "string", Description: "A date format for all date strings."}, constant("F j, Y")},
+	{"time_format", &rest.Schema{Type: "string", Description: "A time format for all time strings."}, constant("g:i a")},
+	{"start_of_week", &rest.Schema{Type: "integer", Description: "A day number of the week that the week should start on."}, constant(int64(1))},
+	{"language", &rest.Schema{Type: "string", Description: "WordPress locale code."}, constant("en_US")},
+	{"use_smilies", &rest.Schema{Type: "boolean", Description: "Convert emoticons like :-) and :-P to graphics on display."}, constant(true)},
+	{"default_category", &rest.Schema{Type: "integer", Description: "Default post category."}, constant(int64(defaultCategoryID))},
+	{"default_post_format", &rest.Schema{Type: "string", Description: "Default post format."}, constant("0")},
+	{"posts_per_page", &rest.Schema{Type: "integer", Description: "Blog pages show at most."}, constant(int64(10))},
+	{"show_on_front", &rest.Schema{Type: "string", Enum: strEnum("posts", "page"), Description: "What to show on the front page"}, func(s contract.Site) any { return s.ShowOnFront }},
+	{"page_on_front", &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Description: "The ID of the page that should be displayed on the front page"}, func(s contract.Site) any { return s.PageOnFront }},
+	{"page_for_posts", &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Description: "The ID of the page that should display the latest posts"}, func(s contract.Site) any { return s.PageForPosts }},
+	{"default_ping_status", &rest.Schema{Type: "string", Enum: strEnum("open", "closed"), Description: "Allow link notifications from other blogs (pingbacks and trackbacks) on new articles."}, constant("open")},
+	{"default_comment_status", &rest.Schema{Type: "string", Enum: strEnum("open", "closed"), Description: "Allow people to submit comments on new posts."}, constant("open")},
+	{"site_logo", &rest.Schema{Type: "integer", Description: "Site logo."}, constant(int64(0))},
+	{"site_icon", &rest.Schema{Type: "integer", Description: "Site icon."}, constant(int64(0))},
+}
+
+func settingsSchema() *rest.Schema {
+	props := make(rest.Props, 0, len(siteSettings))
+	for _, st := range siteSettings {
+		sc := *st.schema
+		props = append(props, rest.Prop{Name: st.name, Schema: &sc})
+	}
+	return &rest.Schema{Title: "settings", Type: "object", Properties: props}
+}
+
+// settingsArgs are the update arguments: each setting's schema, where null
+// resets the setting to its default (the settings controller's
+// sanitize_callback lets null through).
+func settingsArgs() rest.Props {
+	args := make(rest.Props, 0, len(siteSettings))
+	for _, st := range siteSettings {
+		plain := *st.schema
+		sc := plain
+		sc.Sanitize = func(_ *rest.Request, v any, param string) (any, error) {
+			if v == nil {
+				return nil, nil
+			}
+			clean, err := rest.ParseArg(v, &plain, param)
+			if err != nil {
+				return nil, err
+			}
+			return clean, nil
+		}
+		args = append(args, rest.Prop{Name: st.name, Schema: &sc})
+	}
+	return args
+}
+
+func (s *Service) settingsRoutes() []rest.Route {
+	return []rest.Route{{Namespace: Namespace, Path: "/settings", Schema: settingsSchema(), Endpoints: []rest.Endpoint{
+		{Methods: rest.Readable, Args: rest.Props{}, Permission: settingsPermission, Handler: s.getSettings},
+		{Methods: rest.Editable, Args: settingsArgs(), Permission: settingsPermission, Handler: s.updateSettings},
+	}}}
+}
+
+func settingsPermission(c *rest.Request) error {
+	if !caller(c).Can("manage_options") {
+		return rest.Denied(c, "rest_forbidden", msgForbidden)
+	}
+	return nil
+}
+
+// loadSettings is every setting's current value: stored, else the default.
+func (s *Service) loadSettings(ctx context.Context, q querier) (map[string]any, error) {
+	out := make(map[string]any, len(siteSettings))
+	for _, st := range siteSettings {
+		out[st.name] = st.def(s.site)
+	}
+	rows, err := q.Query(ctx, `SELECT name, value FROM settings`)
+	if err != nil {
+		return nil, fmt.Errorf("select settings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var raw []byte
+		if err := rows.Scan(&name, &raw); err != nil {
+			return nil, fmt.Errorf("select settings: %w", err)
+		}
+		if _, known := out[name]; !known {
+			continue
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("setting %s: %w", name, err)
+		}
+		if n, ok := v.(json.Number); ok {
+			i, _ := n.Int64()
+			v = i
+		}
+		out[name] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select settings: %w", err)
+	}
+	return out, nil
+}
+
+func settingsObject(values map[string]any) rest.Object {
+	o := make(rest.Object, 0, len(siteSettings))
+	for _, st := range siteSettings {
+		o = append(o, rest.Member{Key: st.name, Value: values[st.name]})
+	}
+	return o
+}
+
+// getSettings is GET /cms/v2/settings.
+func (s *Service) getSettings(c *rest.Request) (*rest.Response, error) {
+	values, err := s.loadSettings(c.Context(), s.db(c.Context()))
+	if err != nil {
+		return nil, err
+	}
+	return rest.OK(settingsObject(values)), nil
+}
+
+// updateSettings is POST/PUT/PATCH /cms/v2/settings: the given settings in
+// one transaction; null resets one to its default.
+func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
+	var values map[string]any
+	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		for _, st := range siteSettings {
+			reset := isNull(c, st.name)
+			if !reset && !c.Has(st.name) {
+				continue
+			}
+			if st.name == "url" {
+				return invalidParam("url", "rest_invalid_param", "The site URL is set by the operator (the Site resource) and cannot be changed here.", nil)
+			}
+			if reset {
+				if _, err := tx.Exec(c.Context(), `DELETE FROM settings WHERE name = $1`, st.name); err != nil {
+					return fmt.Errorf("reset setting %s: %w", st.name, err)
+				}
+				continue
+			}
+			v := c.Param(st.name)
+			if st.name == "timezone" {
+				if _, err := time.LoadLocation(v.(string)); err != nil {
+					return invalidParam("timezone", "rest_invalid_param", "timezone is not a valid time zone.", nil)
+				}
+			}
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return fmt.Errorf("encode setting %s: %w", st.name, err)
+			}
+			if _, err := tx.Exec(c.Context(), `INSERT INTO settings (name, value) VALUES ($1, $2)
+				ON CONFLICT (name) DO UPDATE SET value = $2`, st.name, raw); err != nil {
+				return fmt.Errorf("save setting %s: %w", st.name, err)
+			}
+		}
+		var err error
+		values, err = s.loadSettings(c.Context(), tx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// committed: this replica's dates follow the time zone at once (the
+	// others within RefreshSettings' interval)
+	if tz, ok := values["timezone"].(string); ok {
+		s.applyTimezone(tz)
+	}
+	return rest.OK(settingsObject(values)), nil
+}
+
+// SettingsHandler serves contract.SettingsPath: the values GET / shows.
+func (s *Service) SettingsHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		values, err := s.loadSettings(r.Context(), s.pool)
+		if err != nil {
+			http.Error(w, "settings unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		str := func(k string) string { v, _ := values[k].(string); return v }
+		num := func(k string) int64 { v, _ := values[k].(int64); return v }
+		out := contract.SiteSettings{Title: str("title"), Description: str("description"), Timezone: str("timezone"),
+			ShowOnFront: str("show_on_front"), PageOnFront: num("page_on_front"), PageForPosts: num("page_for_posts")}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(out)
+	})
+}
+
+// location is the site's current time zone: dates are shown and read in it.
+func (s *Service) location() *time.Location { return s.tz.Load() }
+
+// applyTimezone makes the timezone value (a setting or the site file's)
+// the service's time zone; an unknown name keeps the current one.
+func (s *Service) applyTimezone(name string) {
+	if loc, err := time.LoadLocation(name); err == nil {
+		s.tz.Store(loc)
+	}
+}
+
+// RefreshSettings reloads the stored time zone: at start-up and then every
+// interval, so every replica follows a change made through another one.
+func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, logger *slog.Logger) {
+	for {
+		values, err := s.loadSettings(ctx, s.pool)
+		if err == nil {
+			tz, _ := values["timezone"].(string)
+			s.applyTimezone(tz)
+		} else if ctx.Err() == nil && logger != nil {
+			logger.Warn("reload settings", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
+}
+
+// defaultCategory is the default_category setting (WordPress's 1 when unset).
+func defaultCategory(ctx context.Context, q querier) (int64, error) {
+	var id int64
+	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,
+		int64(defaultCategoryID)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("read default_category: %w", err)
+	}
+	return id, nil
+}
