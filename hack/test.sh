@@ -8,7 +8,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOBIN="$root/bin" PATH="$root/bin:$PATH"
 
-step() { printf '\n==> %s\n' "$*"; }
+# step names the next step and says how long the previous one took, so a slow
+# CI run shows where its time went.
+began=$SECONDS last=$SECONDS name=""
+step() {
+  [[ -n $name ]] && printf '<== %s: %ds\n' "$name" $((SECONDS - last))
+  name=$* last=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
 
 step "gofmt"
 out=$(gofmt -l services operator test)
@@ -44,3 +51,4 @@ export SITEPLANE_TEST_DATABASE_URL
 
 step "go test"
 go test -count=1 ${GOTESTFLAGS:-} ./services/... ./operator/... ./test/...
+printf '<== %s: %ds\nmake test: %ds in all\n' "$name" $((SECONDS - last)) $((SECONDS - began))
