@@ -44,11 +44,13 @@ type Summary struct {
 	RESTRoot         string
 	AdminUser        string
 	AdminAppPassword string
-	MarketplaceKey   string
-	ServiceURLs      map[string]string // service name → base URL
-	DatabaseURL      string
-	InternalKey      string
-	LogDir           string
+	// AdminLoginPassword is for the sign-in page (/cms-login.php).
+	AdminLoginPassword string
+	MarketplaceKey     string
+	ServiceURLs        map[string]string // service name → base URL
+	DatabaseURL        string
+	InternalKey        string
+	LogDir             string
 }
 
 const database = "siteplane"
@@ -136,7 +138,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		contract.EnvSiteFile + "=" + siteFile,
 		contract.EnvLogLevel + "=info",
 	}
-	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword,
+	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword,
 		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, LogDir: logDir}
 
 	// Demo data first: each seed subcommand migrates its own schema.
@@ -182,7 +184,8 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 				contract.EnvRoutesFile+"="+routesFile,
 				contract.EnvAdminUser+"="+secrets.AdminUser,
 				contract.EnvAdminEmail+"="+secrets.AdminEmail,
-				contract.EnvAdminPassword+"="+secrets.AdminAppPassword)
+				contract.EnvAdminPassword+"="+secrets.AdminAppPassword,
+				contract.EnvAdminLoginPassword+"="+secrets.AdminLoginPassword)
 		}
 		if name == contract.ServiceMedia {
 			env = append(env, contract.EnvMediaDir+"="+filepath.Join(st.runDir, "media"))
@@ -317,6 +320,7 @@ func (s Summary) EnvFile() string {
 	line("REST_ROOT", s.RESTRoot)
 	line("ADMIN_USER", s.AdminUser)
 	line("ADMIN_APP_PASSWORD", s.AdminAppPassword)
+	line("ADMIN_LOGIN_PASSWORD", s.AdminLoginPassword)
 	line("MARKETPLACE_API_KEY", s.MarketplaceKey)
 	names := make([]string, 0, len(s.ServiceURLs))
 	for n := range s.ServiceURLs {

@@ -42,6 +42,11 @@ type Config struct {
 	// IdentityTTL is how long a signed identity stays valid (default 2 min).
 	IdentityTTL time.Duration
 	Now         func() time.Time
+	// Throttle limits failed logins at /cms-login.php (default
+	// accounts.DefaultThrottle).
+	Throttle accounts.Throttle
+	// OEmbed configures the oEmbed proxy's outbound fetches.
+	OEmbed OEmbedConfig
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -56,6 +61,11 @@ type Gateway struct {
 	// site is cfg.Site.URL parsed once (nil if it does not parse): every
 	// embedded link and oEmbed URL is compared with it.
 	site *url.URL
+	// nonces signs REST nonces and form tokens (nonce.go); pages renders
+	// the sign-in and authorisation pages (pages.go).
+	nonces nonceKeys
+	pages  *pageSet
+	oembed *oembedProxy
 }
 
 // New returns a gateway.
@@ -69,8 +79,12 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	g := &Gateway{cfg: cfg}
+	if cfg.Throttle.Window <= 0 {
+		cfg.Throttle = accounts.DefaultThrottle
+	}
+	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Key), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)
+	g.oembed = newOEmbedProxy(cfg.OEmbed, cfg.Store)
 	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
 	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
 	local, err := g.buildLocal()
@@ -124,6 +138,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case dots:
 		metrics.SetRoute(r.Context(), "unmatched")
 		writeError(w, errNoRoute())
+	case isPagePath(path):
+		// The sign-in and authorisation pages (pages.go).
+		g.servePage(w, r)
 	default:
 		g.servePublic(w, r)
 	}
@@ -198,7 +215,7 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	w = &wpSpelling{ResponseWriter: w}
 	route = normalizeRoute(route)
-	caller, appPassword, err := g.authenticate(r)
+	caller, appPassword, err := g.authenticate(w, r)
 	if err != nil {
 		// §1.1: the JSONP checks come first, then the authentication error
 		// is the answer even for an unknown route.
@@ -282,12 +299,14 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	})
 }
 
-// authenticate checks HTTP Basic application-password credentials. No
-// credentials means anonymous; bad ones are a 401 with WordPress's codes.
-func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *rest.Error) {
+// authenticate checks HTTP Basic application-password credentials, else a
+// session cookie with its nonce (session.go). No credentials means
+// anonymous; bad ones are a 401 with WordPress's codes.
+func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity.Identity, string, *rest.Error) {
 	login, password, ok := accounts.BasicCredentials(r)
 	if !ok {
-		return identity.Identity{}, "", nil
+		id, err := g.cookieAuth(w, r)
+		return id, "", err
 	}
 	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, remoteIP(r))
 	var ae *accounts.AuthError

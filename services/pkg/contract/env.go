@@ -40,6 +40,9 @@ const (
 	EnvAdminUser     = "SITEPLANE_ADMIN_USER"
 	EnvAdminEmail    = "SITEPLANE_ADMIN_EMAIL"
 	EnvAdminPassword = "SITEPLANE_ADMIN_PASSWORD"
+	// EnvAdminLoginPassword optionally gives the bootstrap administrator a
+	// login password for the sign-in page (/cms-login.php).
+	EnvAdminLoginPassword = "SITEPLANE_ADMIN_LOGIN_PASSWORD"
 	// EnvMediaDir is where the media service stores uploaded files.
 	EnvMediaDir = "SITEPLANE_MEDIA_DIR"
 	// EnvGatewayURL is the gateway's internal base URL, used by the content

@@ -1,5 +1,6 @@
 // Package migrations holds the gateway schema: users with their WordPress
-// role, and their application passwords (keyed hashes only).
+// role, their application passwords (keyed hashes only), login passwords
+// (argon2id), browser sessions, login throttling and the oEmbed proxy cache.
 package migrations
 
 import "embed"
