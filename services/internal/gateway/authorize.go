@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"siteplane.dev/services/internal/gateway/accounts"
@@ -96,8 +97,10 @@ func isUUID(s string) bool {
 func (a *appRequest) origins() []string {
 	var out []string
 	for _, u := range []*url.URL{a.success, a.reject} {
-		if u != nil {
-			out = append(out, u.Scheme+"://"+u.Host)
+		if o := ""; u != nil {
+			if o = u.Scheme + "://" + u.Host; !slices.Contains(out, o) {
+				out = append(out, o)
+			}
 		}
 	}
 	return out

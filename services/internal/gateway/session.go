@@ -65,7 +65,11 @@ func (g *Gateway) sessionOf(r *http.Request) (sess accounts.Session, token strin
 	return sess, c.Value, true, err
 }
 
-func errInvalidNonce() *rest.Error {
+// invalidNonce is WordPress's answer to a cookie with a bad nonce, sent
+// with no-cache headers as WordPress sends them.
+func invalidNonce(w http.ResponseWriter) *rest.Error {
+	w.Header().Set("Expires", "Wed, 11 Jan 1984 05:00:00 GMT")
+	w.Header().Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
 	return rest.NewError("rest_cookie_invalid_nonce", "Cookie check failed", http.StatusForbidden)
 }
 
@@ -84,14 +88,14 @@ func (g *Gateway) cookieAuth(w http.ResponseWriter, r *http.Request) (identity.I
 	switch {
 	case errors.Is(err, accounts.ErrNotFound):
 		// Expired or logged-out session: its nonces are void.
-		return identity.Identity{}, errInvalidNonce()
+		return identity.Identity{}, invalidNonce(w)
 	case err != nil:
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("session lookup failed", "error", err.Error())
 		return identity.Identity{}, rest.NewError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)
 	}
 	now := g.cfg.Now()
 	if !g.nonces.verify(now, nonce, actionREST, sess.User.ID, sess.TokenHash) {
-		return identity.Identity{}, errInvalidNonce()
+		return identity.Identity{}, invalidNonce(w)
 	}
 	w.Header().Set("X-WP-Nonce", g.nonces.create(now, actionREST, sess.User.ID, sess.TokenHash))
 	return sess.User.Identity(), nil
