@@ -27,6 +27,17 @@ if [[ -x hack/envtest.sh ]]; then
   export KUBEBUILDER_ASSETS
 fi
 
+step "Chromium for the browser tests"
+if SITEPLANE_CHROMIUM=$(hack/chromium.sh); then
+  export SITEPLANE_CHROMIUM
+  echo "$SITEPLANE_CHROMIUM"
+elif [[ ${CI:-} == true ]]; then
+  echo "hack/chromium.sh could not provide Chromium (required under CI=true)" >&2
+  exit 1
+else
+  echo "no Chromium: the browser tests will skip" >&2
+fi
+
 step "throwaway PostgreSQL"
 started=0
 if [[ -z ${DATABASE_URL:-} ]] && ! hack/postgres.sh status test; then started=1; fi
