@@ -84,7 +84,11 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Key), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)
-	g.oembed = newOEmbedProxy(cfg.OEmbed, cfg.Store)
+	oe, err := newOEmbedProxy(cfg.OEmbed)
+	if err != nil {
+		return nil, err
+	}
+	g.oembed = oe
 	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
 	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
 	local, err := g.buildLocal()

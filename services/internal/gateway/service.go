@@ -19,6 +19,15 @@ const (
 	EnvProxyTimeout = "SITEPLANE_GATEWAY_PROXY_TIMEOUT"
 	// EnvRoutesPoll is how often the route file is checked (default 1s).
 	EnvRoutesPoll = "SITEPLANE_GATEWAY_ROUTES_POLL"
+	// EnvOEmbedProviders names a JSON file of extra oEmbed providers (the
+	// format of oembed_providers.json), tried before the built-in ones.
+	EnvOEmbedProviders = "SITEPLANE_GATEWAY_OEMBED_PROVIDERS"
+	// EnvOEmbedCacheTTL is how long proxied oEmbed answers are reused
+	// (Go duration, default 24h).
+	EnvOEmbedCacheTTL = "SITEPLANE_GATEWAY_OEMBED_CACHE_TTL"
+	// EnvOEmbedAllowLoopbackForTests ("true") lets the oEmbed proxy fetch
+	// from loopback addresses. For tests only: never in production.
+	EnvOEmbedAllowLoopbackForTests = "SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS"
 )
 
 // MaxBodyBytes is the gateway's default request body limit: large enough for
@@ -31,6 +40,8 @@ func Register(ctx context.Context, env *service.Env) error {
 	routesPath := cfg.Required(contract.EnvRoutesFile)
 	timeout := cfg.Duration(EnvProxyTimeout, 60*time.Second)
 	poll := cfg.Duration(EnvRoutesPoll, time.Second)
+	oembed := OEmbedConfig{ProvidersFile: cfg.String(EnvOEmbedProviders, ""), CacheTTL: cfg.Duration(EnvOEmbedCacheTTL, 24*time.Hour),
+		AllowLoopbackForTests: cfg.String(EnvOEmbedAllowLoopbackForTests, "") == "true"}
 	admin, hasAdmin, adminErr := accounts.AdminFromEnv(func(k string) (string, bool) {
 		v := cfg.String(k, "")
 		return v, v != ""
@@ -57,7 +68,10 @@ func Register(ctx context.Context, env *service.Env) error {
 	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, errorFunc, func(r *http.Request, status int, err error) {
 		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
 	})
-	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})
+	if oembed.AllowLoopbackForTests {
+		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
+	}
+	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed})
 	if err != nil {
 		return err
 	}

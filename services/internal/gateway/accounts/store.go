@@ -60,6 +60,10 @@ func New(pool *pgxpool.Pool, hasher Hasher) *Store {
 	return &Store{pool: pool, hasher: hasher, now: time.Now}
 }
 
+// Pool is the store's connection pool (the gateway's schema), for the
+// gateway's other tables (the oEmbed proxy cache).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 const userColumns = `id, login, email, slug, display_name, first_name, last_name, nickname, url, description, locale, role, registered_at`
 
 func scanUser(row pgx.Row) (User, error) {
