@@ -199,7 +199,9 @@ func (s *Stack) env(name string) []string {
 	case contract.ServiceGateway:
 		env = append(env, contract.EnvRoutesFile+"="+s.RoutesFile,
 			contract.EnvAdminUser+"="+s.AdminUser, contract.EnvAdminEmail+"=admin@example.com",
-			contract.EnvAdminPassword+"="+s.AdminPass)
+			contract.EnvAdminPassword+"="+s.AdminPass,
+			// The oEmbed proxy tests run their providers on loopback.
+			"SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS=true")
 	case contract.ServiceMedia:
 		env = append(env, contract.EnvMediaDir+"="+filepath.Join(s.dir, "media"))
 	case contract.ServiceContent:
