@@ -6,11 +6,13 @@ import (
 	"siteplane.dev/services/internal/platform/rest"
 )
 
-// Extension routes of the cache plugin and host tools (seed §4.5). The seed
-// gives only their paths and says they take no declared arguments; the
-// gateway answers them so that clients of those extensions find them, with
-// administrator-only access except the two public probes (guest/sync, ping).
-// The crawler switch is process state, not shared between replicas.
+// Extension routes of the cache plugin and host tools (seed §4.5).
+// host-tools/v1/host-api reports the site's health and versions
+// (hosttools.go). The cache-plugin/* routes would administer the gateway's
+// edge cache, which does not exist yet: until it does they stay
+// acknowledgements of the declared routes, administrator-only except the
+// two public probes (guest/sync, ping). The crawler switch is process
+// state, not shared between replicas.
 
 type extensionState struct {
 	mu      sync.Mutex
@@ -66,7 +68,9 @@ func (g *Gateway) extensionRoutes() []rest.Route {
 		)
 	}
 	if g.cfg.Site.Extensions.HostTools {
-		out = append(out, route("host-tools/v1", "/host-api", rest.Creatable, admin, ok()))
+		// Health and versions (hosttools.go), with declared arguments.
+		out = append(out, rest.Route{Namespace: "host-tools/v1", Path: "/host-api", Endpoints: []rest.Endpoint{
+			{Methods: rest.Creatable, Args: hostAPIArgs(), Permission: admin, Handler: g.serveHostAPI}}})
 	}
 	return out
 }
