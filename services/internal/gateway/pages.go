@@ -31,6 +31,9 @@ const (
 //go:embed pages/*.html pages/*.css
 var pageFS embed.FS
 
+// maxPageFormBytes bounds the body of the pages' forms.
+const maxPageFormBytes = 64 << 10
+
 // pageSet holds one template per page, each with the shared layout.
 type pageSet struct {
 	pages map[string]*template.Template
@@ -85,6 +88,8 @@ func isPagePath(p string) bool {
 // servePage dispatches the pages.
 func (g *Gateway) servePage(w http.ResponseWriter, r *http.Request) {
 	metrics.SetRoute(r.Context(), "page:"+r.URL.Path)
+	// The forms are small: a larger body is refused while parsing.
+	r.Body = http.MaxBytesReader(w, r.Body, maxPageFormBytes)
 	switch {
 	case r.URL.Path == stylePath && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")

@@ -76,15 +76,16 @@ func invalidNonce(w http.ResponseWriter) *rest.Error {
 // cookieAuth decides a REST request that carries no Basic credentials. On
 // success the response gets a fresh X-WP-Nonce, as WordPress sends.
 func (g *Gateway) cookieAuth(w http.ResponseWriter, r *http.Request) (identity.Identity, *rest.Error) {
-	sess, _, hasCookie, err := g.sessionOf(r)
-	if !hasCookie {
+	if c, err := r.Cookie(g.sessionCookieName()); err != nil || c.Value == "" {
 		return identity.Identity{}, nil
 	}
 	nonce := requestNonce(r)
 	if nonce == "" {
-		// A cookie alone never authenticates (CSRF): anonymous, silently.
+		// A cookie alone never authenticates (CSRF): anonymous, silently,
+		// and without a session lookup.
 		return identity.Identity{}, nil
 	}
+	sess, _, _, err := g.sessionOf(r)
 	switch {
 	case errors.Is(err, accounts.ErrNotFound):
 		// Expired or logged-out session: its nonces are void.
