@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -47,6 +48,9 @@ type Config struct {
 	Throttle accounts.Throttle
 	// OEmbed configures the oEmbed proxy's outbound fetches.
 	OEmbed OEmbedConfig
+	// TrustedProxies are the ranges whose X-Forwarded-For is believed
+	// (clientaddr.go).
+	TrustedProxies []netip.Prefix
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -228,7 +232,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		return
 	}
 	ctx := identity.NewContext(r.Context(), caller)
-	ctx = context.WithValue(ctx, remoteIPKey{}, remoteIP(r))
+	ctx = context.WithValue(ctx, remoteIPKey{}, g.clientAddress(r))
 	if appPassword != "" {
 		ctx = context.WithValue(ctx, appPasswordKey{}, appPassword)
 	}
@@ -312,7 +316,7 @@ func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity
 		id, err := g.cookieAuth(w, r)
 		return id, "", err
 	}
-	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, remoteIP(r))
+	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, g.clientAddress(r))
 	var ae *accounts.AuthError
 	switch {
 	case errors.As(err, &ae):

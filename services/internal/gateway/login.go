@@ -67,7 +67,7 @@ func (g *Gateway) serveLogin(w http.ResponseWriter, r *http.Request) {
 		g.renderLogin(w, r, http.StatusBadRequest, d)
 		return
 	}
-	ctx, addr := r.Context(), remoteIP(r)
+	ctx, addr := r.Context(), g.clientAddress(r)
 	log := logging.FromContext(ctx, g.cfg.Logger)
 	wait, err := g.cfg.Store.Locked(ctx, g.cfg.Throttle, login, addr)
 	if err != nil {

@@ -19,6 +19,9 @@ const (
 	EnvProxyTimeout = "SITEPLANE_GATEWAY_PROXY_TIMEOUT"
 	// EnvRoutesPoll is how often the route file is checked (default 1s).
 	EnvRoutesPoll = "SITEPLANE_GATEWAY_ROUTES_POLL"
+	// EnvTrustedProxies lists the CIDRs (comma-separated) of the proxies in
+	// front of the gateway whose X-Forwarded-For is believed (default none).
+	EnvTrustedProxies = "SITEPLANE_GATEWAY_TRUSTED_PROXIES"
 	// EnvOEmbedProviders names a JSON file of extra oEmbed providers (the
 	// format of oembed_providers.json), tried before the built-in ones.
 	EnvOEmbedProviders = "SITEPLANE_GATEWAY_OEMBED_PROVIDERS"
@@ -49,6 +52,10 @@ func Register(ctx context.Context, env *service.Env) error {
 	if adminErr != nil {
 		cfg.Fail("%v", adminErr)
 	}
+	trustedProxies, tpErr := ParseTrustedProxies(cfg.String(EnvTrustedProxies, ""))
+	if tpErr != nil {
+		cfg.Fail("%s: %v", EnvTrustedProxies, tpErr)
+	}
 	if err := cfg.Err(); err != nil {
 		return nil // the runner reports every configuration problem
 	}
@@ -71,7 +78,8 @@ func Register(ctx context.Context, env *service.Env) error {
 	if oembed.AllowLoopbackForTests {
 		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
 	}
-	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed})
+	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
+		TrustedProxies: trustedProxies})
 	if err != nil {
 		return err
 	}
