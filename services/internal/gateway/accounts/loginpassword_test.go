@@ -115,3 +115,20 @@ func TestSessionsExpireAndEnd(t *testing.T) {
 		t.Fatalf("deleted session: %v", err)
 	}
 }
+
+func TestThrottleCountsIPv6ByPrefix(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	th := Throttle{Window: time.Minute, PerAccount: 100, PerAddress: 2}
+	s.RecordFailure(ctx, th, "a", "2001:db8:1:2::1")
+	s.RecordFailure(ctx, th, "b", "2001:db8:1:2:ffff::9")
+	if wait, err := s.Locked(ctx, th, "c", "2001:db8:1:2::77"); err != nil || wait <= 0 {
+		t.Fatalf("same /64 not locked: %v %v", wait, err)
+	}
+	if wait, _ := s.Locked(ctx, th, "c", "2001:db8:1:3::1"); wait != 0 {
+		t.Fatal("another /64 is locked")
+	}
+	if wait, _ := s.Locked(ctx, th, "c", "192.0.2.1"); wait != 0 {
+		t.Fatal("an IPv4 client is locked")
+	}
+}

@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -25,7 +26,15 @@ type Throttle struct {
 var DefaultThrottle = Throttle{Window: 15 * time.Minute, PerAccount: 5, PerAddress: 20}
 
 func accountKey(login string) string { return "login:" + strings.ToLower(strings.TrimSpace(login)) }
-func addressKey(addr string) string  { return "addr:" + addr }
+
+// addressKey counts an IPv6 client by its /64: one host usually has a
+// whole /64 to pick addresses from.
+func addressKey(addr string) string {
+	if a, err := netip.ParseAddr(addr); err == nil && a.Is6() && !a.Is4In6() {
+		return "addr:" + netip.PrefixFrom(a, 64).Masked().String()
+	}
+	return "addr:" + addr
+}
 
 // Locked reports whether logins for this login or address are refused now,
 // and for how long.
