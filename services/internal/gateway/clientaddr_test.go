@@ -74,3 +74,21 @@ func TestThrottleBehindTrustedProxy(t *testing.T) {
 		t.Fatalf("another client behind the same proxy is locked out: %d", p.status)
 	}
 }
+
+// cache-plugin/v1/tool/check_ip answers the trusted-proxy-aware address.
+func TestCheckIPBehindTrustedProxy(t *testing.T) {
+	f := newFixture(t)
+	h := basic("admin", f.adminPW)
+	h.Set("X-Forwarded-For", "198.51.100.3")
+	// httptest requests come from 192.0.2.1.
+	if rec, body := f.do("GET", "/cms-json/cache-plugin/v1/tool/check_ip", h); rec.Code != 200 || body["ip"] != "192.0.2.1" {
+		t.Fatalf("untrusted peer: %d %s", rec.Code, rec.Body)
+	}
+	f.gw.cfg.TrustedProxies, _ = ParseTrustedProxies("192.0.2.0/24")
+	if rec, body := f.do("GET", "/cms-json/cache-plugin/v1/tool/check_ip", h); rec.Code != 200 || body["ip"] != "198.51.100.3" {
+		t.Fatalf("trusted peer: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := f.do("GET", "/cms-json/cache-plugin/v1/tool/check_ip", http.Header{"X-Forwarded-For": {"198.51.100.3"}}); rec.Code != 401 {
+		t.Fatalf("anonymous: %d", rec.Code)
+	}
+}
