@@ -16,6 +16,9 @@ if [[ -n $out ]]; then echo "gofmt would change:"; echo "$out"; exit 1; fi
 step "go vet"
 go vet ./services/... ./operator/... ./test/...
 
+step "golangci-lint (make lint; .golangci.yml says what it checks)"
+make --no-print-directory lint
+
 if [[ -d operator/api ]]; then
   step "verify generated files (CRD, RBAC, deepcopy)"
   make --no-print-directory verify

@@ -78,11 +78,11 @@ func processesUnder(dir string) []string {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
 		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		if err != nil || !strings.Contains(string(cmdline), dir) {
 			continue
 		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] == "Z" {
 			continue // exited, waiting to be reaped by init
 		}

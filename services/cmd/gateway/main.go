@@ -9,9 +9,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"siteplane.dev/services/internal/gateway"
 	"siteplane.dev/services/internal/gateway/cli"
 	"siteplane.dev/services/internal/gateway/migrations"
@@ -20,12 +17,6 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] != "serve" {
-		if err := cli.Run(os.Args[1:], os.LookupEnv, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "gateway:", err)
-			os.Exit(2)
-		}
-		return
-	}
-	service.Main(service.Options{Name: contract.ServiceGateway, Migrations: migrations.FS, MaxBodyBytes: gateway.MaxBodyBytes}, gateway.Register)
+	service.MainOrCommand(service.Options{Name: contract.ServiceGateway, Migrations: migrations.FS, MaxBodyBytes: gateway.MaxBodyBytes},
+		gateway.Register, cli.Command)
 }

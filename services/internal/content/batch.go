@@ -9,31 +9,11 @@ import (
 	"strings"
 
 	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
-// BatchPath is the all-or-nothing batch endpoint the gateway calls when every
-// sub-request of a require-all-validate batch belongs to this service
-// (/work/notes/batch-protocol.md): the requests run in order, in one
-// database transaction, and commit only if all succeed.
-const BatchPath = "/internal/batch/v1"
-
-type batchRequest struct {
-	Requests []struct {
-		Method  string              `json:"method"`
-		Route   string              `json:"route"`
-		Query   string              `json:"query"`
-		Body    map[string]any      `json:"body"`
-		Headers map[string][]string `json:"headers"`
-	} `json:"requests"`
-}
-
-type batchEntry struct {
-	Status  int               `json:"status"`
-	Headers map[string]string `json:"headers"`
-	Body    json.RawMessage   `json:"body"`
-}
-
-// BatchHandler serves BatchPath with srv's routes. The caller's identity is
+// BatchHandler serves contract.BatchPath with srv's routes: the requests
+// run in order, in one database transaction, and commit only if all succeed. The caller's identity is
 // the one the identity middleware put in the request context.
 func (s *Service) BatchHandler(srv *rest.Server, logger *slog.Logger) http.Handler {
 	if logger == nil {
@@ -41,37 +21,36 @@ func (s *Service) BatchHandler(srv *rest.Server, logger *slog.Logger) http.Handl
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
-			writeWPError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+			rest.WriteError(w, rest.NoRoute())
 			return
 		}
 		dec := json.NewDecoder(r.Body)
 		dec.UseNumber()
-		var in batchRequest
+		var in contract.BatchRequest
 		if err := dec.Decode(&in); err != nil {
-			writeWPError(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
+			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
 			return
 		}
 		responses, committed, err := s.runBatch(r.Context(), srv, &in)
 		if err != nil {
 			logger.ErrorContext(r.Context(), "batch transaction failed", "error", err.Error())
-			writeWPError(w, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
+			rest.WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
 			return
 		}
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_ = json.NewEncoder(w).Encode(map[string]any{"committed": committed, "responses": responses})
+		rest.WriteJSON(w, http.StatusOK, contract.BatchResponse{Committed: committed, Responses: responses})
 	})
 }
 
 // runBatch executes the requests in one transaction; the first failing
 // response (status >= 400) rolls everything back and ends the batch.
-func (s *Service) runBatch(ctx context.Context, srv *rest.Server, in *batchRequest) ([]batchEntry, bool, error) {
+func (s *Service) runBatch(ctx context.Context, srv *rest.Server, in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
 	txCtx := withTx(ctx, tx)
-	responses := make([]batchEntry, 0, len(in.Requests))
+	responses := make([]contract.BatchSubResponse, 0, len(in.Requests))
 	for _, req := range in.Requests {
 		path := req.Route
 		if req.Query != "" {
@@ -88,7 +67,7 @@ func (s *Service) runBatch(ctx context.Context, srv *rest.Server, in *batchReque
 			method = http.MethodPost
 		}
 		res := srv.Do(txCtx, rest.Call{Method: method, Path: path, Body: req.Body, Header: header})
-		entry := batchEntry{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
+		entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
 		for k, vs := range res.Header {
 			entry.Headers[k] = strings.Join(vs, ", ")
 		}
@@ -104,10 +83,4 @@ func (s *Service) runBatch(ctx context.Context, srv *rest.Server, in *batchReque
 		return nil, false, err
 	}
 	return responses, true, nil
-}
-
-func writeWPError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "message": message, "data": map[string]any{"status": status}})
 }

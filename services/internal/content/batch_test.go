@@ -20,7 +20,7 @@ func TestAllOrNothingBatch(t *testing.T) {
 	h := identity.Middleware(testKey, nil, nil)(e.svc.BatchHandler(srv, nil))
 	run := func(body string) map[string]any {
 		t.Helper()
-		req := httptest.NewRequest("POST", BatchPath, bytes.NewBufferString(body))
+		req := httptest.NewRequest("POST", contract.BatchPath, bytes.NewBufferString(body))
 		req.Header.Set(contract.IdentityHeader, identity.Sign(testKey, callers[editor], time.Now().Add(time.Hour)))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

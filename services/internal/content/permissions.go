@@ -1,77 +1,81 @@
 package content
 
-import "net/http"
+import (
+	"net/http"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
 
 // Permission checks (WordPress's *_permissions_check), run after argument
 // validation and before the handler. Item checks load the post once per
-// request through Call.once; the handler and the Allow header reuse it.
+// request through rest.Request.Memo; the handler and the Allow header
+// reuse it.
 
 // cachedPost returns the post of the "id" parameter, of type pt.
-func (s *Service) cachedPost(c *Call, pt *PostType) (*Post, error) {
-	v, err := c.once("post", func() (any, error) { return s.loadPost(c, s.db(c.Ctx), pt, false) })
+func (s *Service) cachedPost(c *rest.Request, pt *PostType) (*Post, error) {
+	v, err := c.Memo(memoKey("post"), func() (any, error) { return s.loadPost(c, s.db(c.Context()), pt, false) })
 	if err != nil {
 		return nil, err
 	}
 	return v.(*Post), nil
 }
 
-func listPostsPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
-		if c.Str("context") == "edit" && !c.Who.Can(pt.Caps.EditPosts) {
-			return forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxList)
+func listPostsPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
+		if c.String("context") == "edit" && !caller(c).Can(pt.Caps.EditPosts) {
+			return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxList)
 		}
 		return nil
 	}
 }
 
-func createPostPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
+func createPostPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		// template is validated with the arguments (its validate_callback),
 		// so before every permission check
 		if err := checkTemplate(c, ""); err != nil {
 			return err
 		}
-		if c.Int("id") != 0 {
-			return apiErr(http.StatusBadRequest, "rest_post_exists", "Cannot create existing post.")
+		// only an id sent in the body counts (one in the query string is ignored)
+		if c.InBody("id") && c.Int("id") != 0 {
+			return rest.NewError("rest_post_exists", "Cannot create existing post.", http.StatusBadRequest)
 		}
 		if err := writePermission(c, pt, true); err != nil {
 			return err
 		}
-		if !c.Who.Can(pt.Caps.Create) {
-			return forbidden(c.Who, "rest_cannot_create", msgCannotCreate)
+		if !caller(c).Can(pt.Caps.Create) {
+			return rest.Denied(c, "rest_cannot_create", msgCannotCreate)
 		}
 		if !assignTermsAllowed(c, pt) {
-			return forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
+			return rest.Denied(c, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
 		}
 		return nil
 	}
 }
 
-func (s *Service) getPostPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) getPostPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
 			return err
 		}
-		if c.Str("context") == "edit" && !canEdit(c.Who, pt, p) {
-			return forbidden(c.Who, "rest_forbidden_context", msgForbiddenCtxItem)
+		if c.String("context") == "edit" && !canEdit(caller(c), pt, p) {
+			return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxItem)
 		}
 		// only a password in the query string is checked (and refused when
 		// wrong); one from elsewhere merely fails to unlock the content
-		if c.query != nil {
-			if pw, _ := c.query()["password"].(string); pw != "" && p.Password != pw {
-				return apiErr(http.StatusForbidden, "rest_post_incorrect_password", "Incorrect post password.")
-			}
+		if pw, _ := c.QueryParams()["password"].(string); pw != "" && p.Password != pw {
+			return rest.NewError("rest_post_incorrect_password", "Incorrect post password.", http.StatusForbidden)
 		}
-		if !canRead(c.Who, pt, p) {
-			return forbidden(c.Who, "rest_forbidden", msgForbidden)
+		if !canRead(caller(c), pt, p) {
+			return rest.Denied(c, "rest_forbidden", msgForbidden)
 		}
 		return nil
 	}
 }
 
-func (s *Service) updatePostPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) updatePostPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
 			return err
@@ -80,14 +84,14 @@ func (s *Service) updatePostPermission(pt *PostType) func(*Call) error {
 		if err := checkTemplate(c, p.Template); err != nil {
 			return err
 		}
-		if !canEdit(c.Who, pt, p) {
-			return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
+		if !canEdit(caller(c), pt, p) {
+			return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 		}
 		if err := writePermission(c, pt, false); err != nil {
 			return err
 		}
 		if !assignTermsAllowed(c, pt) {
-			return forbidden(c.Who, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
+			return rest.Denied(c, "rest_cannot_assign_term", "Sorry, you are not allowed to assign the provided terms.")
 		}
 		return nil
 	}
@@ -95,24 +99,24 @@ func (s *Service) updatePostPermission(pt *PostType) func(*Call) error {
 
 // createAutosavePermission is the autosaves controller's check: an empty id
 // is refused first, then the parent controller's update check applies.
-func (s *Service) createAutosavePermission(pt *PostType) func(*Call) error {
+func (s *Service) createAutosavePermission(pt *PostType) rest.PermissionFunc {
 	update := s.updatePostPermission(pt)
-	return func(c *Call) error {
+	return func(c *rest.Request) error {
 		if c.Int("id") == 0 {
-			return apiErr(http.StatusNotFound, "rest_post_invalid_id", "Invalid item ID.")
+			return rest.NewError("rest_post_invalid_id", "Invalid item ID.", http.StatusNotFound)
 		}
 		return update(c)
 	}
 }
 
-func (s *Service) deletePostPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) deletePostPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
 			return err
 		}
-		if !canDelete(c.Who, pt, p) {
-			return forbidden(c.Who, "rest_cannot_delete", msgCannotDelete)
+		if !canDelete(caller(c), pt, p) {
+			return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 		}
 		return nil
 	}
@@ -120,89 +124,89 @@ func (s *Service) deletePostPermission(pt *PostType) func(*Call) error {
 
 // cachedParent is the revisions controller's parent check: the parent must
 // exist with type pt, and the caller must be able to edit it.
-func (s *Service) cachedParent(c *Call, pt *PostType, param, noun string) (*Post, error) {
-	v, err := c.once("parent", func() (any, error) { return s.loadParent(c, s.db(c.Ctx), pt, param, noun) })
+func (s *Service) cachedParent(c *rest.Request, pt *PostType, param, noun string) (*Post, error) {
+	v, err := c.Memo(memoKey("parent"), func() (any, error) { return s.loadParent(c, s.db(c.Context()), pt, param, noun) })
 	if err != nil {
 		return nil, err
 	}
 	return v.(*Post), nil
 }
 
-func (s *Service) revisionsPermission(pt *PostType, param, noun string) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) revisionsPermission(pt *PostType, param, noun string) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		_, err := s.cachedParent(c, pt, param, noun)
 		return err
 	}
 }
 
-func (s *Service) deleteRevisionPermission(pt *PostType) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) deleteRevisionPermission(pt *PostType) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return err
 		}
-		if !canDelete(c.Who, pt, parent) {
-			return forbidden(c.Who, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
+		if !canDelete(caller(c), pt, parent) {
+			return rest.Denied(c, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
 		}
 		return nil
 	}
 }
 
-func listTermsPermission(tax *Taxonomy) func(*Call) error {
-	return func(c *Call) error {
+func listTermsPermission(tax *Taxonomy) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		if err := canReadTerms(c, tax); err != nil {
 			return err
 		}
-		if c.Str("context") == "edit" && !c.Who.Can(tax.EditCap) {
-			return forbidden(c.Who, "rest_forbidden_context", "Sorry, you are not allowed to edit terms in this taxonomy.")
+		if c.String("context") == "edit" && !caller(c).Can(tax.EditCap) {
+			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit terms in this taxonomy.")
 		}
 		return nil
 	}
 }
 
-func createTermPermission(tax *Taxonomy) func(*Call) error {
-	return func(c *Call) error {
+func createTermPermission(tax *Taxonomy) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		need := tax.EditCap
 		if !tax.Hierarchical {
 			need = tax.AssignCap // flat taxonomies: whoever may assign may create
 		}
-		if !c.Who.Can(need) {
-			return forbidden(c.Who, "rest_cannot_create", "Sorry, you are not allowed to create terms in this taxonomy.")
+		if !caller(c).Can(need) {
+			return rest.Denied(c, "rest_cannot_create", "Sorry, you are not allowed to create terms in this taxonomy.")
 		}
 		return nil
 	}
 }
 
-func (s *Service) cachedTerm(c *Call, tax *Taxonomy) (*Term, error) {
-	v, err := c.once("term", func() (any, error) { return s.loadTerm(c, s.db(c.Ctx), tax) })
+func (s *Service) cachedTerm(c *rest.Request, tax *Taxonomy) (*Term, error) {
+	v, err := c.Memo(memoKey("term"), func() (any, error) { return s.loadTerm(c, s.db(c.Context()), tax) })
 	if err != nil {
 		return nil, err
 	}
 	return v.(*Term), nil
 }
 
-func (s *Service) getTermPermission(tax *Taxonomy) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) getTermPermission(tax *Taxonomy) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		if err := canReadTerms(c, tax); err != nil {
 			return err
 		}
 		if _, err := s.cachedTerm(c, tax); err != nil {
 			return err
 		}
-		if c.Str("context") == "edit" && !c.Who.Can(tax.EditCap) {
-			return forbidden(c.Who, "rest_forbidden_context", "Sorry, you are not allowed to edit this term.")
+		if c.String("context") == "edit" && !caller(c).Can(tax.EditCap) {
+			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit this term.")
 		}
 		return nil
 	}
 }
 
-func (s *Service) termWritePermission(tax *Taxonomy, cap, code, message string) func(*Call) error {
-	return func(c *Call) error {
+func (s *Service) termWritePermission(tax *Taxonomy, capability, code, message string) rest.PermissionFunc {
+	return func(c *rest.Request) error {
 		if _, err := s.cachedTerm(c, tax); err != nil {
 			return err
 		}
-		if !c.Who.Can(cap) {
-			return forbidden(c.Who, code, message)
+		if !caller(c).Can(capability) {
+			return rest.Denied(c, code, message)
 		}
 		return nil
 	}

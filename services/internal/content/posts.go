@@ -26,8 +26,8 @@ const (
 // statusGuard implements sanitize_post_statuses' permission rule: a status
 // other than publish needs edit_posts, or read_private_posts for private;
 // the failure surfaces as 400 rest_invalid_param with rest_forbidden_status.
-func statusGuard(pt *PostType) func(identity.Identity, any) *issue {
-	return func(who identity.Identity, v any) *issue {
+func statusGuard(pt *PostType) func(identity.Identity, any) *rest.Error {
+	return func(who identity.Identity, v any) *rest.Error {
 		var statuses []string
 		switch x := v.(type) {
 		case string:
@@ -43,18 +43,14 @@ func statusGuard(pt *PostType) func(identity.Identity, any) *issue {
 			if st == "publish" || who.Can(pt.Caps.EditPosts) || (st == "private" && who.Can(pt.Caps.ReadPrivate)) {
 				continue
 			}
-			status := http.StatusForbidden
-			if !who.LoggedIn() {
-				status = http.StatusUnauthorized
-			}
-			return &issue{"rest_forbidden_status", "Status is forbidden.", map[string]any{"status": status}}
+			return rest.NewError("rest_forbidden_status", "Status is forbidden.", rest.AuthStatus(who))
 		}
 		return nil
 	}
 }
 
 // taxClauses turns the term-query parameters into clauses.
-func taxClauses(c *Call, pt *PostType) []TaxClause {
+func taxClauses(c *rest.Request, pt *PostType) []TaxClause {
 	var out []TaxClause
 	for _, tax := range pt.Taxonomies {
 		for _, exclude := range []bool{false, true} {
@@ -62,17 +58,17 @@ func taxClauses(c *Call, pt *PostType) []TaxClause {
 			if exclude {
 				name += "_exclude"
 			}
-			v, ok := c.Params[name]
-			if !ok {
+			v := c.Param(name)
+			if v == nil {
 				continue
 			}
 			cl := TaxClause{Tax: tax, Operator: "IN"}
 			switch x := v.(type) {
 			case []any:
-				cl.Terms = toInts(x)
+				cl.Terms = int64s(x)
 			case map[string]any:
-				cl.Terms = toInts(x["terms"])
-				cl.IncludeChildren = toBool(x["include_children"])
+				cl.Terms = int64s(x["terms"])
+				cl.IncludeChildren, _ = x["include_children"].(bool)
 				if op, _ := x["operator"].(string); op == "AND" {
 					cl.Operator = "AND"
 				}
@@ -88,8 +84,8 @@ func taxClauses(c *Call, pt *PostType) []TaxClause {
 	return out
 }
 
-func timeParam(c *Call, name string, loc *time.Location) *time.Time {
-	if s := c.Str(name); s != "" {
+func timeParam(c *rest.Request, name string, loc *time.Location) *time.Time {
+	if s := c.String(name); s != "" {
 		if t, ok := parseDate(s, loc); ok {
 			return &t
 		}
@@ -98,28 +94,28 @@ func timeParam(c *Call, name string, loc *time.Location) *time.Time {
 }
 
 // statusesParam is the sanitised status list (a single value is a list of one).
-func statusesParam(c *Call) []string {
-	if s, ok := c.Params["status"].(string); ok {
+func statusesParam(c *rest.Request) []string {
+	if s, ok := c.Param("status").(string); ok {
 		return []string{s}
 	}
-	if st := c.Strs("status"); len(st) > 0 {
+	if st := c.Strings("status"); len(st) > 0 {
 		return st
 	}
 	return []string{"publish"}
 }
 
 // listPosts is GET /cms/v2/{base}.
-func (s *Service) listPosts(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		statuses := statusesParam(c)
-		context := c.Str("context")
+		context := c.String("context")
 		q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
-			Search: strings.TrimSpace(c.Str("search")), SearchColumns: c.Strs("search_columns"),
-			Exact: c.Str("search_semantics") == "exact", ExcludeProtected: !c.Who.LoggedIn(),
+			Search: strings.TrimSpace(c.String("search")), SearchColumns: c.Strings("search_columns"),
+			Exact: c.String("search_semantics") == "exact", ExcludeProtected: !caller(c).LoggedIn(),
 			Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), Include: c.Ints("include"),
 			Exclude: c.Ints("exclude"), Parent: c.Ints("parent"), ParentExclude: c.Ints("parent_exclude"),
-			Slugs: c.Strs("slug"), Order: c.Str("order"), OrderBy: c.Str("orderby"), TaxRelation: c.Str("tax_relation"),
-			Formats: c.Strs("format")}
+			Slugs: c.Strings("slug"), Order: c.String("order"), OrderBy: c.String("orderby"), TaxRelation: c.String("tax_relation"),
+			Formats: c.Strings("format")}
 		if q.Page < 1 {
 			q.Page = 1
 		}
@@ -146,81 +142,78 @@ func (s *Service) listPosts(pt *PostType) HandlerFunc {
 			q.StickyFirst = true
 		}
 		if q.OrderBy == "relevance" && q.Search == "" {
-			return nil, apiErr(http.StatusBadRequest, "rest_no_search_term_defined", "You need to define a search term to order by relevance.")
+			return nil, rest.NewError("rest_no_search_term_defined", "You need to define a search term to order by relevance.", http.StatusBadRequest)
 		}
 		if q.OrderBy == "include" && len(q.Include) == 0 {
-			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
+			return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
 		}
-		posts, total, err := listPosts(c.Ctx, s.db(c.Ctx), q)
+		posts, total, err := listPosts(c.Context(), s.db(c.Context()), q)
 		if err != nil {
 			return nil, err
 		}
 		pages := int(math.Ceil(float64(total) / float64(q.PerPage)))
 		if q.Page > pages && total > 0 {
-			return nil, apiErr(http.StatusBadRequest, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
+			return nil, rest.NewError("rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 		}
 		// excerpt_length is no collection parameter, but prepare_item_for_response
 		// reads $request['excerpt_length'] whatever the route: a raw one applies
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, excerptLength: rawPositiveInt(c, "excerpt_length"),
+		v, err := s.withGenerated(c, s.db(c.Context()), pt, view{context: context, who: caller(c), excerptLength: rawPositiveInt(c, "excerpt_length"),
 			passwordUnlocked: context == "edit"}, posts...)
 		if err != nil {
 			return nil, err
 		}
 		items := make([]any, 0, len(posts))
 		for _, p := range posts {
-			if !canRead(c.Who, pt, p) || (context == "edit" && !canEdit(c.Who, pt, p)) {
+			if !canRead(caller(c), pt, p) || (context == "edit" && !canEdit(caller(c), pt, p)) {
 				continue // dropped without adjusting the counts, as WordPress does
 			}
 			items = append(items, s.prepare(pt, p, v))
 		}
-		res := ok(items)
-		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages}
+		res := rest.OK(items)
+		rest.Paginate(c, res, int64(total), q.Page, q.PerPage)
 		return res, nil
 	}
 }
 
 // rawPositiveInt reads an undeclared parameter as a positive integer (0
 // when absent or not one).
-func rawPositiveInt(c *Call, name string) int {
-	if c.undeclared == nil {
-		return 0
-	}
-	if n := toInt(c.undeclared(name)); n > 0 {
+func rawPositiveInt(c *rest.Request, name string) int {
+	if n := c.Int(name); n > 0 {
 		return int(n)
 	}
 	return 0
 }
 
 // loadPost fetches a post of type pt or answers rest_post_invalid_id.
-func (s *Service) loadPost(c *Call, q querier, pt *PostType, lock bool) (*Post, error) {
+func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) (*Post, error) {
 	id := c.Int("id")
 	if id <= 0 {
-		return nil, errInvalidPostID
+		return nil, errInvalidPostID()
 	}
-	p, err := getPostAs(c.Ctx, q, id, lock, pt)
+	p, err := getPostAs(c.Context(), q, id, lock, pt)
 	if err != nil {
 		return nil, err
 	}
 	if p == nil || p.Type != pt.Name {
-		return nil, errInvalidPostID
+		return nil, errInvalidPostID()
 	}
 	return p, nil
 }
 
 // getPostItem is GET /cms/v2/{base}/{id}.
-func (s *Service) getPostItem(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) getPostItem(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		p, err := s.cachedPost(c, pt) // loaded by the permission check
 		if err != nil {
 			return nil, err
 		}
-		context, pw := c.Str("context"), c.Str("password")
-		v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: context, who: c.Who, password: pw, excerptLength: int(c.Int("excerpt_length")),
+		context, pw := c.String("context"), c.String("password")
+		v, err := s.withGenerated(c, s.db(c.Context()), pt, view{context: context, who: caller(c), password: pw, excerptLength: int(c.Int("excerpt_length")),
 			passwordUnlocked: context == "edit"}, p)
 		if err != nil {
 			return nil, err
 		}
-		res := ok(s.prepare(pt, p, v))
+		res := rest.OK(s.prepare(pt, p, v))
 		if pt.Public {
 			res.Header = http.Header{}
 			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)
@@ -231,9 +224,9 @@ func (s *Service) getPostItem(pt *PostType) HandlerFunc {
 
 // assignTermsAllowed is check_assign_terms_permission: existing terms the
 // caller may not assign refuse the request; unknown ids are skipped.
-func assignTermsAllowed(c *Call, pt *PostType) bool {
+func assignTermsAllowed(c *rest.Request, pt *PostType) bool {
 	for _, tax := range pt.Taxonomies {
-		if len(c.Ints(tax.Base)) > 0 && !c.Who.Can(tax.AssignCap) {
+		if len(c.Ints(tax.Base)) > 0 && !caller(c).Can(tax.AssignCap) {
 			return false
 		}
 	}
@@ -241,31 +234,31 @@ func assignTermsAllowed(c *Call, pt *PostType) bool {
 }
 
 // writePermission is the shared part of create and update permission checks.
-func writePermission(c *Call, pt *PostType, create bool) error {
+func writePermission(c *rest.Request, pt *PostType, create bool) error {
 	// WordPress tests these with empty(): 0 and [] (a GET's author filter,
 	// when the Allow header asks every endpoint) do not count.
-	if a := c.Int("author"); pt.Author && a != 0 && a != c.Who.UserID && !c.Who.Can(pt.Caps.EditOthers) {
+	if a := c.Int("author"); pt.Author && a != 0 && a != caller(c).UserID && !caller(c).Can(pt.Caps.EditOthers) {
 		msg := "Sorry, you are not allowed to update posts as this user."
 		if create {
 			msg = "Sorry, you are not allowed to create posts as this user."
 		}
-		return forbidden(c.Who, "rest_cannot_edit_others", msg)
+		return rest.Denied(c, "rest_cannot_edit_others", msg)
 	}
-	if pt.Sticky && c.Bool("sticky") && !c.Who.Can(pt.Caps.EditOthers) && !c.Who.Can(pt.Caps.Publish) {
-		return forbidden(c.Who, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
+	if pt.Sticky && c.Bool("sticky") && !caller(c).Can(pt.Caps.EditOthers) && !caller(c).Can(pt.Caps.Publish) {
+		return rest.Denied(c, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
 	return nil
 }
 
 // checkTemplate is check_template: no page templates exist, so only the
 // empty string (or the unchanged value) is accepted.
-func checkTemplate(c *Call, current string) error {
+func checkTemplate(c *rest.Request, current string) error {
 	// only a write validates it: the Allow header of a GET runs the write
 	// permission checks too, and a stray ?template= must not hide POST
 	if !c.Has("template") || c.Method == "GET" || c.Method == "HEAD" {
 		return nil
 	}
-	t := c.Str("template")
+	t := c.String("template")
 	if t == "" || t == current {
 		return nil
 	}
@@ -273,27 +266,27 @@ func checkTemplate(c *Call, current string) error {
 }
 
 // createPost is POST /cms/v2/{base}.
-func (s *Service) createPost(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		now := s.now()
-		p := &Post{Type: pt.Name, Status: "draft", Author: c.Who.UserID, CommentStatus: pt.DefaultCommentStatus,
+		p := &Post{Type: pt.Name, Status: "draft", Author: caller(c).UserID, CommentStatus: pt.DefaultCommentStatus,
 			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}
 		if pt == TypePost {
 			p.PingStatus = "open"
 		}
 		var out *Post
-		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			if err := s.applyWrite(c, tx, pt, p, nil, now); err != nil {
 				return err
 			}
-			if err := insertPost(c.Ctx, tx, p); err != nil {
+			if err := insertPost(c.Context(), tx, p); err != nil {
 				return err
 			}
 			if err := s.afterWrite(c, tx, pt, p, true); err != nil {
 				return err
 			}
 			var err error
-			out, err = getPost(c.Ctx, tx, p.ID)
+			out, err = getPost(c.Context(), tx, p.ID)
 			return err
 		})
 		if err != nil {
@@ -303,207 +296,10 @@ func (s *Service) createPost(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		res := &Result{Status: http.StatusCreated, Body: body, Header: http.Header{}}
+		res := &rest.Response{Status: http.StatusCreated, Data: body, Header: http.Header{}}
 		res.Header.Set("Location", s.postURL(pt, out.ID))
 		return res, nil
 	}
-}
-
-// textValue reads title/content/excerpt input: a string or {raw: string}.
-// An empty {raw} title is ignored (WordPress tests it with empty(), content
-// and excerpt with isset()).
-func textValue(c *Call, name string) (string, bool) {
-	switch v := c.Params[name].(type) {
-	case string:
-		return v, true
-	case map[string]any:
-		if raw, ok := v["raw"].(string); ok && (raw != "" || name != "title") {
-			return raw, true
-		}
-	}
-	return "", false
-}
-
-// applyWrite is prepare_item_for_database plus the status, author and
-// conflict checks; old is nil on create. It mutates p.
-func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
-	// status (handle_status_param; the unchanged status is always accepted)
-	if c.Has("status") {
-		st := c.Str("status")
-		if old == nil || st != old.Status {
-			switch st {
-			case "private":
-				if !c.Who.Can(pt.Caps.Publish) {
-					return forbidden(c.Who, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
-				}
-			case "publish", "future":
-				if !c.Who.Can(pt.Caps.Publish) {
-					return forbidden(c.Who, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
-				}
-			}
-		}
-		if old != nil && old.Status == "trash" && st != "trash" && strings.HasSuffix(p.Slug, "__trashed") {
-			p.Slug = strings.TrimSuffix(p.Slug, "__trashed")
-		}
-		p.Status = st
-	}
-	// dates: date wins over date_gmt; a null in either resets both to
-	// floating, even next to a date (WordPress applies the null last)
-	switch {
-	case c.Str("date") != "":
-		t, _ := parseDate(c.Str("date"), s.loc)
-		if old == nil || !t.Equal(old.DateGMT) {
-			p.DateGMT, p.DateFloating = t, false
-		}
-	case c.Str("date_gmt") != "":
-		t, _ := parseDate(c.Str("date_gmt"), time.UTC)
-		if old == nil || !t.Equal(old.DateGMT) {
-			p.DateGMT, p.DateFloating = t, false
-		}
-	}
-	if c.IsNull("date") || c.IsNull("date_gmt") {
-		p.DateFloating = true
-	}
-	if v, ok := textValue(c, "title"); ok {
-		p.Title = v
-	}
-	if v, ok := textValue(c, "content"); ok {
-		p.Content = v
-	}
-	if pt.Excerpt {
-		if v, ok := textValue(c, "excerpt"); ok {
-			p.Excerpt = v
-		}
-	}
-	// WordPress tests author with empty(): 0 leaves the author as it is
-	if author := c.Int("author"); pt.Author && author != 0 {
-		if author != c.Who.UserID {
-			exists, err := s.users.Exists(c.Ctx, author)
-			if err != nil {
-				return err
-			}
-			if !exists {
-				return apiErr(http.StatusBadRequest, "rest_invalid_author", "Invalid author ID.")
-			}
-		}
-		p.Author = author
-	}
-	if c.Has("password") {
-		pw := c.Str("password")
-		if pw != "" {
-			if pt.Sticky && c.Bool("sticky") {
-				return apiErr(http.StatusBadRequest, "rest_invalid_field", "A post can not be sticky and have a password.")
-			}
-			if old != nil && old.Sticky {
-				return apiErr(http.StatusBadRequest, "rest_invalid_field", "A sticky post can not be password protected.")
-			}
-		}
-		p.Password = pw
-	}
-	if pt.Sticky && c.Bool("sticky") && old != nil && old.Password != "" {
-		return apiErr(http.StatusBadRequest, "rest_invalid_field", "A password protected post can not be set to sticky.")
-	}
-	if pt.Hierarchical && c.Has("parent") {
-		parent := c.Int("parent")
-		if parent != 0 {
-			pp, err := getPost(c.Ctx, tx, parent)
-			if err != nil {
-				return err
-			}
-			if pp == nil || pp.Type != pt.Name {
-				return apiErr(http.StatusBadRequest, "rest_post_invalid_id", "Invalid post parent ID.")
-			}
-			// wp_check_post_hierarchy_for_loops: a parent that is the post
-			// itself or one of its descendants becomes 0
-			if old != nil {
-				loop, err := isAncestorOrSelf(c, tx, old.ID, parent)
-				if err != nil {
-					return err
-				}
-				if loop {
-					parent = 0
-				}
-			}
-		}
-		p.Parent = parent
-	}
-	if pt.PageAttributes && c.Has("menu_order") {
-		p.MenuOrder = int(c.Int("menu_order"))
-	}
-	if pt.Comments {
-		if c.Has("comment_status") {
-			p.CommentStatus = c.Str("comment_status")
-		}
-		if c.Has("ping_status") {
-			p.PingStatus = c.Str("ping_status")
-		}
-	}
-	if pt.Formats && c.Has("format") {
-		p.Format = c.Str("format")
-	}
-	if c.Has("template") {
-		p.Template = c.Str("template")
-	}
-	if meta, ok := c.Params["meta"].(map[string]any); ok {
-		if err := applyMeta(pt, p, meta); err != nil {
-			return err
-		}
-	}
-	if pt.Sticky {
-		if old == nil {
-			p.Sticky = c.Bool("sticky") // create always sticks or unsticks
-		} else if c.Has("sticky") {
-			p.Sticky = c.Bool("sticky")
-		}
-	}
-	if pt.Thumbnail && c.Has("featured_media") {
-		// Media lives in the media service; the id is kept as given (0 removes it).
-		p.FeaturedMedia = c.Int("featured_media")
-		if p.FeaturedMedia < 0 {
-			p.FeaturedMedia = 0
-		}
-	}
-
-	// publish with a future date is scheduled; future with a past date publishes
-	if p.DateFloating && (p.Status != "draft" && p.Status != "pending" && p.Status != "auto-draft") {
-		p.DateGMT, p.DateFloating = now, false
-	}
-	if p.DateFloating {
-		p.DateGMT = now
-	}
-	// wp_insert_post: a date at least a minute ahead schedules, anything
-	// sooner publishes
-	if ahead := p.DateGMT.Sub(now) >= time.Minute; p.Status == "publish" && ahead {
-		p.Status = "future"
-	} else if p.Status == "future" && !ahead {
-		p.Status = "publish"
-	}
-	p.ModifiedGMT = now
-
-	// slug: explicit slugs are sanitised and made unique even for drafts;
-	// otherwise published posts derive theirs from the title
-	id, stored := int64(0), ""
-	if old != nil {
-		id, stored = old.ID, old.Slug
-	}
-	// every save of a non-draft runs the slug through wp_unique_post_slug
-	// (a restored post's slug may have been taken meanwhile, a page may
-	// move under a parent that has a child of that name)
-	draftish := p.Status == "draft" || p.Status == "pending" || p.Status == "auto-draft"
-	switch {
-	case c.Has("slug"):
-		p.Slug = sanitizeTitle(c.Str("slug"))
-	case p.Slug == "" && !draftish:
-		p.Slug = sanitizeTitle(p.Title)
-	case draftish:
-		return nil
-	}
-	slug, err := uniqueSlug(c.Ctx, tx, pt, p.Slug, id, p.Parent, stored)
-	if err != nil {
-		return err
-	}
-	p.Slug = slug
-	return nil
 }
 
 // defaultCategoryID is WordPress's default_category option: the
@@ -511,20 +307,17 @@ func (s *Service) applyWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, old *Pos
 const defaultCategoryID = 1
 
 // afterWrite sets terms, the id slug fallback, and (on update) the revision.
-func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
+func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
 	for _, tax := range pt.Taxonomies {
 		if c.Has(tax.Base) {
-			if err := setTerms(c.Ctx, tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
+			if err := setTerms(c.Context(), tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
 				return err
 			}
 		}
 	}
 	if pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft" {
 		// wp_insert_post gives a post without category the default one
-		if _, err := tx.Exec(c.Ctx, `INSERT INTO term_relationships (post_id, term_id)
-			SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
-				WHERE r.post_id = $1 AND t.taxonomy = 'category')
-			AND EXISTS (SELECT 1 FROM terms WHERE id = $2 AND taxonomy = 'category')`, p.ID, defaultCategoryID); err != nil {
+		if err := addDefaultCategory(c.Context(), tx, p.ID); err != nil {
 			return err
 		}
 	}
@@ -532,7 +325,7 @@ func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create b
 		// the reference (§4.6): the id itself, not run through the
 		// date-archive / page-number rules of wp_unique_post_slug
 		p.Slug = strconv.FormatInt(p.ID, 10)
-		if _, err := tx.Exec(c.Ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, p.ID, p.Slug); err != nil {
+		if err := setPostSlug(c.Context(), tx, p.ID, p.Slug); err != nil {
 			return err
 		}
 	}
@@ -543,10 +336,10 @@ func (s *Service) afterWrite(c *Call, tx pgx.Tx, pt *PostType, p *Post, create b
 }
 
 // updatePostItem is POST/PUT/PATCH /cms/v2/{base}/{id}: a partial update.
-func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) updatePostItem(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		var out *Post
-		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			old, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
 				return err
@@ -555,20 +348,20 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 				return err
 			}
 			// re-checked on the locked row: the permission check read it before the transaction
-			if !canEdit(c.Who, pt, old) {
-				return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
+			if !canEdit(caller(c), pt, old) {
+				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			p := *old
 			if err := s.applyWrite(c, tx, pt, &p, old, s.now()); err != nil {
 				return err
 			}
-			if err := updatePost(c.Ctx, tx, &p); err != nil {
+			if err := updatePost(c.Context(), tx, &p); err != nil {
 				return err
 			}
 			if err := s.afterWrite(c, tx, pt, &p, false); err != nil {
 				return err
 			}
-			out, err = getPost(c.Ctx, tx, p.ID)
+			out, err = getPost(c.Context(), tx, p.ID)
 			return err
 		})
 		if err != nil {
@@ -578,40 +371,40 @@ func (s *Service) updatePostItem(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return ok(body), nil
+		return rest.OK(body), nil
 	}
 }
 
 // deletePostItem is DELETE /cms/v2/{base}/{id}: trash, or remove with force.
-func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			p, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
 				return err
 			}
-			if !canDelete(c.Who, pt, p) {
-				return forbidden(c.Who, "rest_cannot_delete", msgCannotDelete)
+			if !canDelete(caller(c), pt, p) {
+				return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 			}
-			edit, err := s.withGenerated(c, tx, pt, view{context: "edit", who: c.Who}, p)
+			edit, err := s.withGenerated(c, tx, pt, view{context: "edit", who: caller(c)}, p)
 			if err != nil {
 				return err
 			}
 			if c.Bool("force") {
 				previous := s.prepare(pt, p, edit)
-				if err := deletePost(c.Ctx, tx, p); err != nil {
+				if err := deletePost(c.Context(), tx, p); err != nil {
 					return err
 				}
 				body = map[string]any{"deleted": true, "previous": previous}
 				return nil
 			}
 			if p.Status == "trash" {
-				return apiErr(http.StatusGone, "rest_already_trashed", "The post has already been deleted.")
+				return rest.NewError("rest_already_trashed", "The post has already been deleted.", http.StatusGone)
 			}
 			p.TrashStatus, p.Status, p.Slug = p.Status, "trash", trashedSlug(p.Slug)
 			p.ModifiedGMT = s.now()
-			if err := updatePost(c.Ctx, tx, p); err != nil {
+			if err := updatePost(c.Context(), tx, p); err != nil {
 				return err
 			}
 			// wp_trash_post goes through wp_update_post: an update, so the
@@ -619,7 +412,7 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 			if err := s.saveRevision(c, tx, p); err != nil {
 				return err
 			}
-			out, err := getPost(c.Ctx, tx, p.ID)
+			out, err := getPost(c.Context(), tx, p.ID)
 			if err != nil {
 				return err
 			}
@@ -632,48 +425,14 @@ func (s *Service) deletePostItem(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return ok(body), nil
+		return rest.OK(body), nil
 	}
-}
-
-// applyMeta is WP_REST_Meta_Fields::update_value: each registered key that
-// is present is validated against its schema with the parameter path
-// meta.<key> (the error is the schema's own, with status 400, not
-// rest_invalid_param); null deletes the value (back to its default "").
-// Unregistered keys are ignored.
-func applyMeta(pt *PostType, p *Post, meta map[string]any) error {
-	for _, f := range metaFields(pt) {
-		v, present := meta[f.Name]
-		if !present {
-			continue
-		}
-		value := ""
-		if v != nil {
-			if err := rest.Validate(v, toRestSchema(f.S), "meta."+f.Name); err != nil {
-				// add_data(status 400): the schema error's own data moves to additional_data
-				out := &rest.Error{Code: err.Code, Message: err.Message,
-					Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}}}
-				if err.Data != nil {
-					out.AdditionalData = []any{err.Data}
-				}
-				return out
-			}
-			value = v.(string)
-		}
-		switch f.Name {
-		case "footnotes":
-			p.Footnotes = value
-		case "cms_pattern_sync_status":
-			p.SyncStatus = value
-		}
-	}
-	return nil
 }
 
 // editView renders a post just written: write answers are always in the edit
 // context (WordPress sets context=edit before preparing them).
-func (s *Service) editView(c *Call, pt *PostType, p *Post) (rest.Object, error) {
-	v, err := s.withGenerated(c, s.db(c.Ctx), pt, view{context: "edit", who: c.Who}, p)
+func (s *Service) editView(c *rest.Request, pt *PostType, p *Post) (rest.Object, error) {
+	v, err := s.withGenerated(c, s.db(c.Context()), pt, view{context: "edit", who: caller(c)}, p)
 	if err != nil {
 		return nil, err
 	}

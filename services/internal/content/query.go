@@ -1,6 +1,7 @@
 package content
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -166,13 +167,8 @@ func (b *sqlBuilder) taxClauseSQL(c TaxClause) string {
 // where builds the filter of a collection query.
 func (b *sqlBuilder) filters(q *ListQuery) {
 	b.add("p.type = " + b.arg(q.Type.Name))
-	any := false
-	for _, s := range q.Statuses {
-		if s == "any" {
-			any = true
-		}
-	}
-	if any {
+	anyStatus := slices.Contains(q.Statuses, "any")
+	if anyStatus {
 		b.add("p.status NOT IN ('trash', 'auto-draft')")
 	} else {
 		b.add("p.status = ANY(" + b.arg(q.Statuses) + ")")

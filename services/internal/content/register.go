@@ -27,7 +27,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		return err
 	}
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
-	env.Router.Handle(BatchPath, svc.BatchHandler(srv, env.Logger))
+	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
 	// the kit is the catch-all: it matches routes case-insensitively and
 	// answers rest_no_route for the rest, in WordPress's envelope
 	env.Router.PathPrefix("/").Handler(srv)

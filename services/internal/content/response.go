@@ -27,11 +27,11 @@ type view struct {
 
 // withGenerated returns v with the generated slugs of posts when the
 // response shows generated_slug (edit context of a public type).
-func (s *Service) withGenerated(c *Call, q querier, pt *PostType, v view, posts ...*Post) (view, error) {
-	if v.context != "edit" || !pt.Public || len(posts) == 0 || (c.wants != nil && !c.wants("generated_slug")) {
+func (s *Service) withGenerated(c *rest.Request, q querier, pt *PostType, v view, posts ...*Post) (view, error) {
+	if v.context != "edit" || !pt.Public || len(posts) == 0 || !c.Wants("generated_slug") {
 		return v, nil
 	}
-	g, err := generatedSlugs(c.Ctx, q, pt, posts)
+	g, err := generatedSlugs(c.Context(), q, pt, posts)
 	v.generated = g
 	return v, err
 }

@@ -50,18 +50,18 @@ func newRevision(p *Post, author int64, autosave bool) *Post {
 
 // saveRevision is wp_save_post_revision on update (§5.2): the first update
 // always stores a revision, later ones only when a revisioned field changed.
-func (s *Service) saveRevision(c *Call, tx pgx.Tx, p *Post) error {
+func (s *Service) saveRevision(c *rest.Request, tx pgx.Tx, p *Post) error {
 	if p.Status == "auto-draft" {
 		return nil
 	}
-	last, err := latestRevision(c.Ctx, tx, p.ID, false, 0)
+	last, err := latestRevision(c.Context(), tx, p.ID, false, 0)
 	if err != nil {
 		return err
 	}
 	if last != nil && !revisionDiffers(last, p) {
 		return nil
 	}
-	return insertPost(c.Ctx, tx, newRevision(p, c.Who.UserID, false))
+	return insertPost(c.Context(), tx, newRevision(p, caller(c).UserID, false))
 }
 
 // latestRevision returns the newest revision (or autosave, of author when
@@ -71,18 +71,25 @@ func latestRevision(ctx context.Context, q querier, parent int64, autosave bool,
 		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
 	rows, err := q.Query(ctx, sql, parent, autosave, author)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		return nil, rows.Err()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
+		}
+		return nil, nil
 	}
-	return scanPost(rows)
+	p, err := scanPost(rows)
+	if err != nil {
+		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
+	}
+	return p, nil
 }
 
 // prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
-func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, context string, autosave bool) rest.Object {
-	edit, embed := context == "edit", context == "embed"
+func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx string, autosave bool) rest.Object {
+	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 16)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
 	text := func(raw, rendered string, rawAlways bool) rest.Object {
@@ -146,53 +153,53 @@ func previewSuffix(link string) string {
 	return "?preview=true"
 }
 
-var errInvalidParent = apiErr(http.StatusNotFound, "rest_post_invalid_parent", "Invalid post parent ID.")
+var errInvalidParent = rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 
 // loadParent is the revisions controller's get_parent plus its read check.
-func (s *Service) loadParent(c *Call, q querier, pt *PostType, param, noun string) (*Post, error) {
+func (s *Service) loadParent(c *rest.Request, q querier, pt *PostType, param, noun string) (*Post, error) {
 	id := c.Int(param)
 	if id <= 0 {
 		return nil, errInvalidParent
 	}
-	p, err := getPostAs(c.Ctx, q, id, false, pt)
+	p, err := getPostAs(c.Context(), q, id, false, pt)
 	if err != nil {
 		return nil, err
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidParent
 	}
-	if !canEdit(c.Who, pt, p) {
-		return nil, forbidden(c.Who, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")
+	if !canEdit(caller(c), pt, p) {
+		return nil, rest.Denied(c, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")
 	}
 	return p, nil
 }
 
 // revisionsArgs are the revisions collection parameters (§5.3).
-func revisionsArgs() []P {
-	return []P{
-		{"parent", &S{Type: "integer"}},
+func revisionsArgs() rest.Props {
+	return rest.Props{
+		{Name: "parent", Schema: &rest.Schema{Type: "integer"}},
 		contextArg(),
-		{"page", &S{Type: "integer", Default: 1, Minimum: num(1)}},
-		{"per_page", &S{Type: "integer", Minimum: num(1), Maximum: num(100)}},
-		{"search", &S{Type: "string"}},
-		{"exclude", intArray()},
-		{"include", intArray()},
-		{"offset", &S{Type: "integer"}},
-		{"order", &S{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
-		{"orderby", &S{Type: "string", Enum: strEnum("date", "id", "include", "relevance", "slug", "include_slugs", "title"), Default: "date"}},
+		{Name: "page", Schema: &rest.Schema{Type: "integer", Default: 1, Minimum: rest.Ptr(1.0)}},
+		{Name: "per_page", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0)}},
+		{Name: "search", Schema: &rest.Schema{Type: "string"}},
+		{Name: "exclude", Schema: intArray()},
+		{Name: "include", Schema: intArray()},
+		{Name: "offset", Schema: &rest.Schema{Type: "integer"}},
+		{Name: "order", Schema: &rest.Schema{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
+		{Name: "orderby", Schema: &rest.Schema{Type: "string", Enum: strEnum("date", "id", "include", "relevance", "slug", "include_slugs", "title"), Default: "date"}},
 	}
 }
 
 // listRevisions is GET /{base}/{parent}/revisions.
-func (s *Service) listRevisions(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) listRevisions(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return nil, err
 		}
 		q := &ListQuery{Type: &PostType{Name: "revision"}, Statuses: []string{"inherit"}, Page: int(c.Int("page")),
-			Search: strings.TrimSpace(c.Str("search")), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
-			Order: c.Str("order"), OrderBy: c.Str("orderby"), Parent: []int64{parent.ID}}
+			Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
+			Order: c.String("order"), OrderBy: c.String("orderby"), Parent: []int64{parent.ID}}
 		if q.Page < 1 {
 			q.Page = 1
 		}
@@ -210,17 +217,17 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 			q.Offset = &o
 		}
 		if q.OrderBy == "relevance" && q.Search == "" {
-			return nil, apiErr(http.StatusBadRequest, "rest_no_search_term_defined", "You need to define a search term to order by relevance.")
+			return nil, rest.NewError("rest_no_search_term_defined", "You need to define a search term to order by relevance.", http.StatusBadRequest)
 		}
 		if q.OrderBy == "include" && len(q.Include) == 0 {
-			return nil, apiErr(http.StatusBadRequest, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include.")
+			return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
 		}
-		revs, total, err := listPosts(c.Ctx, s.db(c.Ctx), q)
+		revs, total, err := listPosts(c.Context(), s.db(c.Context()), q)
 		if err != nil {
 			return nil, err
 		}
 		if q.Offset != nil && *q.Offset > 0 && *q.Offset >= total {
-			return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_offset_number", "The offset number requested is larger than or equal to the number of available revisions.")
+			return nil, rest.NewError("rest_revision_invalid_offset_number", "The offset number requested is larger than or equal to the number of available revisions.", http.StatusBadRequest)
 		}
 		pages := 0
 		if total > 0 {
@@ -232,27 +239,27 @@ func (s *Service) listRevisions(pt *PostType) HandlerFunc {
 		// the page check applies only without an offset
 		if q.Offset == nil || *q.Offset == 0 {
 			if page > pages && total > 0 {
-				return nil, apiErr(http.StatusBadRequest, "rest_revision_invalid_page_number", "The page number requested is larger than the number of pages available.")
+				return nil, rest.NewError("rest_revision_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 			}
 		}
 		items := make([]any, 0, len(revs))
 		for _, r := range revs {
-			items = append(items, s.prepareRevision(pt, parent, r, c.Str("context"), false))
+			items = append(items, s.prepareRevision(pt, parent, r, c.String("context"), false))
 		}
-		res := ok(items)
-		res.Page = &Page{Total: total, Page: q.Page, PerPage: q.PerPage, Pages: pages}
+		res := rest.OK(items)
+		rest.Paginate(c, res, int64(total), q.Page, q.PerPage)
 		return res, nil
 	}
 }
 
 // loadRevision is get_revision.
-func loadRevision(c *Call, q querier) (*Post, error) {
-	invalid := apiErr(http.StatusNotFound, "rest_post_invalid_id", "Invalid revision ID.")
+func loadRevision(c *rest.Request, q querier) (*Post, error) {
+	invalid := rest.NewError("rest_post_invalid_id", "Invalid revision ID.", http.StatusNotFound)
 	id := c.Int("id")
 	if id <= 0 {
 		return nil, invalid
 	}
-	r, err := getPost(c.Ctx, q, id)
+	r, err := getPost(c.Context(), q, id)
 	if err != nil {
 		return nil, err
 	}
@@ -263,46 +270,45 @@ func loadRevision(c *Call, q querier) (*Post, error) {
 }
 
 // getRevision is GET /{base}/{parent}/revisions/{id}.
-func (s *Service) getRevision(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) getRevision(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return nil, err
 		}
-		r, err := loadRevision(c, s.db(c.Ctx))
+		r, err := loadRevision(c, s.db(c.Context()))
 		if err != nil {
 			return nil, err
 		}
 		if r.Parent != parent.ID {
-			return nil, apiErr(http.StatusNotFound, "rest_revision_parent_id_mismatch",
-				`The revision does not belong to the specified parent with id of "`+strconv.FormatInt(parent.ID, 10)+`"`)
+			return nil, rest.NewError("rest_revision_parent_id_mismatch", `The revision does not belong to the specified parent with id of "`+strconv.FormatInt(parent.ID, 10)+`"`, http.StatusNotFound)
 		}
-		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), false)), nil // the revisions controller has no preview_link
+		return rest.OK(s.prepareRevision(pt, parent, r, c.String("context"), false)), nil // the revisions controller has no preview_link
 	}
 }
 
 // deleteRevision is DELETE /{base}/{parent}/revisions/{id}: force only.
-func (s *Service) deleteRevision(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			parent, err := s.loadParent(c, tx, pt, "parent", "revisions")
 			if err != nil {
 				return err
 			}
-			if !canDelete(c.Who, pt, parent) {
-				return forbidden(c.Who, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
+			if !canDelete(caller(c), pt, parent) {
+				return rest.Denied(c, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
 			}
 			r, err := loadRevision(c, tx)
 			if err != nil {
 				return err
 			}
 			if !c.Bool("force") {
-				return apiErr(http.StatusNotImplemented, "rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.")
+				return rest.NewError("rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 			}
 			// delete_item renders the revision in edit context
 			previous := s.prepareRevision(pt, parent, r, "edit", false)
-			if _, err := tx.Exec(c.Ctx, `DELETE FROM posts WHERE id = $1`, r.ID); err != nil {
+			if err := deleteRevision(c.Context(), tx, r.ID); err != nil {
 				return err
 			}
 			body = map[string]any{"deleted": true, "previous": previous}
@@ -311,67 +317,61 @@ func (s *Service) deleteRevision(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return ok(body), nil
+		return rest.OK(body), nil
 	}
 }
 
 // listAutosaves is GET /{base}/{id}/autosaves: every autosave, no paging.
-func (s *Service) listAutosaves(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) listAutosaves(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "id", "autosaves")
 		if err != nil {
 			return nil, err
 		}
-		rows, err := s.db(c.Ctx).Query(c.Ctx, "SELECT "+postColumns+" FROM posts p"+lateralsFor(&PostType{})+
-			` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent.ID)
+		autosaves, err := listAutosaveRows(c.Context(), s.db(c.Context()), parent.ID)
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		items := []any{}
-		for rows.Next() {
-			r, err := scanPost(rows)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, s.prepareRevision(pt, parent, r, c.Str("context"), true))
+		items := make([]any, 0, len(autosaves))
+		for _, r := range autosaves {
+			items = append(items, s.prepareRevision(pt, parent, r, c.String("context"), true))
 		}
-		return ok(items), rows.Err()
+		return rest.OK(items), nil
 	}
 }
 
 // getAutosave is GET /{base}/{parent}/autosaves/{id}: the latest autosave
 // of the parent, whatever {id} says (as WordPress does).
-func (s *Service) getAutosave(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) getAutosave(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		// the single autosave route uses the revisions controller's
 		// permission check, and so its message
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return nil, err
 		}
-		r, err := latestRevision(c.Ctx, s.db(c.Ctx), parent.ID, true, 0)
+		r, err := latestRevision(c.Context(), s.db(c.Context()), parent.ID, true, 0)
 		if err != nil {
 			return nil, err
 		}
 		if r == nil {
-			return nil, apiErr(http.StatusNotFound, "rest_post_no_autosave", "There is no autosave revision for this post.")
+			return nil, rest.NewError("rest_post_no_autosave", "There is no autosave revision for this post.", http.StatusNotFound)
 		}
-		return ok(s.prepareRevision(pt, parent, r, c.Str("context"), true)), nil
+		return rest.OK(s.prepareRevision(pt, parent, r, c.String("context"), true)), nil
 	}
 }
 
 // createAutosave is POST /{base}/{id}/autosaves (§5.4).
-func (s *Service) createAutosave(pt *PostType) HandlerFunc {
-	return func(c *Call) (*Result, error) {
+func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Ctx, func(tx pgx.Tx) error {
+		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			old, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
 				return err
 			}
-			if !canEdit(c.Who, pt, old) {
-				return forbidden(c.Who, "rest_cannot_edit", msgCannotEdit)
+			if !canEdit(caller(c), pt, old) {
+				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			now := s.now()
 			p := *old
@@ -379,17 +379,17 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 				return err
 			}
 			isDraft := old.Status == "draft" || old.Status == "auto-draft"
-			if isDraft && old.Author == c.Who.UserID {
+			if isDraft && old.Author == caller(c).UserID {
 				// the author's own draft is updated in place, without a
 				// revision, with what prepare_item_for_database covers only:
 				// terms, sticky, format, featured media, template and meta are
 				// update_item's business and stay as they were
 				p.Sticky, p.Format, p.FeaturedMedia, p.Template = old.Sticky, old.Format, old.FeaturedMedia, old.Template
 				p.Footnotes, p.SyncStatus = old.Footnotes, old.SyncStatus
-				if err := updatePost(c.Ctx, tx, &p); err != nil {
+				if err := updatePost(c.Context(), tx, &p); err != nil {
 					return err
 				}
-				out, err := getPost(c.Ctx, tx, p.ID)
+				out, err := getPost(c.Context(), tx, p.ID)
 				if err != nil {
 					return err
 				}
@@ -397,7 +397,7 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 				return nil
 			}
 			// one autosave per user: reuse it; unchanged content returns it as is
-			existing, err := latestRevision(c.Ctx, tx, old.ID, true, c.Who.UserID)
+			existing, err := latestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
 			if err != nil {
 				return err
 			}
@@ -407,18 +407,16 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 			case existing != nil && !different:
 				saved = existing
 			case existing != nil:
-				rev := newRevision(&p, c.Who.UserID, true)
+				rev := newRevision(&p, caller(c).UserID, true)
 				rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-				if _, err := tx.Exec(c.Ctx, `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
-					date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,
-					rev.Footnotes, now, c.Who.UserID); err != nil {
+				if err := updateAutosave(c.Context(), tx, rev); err != nil {
 					return err
 				}
 				saved = rev
 			default:
-				rev := newRevision(&p, c.Who.UserID, true)
+				rev := newRevision(&p, caller(c).UserID, true)
 				rev.DateGMT, rev.ModifiedGMT = now, now
-				if err := insertPost(c.Ctx, tx, rev); err != nil {
+				if err := insertPost(c.Context(), tx, rev); err != nil {
 					return err
 				}
 				saved = rev
@@ -429,6 +427,6 @@ func (s *Service) createAutosave(pt *PostType) HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return ok(body), nil
+		return rest.OK(body), nil
 	}
 }

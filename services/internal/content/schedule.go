@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -25,7 +26,10 @@ func (s *Service) PublishDue(ctx context.Context) (int64, error) {
 		FROM pub WHERE NOT EXISTS (
 			SELECT 1 FROM posts r WHERE r.parent = pub.id AND r.type = 'revision' AND NOT r.autosave))
 	SELECT count(*) FROM pub`, s.now()).Scan(&n)
-	return n, err
+	if err != nil {
+		return 0, fmt.Errorf("publish due posts: %w", err)
+	}
+	return n, nil
 }
 
 // RunScheduler calls PublishDue every interval until ctx ends. Several

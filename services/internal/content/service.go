@@ -12,14 +12,14 @@
 //     (count(*) OVER ()), a post comes with its terms and revision summary;
 //   - render.go, slug.go, dates.go: pure functions for rendered fields, slugs
 //     and dates in the site's time zone;
-//   - posts.go, revisions.go, terms.go: handlers on validated parameters
-//     (type Call), each write in one transaction;
+//   - posts.go, revisions.go, terms.go: handlers on the route kit's
+//     validated *rest.Request, each write in one transaction;
 //   - permissions.go: the permission checks, apart from the handlers, so the
 //     route kit also derives the Allow header from them (targetHints of
 //     self links are computed from the loaded post, response.go);
 //   - schema.go, item_schema.go: argument and item schemas as data;
-//   - routes.go: every route declared once, as data; kit.go hands them to the
-//     route kit (platform/rest), which validates, filters and encodes;
+//   - routes.go: every route declared once, as rest.Route data; the route
+//     kit (platform/rest) validates, filters and encodes;
 //   - batch.go: the gateway's all-or-nothing batch in one transaction;
 //   - schedule.go: publishing scheduled posts when due;
 //   - users.go: author ids are checked against the gateway (a seam, with a

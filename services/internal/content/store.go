@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -37,7 +38,10 @@ func getPostAs(ctx context.Context, q querier, id int64, lock bool, pt *PostType
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
-	return p, err
+	if err != nil {
+		return nil, fmt.Errorf("select post %d: %w", id, err)
+	}
+	return p, nil
 }
 
 // listPosts runs a collection query: the page and the total in one round
@@ -46,7 +50,7 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 	sql, args := listSQL(lq)
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
 	defer rows.Close()
 	var out []*Post
@@ -56,7 +60,7 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 		var t, rn *int64
 		p, err := scanPost(rows, &t, &rn)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("list posts: %w", err)
 		}
 		if t != nil {
 			total = int(*t)
@@ -65,7 +69,7 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 		inPage = append(inPage, rn != nil)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
 	if lq.StickyFirst {
 		// rows come page first (by rn), then the extra sticky posts
@@ -74,7 +78,7 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
 		sql, args := countSQL(lq)
 		if err := q.QueryRow(ctx, sql, args...).Scan(&total); err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("count posts: %w", err)
 		}
 	}
 	return out, total, nil
@@ -86,9 +90,13 @@ const insertPostSQL = `INSERT INTO posts (type, status, author, date_gmt, date_f
  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id`
 
 func insertPost(ctx context.Context, q querier, p *Post) error {
-	return q.QueryRow(ctx, insertPostSQL, p.Type, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
+	err := q.QueryRow(ctx, insertPostSQL, p.Type, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
 		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.Autosave, p.TrashStatus).Scan(&p.ID)
+	if err != nil {
+		return fmt.Errorf("insert %s: %w", p.Type, err)
+	}
+	return nil
 }
 
 const updatePostSQL = `UPDATE posts SET status=$2, author=$3, date_gmt=$4, date_floating=$5, modified_gmt=$6,
@@ -100,18 +108,24 @@ func updatePost(ctx context.Context, q querier, p *Post) error {
 	_, err := q.Exec(ctx, updatePostSQL, p.ID, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
 		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.TrashStatus)
-	return err
+	if err != nil {
+		return fmt.Errorf("update post %d: %w", p.ID, err)
+	}
+	return nil
 }
 
 // isAncestorOrSelf reports whether id is parent or one of parent's
 // ancestors, i.e. whether making parent the parent of id closes a loop.
-func isAncestorOrSelf(c *Call, q querier, id, parent int64) (bool, error) {
+func isAncestorOrSelf(ctx context.Context, q querier, id, parent int64) (bool, error) {
 	var loop bool
-	err := q.QueryRow(c.Ctx, `WITH RECURSIVE a(id, parent, depth) AS (
+	err := q.QueryRow(ctx, `WITH RECURSIVE a(id, parent, depth) AS (
 		SELECT id, parent, 1 FROM posts WHERE id = $2
 		UNION ALL SELECT y.id, y.parent, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 64)
 		SELECT EXISTS (SELECT 1 FROM a WHERE id = $1)`, id, parent).Scan(&loop)
-	return loop, err
+	if err != nil {
+		return false, fmt.Errorf("look for a parent loop of post %d: %w", id, err)
+	}
+	return loop, nil
 }
 
 // deletePost removes a post and its revisions (WordPress deletes a post's
@@ -122,21 +136,27 @@ func deletePost(ctx context.Context, q querier, p *Post) error {
 	_, err := q.Exec(ctx, `WITH moved AS (
 		UPDATE posts SET parent = $3 WHERE parent = $1 AND type = $2 AND type <> 'revision')
 		DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, p.ID, p.Type, p.Parent)
-	return err
+	if err != nil {
+		return fmt.Errorf("delete post %d: %w", p.ID, err)
+	}
+	return nil
 }
 
 // setTerms replaces the post's terms of tax with ids (wp_set_object_terms).
 func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids []int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM term_relationships r USING terms t
 		WHERE r.post_id = $1 AND t.id = r.term_id AND t.taxonomy = $2`, postID, tax.Name); err != nil {
-		return err
+		return fmt.Errorf("clear %s of post %d: %w", tax.Name, postID, err)
 	}
 	if len(ids) == 0 {
 		return nil
 	}
 	_, err := q.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id)
 		SELECT $1, id FROM terms WHERE taxonomy = $2 AND id = ANY($3) ON CONFLICT DO NOTHING`, postID, tax.Name, ids)
-	return err
+	if err != nil {
+		return fmt.Errorf("set %s of post %d: %w", tax.Name, postID, err)
+	}
+	return nil
 }
 
 // uniqueSlug is wp_unique_post_slug: the first free slug among slug,
@@ -154,11 +174,11 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 	}
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("select slugs like %q: %w", slug, err)
 	}
 	taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("select slugs like %q: %w", slug, err)
 	}
 	used := make(map[string]bool, len(taken))
 	for _, s := range taken {
@@ -199,7 +219,7 @@ func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post)
 	rows, err := q.Query(ctx, `SELECT id, parent, slug FROM posts WHERE type = $1 AND (slug = ANY($2) OR slug LIKE ANY($3))`,
 		pt.Name, bases, likes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("select generated slugs: %w", err)
 	}
 	type row struct {
 		id, parent int64
@@ -210,12 +230,12 @@ func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post)
 		var r row
 		if err := rows.Scan(&r.id, &r.parent, &r.slug); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, fmt.Errorf("select generated slugs: %w", err)
 		}
 		taken = append(taken, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("select generated slugs: %w", err)
 	}
 	out := make(map[int64]string, len(posts))
 	for i, p := range posts {
@@ -248,4 +268,64 @@ func trashedSlug(slug string) string {
 		return slug
 	}
 	return truncateSlug(slug, maxSlugLength-9) + "__trashed"
+}
+
+// addDefaultCategory gives a post without a category the default one, as
+// wp_insert_post does (when that category exists).
+func addDefaultCategory(ctx context.Context, q querier, postID int64) error {
+	if _, err := q.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id)
+		SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
+			WHERE r.post_id = $1 AND t.taxonomy = 'category')
+		AND EXISTS (SELECT 1 FROM terms WHERE id = $2 AND taxonomy = 'category')`, postID, defaultCategoryID); err != nil {
+		return fmt.Errorf("add the default category to post %d: %w", postID, err)
+	}
+	return nil
+}
+
+// setPostSlug stores a post's slug alone.
+func setPostSlug(ctx context.Context, q querier, id int64, slug string) error {
+	if _, err := q.Exec(ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, id, slug); err != nil {
+		return fmt.Errorf("set the slug of post %d: %w", id, err)
+	}
+	return nil
+}
+
+// deleteRevision removes one revision or autosave.
+func deleteRevision(ctx context.Context, q querier, id int64) error {
+	if _, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("delete revision %d: %w", id, err)
+	}
+	return nil
+}
+
+// listAutosaveRows reads every autosave of parent, newest first.
+func listAutosaveRows(ctx context.Context, q querier, parent int64) ([]*Post, error) {
+	rows, err := q.Query(ctx, "SELECT "+postColumns+" FROM posts p"+lateralsFor(&PostType{})+
+		` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent)
+	if err != nil {
+		return nil, fmt.Errorf("list autosaves of post %d: %w", parent, err)
+	}
+	defer rows.Close()
+	var out []*Post
+	for rows.Next() {
+		p, err := scanPost(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list autosaves of post %d: %w", parent, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list autosaves of post %d: %w", parent, err)
+	}
+	return out, nil
+}
+
+// updateAutosave overwrites an autosave's text, date and author with rev's.
+func updateAutosave(ctx context.Context, q querier, rev *Post) error {
+	if _, err := q.Exec(ctx, `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
+		date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,
+		rev.Footnotes, rev.ModifiedGMT, rev.Author); err != nil {
+		return fmt.Errorf("update autosave %d: %w", rev.ID, err)
+	}
+	return nil
 }

@@ -26,9 +26,9 @@ const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 // RandomString returns n characters drawn uniformly from alphabet.
 func RandomString(n int, alphabet string) string {
 	b := make([]byte, n)
-	max := big.NewInt(int64(len(alphabet)))
+	size := big.NewInt(int64(len(alphabet)))
 	for i := range b {
-		v, err := rand.Int(rand.Reader, max)
+		v, err := rand.Int(rand.Reader, size)
 		if err != nil {
 			panic(err) // crypto/rand never fails on Linux; a broken RNG must not produce keys
 		}

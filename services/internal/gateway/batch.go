@@ -13,33 +13,11 @@ import (
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // maxBatch is the most requests one batch may hold (WordPress's default).
 const maxBatch = 25
-
-// InternalBatchPath is the services' all-or-nothing batch endpoint.
-//
-// Beyond WordPress: when every sub-request of a validated
-// require-all-validate batch belongs to one service, the gateway sends them
-// in one call and the service runs them in one database transaction, so the
-// batch commits wholly or not at all. Protocol:
-//
-//	POST {service}/internal/batch/v1   (caller's signed identity header, as on a proxied request)
-//	{"requests": [{"method": "POST", "route": "/cms/v2/posts", "query": "a=1",
-//	               "body": {...} | null, "headers": {"x-name": ["v"]}}, ...]}
-//
-//	200 {"committed": true|false,
-//	     "responses": [{"status": 201, "headers": {"Location": "..."}, "body": ...}, ...]}
-//
-// The service runs the requests in order in one transaction and stops at
-// the first response with status >= 400, rolls back and answers committed
-// false with the responses so far (the failing one last). The client then
-// gets 207 {"failed": "execution", "responses": [...]}: the failing request
-// keeps its error, every other one gets rest_batch_rolled_back (424).
-// Mixed-owner batches keep WordPress's semantics (validated together, run
-// one by one).
-const InternalBatchPath = "/internal/batch/v1"
 
 // batchItem is one parsed sub-request with its owner and pre-validation error.
 type batchItem struct {
@@ -142,7 +120,7 @@ func (g *Gateway) prevalidate(ctx context.Context, t *routing.Table, reqs []any)
 		it.sub.Route, it.sub.Query = route, query
 		o, ok := g.ownerOf(ctx, t, route)
 		if !ok {
-			it.err = rest.NewError("rest_no_route", msgNoRoute, http.StatusNotFound)
+			it.err = rest.NoRoute()
 			continue
 		}
 		it.owner = o
@@ -205,24 +183,6 @@ func singleService(items []batchItem) *routing.Backend {
 	return b
 }
 
-// Wire format of the internal batch endpoint.
-type atomicRequest struct {
-	Method  string              `json:"method"`
-	Route   string              `json:"route"`
-	Query   string              `json:"query"`
-	Body    map[string]any      `json:"body"`
-	Headers map[string][]string `json:"headers"`
-}
-
-type atomicResponse struct {
-	Committed bool `json:"committed"`
-	Responses []struct {
-		Status  int               `json:"status"`
-		Headers map[string]string `json:"headers"`
-		Body    json.RawMessage   `json:"body"`
-	} `json:"responses"`
-}
-
 // errRolledBack is reported for every request of a failed all-or-nothing
 // batch except the one that failed.
 func errRolledBack() *rest.Error {
@@ -230,18 +190,17 @@ func errRolledBack() *rest.Error {
 }
 
 // atomicBatch sends a validated require-all-validate batch owned by one
-// service to that service's internal batch endpoint, which runs every
-// request in one transaction and commits only if all succeed.
+// service to that service's internal batch endpoint (contract.BatchPath),
+// which runs every request in one transaction and commits only if all
+// succeed.
 func (g *Gateway) atomicBatch(ctx context.Context, b *routing.Backend, items []batchItem) rest.Object {
-	payload := struct {
-		Requests []atomicRequest `json:"requests"`
-	}{}
+	var payload contract.BatchRequest
 	for _, it := range items {
 		h := map[string][]string{}
 		for k, v := range it.sub.Header {
 			h[strings.ToLower(k)] = v
 		}
-		payload.Requests = append(payload.Requests, atomicRequest{Method: it.sub.Method, Route: it.sub.Route,
+		payload.Requests = append(payload.Requests, contract.BatchSubRequest{Method: it.sub.Method, Route: it.sub.Route,
 			Query: it.sub.Query, Body: it.sub.Body, Headers: h})
 	}
 	fail := func(e *rest.Error) rest.Object {
@@ -251,7 +210,7 @@ func (g *Gateway) atomicBatch(ctx context.Context, b *routing.Backend, items []b
 		}
 		return rest.Object{{Key: "failed", Value: "execution"}, {Key: "responses", Value: responses}}
 	}
-	res, err := g.postInternal(ctx, b, InternalBatchPath, payload)
+	res, err := g.postInternal(ctx, b, contract.BatchPath, payload)
 	if err != nil {
 		logging.FromContext(ctx, g.cfg.Logger).Error("atomic batch failed", "service", b.Name, "error", err.Error())
 		status, code, msg := routing.Classify(err)
@@ -292,7 +251,7 @@ func headerOf(m map[string]string) http.Header {
 
 // postInternal posts JSON to a service's internal endpoint with the
 // caller's identity and decodes the 200 answer.
-func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path string, payload any) (*atomicResponse, error) {
+func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path string, payload any) (*contract.BatchResponse, error) {
 	buf, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
@@ -317,7 +276,7 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s%s answered %d", b.Name, path, res.StatusCode)
 	}
-	var out atomicResponse
+	var out contract.BatchResponse
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, fmt.Errorf("%s%s: %w", b.Name, path, err)
 	}

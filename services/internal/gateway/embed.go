@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/rest"
@@ -23,43 +21,11 @@ import (
 // context=embed unless the link carries a context, as the caller, through
 // the same routing as a client request; errors are embedded as error bodies.
 
-// embedParam parses _embed from a raw query (rest_parse_embed_param): ok is
-// false when absent; a nil list means every relation. PHP's falsy values
-// ("" and "0"), "1", "true" and a value naming no relation embed all; the
-// array form (_embed[]=author) lists relations too.
-func embedParam(rawQuery string) (rels []string, ok bool) {
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return nil, false
-	}
-	var values []string
-	switch {
-	case q.Has("_embed"):
-		v := q.Get("_embed")
-		if v == "" || v == "0" || v == "1" || v == "true" {
-			return nil, true
-		}
-		values = []string{v}
-	case q.Has("_embed[]"):
-		values = q["_embed[]"]
-	default:
-		return nil, false
-	}
-	for _, v := range values {
-		rels = append(rels, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })...)
-	}
-	if len(rels) == 0 {
-		return nil, true
-	}
-	return rels, true
-}
-
 // fieldsAllowEmbedded reports whether _fields (when present) keeps
 // "_embedded": WordPress drops it, and so skips the embedding work, when a
 // _fields list does not name it.
-func fieldsAllowEmbedded(rawQuery string) bool {
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil || !q.Has("_fields") {
+func fieldsAllowEmbedded(q url.Values) bool {
+	if !q.Has("_fields") {
 		return true
 	}
 	for _, f := range strings.FieldsFunc(strings.Join(q["_fields"], ","), func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -102,11 +68,10 @@ type embedder struct {
 	table *routing.Table
 	rels  []string
 	cache map[string]json.RawMessage
-	// descs is the site's merged route list, built on the first embedded
-	// collection and kept for the rest of the response: a list of posts has
-	// a distinct wp:term href per item, and merging is not free.
-	descs       []rest.RouteDescription
-	descsLoaded bool
+	// indexes are the services' route descriptions, read on the first
+	// embedded collection and kept for the rest of the response: a list of
+	// posts has a distinct wp:term href per item.
+	indexes map[string]*serviceIndex
 }
 
 // embedBody adds "_embedded" to an object body or to every object of a
@@ -174,7 +139,7 @@ func (e *embedder) object(raw []byte) []byte {
 			continue
 		}
 		entries := make([]json.RawMessage, len(list))
-		real := false
+		found := false
 		for i, l := range list {
 			entries[i] = json.RawMessage(`[]`)
 			if !l.Embeddable {
@@ -182,12 +147,12 @@ func (e *embedder) object(raw []byte) []byte {
 			}
 			if body := e.fetch(l.Href); body != nil {
 				entries[i] = body
-				real = real || !phpEmpty(body)
+				found = found || !phpEmpty(body)
 			}
 		}
 		// WordPress drops a relation whose embeds are all empty (PHP's
 		// array_filter): an empty collection counts as nothing.
-		if !real {
+		if !found {
 			continue
 		}
 		if count > 0 {
@@ -235,8 +200,8 @@ func (e *embedder) fetch(href string) json.RawMessage {
 	}
 	// Embedded collections come whole: per_page is the route's maximum.
 	if !q.Has("per_page") {
-		if max, ok := e.perPageMax(route); ok {
-			query = joinQuery(query, "per_page="+strconv.Itoa(max))
+		if most, ok := e.perPageMax(route); ok {
+			query = joinQuery(query, "per_page="+strconv.Itoa(most))
 		}
 	}
 	res := e.g.do(e.ctx, e.table, subRequest{Method: http.MethodGet, Route: route, Query: query})
@@ -258,11 +223,11 @@ func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
 	}
 	p := strings.TrimPrefix(u.Path, site.Path)
 	if p == RESTPrefix || strings.HasPrefix(p, RESTPrefix+"/") {
-		return normalizeRoute(strings.TrimPrefix(p, RESTPrefix)), u.RawQuery, true
+		return rest.NormalizeRoute(strings.TrimPrefix(p, RESTPrefix)), u.RawQuery, true
 	}
 	if (p == "" || p == "/" || p == "/index.php") && u.Query().Has("rest_route") {
-		r, rest := splitRESTRoute(u.RawQuery)
-		return normalizeRoute(r), rest, true
+		r, query := splitRESTRoute(u.RawQuery)
+		return rest.NormalizeRoute(r), query, true
 	}
 	return "", "", false
 }
@@ -299,36 +264,31 @@ func joinQuery(q, kv string) string {
 	return q + "&" + kv
 }
 
-var patternCache sync.Map // route pattern → *regexp.Regexp
-
-// perPageMax finds the GET endpoint of the route description matching
-// route and returns the maximum of its per_page argument.
+// perPageMax is the maximum of the per_page argument of the GET endpoint
+// that serves route, read from the route kit: the gateway's own server, or
+// the one it rebuilt from the owning service's route description.
 func (e *embedder) perPageMax(route string) (int, bool) {
-	if !e.descsLoaded {
-		e.descs, _ = e.g.merged(e.ctx)
-		e.descsLoaded = true
+	o, ok := e.g.ownerOf(e.ctx, e.table, route)
+	if !ok {
+		return 0, false
 	}
-	for _, d := range e.descs {
-		re, ok := patternCache.Load(d.Route)
-		if !ok {
-			c, err := regexp.Compile(`(?i)^(?:` + d.Route + `)$`)
-			if err != nil {
-				continue
-			}
-			re, _ = patternCache.LoadOrStore(d.Route, c)
+	srv := e.g.local
+	if !o.local {
+		if e.indexes == nil {
+			e.indexes = e.g.desc.get(e.ctx, e.table)
 		}
-		if !re.(*regexp.Regexp).MatchString(route) {
-			continue
-		}
-		for _, ep := range d.Endpoints {
-			if !slices.Contains(ep.Methods, http.MethodGet) {
-				continue
-			}
-			if s := ep.Args.Get("per_page"); s != nil && s.Maximum != nil {
-				return int(*s.Maximum), true
-			}
+		si := e.indexes[o.backend.Name]
+		if si == nil {
 			return 0, false
 		}
+		srv = si.validator
+	}
+	args, ok := srv.EndpointArgs(e.ctx, route, http.MethodGet)
+	if !ok {
+		return 0, false
+	}
+	if s := args.Get("per_page"); s != nil && s.Maximum != nil {
+		return int(*s.Maximum), true
 	}
 	return 0, false
 }

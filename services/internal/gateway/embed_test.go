@@ -1,8 +1,11 @@
 package gateway
 
 import (
+	"net/url"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 func TestEmbedAuthor(t *testing.T) {
@@ -77,7 +80,7 @@ func TestEmbedAuthor(t *testing.T) {
 }
 
 func TestPHPEmpty(t *testing.T) {
-	for raw, want := range map[string]bool{
+	for raw, want := range map[string]bool{ //nolint:gocritic // the spaced key is a case: JSON white space around []
 		`[]`: true, ` [ ] `: true, `{}`: true, `null`: true, `false`: true, `0`: true, `""`: true, `"0"`: true,
 		`[[]]`: false, `[{}]`: false, `{"code":"rest_forbidden"}`: false, `true`: false, `1`: false, `"a"`: false, `[`: false,
 	} {
@@ -107,7 +110,8 @@ func TestEmbedParam(t *testing.T) {
 		{"_embed[]=author&_embed[]=wp:term", []string{"author", "wp:term"}, true},
 	}
 	for _, tt := range tests {
-		rels, ok := embedParam(tt.query)
+		q, _ := url.ParseQuery(tt.query)
+		rels, ok := rest.ParseEmbed(q)
 		if ok != tt.ok || strings.Join(rels, "|") != strings.Join(tt.rels, "|") || (rels == nil) != (tt.rels == nil) {
 			t.Errorf("embedParam(%q) = %q, %v; want %q, %v", tt.query, rels, ok, tt.rels, tt.ok)
 		}

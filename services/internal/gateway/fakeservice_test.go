@@ -11,7 +11,6 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
-	"siteplane.dev/services/internal/platform/server"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -122,10 +121,10 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 	f.srv = srv
 	mux := http.NewServeMux()
 	mux.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
-	mux.HandleFunc(InternalBatchPath, f.serveAtomic)
+	mux.HandleFunc(contract.BatchPath, f.serveAtomic)
 	mux.Handle("/", srv)
 	h := identity.Middleware(key, nil, func(w http.ResponseWriter, r *http.Request, err error) {
-		server.WordPressError(w, r, 401, "rest_invalid_identity", "bad identity")
+		rest.WriteErrorCode(w, r, 401, "rest_invalid_identity", "bad identity")
 	})(mux)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
@@ -136,9 +135,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 // serveAtomic implements the internal batch protocol: snapshot, run in
 // order, restore the snapshot on the first failure.
 func (f *fakeContent) serveAtomic(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Requests []atomicRequest `json:"requests"`
-	}
+	var in contract.BatchRequest
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
@@ -149,13 +146,7 @@ func (f *fakeContent) serveAtomic(w http.ResponseWriter, r *http.Request) {
 		snapshot[k] = v
 	}
 	f.mu.Unlock()
-	type out struct {
-		Status  int               `json:"status"`
-		Headers map[string]string `json:"headers"`
-		Body    json.RawMessage   `json:"body"`
-	}
-	var responses []out
-	committed := true
+	out := contract.BatchResponse{Committed: true}
 	for _, q := range in.Requests {
 		path := q.Route
 		if q.Query != "" {
@@ -166,19 +157,19 @@ func (f *fakeContent) serveAtomic(w http.ResponseWriter, r *http.Request) {
 		for k := range res.Header {
 			h[k] = res.Header.Get(k)
 		}
-		responses = append(responses, out{res.Status, h, res.Body})
+		out.Responses = append(out.Responses, contract.BatchSubResponse{Status: res.Status, Headers: h, Body: res.Body})
 		if res.Status >= 400 {
-			committed = false
+			out.Committed = false
 			break
 		}
 	}
-	if !committed {
+	if !out.Committed {
 		f.mu.Lock()
 		f.posts, f.next = snapshot, next
 		f.mu.Unlock()
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"committed": committed, "responses": responses})
+	json.NewEncoder(w).Encode(out)
 }
 
 func (f *fakeContent) count() int {

@@ -141,11 +141,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case hasRoute && (pretty || path == "/" || path == "/index.php"):
 		// A rest_route query parameter wins over the pretty path, as
 		// WordPress's query vars do (and as the route kit reads it).
-		route, rest := splitRESTRoute(r.URL.RawQuery)
-		g.serveREST(w, r, route, rest)
+		route, query := splitRESTRoute(r.URL.RawQuery)
+		g.serveREST(w, r, route, query)
 	case dots:
 		metrics.SetRoute(r.Context(), "unmatched")
-		writeError(w, errNoRoute())
+		rest.WriteError(w, rest.NoRoute())
 	case isPagePath(path):
 		// The sign-in and authorisation pages (pages.go).
 		g.servePage(w, r)
@@ -157,7 +157,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // splitRESTRoute takes the rest_route parameter out of a raw query and keeps
 // the other parameters in their order (collection Link headers are built
 // from them).
-func splitRESTRoute(raw string) (route, rest string) {
+func splitRESTRoute(raw string) (route, query string) {
 	var keep []string
 	for _, part := range strings.Split(raw, "&") {
 		k, v, _ := strings.Cut(part, "=")
@@ -174,11 +174,6 @@ func splitRESTRoute(raw string) (route, rest string) {
 	return route, strings.Join(keep, "&")
 }
 
-func queryHas(raw, key string) bool {
-	v, _ := url.ParseQuery(raw)
-	return v.Has(key)
-}
-
 // hasDotSegment reports whether a path has a "." or ".." segment.
 func hasDotSegment(p string) bool {
 	for seg := range strings.SplitSeq(p, "/") {
@@ -189,21 +184,6 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
-func queryValue(raw, key string) string {
-	v, _ := url.ParseQuery(raw)
-	return v.Get(key)
-}
-
-// normalizeRoute applies WordPress's rules: leading slash, trailing slash
-// removed, empty route is "/".
-func normalizeRoute(route string) string {
-	route = strings.TrimRight(route, "/")
-	if !strings.HasPrefix(route, "/") {
-		route = "/" + route
-	}
-	return route
-}
-
 // servePublic proxies the raw public URLs (marketplace API, upload files)
 // untouched: no REST headers, no application-password handling (the
 // marketplace checks its own api_key).
@@ -211,7 +191,7 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 	b, ok := g.cfg.Routes.Current().MatchPublic(r.URL.Path)
 	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
-		writeError(w, errNoRoute())
+		rest.WriteError(w, rest.NoRoute())
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
@@ -222,7 +202,10 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 // then the gateway's own routes or the owning service.
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	w = &wpSpelling{ResponseWriter: w}
-	route = normalizeRoute(route)
+	route = rest.NormalizeRoute(route)
+	// Parsed once for the gateway's own checks; the error is ignored, as
+	// a malformed pair must not hide the well-formed ones.
+	query, _ := url.ParseQuery(rawQuery)
 	caller, appPassword, err := g.authenticate(w, r)
 	if err != nil {
 		// §1.1: the JSONP checks come first, then the authentication error
@@ -246,8 +229,8 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
-		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && queryValue(rawQuery, "format") == "xml" &&
-			!queryHas(rawQuery, "_jsonp") && !queryHas(rawQuery, "_envelope") {
+		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && query.Get("format") == "xml" &&
+			!query.Has("_jsonp") && !query.Has("_envelope") {
 			// format=xml is written at serve time (_oembed_rest_pre_serve_request),
 			// after the pipeline has set its headers (Allow, Vary, no-cache).
 			buf := &bufferedAnswer{header: w.Header()}
@@ -268,21 +251,21 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
-	g.forwardREST(w, r, b, route, rawQuery, caller)
+	g.forwardREST(w, r, b, route, rawQuery, query, caller)
 }
 
 // forwardREST proxies to a service. The service sees the REST route as its
 // URL path and the caller in the signed identity header.
-func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing.Backend, route, rawQuery string, caller identity.Identity) {
+func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing.Backend, route, rawQuery string, query url.Values, caller identity.Identity) {
 	set := http.Header{}
 	if caller.LoggedIn() {
 		set.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, caller, g.cfg.Now().Add(g.cfg.IdentityTTL)))
 	}
 	ours := w.Header()
-	rels, embed := embedParam(rawQuery)
+	rels, embed := rest.ParseEmbed(query)
 	// HEAD has no body to embed into (and must not get "Content-Length: 0").
-	embed = embed && fieldsAllowEmbedded(rawQuery) && r.Method != http.MethodHead
-	enveloped := queryHas(rawQuery, "_envelope")
+	embed = embed && fieldsAllowEmbedded(query) && r.Method != http.MethodHead
+	enveloped := query.Has("_envelope")
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: route, RawQuery: rawQuery, SetHeaders: set,
 		// Services trust the signed identity only; the application password

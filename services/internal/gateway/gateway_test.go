@@ -18,6 +18,7 @@ import (
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -68,7 +69,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, errorFunc, nil),
+	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
 		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -308,7 +309,7 @@ func TestRESTHeaders(t *testing.T) {
 	}
 	// WordPress's capitals survive the proxy (net/http would send "X-Wp-Total"),
 	// so the map is read with the exact, non-canonical spellings.
-	//lint:ignore SA1008 the non-canonical keys are what this test asserts
+	//nolint:staticcheck // SA1008: the non-canonical keys are what this test asserts
 	if got := rec.Header(); strings.Join(got["X-WP-Total"], "") != "11" || strings.Join(got["X-WP-TotalPages"], "") != "2" || len(got["X-Wp-Total"]) != 0 {
 		t.Errorf("pagination headers spelled %v", got)
 	}

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"net/http"
-	"strings"
 
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -17,23 +16,11 @@ func (g *Gateway) restHeaders(h http.Header, r *http.Request) {
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
 	if origin := r.Header.Get("Origin"); origin != "" {
-		h.Set("Access-Control-Allow-Origin", sanitizeOrigin(origin))
+		h.Set("Access-Control-Allow-Origin", rest.AllowedOrigin(origin))
 		h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE")
 		h.Set("Access-Control-Allow-Credentials", "true")
 		h.Add("Vary", "Origin")
 	}
-}
-
-// sanitizeOrigin keeps an origin that is a plain URL (or the literal "null")
-// and drops anything that could split headers.
-func sanitizeOrigin(o string) string {
-	if o == "null" {
-		return o
-	}
-	if strings.ContainsAny(o, "\r\n\x00 \"<>") {
-		return ""
-	}
-	return o
 }
 
 // apiRoot is the REST root with its trailing slash, as WordPress announces it.

@@ -9,6 +9,7 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -24,7 +25,7 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 	signed := false
 	if h := r.Header.Get(contract.IdentityHeader); h != "" {
 		if _, err := identity.Verify(g.cfg.Key, h, g.cfg.Now()); err != nil {
-			writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
+			rest.WriteError(w, rest.NewError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
 			return
 		}
 		signed = true
@@ -34,31 +35,31 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		g.local.IndexHandler().ServeHTTP(w, r)
 		return
 	}
-	rest, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
+	idText, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
 	if !ok || r.Method != http.MethodGet {
-		writeError(w, errNoRoute())
+		rest.WriteError(w, rest.NoRoute())
 		return
 	}
 	metrics.SetRoute(r.Context(), contract.UserLookupPath+"/{id}")
 	if !signed {
-		writeError(w, newError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusUnauthorized))
+		rest.WriteError(w, rest.NewError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusUnauthorized))
 		return
 	}
-	id, err := strconv.ParseInt(rest, 10, 64)
+	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 {
-		writeError(w, errInvalidUser())
+		rest.WriteError(w, errInvalidUser())
 		return
 	}
 	u, err := g.cfg.Store.UserByID(r.Context(), id)
 	if errors.Is(err, accounts.ErrNotFound) {
-		writeError(w, errInvalidUser())
+		rest.WriteError(w, errInvalidUser())
 		return
 	}
 	if err != nil {
-		writeError(w, newError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+		rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
 		return
 	}
-	writeJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
+	rest.WriteJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
 }
 
 // UserLookup is the body of GET contract.UserLookupPath/{id}.
@@ -69,6 +70,6 @@ type UserLookup struct {
 	Role string `json:"role,omitempty"`
 }
 
-func errInvalidUser() *wpError {
-	return newError("rest_user_invalid_id", "Invalid user ID.", http.StatusNotFound)
+func errInvalidUser() *rest.Error {
+	return rest.NewError("rest_user_invalid_id", "Invalid user ID.", http.StatusNotFound)
 }

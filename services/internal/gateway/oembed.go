@@ -23,7 +23,7 @@ import (
 // only publicly viewable posts and pages can be embedded.
 
 func oembedArgs(proxy bool) rest.Props {
-	url := &rest.Schema{Description: "The URL of the resource for which to fetch oEmbed data.", Type: "string", Format: "uri", Required: true}
+	urlArg := &rest.Schema{Description: "The URL of the resource for which to fetch oEmbed data.", Type: "string", Format: "uri", Required: true}
 	if !proxy {
 		// Anything other than json or xml silently becomes json (no error).
 		format := &rest.Schema{Default: "json", Sanitize: func(_ *rest.Request, v any, _ string) (any, error) {
@@ -36,10 +36,10 @@ func oembedArgs(proxy bool) rest.Props {
 			n, _ := strconv.ParseFloat(fmt.Sprint(v), 64)
 			return int64(math.Abs(n)), nil
 		}}
-		return rest.Props{{Name: "url", Schema: url}, {Name: "format", Schema: format}, {Name: "maxwidth", Schema: maxwidth}}
+		return rest.Props{{Name: "url", Schema: urlArg}, {Name: "format", Schema: format}, {Name: "maxwidth", Schema: maxwidth}}
 	}
 	return rest.Props{
-		{Name: "url", Schema: url},
+		{Name: "url", Schema: urlArg},
 		{Name: "format", Schema: &rest.Schema{Description: "The oEmbed format to use.", Type: "string", Default: "json", Enum: []any{"json", "xml"}}},
 		{Name: "maxwidth", Schema: &rest.Schema{Description: "The maximum width of the embed frame in pixels.", Type: "integer", Default: 600}},
 		{Name: "maxheight", Schema: &rest.Schema{Description: "The maximum height of the embed frame in pixels.", Type: "integer"}},

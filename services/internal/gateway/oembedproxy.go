@@ -90,10 +90,10 @@ func parseProviders(data []byte) ([]oembedProvider, error) {
 
 // matchProvider finds the provider of an http(s) URL.
 func matchProvider(providers []oembedProvider, u *url.URL) (oembedProvider, bool) {
-	rest := strings.TrimPrefix(u.String(), u.Scheme+"://")
+	tail := strings.TrimPrefix(u.String(), u.Scheme+"://")
 	for _, p := range providers {
 		for _, re := range p.patterns {
-			if re.MatchString(rest) {
+			if re.MatchString(tail) {
 				return p, true
 			}
 		}

@@ -114,10 +114,9 @@ func TestSafeFetcherRefuses(t *testing.T) {
 // provider is a loopback oEmbed provider: JSON and XML endpoints, pages
 // with discovery links, a redirect and an oversized answer.
 type testProvider struct {
-	srv   *httptest.Server
-	hits  atomic.Int32
-	last  atomic.Value // url.Values of the last endpoint call
-	delay time.Duration
+	srv  *httptest.Server
+	hits atomic.Int32
+	last atomic.Value // url.Values of the last endpoint call
 }
 
 func newTestProvider(t *testing.T) *testProvider {

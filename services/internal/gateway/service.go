@@ -9,6 +9,7 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -57,7 +58,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		cfg.Fail("%s: %v", EnvTrustedProxies, tpErr)
 	}
 	if err := cfg.Err(); err != nil {
-		return nil // the runner reports every configuration problem
+		return nil //nolint:nilerr // the runner reports every configuration problem
 	}
 	store := accounts.New(env.Pool, accounts.NewHasher(env.InternalKey))
 	if hasAdmin {
@@ -72,7 +73,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		return fmt.Errorf("%s: %w", contract.EnvRoutesFile, err)
 	}
 	go source.Watch(ctx, poll)
-	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, errorFunc, func(r *http.Request, status int, err error) {
+	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, rest.WriteErrorCode, func(r *http.Request, status int, err error) {
 		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
 	})
 	if oembed.AllowLoopbackForTests {

@@ -59,7 +59,7 @@ func (g *Gateway) setCookie(w http.ResponseWriter, base, value string, maxAge in
 func (g *Gateway) sessionOf(r *http.Request) (sess accounts.Session, token string, ok bool, err error) {
 	c, cerr := r.Cookie(g.sessionCookieName())
 	if cerr != nil || c.Value == "" {
-		return accounts.Session{}, "", false, nil
+		return accounts.Session{}, "", false, nil //nolint:nilerr // no cookie is not an error: the caller is anonymous
 	}
 	sess, err = g.cfg.Store.SessionByToken(r.Context(), c.Value)
 	return sess, c.Value, true, err
@@ -77,7 +77,7 @@ func invalidNonce(w http.ResponseWriter) *rest.Error {
 // success the response gets a fresh X-WP-Nonce, as WordPress sends.
 func (g *Gateway) cookieAuth(w http.ResponseWriter, r *http.Request) (identity.Identity, *rest.Error) {
 	if c, err := r.Cookie(g.sessionCookieName()); err != nil || c.Value == "" {
-		return identity.Identity{}, nil
+		return identity.Identity{}, nil //nolint:nilerr // no cookie: anonymous, not an error
 	}
 	nonce := requestNonce(r)
 	if nonce == "" {
@@ -109,8 +109,9 @@ func requestNonce(r *http.Request) string {
 	if n := r.Header.Get("X-WP-Nonce"); n != "" {
 		return n
 	}
-	if n := queryValue(r.URL.RawQuery, "_wpnonce"); n != "" {
-		return n
+	// A malformed pair must not hide a well-formed _wpnonce.
+	if q, _ := url.ParseQuery(r.URL.RawQuery); q.Get("_wpnonce") != "" {
+		return q.Get("_wpnonce")
 	}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if r.Body == nil || r.Body == http.NoBody || mt != "application/x-www-form-urlencoded" {

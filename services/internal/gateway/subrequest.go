@@ -43,7 +43,7 @@ func parseSubPath(p string) (route, query string, err *rest.Error) {
 	if perr != nil {
 		return "", "", rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
 	}
-	return normalizeRoute(u.Path), u.RawQuery, nil
+	return rest.NormalizeRoute(u.Path), u.RawQuery, nil
 }
 
 // owner is where a sub-request goes: the gateway (nil backend) or a service.
@@ -70,7 +70,7 @@ func (g *Gateway) do(ctx context.Context, t *routing.Table, s subRequest) rest.R
 	o, ok := g.ownerOf(ctx, t, s.Route)
 	switch {
 	case !ok:
-		return errorResult(rest.NewError("rest_no_route", msgNoRoute, http.StatusNotFound))
+		return errorResult(rest.NoRoute())
 	case o.local:
 		return g.local.Do(ctx, rest.Call{Method: s.Method, Path: s.path(), Body: s.Body, Header: s.Header})
 	}

@@ -83,10 +83,7 @@ func Command(ctx context.Context, args []string, lookup func(string) (string, bo
 
 // OpenDatabase migrates the marketplace schema and opens a pool on it.
 func OpenDatabase(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
-	if err := postgres.Migrate(ctx, dsn, contract.ServiceMarketplace, Migrations()); err != nil {
-		return nil, err
-	}
-	return postgres.Open(ctx, dsn, contract.ServiceMarketplace)
+	return postgres.MigrateAndOpen(ctx, dsn, contract.ServiceMarketplace, Migrations())
 }
 
 // subcommand parses args into a function run in one transaction.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 )
@@ -121,15 +120,6 @@ func ParseRouteFile(data []byte) (*RouteFile, error) {
 		return nil, fmt.Errorf("route file: %w", err)
 	}
 	return &f, nil
-}
-
-// ReadRouteFile reads and parses the file at path.
-func ReadRouteFile(path string) (*RouteFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ParseRouteFile(data)
 }
 
 // DefaultRoutes is the standard table for a site whose services are reachable

@@ -26,11 +26,28 @@ const usage = `usage:
   gateway app-password list --user LOGIN
   gateway app-password revoke --user LOGIN --uuid UUID`
 
-// Run executes one subcommand; output goes to out. Passwords are printed
-// once, on creation, and never logged.
-func Run(args []string, lookup func(string) (string, bool), out io.Writer) error {
+// Command runs one subcommand (the shape of service.Command): results go to
+// stdout, errors to stderr; the exit code is 0, 1 for a failure and 2 for a
+// usage error. Passwords are printed once, on creation, and never logged.
+func Command(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
+	err := run(ctx, args, lookup, stdout)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "gateway: %v\n%s\n", err, usage)
+		return 2
+	}
+	fmt.Fprintln(stderr, "gateway:", err)
+	return 1
+}
+
+// errUsage marks a command line that names no subcommand or bad flags.
+var errUsage = errors.New("usage error")
+
+func run(ctx context.Context, args []string, lookup func(string) (string, bool), out io.Writer) error {
 	if len(args) < 2 {
-		return errors.New(usage)
+		return errUsage
 	}
 	cfg := config.New(lookup)
 	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, true)
@@ -38,12 +55,9 @@ func Run(args []string, lookup func(string) (string, bool), out io.Writer) error
 	if err := cfg.Err(); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if err := postgres.Migrate(ctx, dsn, contract.ServiceGateway, migrations.FS); err != nil {
-		return err
-	}
-	pool, err := postgres.Open(ctx, dsn, contract.ServiceGateway)
+	pool, err := postgres.MigrateAndOpen(ctx, dsn, contract.ServiceGateway, migrations.FS)
 	if err != nil {
 		return err
 	}
@@ -59,7 +73,7 @@ func Run(args []string, lookup func(string) (string, bool), out io.Writer) error
 	name := fs.String("name", "cli", "name of the application password")
 	uuid := fs.String("uuid", "", "uuid of the application password")
 	if err := fs.Parse(args[2:]); err != nil {
-		return fmt.Errorf("%v\n%s", err, usage)
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	find := func() (accounts.User, error) {
 		u, err := store.UserByLogin(ctx, *user)
@@ -121,7 +135,7 @@ func Run(args []string, lookup func(string) (string, bool), out io.Writer) error
 		}
 		fmt.Fprintf(out, "revoked %s\n", *uuid)
 	default:
-		return errors.New(usage)
+		return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0]+" "+args[1])
 	}
 	return nil
 }

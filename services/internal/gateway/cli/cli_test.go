@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,9 +24,11 @@ func TestCommands(t *testing.T) {
 		return "", false
 	}
 	run := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := Run(args, env, &out)
-		return out.String(), err
+		var out, errOut bytes.Buffer
+		if code := Command(context.Background(), args, env, &out, &errOut); code != 0 {
+			return out.String(), fmt.Errorf("exit %d: %s", code, errOut.String())
+		}
+		return out.String(), nil
 	}
 	if out, err := run("user", "create", "--login", "ed", "--email", "ed@example.com", "--role", "editor"); err != nil || !strings.Contains(out, "created user 1 ed (editor)") {
 		t.Fatalf("user create: %q %v", out, err)

@@ -27,15 +27,15 @@ type ErrorFunc func(w http.ResponseWriter, r *http.Request, status int, code, me
 
 // Proxy forwards requests to services over pooled keep-alive connections.
 type Proxy struct {
-	cfg       ProxyConfig
-	transport *http.Transport
-	errors    ErrorFunc
-	onError   func(r *http.Request, status int, err error)
+	cfg        ProxyConfig
+	transport  *http.Transport
+	writeError ErrorFunc
+	onError    func(r *http.Request, status int, err error)
 }
 
-// NewProxy returns a proxy; errors writes upstream failures, onError (may be
+// NewProxy returns a proxy; writeError writes upstream failures, onError (may be
 // nil) observes them for logging.
-func NewProxy(cfg ProxyConfig, errors ErrorFunc, onError func(r *http.Request, status int, err error)) *Proxy {
+func NewProxy(cfg ProxyConfig, writeError ErrorFunc, onError func(r *http.Request, status int, err error)) *Proxy {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
 	}
@@ -58,7 +58,7 @@ func NewProxy(cfg ProxyConfig, errors ErrorFunc, onError func(r *http.Request, s
 		// Bodies are passed through as the service encoded them.
 		DisableCompression: true,
 	}
-	return &Proxy{cfg: cfg, transport: t, errors: errors, onError: onError}
+	return &Proxy{cfg: cfg, transport: t, writeError: writeError, onError: onError}
 }
 
 // Transport is the pooled transport (the index fetcher shares it).
@@ -121,7 +121,7 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 				t.Errors(w, r, status, code, msg)
 				return
 			}
-			p.errors(w, r, status, code, msg)
+			p.writeError(w, r, status, code, msg)
 		},
 	}
 	rp.ServeHTTP(w, r.WithContext(ctx))

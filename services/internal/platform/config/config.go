@@ -62,14 +62,14 @@ func (l *Loader) Required(name string) string {
 }
 
 // Int returns the variable as an integer within [min, max], or def.
-func (l *Loader) Int(name string, def, min, max int64) int64 {
+func (l *Loader) Int(name string, def, low, high int64) int64 {
 	v, ok := l.get(name)
 	if !ok {
 		return def
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < min || n > max {
-		l.Fail("%s must be an integer from %d to %d, got %q", name, min, max, v)
+	if err != nil || n < low || n > high {
+		l.Fail("%s must be an integer from %d to %d, got %q", name, low, high, v)
 		return def
 	}
 	return n

@@ -104,12 +104,9 @@ func NewPool(t testing.TB, schema string, migrations fs.FS) *pgxpool.Pool {
 	t.Helper()
 	dsn := NewDatabase(t)
 	ctx := context.Background()
-	if err := postgres.Migrate(ctx, dsn, schema, migrations); err != nil {
-		t.Fatalf("pgtest: migrate %s: %v", schema, err)
-	}
-	pool, err := postgres.Open(ctx, dsn, schema)
+	pool, err := postgres.MigrateAndOpen(ctx, dsn, schema, migrations)
 	if err != nil {
-		t.Fatalf("pgtest: open %s: %v", schema, err)
+		t.Fatalf("pgtest: %s: %v", schema, err)
 	}
 	t.Cleanup(pool.Close)
 	return pool

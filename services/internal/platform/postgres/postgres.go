@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,6 +34,16 @@ func Open(ctx context.Context, dsn, schema string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("postgres: ping: %w", redact(err))
 	}
 	return pool, nil
+}
+
+// MigrateAndOpen applies fsys's migrations to schema (Migrate), then opens
+// a pool on it (Open): what a service does at start-up and what its
+// management subcommands and tests do before touching the database.
+func MigrateAndOpen(ctx context.Context, dsn, schema string, fsys fs.FS) (*pgxpool.Pool, error) {
+	if err := Migrate(ctx, dsn, schema, fsys); err != nil {
+		return nil, err
+	}
+	return Open(ctx, dsn, schema)
 }
 
 func poolConfig(dsn, schema string) (*pgxpool.Config, error) {

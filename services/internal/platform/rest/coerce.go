@@ -273,7 +273,7 @@ func phpString(v any) string {
 	if i, ok := isPHPInt(v); ok {
 		return strconv.FormatInt(i, 10)
 	}
-	return string(appendJSON(nil, v, false))
+	return string(appendJSON(v, false))
 }
 
 // formatFloat mimics PHP's float to string conversion (precision 14).
@@ -578,7 +578,7 @@ func stableKey(b *strings.Builder, v any) {
 			b.WriteString(";")
 			return
 		}
-		b.Write(appendJSON(nil, v, false))
+		b.Write(appendJSON(v, false))
 	}
 }
 

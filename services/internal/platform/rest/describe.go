@@ -166,7 +166,7 @@ func (ix Index) MarshalJSON() ([]byte, error) {
 	for i, n := range ix.Namespaces {
 		ns[i] = n
 	}
-	return appendJSON(nil, Object{{"namespaces", ns}, {"routes", routesObject(ix.Routes, true, true)}}, false), nil
+	return appendJSON(Object{{"namespaces", ns}, {"routes", routesObject(ix.Routes, true, true)}}, false), nil
 }
 
 // IndexHandler serves Index as JSON (mount it at contract.RouteDescriptionsPath).

@@ -22,7 +22,7 @@ func TestRouteDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(appendJSON(nil, RoutesObject(s.Describe(), false), false))
+	got := string(appendJSON(RoutesObject(s.Describe(), false), false))
 	want := `{"\/":{"namespace":"","methods":["GET"],"endpoints":[{"methods":["GET"],"args":{"context":{"default":"view","required":false}}}],"_links":{"self":[{"href":"https:\/\/example.com\/cms-json\/"}]}},` +
 		`"\/cms\/v2\/global-styles\/(?P<id>[\\\/\\w-]+)":{"namespace":"cms\/v2","methods":["GET","POST","PUT","PATCH"],"endpoints":[{"methods":["GET"],"allow_batch":{"v1":false},"args":{"id":{"description":"The id of a template","type":"string","required":false}}},{"methods":["POST","PUT","PATCH"],"allow_batch":{"v1":false},"args":{"styles":{"description":"Global styles.","type":"object","required":false}}}]},` +
 		`"\/cms\/v2\/media":{"namespace":"cms\/v2","methods":["POST"],"endpoints":[{"methods":["POST"],"args":[]}],"_links":{"self":[{"href":"https:\/\/example.com\/cms-json\/cms\/v2\/media"}]}}}`
@@ -118,7 +118,7 @@ func TestIndexCallbackArgsStayPermissive(t *testing.T) {
 		t.Fatal(err)
 	}
 	internal, _ := svc.Index().MarshalJSON()
-	public := string(appendJSON(nil, RoutesObject(svc.Describe(), false), false))
+	public := string(appendJSON(RoutesObject(svc.Describe(), false), false))
 	if !json.Valid(internal) {
 		t.Fatal("internal index is not JSON")
 	}

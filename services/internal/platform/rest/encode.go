@@ -31,8 +31,8 @@ type encoder struct {
 	req    *Request
 }
 
-func appendJSON(dst []byte, v any, pretty bool) []byte {
-	e := encoder{buf: dst, pretty: pretty}
+func appendJSON(v any, pretty bool) []byte {
+	e := encoder{pretty: pretty}
 	e.value(v)
 	return e.buf
 }

@@ -30,7 +30,7 @@ func TestPHPJSON(t *testing.T) {
 		{NewError("rest_x", "Nope.", 418), false, `{"code":"rest_x","message":"Nope.","data":{"status":418}}`},
 	}
 	for _, tc := range tests {
-		if got := string(appendJSON(nil, tc.v, tc.pretty)); got != tc.want {
+		if got := string(appendJSON(tc.v, tc.pretty)); got != tc.want {
 			t.Errorf("%#v:\n got %s\nwant %s", tc.v, got, tc.want)
 		}
 	}

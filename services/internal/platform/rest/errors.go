@@ -126,7 +126,7 @@ func (e *Error) body() Object {
 
 // MarshalJSON renders the WordPress error body.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	return appendJSON(nil, e.body(), false), nil
+	return appendJSON(e.body(), false), nil
 }
 
 // Codes and messages of the errors the kit itself raises (§1.3).
@@ -139,6 +139,10 @@ const (
 )
 
 func errNoRoute() *Error { return NewError("rest_no_route", msgNoRoute, http.StatusNotFound) }
+
+// NoRoute is rest_no_route (404), WordPress's answer to a URL and method no
+// route serves, for handlers outside a Server's route table.
+func NoRoute() *Error { return errNoRoute() }
 
 func errBatchNotAllowed() *Error {
 	return NewError("rest_batch_not_allowed", msgBatchNotAllow, http.StatusBadRequest)

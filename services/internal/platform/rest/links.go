@@ -1,6 +1,9 @@
 package rest
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // Link is one entry of an item's _links (§1.11). Rel is a registered
 // relation ("self", "collection", "author") or a full https://api.w.org/
@@ -124,16 +127,30 @@ func (e *encoder) appendLink(l *Link) {
 	e.closeObject()
 }
 
-// ParseEmbed reads the _embed parameter like rest_parse_embed_param: all
-// is true for "", "1" and "true"; otherwise rels lists the requested
-// relations (comma or space separated, compact form such as "wp:term").
-func ParseEmbed(value string) (all bool, rels []string) {
-	switch value {
-	case "", "1", "true":
-		return true, nil
+// ParseEmbed reads _embed from a request's query parameters like
+// rest_parse_embed_param: ok is false when it is absent; a nil rels means
+// every relation. PHP's falsy values ("" and "0"), "1", "true" and a value
+// naming no relation embed all; otherwise rels lists the requested
+// relations, comma or space separated, in their compact form ("wp:term").
+// The array form (_embed[]=author) lists relations too.
+func ParseEmbed(q url.Values) (rels []string, ok bool) {
+	var values []string
+	switch {
+	case q.Has("_embed"):
+		v := q.Get("_embed")
+		if v == "" || v == "0" || v == "1" || v == "true" {
+			return nil, true
+		}
+		values = []string{v}
+	case q.Has("_embed[]"):
+		values = q["_embed[]"]
+	default:
+		return nil, false
 	}
-	for _, v := range parseList(value) {
-		rels = append(rels, v.(string))
+	for _, v := range values {
+		for _, rel := range parseList(v) {
+			rels = append(rels, rel.(string))
+		}
 	}
-	return false, rels
+	return rels, true
 }

@@ -48,4 +48,4 @@ func (o Object) Delete(key string) Object {
 }
 
 // MarshalJSON encodes the object with WordPress's (PHP's) JSON escaping.
-func (o Object) MarshalJSON() ([]byte, error) { return appendJSON(nil, o, false), nil }
+func (o Object) MarshalJSON() ([]byte, error) { return appendJSON(o, false), nil }

@@ -89,7 +89,7 @@ func (a *phpArray) push(key, value string) {
 	}
 	switch x := a.items[i].val.(type) {
 	case []any:
-		a.items[i].val = append(x, value)
+		a.items[i].val = append(x, value) //nolint:gocritic // x is the stored list itself
 	case *phpArray:
 		x.put(strconv.FormatInt(x.next, 10), value)
 	default:

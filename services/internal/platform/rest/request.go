@@ -44,6 +44,31 @@ type Request struct {
 	fields  *fieldSet
 	// fieldsParsed is set once _fields was read (fields may stay nil).
 	fieldsParsed bool
+	memo         map[any]memoEntry // Memo's results, by key
+}
+
+type memoEntry struct {
+	v   any
+	err error
+}
+
+// Memo returns what f computes for key, calling f only the first time in
+// this request (its error is remembered too, so a missing resource is
+// looked up once). Permission checks use it to load the resource they
+// judge: the handler and the Allow computation, which run the checks of
+// every endpoint on the same request, reuse it. Memoised values are apart
+// from the parameters, so no client input can pose as one. Keys compare
+// with ==; an unexported key type keeps packages apart.
+func (r *Request) Memo(key any, f func() (any, error)) (any, error) {
+	if e, ok := r.memo[key]; ok {
+		return e.v, e.err
+	}
+	v, err := f()
+	if r.memo == nil {
+		r.memo = make(map[any]memoEntry, 2)
+	}
+	r.memo[key] = memoEntry{v, err}
+	return v, err
 }
 
 // Context returns the request's context.

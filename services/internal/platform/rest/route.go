@@ -77,6 +77,13 @@ type Endpoint struct {
 	Hidden bool
 }
 
+// HandlerFunc is the type of Endpoint.Handler, for functions that build
+// handlers.
+type HandlerFunc = func(*Request) (*Response, error)
+
+// PermissionFunc is the type of Endpoint.Permission.
+type PermissionFunc = func(*Request) error
+
 // FullPath is the route as WordPress keys it: "/" + namespace + path.
 func (rt *Route) FullPath() string {
 	if rt.Namespace == "" {
@@ -223,7 +230,11 @@ func (cr *compiledRoute) findEndpoint(method string) *Endpoint {
 	return nil
 }
 
-// normalizeRoute strips trailing slashes (untrailingslashit); empty is "/".
+// NormalizeRoute is how WordPress keys a requested route: trailing slashes
+// and backslashes removed (untrailingslashit), a leading slash added; empty
+// is "/". The gateway routes with it too, so both agree on every spelling.
+func NormalizeRoute(route string) string { return normalizeRoute(route) }
+
 func normalizeRoute(route string) string {
 	route = strings.TrimRight(route, `/\`)
 	if route == "" || route[0] != '/' {

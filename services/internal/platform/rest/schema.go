@@ -365,10 +365,10 @@ func (s *Schema) object(topLevelArg bool) Object {
 
 // MarshalJSON writes every keyword of the schema (nested schemas keep their
 // context and readonly keywords, as WordPress's index does).
-func (s *Schema) MarshalJSON() ([]byte, error) { return appendJSON(nil, s, false), nil }
+func (s *Schema) MarshalJSON() ([]byte, error) { return appendJSON(s, false), nil }
 
 // MarshalJSON writes the properties as one JSON object, in order.
-func (p Props) MarshalJSON() ([]byte, error) { return appendJSON(nil, p, false), nil }
+func (p Props) MarshalJSON() ([]byte, error) { return appendJSON(p, false), nil }
 
 // UnmarshalJSON reads properties keeping their order.
 func (p *Props) UnmarshalJSON(b []byte) error {

@@ -205,10 +205,75 @@ var (
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // ServeHTTP serves a REST request: the route is the URL path (minus
-// Options.Prefix) or the rest_route query parameter.
+// Options.Prefix) or the rest_route query parameter. The steps are
+// WordPress's serve_request (§1.1), in its order.
 func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	h := w.Header()
 	query := parseQuery(hr.URL.RawQuery)
+	jp := jsonpOf(query, s.opts.DisableJSONP)
+	s.baseHeaders(h, jp.use)
+	if jp.asked && !jp.valid(s.opts.DisableJSONP, w) {
+		return
+	}
+	req, overrideHeader := s.newRequest(hr, query)
+	// Step 5: CORS headers on every response.
+	h["Access-Control-Expose-Headers"] = hvExposeHeaders
+	h["Access-Control-Allow-Headers"] = hvAllowHeaders
+	resp, rerr := s.answer(req, hr, w)
+	status, header := s.finish(req, resp, rerr)
+	cacheHeaders(h, req, overrideHeader, status)
+	corsHeaders(h, hr, req)
+	mergeHeaders(h, header)
+	s.writeBody(w, req, hr, jp, status, header, resp, rerr)
+}
+
+// jsonp is the request's _jsonp parameter.
+type jsonp struct {
+	callback string
+	isString bool
+	// asked: PHP truthiness decides whether JSONP was asked for: "" and
+	// "0" are not; a non-empty array is (and is an invalid callback).
+	asked bool
+	use   bool // asked and enabled
+}
+
+func jsonpOf(query *phpArray, disabled bool) jsonp {
+	v, _ := query.get("_jsonp")
+	callback, isString := v.(string)
+	asked := isString && callback != "" && callback != "0" || !isString && v != nil && toBool(v)
+	return jsonp{callback: callback, isString: isString, asked: asked, use: asked && !disabled}
+}
+
+// valid is step 2, the JSONP checks; it writes their error (a body without
+// "data") and returns false when the request ends there.
+func (jp jsonp) valid(disabled bool, w http.ResponseWriter) bool {
+	if disabled {
+		writeBare(w, "rest_callback_disabled", "JSONP support is disabled on this site.")
+		return false
+	}
+	if !jp.isString || !validCallback(jp.callback) {
+		writeBare(w, "rest_callback_invalid", "Invalid JSONP callback function.")
+		return false
+	}
+	return true
+}
+
+// baseHeaders is step 1: the headers sent on every response.
+func (s *Server) baseHeaders(h http.Header, useJSONP bool) {
+	if useJSONP {
+		h["Content-Type"] = hvJavaScript
+	} else {
+		h["Content-Type"] = hvJSON
+	}
+	h["X-Robots-Tag"] = hvNoIndex
+	h["Link"] = s.discovery
+	h["X-Content-Type-Options"] = hvNoSniff
+}
+
+// newRequest is steps 3-4: the route, the request and the method override
+// (_method, or the X-HTTP-Method-Override header, which overrideHeader
+// reports for the cache headers of step 10).
+func (s *Server) newRequest(hr *http.Request, query *phpArray) (req *Request, overrideHeader bool) {
 	route := hr.URL.Path
 	if s.opts.Prefix != "" && strings.HasPrefix(route, s.opts.Prefix) {
 		route = route[len(s.opts.Prefix):]
@@ -218,46 +283,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 			route = str
 		}
 	}
-	route = normalizeRoute(route)
-
-	// §1.1 step 1: headers sent on every response.
-	jsonp, _ := query.get("_jsonp")
-	callback, isString := jsonp.(string)
-	// PHP truthiness decides whether JSONP was asked for: "" and "0" are
-	// not; a non-empty array is (and is an invalid callback).
-	asked := isString && callback != "" && callback != "0" || !isString && jsonp != nil && toBool(jsonp)
-	useJSONP := asked && !s.opts.DisableJSONP
-	if useJSONP {
-		h["Content-Type"] = hvJavaScript
-	} else {
-		h["Content-Type"] = hvJSON
-	}
-	h["X-Robots-Tag"] = hvNoIndex
-	h["Link"] = s.discovery
-	h["X-Content-Type-Options"] = hvNoSniff
-
-	// Step 2: JSONP checks; these bodies have no "data".
-	if asked {
-		if s.opts.DisableJSONP {
-			writeBare(w, "rest_callback_disabled", "JSONP support is disabled on this site.")
-			return
-		}
-		if !isString || !validCallback(callback) {
-			writeBare(w, "rest_callback_invalid", "Invalid JSONP callback function.")
-			return
-		}
-	}
-
-	// Steps 3-4: the request and the method override.
-	req := &Request{
+	req = &Request{
 		Method: strings.ToUpper(hr.Method),
-		Route:  route,
+		Route:  normalizeRoute(route),
 		Header: hr.Header,
 		ctx:    hr.Context(),
 		srv:    s,
 		query:  query,
 	}
-	overrideHeader := false
 	if m, ok := query.get("_method"); ok && isScalar(m) {
 		req.Method = strings.ToUpper(phpString(m))
 	} else if m := hr.Header["X-Http-Method-Override"]; len(m) > 0 && m[0] != "" {
@@ -265,29 +298,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		overrideHeader = true
 	}
 	req.Caller = s.caller(req.ctx)
+	return req, overrideHeader
+}
 
-	// Step 5: CORS headers on every response.
-	h["Access-Control-Expose-Headers"] = hvExposeHeaders
-	h["Access-Control-Allow-Headers"] = hvAllowHeaders
-
-	var resp *Response
-	var rerr *Error
+// answer is steps 6-9: authentication (its error answers even an unknown
+// route), the body, then routing, validation, permission and handler.
+func (s *Server) answer(req *Request, hr *http.Request, w http.ResponseWriter) (*Response, *Error) {
 	if s.opts.Authenticate != nil {
 		if err := s.opts.Authenticate(hr); err != nil {
-			rerr = s.asError(req, err)
+			return nil, s.asError(req, err)
 		}
 	}
-	if rerr == nil {
-		if err := s.readBody(req, hr, w); err != nil {
-			rerr = err
-		}
+	if err := s.readBody(req, hr, w); err != nil {
+		return nil, err
 	}
-	if rerr == nil {
-		resp, rerr = s.dispatch(req)
-	}
-	status, header := s.finish(req, resp, rerr)
+	return s.dispatch(req)
+}
 
-	// Step 10: no-cache headers.
+// cacheHeaders is step 10: no-cache headers for logged-in callers, and for
+// client errors of a request that overrode its method with the header.
+func cacheHeaders(h http.Header, req *Request, overrideHeader bool, status int) {
 	if req.Caller.LoggedIn() {
 		h["Expires"] = hvExpires
 		h["Cache-Control"] = hvNoCacheUser
@@ -297,25 +327,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		h["Cache-Control"] = hvNoCache
 		delete(h, "Last-Modified")
 	}
-	// Step 11: CORS for requests with an Origin.
+}
+
+// corsHeaders is step 11: CORS for requests with an Origin; anonymous GETs
+// vary by Origin all the same.
+func corsHeaders(h http.Header, hr *http.Request, req *Request) {
 	if origin := firstHeader(hr.Header, "Origin"); origin != "" {
-		if origin != "null" {
-			origin = sanitizeURL(origin)
-		}
-		h["Access-Control-Allow-Origin"] = []string{origin}
+		h["Access-Control-Allow-Origin"] = []string{AllowedOrigin(origin)}
 		h["Access-Control-Allow-Methods"] = hvAllowMethods
 		h["Access-Control-Allow-Credentials"] = hvTrue
 		addVaryOrigin(h)
 	} else if hr.Method == http.MethodGet && !req.Caller.LoggedIn() {
 		addVaryOrigin(h)
 	}
+}
 
-	envelope := false
-	if _, ok := query.get("_envelope"); ok {
-		envelope = true
-	}
-	// Response headers are sent as real headers in every case; a response
-	// Link (pagination) goes before the discovery Link.
+// mergeHeaders sends the response's own headers as real headers in every
+// case; a response Link (pagination) goes before the discovery Link.
+func mergeHeaders(h, header http.Header) {
 	for k, v := range header {
 		if k == "Link" {
 			links := make([]string, 0, len(v)+len(h["Link"]))
@@ -324,7 +353,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		}
 		h[k] = v
 	}
+}
 
+// writeBody writes the status and the body: the error, the data or their
+// _envelope, as JSON or JSONP; nothing for HEAD, 204 or an empty answer.
+func (s *Server) writeBody(w http.ResponseWriter, req *Request, hr *http.Request, jp jsonp, status int, header http.Header, resp *Response, rerr *Error) {
+	_, envelope := req.query.get("_envelope")
 	var body any
 	hasBody := true
 	if rerr != nil {
@@ -342,20 +376,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		w.WriteHeader(status)
 		return
 	}
-	if raw, ok := body.(Raw); ok && !useJSONP {
+	if raw, ok := body.(Raw); ok && !jp.use {
 		w.WriteHeader(status)
 		_, _ = w.Write(raw)
 		return
 	}
 	bp := bufPool.Get().(*[]byte)
 	buf := (*bp)[:0]
-	if useJSONP {
+	if jp.use {
 		buf = append(buf, "/**/"...)
-		buf = append(buf, callback...)
+		buf = append(buf, jp.callback...)
 		buf = append(buf, '(')
 	}
 	buf = s.encode(buf, req, body, rerr == nil && !envelope, envelope && rerr == nil)
-	if useJSONP {
+	if jp.use {
 		buf = append(buf, ')')
 	}
 	w.WriteHeader(status)
@@ -367,6 +401,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 }
 
 var hvOrigin = []string{"Origin"}
+
+// AllowedOrigin is the Access-Control-Allow-Origin value WordPress answers a
+// request's Origin with: the origin through esc_url_raw (control characters
+// dropped, spaces encoded, unknown schemes refused), "null" as it is.
+func AllowedOrigin(origin string) string {
+	if origin == "null" {
+		return origin
+	}
+	return sanitizeURL(origin)
+}
 
 func addVaryOrigin(h http.Header) {
 	if len(h["Vary"]) == 0 {
@@ -396,7 +440,7 @@ func validCallback(cb string) bool {
 
 func writeBare(w http.ResponseWriter, code, message string) {
 	w.WriteHeader(http.StatusBadRequest)
-	_, _ = w.Write(appendJSON(nil, Object{{"code", code}, {"message", message}}, false))
+	_, _ = w.Write(appendJSON(Object{{"code", code}, {"message", message}}, false))
 }
 
 // encode writes the body; data bodies get context filtering, _fields and
@@ -921,6 +965,18 @@ func (s *Server) newCallRequest(ctx context.Context, c Call) (*Request, *Error) 
 	return req, nil
 }
 
+// EndpointArgs returns the arguments of the endpoint that would serve
+// method on route (the first route whose pattern matches and that has an
+// endpoint for the method, as for a request); ok is false when none does.
+// The gateway reads the per_page maximum of an embedded collection with it.
+func (s *Server) EndpointArgs(ctx context.Context, route, method string) (args Props, ok bool) {
+	_, ep, _ := s.match(ctx, normalizeRoute(route), strings.ToUpper(method))
+	if ep == nil {
+		return nil, false
+	}
+	return ep.Args, true
+}
+
 // Check pre-validates a batch sub-request (§11.2 step 3): the route must
 // match (rest_no_route), allow batch v1 (rest_batch_not_allowed) and its
 // parameters must validate and sanitise. Permission checks are not run.
@@ -954,7 +1010,7 @@ func (s *Server) Do(ctx context.Context, c Call) Result {
 	status, header := s.finish(req, resp, rerr)
 	res := Result{Status: status, Header: header}
 	if rerr != nil {
-		res.Body = appendJSON(nil, rerr.body(), false)
+		res.Body = appendJSON(rerr.body(), false)
 		return res
 	}
 	if status == http.StatusNoContent || resp.Data == nil || req.Method == http.MethodHead {

@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -680,11 +681,26 @@ func TestUndeclaredContextIsView(t *testing.T) {
 }
 
 func TestParseEmbed(t *testing.T) {
-	if all, _ := ParseEmbed("1"); !all {
-		t.Fatal("1 means all")
+	tests := []struct {
+		query string
+		rels  string // JSON; null is every relation
+		ok    bool
+	}{
+		{"", "null", false},
+		{"_embed", "null", true},
+		{"_embed=1", "null", true},
+		{"_embed=true", "null", true},
+		{"_embed=0", "null", true}, // PHP's ! "0": falsy, so everything
+		{"_embed=,%20", "null", true},
+		{"_embed=author,%20wp:term", `["author","wp:term"]`, true},
+		{"_embed[]=author&_embed[]=up", `["author","up"]`, true},
 	}
-	if all, rels := ParseEmbed("author, wp:term"); all || mustJSON(rels) != `["author","wp:term"]` {
-		t.Fatalf("%v %v", all, rels)
+	for _, tt := range tests {
+		q, _ := url.ParseQuery(tt.query)
+		rels, ok := ParseEmbed(q)
+		if ok != tt.ok || mustJSON(rels) != tt.rels {
+			t.Errorf("%q: %s %v, want %s %v", tt.query, mustJSON(rels), ok, tt.rels, tt.ok)
+		}
 	}
 }
 

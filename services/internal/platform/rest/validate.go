@@ -534,7 +534,7 @@ func validateEnum(v any, s *Schema, p path, typ string) *Error {
 		if isScalar(e) {
 			names[i] = phpString(e)
 		} else {
-			names[i] = string(appendJSON(nil, e, false))
+			names[i] = string(appendJSON(e, false))
 		}
 	}
 	if len(names) == 1 {

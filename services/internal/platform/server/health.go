@@ -2,13 +2,14 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // readyz runs every readiness check with a short deadline. A draining server
@@ -18,7 +19,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	checks, draining := s.readiness, s.draining
 	s.mu.Unlock()
 	if draining {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "draining"})
+		rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "draining"})
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -31,19 +32,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(failed) > 0 {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "failed": failed})
+		rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "failed": failed})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// WordPressError writes WordPress's error envelope.
-func WordPressError(w http.ResponseWriter, _ *http.Request, status int, code, message string) {
-	writeJSON(w, status, map[string]any{"code": code, "message": message, "data": map[string]int{"status": status}})
+// WordPressError writes WordPress's error envelope: it is the route kit's
+// rest.WriteErrorCode, the one writer of that body, named here as the
+// default ErrorWriter.
+func WordPressError(w http.ResponseWriter, r *http.Request, status int, code, message string) {
+	rest.WriteErrorCode(w, r, status, code, message)
 }

@@ -220,9 +220,9 @@ func TestReadinessFollowsDatabase(t *testing.T) {
 
 func hostPort(t *testing.T, dsn string) string {
 	t.Helper()
-	at := strings.Index(dsn, "@")
-	rest := dsn[at+1:]
-	return rest[:strings.Index(rest, "/")]
+	_, afterUser, _ := strings.Cut(dsn, "@")
+	host, _, _ := strings.Cut(afterUser, "/")
+	return host
 }
 
 // relay forwards TCP connections to target until cut, which also breaks every

@@ -7,6 +7,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -56,11 +57,34 @@ type Env struct {
 // starts must stop when ctx is cancelled.
 type Register func(ctx context.Context, env *Env) error
 
+// Command runs one management subcommand of a service binary: args are the
+// command line without the program name; results go to stdout, logs and
+// errors to stderr; the result is the exit code (0, 1 for a failure, 2 for
+// a usage error). ctx ends on SIGTERM or SIGINT.
+type Command func(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int
+
+// MainOrCommand is a service binary's main: without arguments, or with
+// "serve", it runs the service (Main); otherwise the subcommand. It exits
+// the process.
+func MainOrCommand(opts Options, register Register, command Command) {
+	if len(os.Args) < 2 || os.Args[1] == "serve" {
+		Main(opts, register)
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	code := command(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
 // Main runs the service until SIGTERM or SIGINT and exits the process.
 func Main(opts Options, register Register) {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	if err := Run(ctx, opts, os.LookupEnv, register, nil); err != nil {
+	err := func() error {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+		defer stop()
+		return Run(ctx, opts, os.LookupEnv, register, nil)
+	}()
+	if err != nil {
 		slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("exit", "service", opts.Name, "error", err.Error())
 		os.Exit(1)
 	}
@@ -106,10 +130,7 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	}))
 
 	if opts.Migrations != nil {
-		if err := postgres.Migrate(ctx, dsn, opts.Name, opts.Migrations); err != nil {
-			return err
-		}
-		pool, err := postgres.Open(ctx, dsn, opts.Name)
+		pool, err := postgres.MigrateAndOpen(ctx, dsn, opts.Name, opts.Migrations)
 		if err != nil {
 			return err
 		}

@@ -48,7 +48,7 @@ func TestKitBehaviour(t *testing.T) {
 	}
 	r = e.do(anon, "GET", "/cms/v2/Posts/", nil)
 	wantStatus(t, r, 200)
-	// a parameter named like the request stash cannot stand in for the post
+	// a parameter named like a memo key cannot stand in for the loaded post
 	wantStatus(t, e.do(anon, "GET", item+"?%00post=x&%00parent=y", nil), 200)
 
 	srv, err := e.svc.NewServer(nil)
