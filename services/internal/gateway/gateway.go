@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
@@ -51,6 +52,12 @@ type Config struct {
 	// TrustedProxies are the ranges whose X-Forwarded-For is believed
 	// (clientaddr.go).
 	TrustedProxies []netip.Prefix
+	// Cache is the edge cache of anonymous reads (cache.go); nil switches
+	// it off.
+	Cache *edgecache.Cache
+	// Notify announces a write of the gateway's own routes to the other
+	// replicas (postgres.NotifyChanged); nil for none.
+	Notify func(ctx context.Context) error
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -195,7 +202,18 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
-	g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+	fill := func(w http.ResponseWriter) {
+		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+	}
+	if !isUpload(r.URL.Path) {
+		fill(w)
+		return
+	}
+	query, _ := url.ParseQuery(r.URL.RawQuery)
+	if !edgecache.Safe(r, query) {
+		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
+	}
+	g.serveCached(w, r, kindFile, r.URL.Path, r.URL.RawQuery, query, fill)
 }
 
 // serveREST handles a REST request: headers, authentication before routing,
@@ -206,6 +224,11 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	// Parsed once for the gateway's own checks; the error is ignored, as
 	// a malformed pair must not hide the well-formed ones.
 	query, _ := url.ParseQuery(rawQuery)
+	var bump *bumpOnAnswer
+	if !edgecache.Safe(r, query) {
+		bump = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
+		w = bump
+	}
 	caller, appPassword, err := g.authenticate(w, r)
 	if err != nil {
 		// §1.1: the JSONP checks come first, then the authentication error
@@ -229,6 +252,9 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
+		if bump != nil {
+			bump.owned = true
+		}
 		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && query.Get("format") == "xml" &&
 			!query.Has("_jsonp") && !query.Has("_envelope") {
 			// format=xml is written at serve time (_oembed_rest_pre_serve_request),
@@ -251,7 +277,9 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
-	g.forwardREST(w, r, b, route, rawQuery, query, caller)
+	g.serveCached(w, r, kindREST, route, rawQuery, query, func(w http.ResponseWriter) {
+		g.forwardREST(w, r, b, route, rawQuery, query, caller)
+	})
 }
 
 // forwardREST proxies to a service. The service sees the REST route as its

@@ -6,9 +6,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
@@ -38,6 +42,22 @@ const (
 // media uploads, which the media service limits more precisely.
 const MaxBodyBytes = 256 << 20
 
+// startEdgeCache returns the edge cache (nil when switched off) and starts
+// its change listener on a dedicated connection to the site's database.
+func startEdgeCache(ctx context.Context, env *service.Env, budget int64) *edgecache.Cache {
+	if budget == 0 {
+		env.Logger.Info("edge cache switched off (" + contract.EnvEdgeCacheBytes + "=0)")
+		return nil
+	}
+	cache := edgecache.New(budget)
+	connCfg := env.Pool.Config().ConnConfig.Copy()
+	connCfg.RuntimeParams["application_name"] = "siteplane-gateway-listener"
+	l := &edgecache.Listener{Cache: cache, Logger: env.Logger,
+		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) }}
+	go l.Run(ctx)
+	return cache
+}
+
 // Register wires the gateway into the platform service runner.
 func Register(ctx context.Context, env *service.Env) error {
 	cfg := env.Config
@@ -57,6 +77,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	if tpErr != nil {
 		cfg.Fail("%s: %v", EnvTrustedProxies, tpErr)
 	}
+	cacheBytes := cfg.Int(contract.EnvEdgeCacheBytes, contract.DefaultEdgeCacheBytes, 0, 1<<40)
 	if err := cfg.Err(); err != nil {
 		return nil //nolint:nilerr // the runner reports every configuration problem
 	}
@@ -79,8 +100,10 @@ func Register(ctx context.Context, env *service.Env) error {
 	if oembed.AllowLoopbackForTests {
 		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
 	}
+	cache := startEdgeCache(ctx, env, cacheBytes)
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
-		TrustedProxies: trustedProxies})
+		TrustedProxies: trustedProxies, Cache: cache,
+		Notify: func(ctx context.Context) error { return postgres.NotifyChanged(ctx, env.Pool, contract.ServiceGateway) }})
 	if err != nil {
 		return err
 	}
