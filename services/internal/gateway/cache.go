@@ -8,6 +8,7 @@ import (
 
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // uploadsPrefix is the public path of uploaded files (served by media),
@@ -60,15 +61,18 @@ type bumpOnAnswer struct {
 	g     *Gateway
 	ctx   context.Context
 	owned bool
-	done  bool
+	// skip: the cache-plugin routes manage the cache explicitly; calling
+	// them (a status, a purge) is no write of the site's content.
+	skip bool
+	done bool
 }
 
 func (b *bumpOnAnswer) WriteHeader(code int) {
-	if !b.done && code >= 200 {
+	if !b.done && code >= 200 && !b.skip {
 		b.done = true
 		b.g.cfg.Cache.Bump()
 		if b.owned && code < 400 && b.g.cfg.Notify != nil {
-			if err := b.g.cfg.Notify(context.WithoutCancel(b.ctx)); err != nil {
+			if err := b.g.cfg.Notify(context.WithoutCancel(b.ctx), contract.ServiceGateway); err != nil {
 				logging.FromContext(b.ctx, b.g.cfg.Logger).Warn("change notification failed", "error", err.Error())
 			}
 		}

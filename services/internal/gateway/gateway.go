@@ -57,7 +57,7 @@ type Config struct {
 	Cache *edgecache.Cache
 	// Notify announces a write of the gateway's own routes to the other
 	// replicas (postgres.NotifyChanged); nil for none.
-	Notify func(ctx context.Context) error
+	Notify func(ctx context.Context, payload string) error
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -254,6 +254,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		metrics.SetRoute(r.Context(), "rest:gateway")
 		if bump != nil {
 			bump.owned = true
+			bump.skip = strings.HasPrefix(strings.ToLower(route), "/cache-plugin/")
 		}
 		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && query.Get("format") == "xml" &&
 			!query.Has("_jsonp") && !query.Has("_envelope") {

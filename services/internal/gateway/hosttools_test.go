@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/migrations"
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 func TestHostAPI(t *testing.T) {
@@ -47,7 +49,11 @@ func TestHostAPI(t *testing.T) {
 		t.Fatalf("services %v", services)
 	}
 	v := body["versions"].(map[string]any)
-	if v["go"] != runtime.Version() || v["postgresql"] == "" || v["gateway_schema"] != float64(2) || v["route_file"] != float64(1) {
+	latest, err := postgres.LatestVersion(migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v["go"] != runtime.Version() || v["postgresql"] == "" || v["gateway_schema"] != float64(latest) || v["route_file"] != float64(1) {
 		t.Fatalf("versions %v", v)
 	}
 	// Only the database: ok.

@@ -103,7 +103,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	cache := startEdgeCache(ctx, env, cacheBytes)
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
 		TrustedProxies: trustedProxies, Cache: cache,
-		Notify: func(ctx context.Context) error { return postgres.NotifyChanged(ctx, env.Pool, contract.ServiceGateway) }})
+		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
 	if err != nil {
 		return err
 	}

@@ -185,6 +185,21 @@ func (c *Cache) PurgePrefix(prefix string) int {
 	return n
 }
 
+// HasPrefix reports whether an entry's path starts with prefix.
+func (c *Cache) HasPrefix(prefix string) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key := range c.entries {
+		if strings.HasPrefix(pathOfKey(key), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Stats reports counters and sizes; a nil cache reports Enabled false.
 func (c *Cache) Stats() Stats {
 	if c == nil {

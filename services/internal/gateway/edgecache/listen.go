@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -11,6 +12,11 @@ import (
 
 	"siteplane.dev/services/internal/platform/postgres"
 )
+
+// PurgePayload prefixes a notification that drops only the entries under
+// one path prefix (the cache-plugin purge routes); every other payload is a
+// write, which starts a new generation.
+const PurgePayload = "purge:"
 
 // Listener keeps one dedicated connection LISTENing on the site's change
 // channel and bumps the cache's generation for every notification. While it
@@ -66,11 +72,11 @@ func (l *Listener) session(ctx context.Context) error {
 	l.Logger.Info("edge cache online: listening for changes", "channel", postgres.ChangesChannel)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, l.Probe)
-		_, err := conn.WaitForNotification(wctx)
+		n, err := conn.WaitForNotification(wctx)
 		cancel()
 		switch {
 		case err == nil:
-			l.Cache.Bump()
+			l.apply(n.Payload)
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
@@ -84,4 +90,17 @@ func (l *Listener) session(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// apply acts on one notification.
+func (l *Listener) apply(payload string) {
+	if prefix, ok := strings.CutPrefix(payload, PurgePayload); ok {
+		if prefix == "" {
+			l.Cache.Bump()
+			return
+		}
+		l.Cache.PurgePrefix(prefix)
+		return
+	}
+	l.Cache.Bump()
 }

@@ -1,6 +1,7 @@
 // Package migrations holds the gateway schema: users with their WordPress
 // role, their application passwords (keyed hashes only), login passwords
-// (argon2id), browser sessions, login throttling and the oEmbed proxy cache.
+// (argon2id), browser sessions, login throttling, the oEmbed proxy cache and
+// the cache-plugin switches (the crawler).
 package migrations
 
 import "embed"
