@@ -36,7 +36,7 @@ stop: ## Stop a stack started by `make run-detached`.
 	@if [ -x $(BIN)/siteplane-run ]; then $(BIN)/siteplane-run -stop; else echo "nothing to stop"; fi
 
 .PHONY: test
-test: ## vet, verify generated files, and run every test of every module (real PostgreSQL, envtest).
+test: ## gofmt, vet, lint, verify generated files, and run every test of every module (real PostgreSQL, envtest).
 	hack/test.sh
 
 .PHONY: bench

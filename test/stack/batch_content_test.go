@@ -123,7 +123,7 @@ func TestBatchAllOrNothing(t *testing.T) {
 		t.Fatalf("a failed validation wrote %d posts", n)
 	}
 	if !hasAtomicEndpoint(t) {
-		t.Fatal("content does not serve the internal batch endpoint (see notes/batch-protocol.md)")
+		t.Fatal("content does not serve the internal batch endpoint (see contract.BatchPath)")
 	}
 	// Valid, but the second request fails when run: the first is rolled back.
 	r = batch(t, "require-all-validate",

@@ -1,7 +1,7 @@
 package stack
 
 // Regressions of the gateway and route-kit compliance audit against
-// shared/reference/wp-rest-behavior.md (§1, §2, §11, §12, §13, §14a): each
+// docs/reference/wp-rest-behavior.md (§1, §2, §11, §12, §13, §14a): each
 // test drives the real binaries and names the rule it guards.
 
 import (

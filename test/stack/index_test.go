@@ -1,27 +1,19 @@
 package stack
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/pkg/jsonkeys"
 )
 
 // orderedKeys lists the members of a JSON object in document order.
 func orderedKeys(t *testing.T, raw []byte) []string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %.200s", raw)
-	}
-	var out []string
-	for dec.More() {
-		tok, _ := dec.Token()
-		out = append(out, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
+	out, err := jsonkeys.Of(raw)
+	if err != nil {
+		t.Fatalf("%v: %.200s", err, raw)
 	}
 	return out
 }

@@ -184,30 +184,18 @@ func (s *Stack) createDatabase() error {
 
 // env is the environment of a service process.
 func (s *Stack) env(name string) []string {
-	listen := strings.TrimPrefix(s.URL(name), "http://")
-	env := []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
-		contract.EnvListenAddr + "=" + listen,
-		contract.EnvMetricsAddr + "=off",
-		contract.EnvDatabaseURL + "=" + s.dsn,
-		contract.EnvInternalKey + "=" + s.key,
-		contract.EnvSiteFile + "=" + filepath.Join(s.dir, "site.json"),
-		contract.EnvLogLevel + "=debug",
-		contract.EnvShutdownTimeout + "=2s",
+	env := contract.ServiceEnv(name, contract.ServiceConfig{
+		Listen: strings.TrimPrefix(s.URL(name), "http://"), Metrics: "off",
+		DatabaseURL: s.dsn, InternalKey: s.key, SiteFile: filepath.Join(s.dir, "site.json"),
+		LogLevel: "debug", ShutdownTimeout: "2s",
+		RoutesFile: s.RoutesFile, AdminUser: s.AdminUser, AdminEmail: "admin@example.com", AdminPassword: s.AdminPass,
+		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.Gateway,
+	})
+	if name == contract.ServiceGateway {
+		// The oEmbed proxy tests run their providers on loopback.
+		env = append(env, "SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS=true")
 	}
-	switch name {
-	case contract.ServiceGateway:
-		env = append(env, contract.EnvRoutesFile+"="+s.RoutesFile,
-			contract.EnvAdminUser+"="+s.AdminUser, contract.EnvAdminEmail+"=admin@example.com",
-			contract.EnvAdminPassword+"="+s.AdminPass,
-			// The oEmbed proxy tests run their providers on loopback.
-			"SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS=true")
-	case contract.ServiceMedia:
-		env = append(env, contract.EnvMediaDir+"="+filepath.Join(s.dir, "media"))
-	case contract.ServiceContent:
-		env = append(env, contract.EnvGatewayURL+"="+s.Gateway)
-	}
-	return env
+	return append(env, "PATH="+os.Getenv("PATH"), "HOME="+os.Getenv("HOME"))
 }
 
 // StartService starts (or restarts) one service and waits until it is ready.

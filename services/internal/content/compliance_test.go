@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"siteplane.dev/services/pkg/jsonkeys"
 )
 
 // Regressions found by the compliance audit against the behaviour
@@ -21,21 +23,9 @@ import (
 // topKeys returns the keys of the JSON object raw in document order.
 func topKeys(t testing.TB, raw []byte) []string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %s", raw)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
+	keys, err := jsonkeys.Of(raw)
+	if err != nil {
+		t.Fatalf("%v: %s", err, raw)
 	}
 	return keys
 }

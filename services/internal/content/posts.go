@@ -275,18 +275,8 @@ func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
 			p.PingStatus = "open"
 		}
 		var out *Post
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-			if err := s.applyWrite(c, tx, pt, p, nil, now); err != nil {
-				return err
-			}
-			if err := insertPost(c.Context(), tx, p); err != nil {
-				return err
-			}
-			if err := s.afterWrite(c, tx, pt, p, true); err != nil {
-				return err
-			}
-			var err error
-			out, err = getPost(c.Context(), tx, p.ID)
+		err := s.inTx(c.Context(), func(tx pgx.Tx) (err error) {
+			out, err = s.savePost(c, tx, pt, p, nil, now)
 			return err
 		})
 		if err != nil {
@@ -305,6 +295,26 @@ func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
 // defaultCategoryID is WordPress's default_category option: the
 // "Uncategorized" category the schema is installed with.
 const defaultCategoryID = 1
+
+// savePost writes the request's fields into p (applyWrite), stores it — an
+// insert when old is nil, an update otherwise — with its terms, slug and
+// revision (afterWrite), and reads it back as stored.
+func (s *Service) savePost(c *rest.Request, tx pgx.Tx, pt *PostType, p, old *Post, now time.Time) (*Post, error) {
+	if err := s.applyWrite(c, tx, pt, p, old, now); err != nil {
+		return nil, err
+	}
+	store := insertPost
+	if old != nil {
+		store = updatePost
+	}
+	if err := store(c.Context(), tx, p); err != nil {
+		return nil, err
+	}
+	if err := s.afterWrite(c, tx, pt, p, old == nil); err != nil {
+		return nil, err
+	}
+	return getPost(c.Context(), tx, p.ID)
+}
 
 // afterWrite sets terms, the id slug fallback, and (on update) the revision.
 func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
@@ -352,16 +362,7 @@ func (s *Service) updatePostItem(pt *PostType) rest.HandlerFunc {
 				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			p := *old
-			if err := s.applyWrite(c, tx, pt, &p, old, s.now()); err != nil {
-				return err
-			}
-			if err := updatePost(c.Context(), tx, &p); err != nil {
-				return err
-			}
-			if err := s.afterWrite(c, tx, pt, &p, false); err != nil {
-				return err
-			}
-			out, err = getPost(c.Context(), tx, p.ID)
+			out, err = s.savePost(c, tx, pt, &p, old, s.now())
 			return err
 		})
 		if err != nil {

@@ -61,6 +61,21 @@ func (b *sqlBuilder) arg(v any) string {
 
 func (b *sqlBuilder) add(cond string) { b.where = append(b.where, cond) }
 
+// anyOf keeps the rows whose col is one of list; an empty list (a filter
+// the client did not send) keeps every row.
+func anyOf[T any](b *sqlBuilder, col string, list []T) {
+	if len(list) > 0 {
+		b.add(col + " = ANY(" + b.arg(list) + ")")
+	}
+}
+
+// noneOf drops the rows whose col is one of list; an empty list drops none.
+func noneOf[T any](b *sqlBuilder, col string, list []T) {
+	if len(list) > 0 {
+		b.add(col + " <> ALL(" + b.arg(list) + ")")
+	}
+}
+
 // likeEscape escapes LIKE wildcards (backslash is PostgreSQL's default escape).
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
@@ -188,30 +203,16 @@ func (b *sqlBuilder) filters(q *ListQuery) {
 	if q.ModifiedBefore != nil {
 		b.add("p.modified_gmt < " + b.arg(*q.ModifiedBefore))
 	}
-	if len(q.Author) > 0 {
-		b.add("p.author = ANY(" + b.arg(q.Author) + ")")
-	}
-	if len(q.AuthorExclude) > 0 {
-		b.add("p.author <> ALL(" + b.arg(q.AuthorExclude) + ")")
-	}
-	if len(q.Include) > 0 {
-		b.add("p.id = ANY(" + b.arg(q.Include) + ")")
-	}
-	if len(q.Exclude) > 0 {
-		b.add("p.id <> ALL(" + b.arg(q.Exclude) + ")")
-	}
-	if len(q.Parent) > 0 {
-		b.add("p.parent = ANY(" + b.arg(q.Parent) + ")")
-	}
-	if len(q.ParentExclude) > 0 {
-		b.add("p.parent <> ALL(" + b.arg(q.ParentExclude) + ")")
-	}
+	anyOf(b, "p.author", q.Author)
+	noneOf(b, "p.author", q.AuthorExclude)
+	anyOf(b, "p.id", q.Include)
+	noneOf(b, "p.id", q.Exclude)
+	anyOf(b, "p.parent", q.Parent)
+	noneOf(b, "p.parent", q.ParentExclude)
 	if q.MenuOrder != nil {
 		b.add("p.menu_order = " + b.arg(*q.MenuOrder))
 	}
-	if len(q.Slugs) > 0 {
-		b.add("p.slug = ANY(" + b.arg(q.Slugs) + ")")
-	}
+	anyOf(b, "p.slug", q.Slugs)
 	if len(q.Tax) > 0 {
 		var parts []string
 		for _, c := range q.Tax {
@@ -223,9 +224,7 @@ func (b *sqlBuilder) filters(q *ListQuery) {
 		}
 		b.add("(" + strings.Join(parts, rel) + ")")
 	}
-	if len(q.Formats) > 0 {
-		b.add("p.format = ANY(" + b.arg(q.Formats) + ")")
-	}
+	anyOf(b, "p.format", q.Formats)
 	if q.Sticky != nil {
 		if *q.Sticky {
 			b.add("p.sticky")

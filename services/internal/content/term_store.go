@@ -63,15 +63,9 @@ func termListSQL(tq *TermQuery) (page string, pageArgs []any, count string, coun
 		a := b.arg("%" + likeEscape(tq.Search) + "%")
 		b.add("(t.name ILIKE " + a + " OR t.slug ILIKE " + a + ")")
 	}
-	if len(tq.Include) > 0 {
-		b.add("t.id = ANY(" + b.arg(tq.Include) + ")")
-	}
-	if len(tq.Exclude) > 0 {
-		b.add("t.id <> ALL(" + b.arg(tq.Exclude) + ")")
-	}
-	if len(tq.Slugs) > 0 {
-		b.add("t.slug = ANY(" + b.arg(tq.Slugs) + ")")
-	}
+	anyOf(b, "t.id", tq.Include)
+	noneOf(b, "t.id", tq.Exclude)
+	anyOf(b, "t.slug", tq.Slugs)
 	if tq.Parent != nil {
 		b.add("t.parent = " + b.arg(*tq.Parent))
 	}

@@ -175,25 +175,14 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		if err != nil {
 			return st, err
 		}
-		env := append([]string{
-			fmt.Sprintf("%s=127.0.0.1:%d", contract.EnvListenAddr, ports[name]),
-			fmt.Sprintf("%s=127.0.0.1:%d", contract.EnvMetricsAddr, metricsPort),
-		}, common...)
-		if name == contract.ServiceGateway {
-			env = append(env,
-				contract.EnvRoutesFile+"="+routesFile,
-				contract.EnvAdminUser+"="+secrets.AdminUser,
-				contract.EnvAdminEmail+"="+secrets.AdminEmail,
-				contract.EnvAdminPassword+"="+secrets.AdminAppPassword,
-				contract.EnvAdminLoginPassword+"="+secrets.AdminLoginPassword)
-		}
-		if name == contract.ServiceMedia {
-			env = append(env, contract.EnvMediaDir+"="+filepath.Join(st.runDir, "media"))
-		}
-		if name == contract.ServiceContent && urls[contract.ServiceGateway] != "" {
-			env = append(env, contract.EnvGatewayURL+"="+urls[contract.ServiceGateway])
-		}
-		// Last, so that it wins over common (exec keeps a key's last value).
+		env := contract.ServiceEnv(name, contract.ServiceConfig{
+			Listen: fmt.Sprintf("127.0.0.1:%d", ports[name]), Metrics: fmt.Sprintf("127.0.0.1:%d", metricsPort),
+			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
+			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
+			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "media"),
+			GatewayURL: urls[contract.ServiceGateway],
+		})
+		// Last, so that it wins (exec keeps a key's last value).
 		env = append(env, tuning...)
 		st.say("starting %s on %s", name, urls[name])
 		p, err := StartProc(name, bin, nil, env, filepath.Join(logDir, name+".log"))

@@ -16,6 +16,7 @@ import (
 	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
+	"siteplane.dev/services/pkg/jsonkeys"
 )
 
 const siteURL = "http://site.test"
@@ -90,18 +91,9 @@ func (f *kitFixture) do(t *testing.T, method, target string, body any, auth ...s
 // keys returns the top-level keys of a JSON object in document order.
 func keys(t *testing.T, raw []byte) []string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %s", raw)
-	}
-	var out []string
-	for dec.More() {
-		tok, _ := dec.Token()
-		out = append(out, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
+	out, err := jsonkeys.Of(raw)
+	if err != nil {
+		t.Fatalf("%v: %s", err, raw)
 	}
 	return out
 }

@@ -104,3 +104,37 @@ func TestSiteValidate(t *testing.T) {
 		t.Fatalf("Location = %v", loc)
 	}
 }
+
+func TestServiceEnv(t *testing.T) {
+	c := ServiceConfig{Listen: "127.0.0.1:1", Metrics: "off", DatabaseURL: "postgres://db", InternalKey: "k",
+		SiteFile: "/s.json", LogLevel: "debug", RoutesFile: "/r.json", AdminUser: "admin", AdminEmail: "a@example.com",
+		AdminPassword: "pw", MediaDir: "/media"}
+	tests := []struct {
+		name      string
+		want, not []string
+		edit      func(*ServiceConfig)
+	}{
+		{ServiceGateway, []string{EnvRoutesFile + "=/r.json", EnvAdminUser + "=admin", EnvListenAddr + "=127.0.0.1:1"}, []string{EnvMediaDir, EnvShutdownTimeout}, nil},
+		{ServiceMedia, []string{EnvMediaDir + "=/media", EnvDatabaseURL + "=postgres://db"}, []string{EnvRoutesFile}, nil},
+		{ServiceContent, nil, []string{EnvGatewayURL, EnvAdminPassword}, nil},
+		{ServiceContent, []string{EnvGatewayURL + "=http://gw", EnvShutdownTimeout + "=2s"}, nil,
+			func(c *ServiceConfig) { c.GatewayURL, c.ShutdownTimeout = "http://gw", "2s" }},
+	}
+	for _, tt := range tests {
+		cfg := c
+		if tt.edit != nil {
+			tt.edit(&cfg)
+		}
+		env := strings.Join(ServiceEnv(tt.name, cfg), "\n") + "\n"
+		for _, w := range tt.want {
+			if !strings.Contains(env, w+"\n") {
+				t.Errorf("%s: %s missing from\n%s", tt.name, w, env)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(env, n+"=") {
+				t.Errorf("%s: %s must not be set:\n%s", tt.name, n, env)
+			}
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // Package rest is the route kit: it serves REST routes with the behaviour of
-// WordPress's REST server (see shared/reference/wp-rest-behavior.md), from
+// WordPress's REST server (docs/reference/wp-rest-behavior.md, which the §
+// numbers in this package's comments refer to), from
 // one declaration per route.
 //
 // A Route is data: namespace, WordPress-style path pattern with named groups,

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -232,9 +231,6 @@ func (r *Request) Map(name string) map[string]any {
 // JSONParams returns the parameters of a JSON body (nil without one).
 func (r *Request) JSONParams() map[string]any { return r.json }
 
-// BodyParams returns the form (or multipart) body parameters.
-func (r *Request) BodyParams() map[string]any { return r.form.asMap() }
-
 // QueryParams returns the query-string parameters.
 func (r *Request) QueryParams() map[string]any { return r.query.asMap() }
 
@@ -295,9 +291,6 @@ func (r *Request) URL(route string) string {
 	}
 	return r.srv.URL(route)
 }
-
-// DecodeJSON decodes the raw body into v (for handlers wanting typed bodies).
-func (r *Request) DecodeJSON(v any) error { return json.Unmarshal(r.Body, v) }
 
 func (r *Request) queryLen() int {
 	if r.query == nil {

@@ -26,20 +26,16 @@ func ParseArg(value any, schema *Schema, param string) (any, *Error) {
 
 func sanitize(v any, s *Schema, p path) (any, *Error) {
 	typ := s.Type
-	if len(s.AnyOf) > 0 {
-		m, err := findAny(v, s, p)
-		if err != nil {
-			return nil, err
+	// anyOf, then oneOf: the matching candidate sanitises the value first
+	// and, without a declared type, lends its own.
+	for _, comb := range [2]struct {
+		alts []*Schema
+		find func(any, *Schema, path) (*Schema, *Error)
+	}{{s.AnyOf, findAny}, {s.OneOf, findOne}} {
+		if len(comb.alts) == 0 {
+			continue
 		}
-		if typ == "" && len(s.Types) == 0 {
-			typ = m.Type
-		}
-		if v, err = sanitize(v, withParentType(m, s), p); err != nil {
-			return nil, err
-		}
-	}
-	if len(s.OneOf) > 0 {
-		m, err := findOne(v, s, p)
+		m, err := comb.find(v, s, p)
 		if err != nil {
 			return nil, err
 		}

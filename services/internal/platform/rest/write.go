@@ -28,8 +28,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 func WriteError(w http.ResponseWriter, e *Error) { WriteJSON(w, e.Status(), e.body()) }
 
 // WriteErrorCode writes {"code", "message", "data": {"status"}}. Its
-// signature is the one of the error callbacks of the platform server, the
-// identity middleware and the gateway's proxy, so it can be passed as one.
+// signature is the one of the error callbacks of the platform server
+// (server.ErrorWriter) and the gateway's proxy (routing.ErrorFunc), so it
+// can be passed as either.
 func WriteErrorCode(w http.ResponseWriter, _ *http.Request, status int, code, message string) {
 	WriteError(w, NewError(code, message, status))
 }
