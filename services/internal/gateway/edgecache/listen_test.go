@@ -93,6 +93,18 @@ func TestListenerFollowsCommitsAndConnectionLoss(t *testing.T) {
 		t.Fatal("entry survived a committed write")
 	}
 
+	// A purge payload drops only its prefix.
+	gen, _ = c.Generation()
+	c.Put(Key("GET", "rest:", "/cms/v2/posts/1", "", nil), gen, entry("{}"))
+	c.Put(Key("GET", "rest:", "/cms/v2/pages", "", nil), gen, entry("{}"))
+	if err := postgres.NotifyChanged(ctx, writer, PurgePayload+"rest:/cms/v2/posts"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the purge is heard", func() bool { return c.Stats().Entries == 1 })
+	if g, _ := c.Generation(); g != gen || !c.HasPrefix("rest:/cms/v2/pages") {
+		t.Fatal("a purge by prefix dropped more than its prefix")
+	}
+
 	// The listener's connection is killed: offline (and flushed) until it
 	// reconnects, then online again.
 	gen, _ = c.Generation()
