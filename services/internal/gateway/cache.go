@@ -43,7 +43,7 @@ func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path
 		return
 	}
 	w.Header().Set(edgecache.XCache, "miss")
-	rec := edgecache.NewRecorder(w, c.MaxEntry())
+	rec := edgecache.NewRecorder(w, r, c.MaxEntry())
 	fill(rec)
 	if e, ok := rec.Entry(); ok {
 		c.Put(key, gen, e)

@@ -10,7 +10,9 @@ import (
 
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/edgecache"
+	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // cacheFixture is the gateway fixture with an online edge cache whose
@@ -86,6 +88,20 @@ func TestEdgeCacheInGateway(t *testing.T) {
 	f.do("GET", "/cms-json/cms/v2/posts/1?_method=DELETE", basic("admin", f.adminPW))
 	if g, _ := c.Generation(); g == gen {
 		t.Fatal("a GET with _method=DELETE did not bump the generation")
+	}
+	// Upload files are cached; other public URLs (the marketplace) are not.
+	tb, err := routing.Compile(contract.RouteFile{Version: 1,
+		Services: []contract.Backend{{Name: "media", URL: contentURL(t, f)}},
+		Routes:   []contract.Route{{Prefix: "/cms/v2", Service: "media"}, {Prefix: "/cms-content/uploads/", Service: "media", Public: true}, {Prefix: "/api/", Service: "media", Public: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.gw.cfg.Routes = routing.NewStatic(tb)
+	if get("/cms-content/uploads/2026/11/a.jpg", nil) != "miss" || get("/cms-content/uploads/2026/11/a.jpg", nil) != "hit" {
+		t.Fatal("upload file not cached")
+	}
+	if get("/api/v1/items", nil) != "" {
+		t.Fatal("a marketplace URL went through the cache")
 	}
 	// Off: no X-Cache at all.
 	f.gw.cfg.Cache = nil
@@ -273,4 +289,14 @@ func TestCachePluginRoutes(t *testing.T) {
 	if e, _ := body["echo"].(map[string]any); rec.Code != 200 || body["ip"] != "198.51.100.3" || e["a"] != "b" {
 		t.Fatalf("cms_rest_echo: %d %s", rec.Code, rec.Body)
 	}
+}
+
+// contentURL is the fixture's upstream (the "content" backend).
+func contentURL(t *testing.T, f *fixture) string {
+	t.Helper()
+	b, ok := f.gw.cfg.Routes.Current().Backend("content")
+	if !ok {
+		t.Fatal("no content backend")
+	}
+	return b.URL
 }

@@ -209,7 +209,7 @@ func TestPurgePrefix(t *testing.T) {
 
 func TestRecorder(t *testing.T) {
 	w := httptest.NewRecorder()
-	rec := NewRecorder(w, 10)
+	rec := NewRecorder(w, httptest.NewRequest("GET", "/", nil), 10)
 	rec.Header().Set("Content-Type", "application/json")
 	_, _ = rec.Write([]byte(`{"a":1}`))
 	e, ok := rec.Entry()
@@ -217,17 +217,32 @@ func TestRecorder(t *testing.T) {
 		t.Fatalf("recorded %v %+v, client got %q", ok, e, w.Body.String())
 	}
 	w = httptest.NewRecorder()
-	rec = NewRecorder(w, 10)
+	rec = NewRecorder(w, httptest.NewRequest("GET", "/", nil), 10)
 	_, _ = rec.Write([]byte(`0123456789ab`))
 	if _, ok := rec.Entry(); ok || w.Body.Len() != 12 {
 		t.Fatal("an answer over the limit was kept, or not passed through")
 	}
 	w = httptest.NewRecorder()
-	rec = NewRecorder(w, 10)
+	rec = NewRecorder(w, httptest.NewRequest("GET", "/", nil), 10)
 	rec.Header().Set("Set-Cookie", "a=b")
 	rec.WriteHeader(200)
 	if _, ok := rec.Entry(); ok {
 		t.Fatal("an answer with Set-Cookie was kept")
+	}
+	// A body shorter than its Content-Length was cut off: not kept.
+	w = httptest.NewRecorder()
+	rec = NewRecorder(w, httptest.NewRequest("GET", "/", nil), 100)
+	rec.Header().Set("Content-Length", "20")
+	_, _ = rec.Write([]byte(`{"a":`))
+	if _, ok := rec.Entry(); ok {
+		t.Fatal("a truncated answer was kept")
+	}
+	w = httptest.NewRecorder()
+	rec = NewRecorder(w, httptest.NewRequest("HEAD", "/", nil), 100)
+	rec.Header().Set("Content-Length", "20")
+	rec.WriteHeader(200)
+	if e, ok := rec.Entry(); !ok || e.Header.Get("Content-Length") != "20" {
+		t.Fatal("a HEAD answer was not kept with its length")
 	}
 	// A hit is the stored answer, marked, with its length; HEAD has no body.
 	hit := httptest.NewRecorder()

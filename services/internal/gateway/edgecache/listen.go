@@ -45,7 +45,7 @@ func (l *Listener) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		l.Logger.Warn("edge cache bypassed: change listener lost", "error", err.Error(), "retry_in", backoff.String())
+		l.Logger.Warn("edge cache bypassed: change listener lost", "error", postgres.RedactDSN(err.Error()), "retry_in", backoff.String())
 		select {
 		case <-ctx.Done():
 			return

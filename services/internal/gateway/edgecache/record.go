@@ -38,12 +38,13 @@ type Recorder struct {
 	body     bytes.Buffer
 	limit    int64
 	overflow bool
+	head     bool
 }
 
-// NewRecorder records at most limit body bytes; a longer answer is passed
-// through but not kept.
-func NewRecorder(w http.ResponseWriter, limit int64) *Recorder {
-	return &Recorder{ResponseWriter: w, limit: limit}
+// NewRecorder records at most limit body bytes of the answer to r; a longer
+// answer is passed through but not kept.
+func NewRecorder(w http.ResponseWriter, r *http.Request, limit int64) *Recorder {
+	return &Recorder{ResponseWriter: w, limit: limit, head: r.Method == http.MethodHead}
 }
 
 // WriteHeader snapshots the headers as they go out.
@@ -79,6 +80,11 @@ func (rec *Recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 // Entry is the recorded answer, if it is complete and may be stored.
 func (rec *Recorder) Entry() (*Entry, bool) {
 	if rec.status == 0 || rec.overflow || !Storable(rec.status, rec.header) {
+		return nil, false
+	}
+	// A body shorter than announced was cut off (the backend failed
+	// mid-answer): never keep it. HEAD announces a length it does not send.
+	if cl := rec.header.Get("Content-Length"); cl != "" && !rec.head && cl != strconv.Itoa(rec.body.Len()) {
 		return nil, false
 	}
 	return &Entry{Status: rec.status, Header: rec.header.Clone(), Body: bytes.Clone(rec.body.Bytes())}, true
