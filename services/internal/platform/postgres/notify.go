@@ -19,13 +19,15 @@ type Execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// NotifyChanged announces a write on ChangesChannel; source (the service
-// name) is the payload, for logs. Called inside the write's transaction:
+// NotifyChanged announces a write on ChangesChannel with payload: the
+// writing service's name (a write: every cached answer goes), or the edge
+// cache's "purge:<prefix>" (only that prefix goes). Called inside the
+// write's transaction:
 // PostgreSQL delivers a NOTIFY only when its transaction commits (and
 // discards it with a rolled-back savepoint), so listeners never hear of a
 // write that did not happen, and never before it is visible.
-func NotifyChanged(ctx context.Context, q Execer, source string) error {
-	if _, err := q.Exec(ctx, "SELECT pg_notify($1, $2)", ChangesChannel, source); err != nil {
+func NotifyChanged(ctx context.Context, q Execer, payload string) error {
+	if _, err := q.Exec(ctx, "SELECT pg_notify($1, $2)", ChangesChannel, payload); err != nil {
 		return fmt.Errorf("notify %s: %w", ChangesChannel, err)
 	}
 	return nil
