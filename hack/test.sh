@@ -42,6 +42,17 @@ step "versitygw (S3-compatible server for the media S3 backend's tests)"
 SITEPLANE_TEST_VERSITYGW=$(hack/versitygw.sh)
 export SITEPLANE_TEST_VERSITYGW
 
+step "Chromium for the browser tests"
+if SITEPLANE_CHROMIUM=$(hack/chromium.sh); then
+  export SITEPLANE_CHROMIUM
+  echo "$SITEPLANE_CHROMIUM"
+elif [[ ${CI:-} == true ]]; then
+  echo "hack/chromium.sh could not provide Chromium (required under CI=true)" >&2
+  exit 1
+else
+  echo "no Chromium: the browser tests will skip" >&2
+fi
+
 step "throwaway PostgreSQL"
 started=0
 if [[ -z ${DATABASE_URL:-} ]] && ! hack/postgres.sh status test; then started=1; fi

@@ -185,6 +185,10 @@ func (s *Stack) env(name string) []string {
 		RoutesFile: s.RoutesFile, AdminUser: s.AdminUser, AdminEmail: "admin@example.com", AdminPassword: s.AdminPass,
 		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.Gateway,
 	})
+	if name == contract.ServiceGateway {
+		// The oEmbed proxy tests run their providers on loopback.
+		env = append(env, "SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS=true")
+	}
 	return append(env, "PATH="+os.Getenv("PATH"), "HOME="+os.Getenv("HOME"))
 }
 

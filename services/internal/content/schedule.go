@@ -5,16 +5,23 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // PublishDue publishes scheduled posts whose date has come (WordPress's
 // publish_future_post cron event) and returns how many it published.
 // wp_publish_post ends in wp_after_insert_post as an update, so a post
 // without a revision gets its first one (by no user: cron has none); the
-// fields did not change, so a post with revisions gets none. One statement.
+// fields did not change, so a post with revisions gets none. One statement,
+// plus the change notification (edge caches) when it published any.
 func (s *Service) PublishDue(ctx context.Context) (int64, error) {
 	var n int64
-	err := s.pool.QueryRow(ctx, `WITH pub AS (
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `WITH pub AS (
 		UPDATE posts SET status = 'publish' WHERE status = 'future' AND date_gmt <= $1
 		RETURNING id, modified_gmt, title, content, excerpt, footnotes),
 	rev AS (
@@ -25,7 +32,12 @@ func (s *Service) PublishDue(ctx context.Context) (int64, error) {
 			pub.content, pub.excerpt, '', pub.id, 0, 'closed', 'closed', 'standard', false, '', 0, pub.footnotes, '', false, ''
 		FROM pub WHERE NOT EXISTS (
 			SELECT 1 FROM posts r WHERE r.parent = pub.id AND r.type = 'revision' AND NOT r.autosave))
-	SELECT count(*) FROM pub`, s.now()).Scan(&n)
+	SELECT count(*) FROM pub`, s.now()).Scan(&n); err != nil || n == 0 {
+			return err
+		}
+		// Published posts change public answers: the edge caches must hear.
+		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("publish due posts: %w", err)
 	}

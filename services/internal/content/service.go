@@ -36,6 +36,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -80,9 +81,18 @@ func (s *Service) db(ctx context.Context) querier {
 
 // inTx runs f in one transaction: a write commits wholly or not at all.
 // Inside a batch transaction it is a savepoint of that transaction.
+// Every such write announces itself on the site's change channel, in the
+// same transaction (delivered only on commit), so the gateways' edge caches
+// drop what they cached before it.
 func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
-	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
-		return pgx.BeginFunc(ctx, tx, f)
+	write := func(tx pgx.Tx) error {
+		if err := f(tx); err != nil {
+			return err
+		}
+		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
 	}
-	return pgx.BeginFunc(ctx, s.pool, f)
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return pgx.BeginFunc(ctx, tx, write)
+	}
+	return pgx.BeginFunc(ctx, s.pool, write)
 }

@@ -54,6 +54,9 @@ func TestSecretsPersist(t *testing.T) {
 	if len(a.AdminAppPassword) != 24 || strings.Trim(a.AdminAppPassword, alphanumerics) != "" {
 		t.Fatalf("application password %q is not 24 alphanumerics", a.AdminAppPassword)
 	}
+	if len(a.AdminLoginPassword) != 20 || a.AdminLoginPassword == a.AdminAppPassword {
+		t.Fatalf("login password %q: want 20 fresh characters", a.AdminLoginPassword)
+	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("secrets file mode %v, want 0600", fi.Mode().Perm())
 	}

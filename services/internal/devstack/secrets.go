@@ -17,6 +17,8 @@ type Secrets struct {
 	AdminUser        string `json:"admin_user"`
 	AdminEmail       string `json:"admin_email"`
 	AdminAppPassword string `json:"admin_app_password"`
+	// AdminLoginPassword signs the administrator in at /cms-login.php.
+	AdminLoginPassword string `json:"admin_login_password"`
 }
 
 const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -45,20 +47,30 @@ func LoadOrCreateSecrets(path string) (Secrets, error) {
 			return s, fmt.Errorf("%s is damaged (delete it to regenerate): %w", path, err)
 		}
 		if s.InternalKey != "" && s.AdminAppPassword != "" {
-			return s, nil
+			if s.AdminLoginPassword != "" {
+				return s, nil
+			}
+			// Written before login passwords existed: add one, keep the rest.
+			s.AdminLoginPassword = RandomString(20, alphanumerics)
+			return s, writeSecrets(path, s)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return s, err
 	}
 	s = Secrets{
-		InternalKey:      RandomString(48, alphanumerics),
-		AdminUser:        "admin",
-		AdminEmail:       "admin@example.com",
-		AdminAppPassword: RandomString(24, alphanumerics),
+		InternalKey:        RandomString(48, alphanumerics),
+		AdminUser:          "admin",
+		AdminEmail:         "admin@example.com",
+		AdminAppPassword:   RandomString(24, alphanumerics),
+		AdminLoginPassword: RandomString(20, alphanumerics),
 	}
+	return s, writeSecrets(path, s)
+}
+
+func writeSecrets(path string, s Secrets) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return s, err
+		return err
 	}
-	data, _ = json.MarshalIndent(s, "", "  ")
-	return s, os.WriteFile(path, data, 0o600)
+	data, _ := json.MarshalIndent(s, "", "  ")
+	return os.WriteFile(path, data, 0o600)
 }

@@ -44,11 +44,13 @@ type Summary struct {
 	RESTRoot         string
 	AdminUser        string
 	AdminAppPassword string
-	MarketplaceKey   string
-	ServiceURLs      map[string]string // service name → base URL
-	DatabaseURL      string
-	InternalKey      string
-	LogDir           string
+	// AdminLoginPassword is for the sign-in page (/cms-login.php).
+	AdminLoginPassword string
+	MarketplaceKey     string
+	ServiceURLs        map[string]string // service name → base URL
+	DatabaseURL        string
+	InternalKey        string
+	LogDir             string
 	// UploadsDir is where the media service keeps uploaded files, and
 	// SampleImage a JPEG written for the printed upload example ("" when
 	// the media service is not built).
@@ -141,7 +143,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		contract.EnvSiteFile + "=" + siteFile,
 		contract.EnvLogLevel + "=info",
 	}
-	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword,
+	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword,
 		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, LogDir: logDir}
 
 	// Demo data first: each seed subcommand migrates its own schema.
@@ -194,7 +196,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			Listen: fmt.Sprintf("127.0.0.1:%d", ports[name]), Metrics: fmt.Sprintf("127.0.0.1:%d", metricsPort),
 			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
 			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
-			AdminPassword: secrets.AdminAppPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
+			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 			GatewayURL: urls[contract.ServiceGateway],
 		})
 		if name == contract.ServiceMedia {
@@ -327,6 +329,7 @@ func (s Summary) EnvFile() string {
 	line("REST_ROOT", s.RESTRoot)
 	line("ADMIN_USER", s.AdminUser)
 	line("ADMIN_APP_PASSWORD", s.AdminAppPassword)
+	line("ADMIN_LOGIN_PASSWORD", s.AdminLoginPassword)
 	line("MARKETPLACE_API_KEY", s.MarketplaceKey)
 	names := make([]string, 0, len(s.ServiceURLs))
 	for n := range s.ServiceURLs {

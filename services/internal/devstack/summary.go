@@ -27,6 +27,9 @@ func (s Summary) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  Admin user:           %s\n", s.AdminUser)
 	fmt.Fprintf(w, "  Admin app password:   %s\n", s.AdminAppPassword)
+	if s.AdminLoginPassword != "" {
+		fmt.Fprintf(w, "  Admin login password: %s  (sign in at %s/cms-login.php)\n", s.AdminLoginPassword, s.GatewayURL)
+	}
 	if s.MarketplaceKey != "" {
 		fmt.Fprintf(w, "  Marketplace API key:  %s\n", s.MarketplaceKey)
 	}

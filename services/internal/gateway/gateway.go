@@ -13,12 +13,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
@@ -42,6 +44,20 @@ type Config struct {
 	// IdentityTTL is how long a signed identity stays valid (default 2 min).
 	IdentityTTL time.Duration
 	Now         func() time.Time
+	// Throttle limits failed logins at /cms-login.php (default
+	// accounts.DefaultThrottle).
+	Throttle accounts.Throttle
+	// OEmbed configures the oEmbed proxy's outbound fetches.
+	OEmbed OEmbedConfig
+	// TrustedProxies are the ranges whose X-Forwarded-For is believed
+	// (clientaddr.go).
+	TrustedProxies []netip.Prefix
+	// Cache is the edge cache of anonymous reads (cache.go); nil switches
+	// it off.
+	Cache *edgecache.Cache
+	// Notify announces a write of the gateway's own routes to the other
+	// replicas (postgres.NotifyChanged); nil for none.
+	Notify func(ctx context.Context, payload string) error
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -56,6 +72,11 @@ type Gateway struct {
 	// site is cfg.Site.URL parsed once (nil if it does not parse): every
 	// embedded link and oEmbed URL is compared with it.
 	site *url.URL
+	// nonces signs REST nonces and form tokens (nonce.go); pages renders
+	// the sign-in and authorisation pages (pages.go).
+	nonces nonceKeys
+	pages  *pageSet
+	oembed *oembedProxy
 }
 
 // New returns a gateway.
@@ -69,8 +90,16 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	g := &Gateway{cfg: cfg}
+	if cfg.Throttle.Window <= 0 {
+		cfg.Throttle = accounts.DefaultThrottle
+	}
+	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Key), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)
+	oe, err := newOEmbedProxy(cfg.OEmbed)
+	if err != nil {
+		return nil, err
+	}
+	g.oembed = oe
 	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
 	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
 	local, err := g.buildLocal()
@@ -124,6 +153,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case dots:
 		metrics.SetRoute(r.Context(), "unmatched")
 		rest.WriteError(w, rest.NoRoute())
+	case isPagePath(path):
+		// The sign-in and authorisation pages (pages.go).
+		g.servePage(w, r)
 	default:
 		g.servePublic(w, r)
 	}
@@ -170,7 +202,18 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
-	g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+	fill := func(w http.ResponseWriter) {
+		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+	}
+	if !isUpload(r.URL.Path) {
+		fill(w)
+		return
+	}
+	query, _ := url.ParseQuery(r.URL.RawQuery)
+	if !edgecache.Safe(r, query) {
+		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
+	}
+	g.serveCached(w, r, kindFile, r.URL.Path, r.URL.RawQuery, query, fill)
 }
 
 // serveREST handles a REST request: headers, authentication before routing,
@@ -181,7 +224,12 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	// Parsed once for the gateway's own checks; the error is ignored, as
 	// a malformed pair must not hide the well-formed ones.
 	query, _ := url.ParseQuery(rawQuery)
-	caller, appPassword, err := g.authenticate(r)
+	var bump *bumpOnAnswer
+	if !edgecache.Safe(r, query) {
+		bump = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
+		w = bump
+	}
+	caller, appPassword, err := g.authenticate(w, r)
 	if err != nil {
 		// §1.1: the JSONP checks come first, then the authentication error
 		// is the answer even for an unknown route.
@@ -190,7 +238,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 		return
 	}
 	ctx := identity.NewContext(r.Context(), caller)
-	ctx = context.WithValue(ctx, remoteIPKey{}, remoteIP(r))
+	ctx = context.WithValue(ctx, remoteIPKey{}, g.clientAddress(r))
 	if appPassword != "" {
 		ctx = context.WithValue(ctx, appPasswordKey{}, appPassword)
 	}
@@ -204,6 +252,10 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	if g.owns(r.Context(), route) {
 		metrics.SetRoute(r.Context(), "rest:gateway")
+		if bump != nil {
+			bump.owned = true
+			bump.skip = strings.HasPrefix(strings.ToLower(route), "/cache-plugin/")
+		}
 		if r.Method == http.MethodGet && strings.EqualFold(route, "/oembed/1.0/embed") && query.Get("format") == "xml" &&
 			!query.Has("_jsonp") && !query.Has("_envelope") {
 			// format=xml is written at serve time (_oembed_rest_pre_serve_request),
@@ -226,7 +278,9 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
-	g.forwardREST(w, r, b, route, rawQuery, query, caller)
+	g.serveCached(w, r, kindREST, route, rawQuery, query, func(w http.ResponseWriter) {
+		g.forwardREST(w, r, b, route, rawQuery, query, caller)
+	})
 }
 
 // forwardREST proxies to a service. The service sees the REST route as its
@@ -265,14 +319,16 @@ func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing
 	})
 }
 
-// authenticate checks HTTP Basic application-password credentials. No
-// credentials means anonymous; bad ones are a 401 with WordPress's codes.
-func (g *Gateway) authenticate(r *http.Request) (identity.Identity, string, *rest.Error) {
+// authenticate checks HTTP Basic application-password credentials, else a
+// session cookie with its nonce (session.go). No credentials means
+// anonymous; bad ones are a 401 with WordPress's codes.
+func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity.Identity, string, *rest.Error) {
 	login, password, ok := accounts.BasicCredentials(r)
 	if !ok {
-		return identity.Identity{}, "", nil
+		id, err := g.cookieAuth(w, r)
+		return id, "", err
 	}
-	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, remoteIP(r))
+	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, g.clientAddress(r))
 	var ae *accounts.AuthError
 	switch {
 	case errors.As(err, &ae):

@@ -56,7 +56,7 @@ func (g *Gateway) oembedRoutes() []rest.Route {
 					return rest.Denied(r, "rest_forbidden", "Sorry, you are not allowed to make proxied oEmbed requests.")
 				}
 				return nil
-			}, Handler: g.serveOEmbed}}},
+			}, Handler: g.serveOEmbedProxy}}},
 	}
 }
 
@@ -64,8 +64,9 @@ func errOEmbedNotFound() *rest.Error {
 	return rest.NewError("oembed_invalid_url", "Not Found", http.StatusNotFound)
 }
 
-// serveOEmbed answers for URLs of this site; other URLs are not fetched
-// (no outbound provider calls) and get 404 oembed_invalid_url.
+// serveOEmbed answers for URLs of this site (the embed route, and the proxy
+// for the site's own URLs); other URLs get 404 oembed_invalid_url here (the
+// proxy fetches them: oembedproxy.go).
 func (g *Gateway) serveOEmbed(r *rest.Request) (*rest.Response, error) {
 	post, err := g.resolvePermalink(r.Context(), r.String("url"))
 	if err != nil {

@@ -6,9 +6,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
@@ -20,11 +24,39 @@ const (
 	EnvProxyTimeout = "SITEPLANE_GATEWAY_PROXY_TIMEOUT"
 	// EnvRoutesPoll is how often the route file is checked (default 1s).
 	EnvRoutesPoll = "SITEPLANE_GATEWAY_ROUTES_POLL"
+	// EnvTrustedProxies lists the CIDRs (comma-separated) of the proxies in
+	// front of the gateway whose X-Forwarded-For is believed (default none).
+	EnvTrustedProxies = "SITEPLANE_GATEWAY_TRUSTED_PROXIES"
+	// EnvOEmbedProviders names a JSON file of extra oEmbed providers (the
+	// format of oembed_providers.json), tried before the built-in ones.
+	EnvOEmbedProviders = "SITEPLANE_GATEWAY_OEMBED_PROVIDERS"
+	// EnvOEmbedCacheTTL is how long proxied oEmbed answers are reused
+	// (Go duration, default 24h).
+	EnvOEmbedCacheTTL = "SITEPLANE_GATEWAY_OEMBED_CACHE_TTL"
+	// EnvOEmbedAllowLoopbackForTests ("true") lets the oEmbed proxy fetch
+	// from loopback addresses. For tests only: never in production.
+	EnvOEmbedAllowLoopbackForTests = "SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS"
 )
 
 // MaxBodyBytes is the gateway's default request body limit: large enough for
 // media uploads, which the media service limits more precisely.
 const MaxBodyBytes = 256 << 20
+
+// startEdgeCache returns the edge cache (nil when switched off) and starts
+// its change listener on a dedicated connection to the site's database.
+func startEdgeCache(ctx context.Context, env *service.Env, budget int64) *edgecache.Cache {
+	if budget == 0 {
+		env.Logger.Info("edge cache switched off (" + contract.EnvEdgeCacheBytes + "=0)")
+		return nil
+	}
+	cache := edgecache.New(budget)
+	connCfg := env.Pool.Config().ConnConfig.Copy()
+	connCfg.RuntimeParams["application_name"] = "siteplane-gateway-listener"
+	l := &edgecache.Listener{Cache: cache, Logger: env.Logger,
+		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) }}
+	go l.Run(ctx)
+	return cache
+}
 
 // Register wires the gateway into the platform service runner.
 func Register(ctx context.Context, env *service.Env) error {
@@ -32,6 +64,8 @@ func Register(ctx context.Context, env *service.Env) error {
 	routesPath := cfg.Required(contract.EnvRoutesFile)
 	timeout := cfg.Duration(EnvProxyTimeout, 60*time.Second)
 	poll := cfg.Duration(EnvRoutesPoll, time.Second)
+	oembed := OEmbedConfig{ProvidersFile: cfg.String(EnvOEmbedProviders, ""), CacheTTL: cfg.Duration(EnvOEmbedCacheTTL, 24*time.Hour),
+		AllowLoopbackForTests: cfg.String(EnvOEmbedAllowLoopbackForTests, "") == "true"}
 	admin, hasAdmin, adminErr := accounts.AdminFromEnv(func(k string) (string, bool) {
 		v := cfg.String(k, "")
 		return v, v != ""
@@ -39,6 +73,11 @@ func Register(ctx context.Context, env *service.Env) error {
 	if adminErr != nil {
 		cfg.Fail("%v", adminErr)
 	}
+	trustedProxies, tpErr := ParseTrustedProxies(cfg.String(EnvTrustedProxies, ""))
+	if tpErr != nil {
+		cfg.Fail("%s: %v", EnvTrustedProxies, tpErr)
+	}
+	cacheBytes := cfg.Int(contract.EnvEdgeCacheBytes, contract.DefaultEdgeCacheBytes, 0, 1<<40)
 	if err := cfg.Err(); err != nil {
 		return nil //nolint:nilerr // the runner reports every configuration problem
 	}
@@ -58,7 +97,13 @@ func Register(ctx context.Context, env *service.Env) error {
 	proxy := routing.NewProxy(routing.ProxyConfig{Timeout: timeout}, rest.WriteErrorCode, func(r *http.Request, status int, err error) {
 		logging.FromContext(r.Context(), env.Logger).Warn("upstream failed", "status", status, "error", err.Error())
 	})
-	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger})
+	if oembed.AllowLoopbackForTests {
+		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
+	}
+	cache := startEdgeCache(ctx, env, cacheBytes)
+	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
+		TrustedProxies: trustedProxies, Cache: cache,
+		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
 	if err != nil {
 		return err
 	}

@@ -17,9 +17,11 @@ import (
 
 // The users routes of WordPress's WP_REST_Users_Controller, served from the
 // gateway's identity store. Differences, by design:
-//   - there are no login passwords: "password" is accepted on create and
-//     update for client compatibility and ignored (application passwords are
-//     the only credentials);
+//   - "password" on create and update sets the user's login password, used
+//     only by the sign-in page (/cms-login.php) and stored as an argon2id
+//     hash (accounts/loginpassword.go); the REST API itself accepts
+//     application passwords, or the session cookie with a nonce. Changing
+//     the password ends the user's browser sessions;
 //   - "has published posts" is not known to the gateway, so users whose
 //     role can write posts (contributor and up) are the publicly listed
 //     authors; subscribers are visible only to list_users holders and to
@@ -177,6 +179,12 @@ func userWriteError(err error) error {
 		return rest.NewError("rest_user_invalid_role", "The role is invalid.", http.StatusBadRequest)
 	case errors.Is(err, accounts.ErrNotFound):
 		return errUserInvalidID()
+	case errors.Is(err, accounts.ErrPasswordEmpty):
+		return rest.NewError("rest_user_invalid_password", "Passwords cannot be empty.", http.StatusBadRequest)
+	case errors.Is(err, accounts.ErrPasswordBackslash):
+		return rest.NewError("rest_user_invalid_password", `Passwords cannot contain the "\" character.`, http.StatusBadRequest)
+	case errors.Is(err, accounts.ErrPasswordTooLong):
+		return rest.NewError("rest_user_invalid_password", fmt.Sprintf("Passwords cannot be longer than %d bytes.", accounts.MaxLoginPasswordBytes), http.StatusBadRequest)
 	}
 	return err
 }
@@ -330,9 +338,12 @@ func (g *Gateway) createUser(r *rest.Request) (*rest.Response, error) {
 	in := accounts.NewUser{Login: r.String("username"), Email: r.String("email"), Role: "subscriber",
 		DisplayName: r.String("name"), FirstName: r.String("first_name"), LastName: r.String("last_name"),
 		Nickname: r.String("nickname"), Slug: r.String("slug"), URL: r.String("url"), Description: r.String("description"),
-		Locale: r.String("locale")}
+		Locale: r.String("locale"), Password: r.String("password")}
 	if role != nil {
 		in.Role = *role
+	}
+	if r.Has("password") && in.Password == "" {
+		return nil, userWriteError(accounts.ErrPasswordEmpty)
 	}
 	u, cerr := g.cfg.Store.CreateUser(r.Context(), in)
 	if cerr != nil {
@@ -381,7 +392,7 @@ func (g *Gateway) updateUser(r *rest.Request) (*rest.Response, error) {
 	}
 	p := accounts.UserPatch{Email: opt("email"), Slug: opt("slug"), DisplayName: opt("name"), FirstName: opt("first_name"),
 		LastName: opt("last_name"), Nickname: opt("nickname"), URL: opt("url"), Description: opt("description"),
-		Locale: opt("locale"), Role: role}
+		Locale: opt("locale"), Role: role, Password: opt("password")}
 	nu, uerr := g.cfg.Store.UpdateUser(r.Context(), u.ID, p)
 	if uerr != nil {
 		return nil, userWriteError(uerr)

@@ -14,6 +14,7 @@ import (
 
 	"siteplane.dev/services/internal/media/blobstore"
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -59,12 +60,21 @@ const routePrefix = "/cms/v2/media"
 // txKey marks a context that runs inside a batch transaction (batch.go).
 type txKey struct{}
 
-// inTx runs f in one transaction, or in a savepoint of the batch's.
+// inTx runs f in one transaction, or in a savepoint of the batch's. Every
+// such write announces itself on the site's change channel in the same
+// transaction (delivered only on commit), so the gateways' edge caches drop
+// what they cached before it, served upload files included.
 func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
-	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
-		return pgx.BeginFunc(ctx, tx, f)
+	write := func(tx pgx.Tx) error {
+		if err := f(tx); err != nil {
+			return err
+		}
+		return postgres.NotifyChanged(ctx, tx, contract.ServiceMedia)
 	}
-	return pgx.BeginFunc(ctx, s.pool, f)
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return pgx.BeginFunc(ctx, tx, write)
+	}
+	return pgx.BeginFunc(ctx, s.pool, write)
 }
 
 // load reads an attachment through the batch transaction when there is one.

@@ -40,6 +40,9 @@ const (
 	EnvAdminUser     = "SITEPLANE_ADMIN_USER"
 	EnvAdminEmail    = "SITEPLANE_ADMIN_EMAIL"
 	EnvAdminPassword = "SITEPLANE_ADMIN_PASSWORD"
+	// EnvAdminLoginPassword optionally gives the bootstrap administrator a
+	// login password for the sign-in page (/cms-login.php).
+	EnvAdminLoginPassword = "SITEPLANE_ADMIN_LOGIN_PASSWORD"
 	// EnvMediaDir is where the media service stores uploaded files when
 	// EnvMediaStorage is MediaStorageFilesystem.
 	EnvMediaDir = "SITEPLANE_MEDIA_DIR"
@@ -73,7 +76,15 @@ const (
 	EnvGatewayURL = "SITEPLANE_GATEWAY_URL"
 	// EnvServiceName overrides the service label in logs and metrics.
 	EnvServiceName = "SITEPLANE_SERVICE_NAME"
+	// EnvEdgeCacheBytes is the gateway's edge cache budget in bytes
+	// (anonymous GET/HEAD answers, docs/edge-cache.md). Default
+	// DefaultEdgeCacheBytes; 0 switches the cache off.
+	EnvEdgeCacheBytes = "SITEPLANE_EDGE_CACHE_BYTES"
 )
+
+// DefaultEdgeCacheBytes is the edge cache budget when EnvEdgeCacheBytes is
+// unset: 64 MiB per gateway replica.
+const DefaultEdgeCacheBytes = 64 << 20
 
 // Defaults for the variables above.
 const (

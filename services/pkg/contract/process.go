@@ -15,6 +15,9 @@ type ServiceConfig struct {
 
 	// The gateway's route file and bootstrap administrator.
 	RoutesFile, AdminUser, AdminEmail, AdminPassword string
+	// AdminLoginPassword is the bootstrap administrator's sign-in page
+	// password; "" leaves it unset.
+	AdminLoginPassword string
 	// MediaDir is where the media service stores uploads.
 	MediaDir string
 	// GatewayURL is where content looks author ids up; "" leaves it unset.
@@ -40,6 +43,9 @@ func ServiceEnv(name string, c ServiceConfig) []string {
 	case ServiceGateway:
 		env = append(env, EnvRoutesFile+"="+c.RoutesFile, EnvAdminUser+"="+c.AdminUser,
 			EnvAdminEmail+"="+c.AdminEmail, EnvAdminPassword+"="+c.AdminPassword)
+		if c.AdminLoginPassword != "" {
+			env = append(env, EnvAdminLoginPassword+"="+c.AdminLoginPassword)
+		}
 	case ServiceMedia:
 		env = append(env, EnvMediaDir+"="+c.MediaDir)
 	case ServiceContent:

@@ -14,6 +14,9 @@ const (
 	AdminUsernameKey = "username"
 	AdminEmailKey    = "email"
 	AdminPasswordKey = "application-password"
+	// AdminLoginPasswordKey is an optional file of that Secret: the
+	// administrator's login password for the sign-in page.
+	AdminLoginPasswordKey = "login-password"
 
 	// KeyDirAPIKeyFile and KeyDirAccountFile lay out one marketplace API key
 	// in the key directory: <dir>/<key-name>/api-key holds the key and

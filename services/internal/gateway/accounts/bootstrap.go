@@ -21,6 +21,9 @@ const BootstrapPasswordName = "siteplane-bootstrap"
 // Admin is the bootstrap administrator.
 type Admin struct {
 	Login, Email, Password string
+	// LoginPassword, when set, becomes the administrator's login password
+	// (the sign-in page); "" leaves whatever is stored.
+	LoginPassword string
 }
 
 // AdminFromEnv reads the bootstrap administrator from the mounted Secret
@@ -36,6 +39,10 @@ func AdminFromEnv(lookup func(string) (string, bool)) (a Admin, ok bool, err err
 			return strings.TrimSpace(string(b))
 		}
 		a = Admin{Login: read(contract.AdminUsernameKey), Email: read(contract.AdminEmailKey), Password: read(contract.AdminPasswordKey)}
+		// Optional: Secrets made before login passwords existed lack it.
+		if b, rerr := os.ReadFile(filepath.Join(dir, contract.AdminLoginPasswordKey)); rerr == nil {
+			a.LoginPassword = strings.TrimRight(string(b), "\r\n")
+		}
 		if err != nil {
 			return Admin{}, false, err
 		}
@@ -46,6 +53,7 @@ func AdminFromEnv(lookup func(string) (string, bool)) (a Admin, ok bool, err err
 	if a == (Admin{}) {
 		return Admin{}, false, nil
 	}
+	a.LoginPassword, _ = lookup(contract.EnvAdminLoginPassword)
 	return a, true, a.validate()
 }
 
@@ -59,6 +67,11 @@ func (a Admin) validate() error {
 	}
 	if err := ValidateIssued(a.Password); err != nil {
 		errs = append(errs, fmt.Errorf("bootstrap administrator: %w", err))
+	}
+	if a.LoginPassword != "" {
+		if err := ValidateLoginPassword(a.LoginPassword); err != nil {
+			errs = append(errs, fmt.Errorf("bootstrap administrator: %w", err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -111,6 +124,22 @@ func (s *Store) Bootstrap(ctx context.Context, a Admin) (User, error) {
 		}
 		if _, err := s.insertPassword(ctx, tx, u.ID, BootstrapPasswordName, "", a.Password); err != nil {
 			return User{}, err
+		}
+	}
+	if a.LoginPassword != "" {
+		// Re-hashed only when it changed (the salt makes every hash new).
+		var phc string
+		if err := tx.QueryRow(ctx, `SELECT login_password FROM users WHERE id = $1`, u.ID).Scan(&phc); err != nil {
+			return User{}, err
+		}
+		if !VerifyLoginPassword(phc, a.LoginPassword) {
+			h, err := HashLoginPassword(a.LoginPassword)
+			if err != nil {
+				return User{}, err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE users SET login_password = $2 WHERE id = $1`, u.ID, h); err != nil {
+				return User{}, err
+			}
 		}
 	}
 	return u, tx.Commit(ctx)

@@ -60,6 +60,10 @@ func New(pool *pgxpool.Pool, hasher Hasher) *Store {
 	return &Store{pool: pool, hasher: hasher, now: time.Now}
 }
 
+// Pool is the store's connection pool (the gateway's schema), for the
+// gateway's other tables (the oEmbed proxy cache).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 const userColumns = `id, login, email, slug, display_name, first_name, last_name, nickname, url, description, locale, role, registered_at`
 
 func scanUser(row pgx.Row) (User, error) {
@@ -80,6 +84,9 @@ type NewUser struct {
 	Login, Email, Role                               string
 	DisplayName, FirstName, LastName, Nickname, Slug string
 	URL, Description, Locale                         string
+	// Password is the login password in clear ("" = none); it is stored
+	// as an argon2id hash (see loginpassword.go).
+	Password string
 }
 
 var (
@@ -124,9 +131,16 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (User, error) {
 	if in.Nickname == "" {
 		in.Nickname = in.Login
 	}
-	row := s.pool.QueryRow(ctx, `INSERT INTO users (login, email, slug, display_name, first_name, last_name, nickname, url, description, locale, role)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING `+userColumns,
-		in.Login, in.Email, in.Slug, in.DisplayName, in.FirstName, in.LastName, in.Nickname, in.URL, in.Description, in.Locale, in.Role)
+	hash := ""
+	if in.Password != "" {
+		var err error
+		if hash, err = HashLoginPassword(in.Password); err != nil {
+			return User{}, err
+		}
+	}
+	row := s.pool.QueryRow(ctx, `INSERT INTO users (login, email, slug, display_name, first_name, last_name, nickname, url, description, locale, role, login_password)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING `+userColumns,
+		in.Login, in.Email, in.Slug, in.DisplayName, in.FirstName, in.LastName, in.Nickname, in.URL, in.Description, in.Locale, in.Role, hash)
 	u, err := scanUser(row)
 	return u, uniqueErr(err)
 }
@@ -238,6 +252,9 @@ func (s *Store) ListUsers(ctx context.Context, q ListQuery) ([]User, int, error)
 type UserPatch struct {
 	Email, Slug, DisplayName, FirstName, LastName, Nickname *string
 	URL, Description, Locale, Role                          *string
+	// Password replaces the login password (stored as argon2id). Changing
+	// it ends the user's browser sessions.
+	Password *string
 }
 
 // UpdateUser applies patch in one statement and returns the new row.
@@ -248,13 +265,24 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, p UserPatch) (User, er
 	if p.Role != nil && !identity.Role(*p.Role).Valid() {
 		return User{}, ErrInvalidRole
 	}
-	row := s.pool.QueryRow(ctx, `UPDATE users SET
+	var hash *string
+	if p.Password != nil {
+		h, err := HashLoginPassword(*p.Password)
+		if err != nil {
+			return User{}, err
+		}
+		hash = &h
+	}
+	// One statement: the sessions of the user end when the password
+	// changes, in the same transaction as the change.
+	row := s.pool.QueryRow(ctx, `WITH ended AS (DELETE FROM sessions WHERE user_id = $1 AND $12::text IS NOT NULL)
+		UPDATE users SET
 		email = coalesce($2, email), slug = coalesce($3, slug), display_name = coalesce($4, display_name),
 		first_name = coalesce($5, first_name), last_name = coalesce($6, last_name), nickname = coalesce($7, nickname),
 		url = coalesce($8, url), description = coalesce($9, description), locale = coalesce($10, locale),
-		role = coalesce($11, role)
+		role = coalesce($11, role), login_password = coalesce($12, login_password)
 		WHERE id = $1 RETURNING `+userColumns,
-		id, p.Email, p.Slug, p.DisplayName, p.FirstName, p.LastName, p.Nickname, p.URL, p.Description, p.Locale, p.Role)
+		id, p.Email, p.Slug, p.DisplayName, p.FirstName, p.LastName, p.Nickname, p.URL, p.Description, p.Locale, p.Role, hash)
 	u, err := scanUser(row)
 	return u, uniqueErr(err)
 }

@@ -1,5 +1,7 @@
 // Package migrations holds the gateway schema: users with their WordPress
-// role, and their application passwords (keyed hashes only).
+// role, their application passwords (keyed hashes only), login passwords
+// (argon2id), browser sessions, login throttling, the oEmbed proxy cache and
+// the cache-plugin switches (the crawler).
 package migrations
 
 import "embed"

@@ -1,0 +1,222 @@
+// Package edgecache is the gateway's response cache for anonymous reads:
+// a byte-bounded LRU of whole answers, keyed by the normalised request
+// (key.go), invalidated by a generation counter that every committed write
+// of the site bumps (listen.go hears the writes of every service and
+// replica; the gateway bumps it itself for the writes it proxies).
+package edgecache
+
+import (
+	"container/list"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// entryOverhead approximates the bookkeeping bytes of one entry (map slot,
+// list element, struct) so that many tiny answers also count.
+const entryOverhead = 256
+
+// Entry is one stored answer.
+type Entry struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	key    string
+	size   int64
+}
+
+// Stats describes the cache at one moment.
+type Stats struct {
+	Enabled    bool   `json:"enabled"`
+	Online     bool   `json:"online"`
+	Generation uint64 `json:"generation"`
+	Entries    int    `json:"entries"`
+	Bytes      int64  `json:"bytes"`
+	Budget     int64  `json:"budget"`
+	Hits       uint64 `json:"hits"`
+	Misses     uint64 `json:"misses"`
+	Evictions  uint64 `json:"evictions"`
+}
+
+// Cache is safe for concurrent use. A nil *Cache is a switched-off cache:
+// every method is a no-op and nothing is ever served from it.
+type Cache struct {
+	mu       sync.Mutex
+	budget   int64
+	maxEntry int64
+	used     int64
+	gen      uint64
+	// online is false while the change listener is not connected: nothing
+	// is served or stored, as writes could go unheard.
+	online  bool
+	entries map[string]*list.Element
+	lru     *list.List // front: most recently used
+	hits    uint64
+	misses  uint64
+	evicted uint64
+}
+
+// New returns a cache holding at most budget bytes; one answer may use at
+// most an eighth of it. The cache starts offline: SetOnline(true) once the
+// change listener runs.
+func New(budget int64) *Cache {
+	return &Cache{budget: budget, maxEntry: budget / 8, entries: map[string]*list.Element{}, lru: list.New()}
+}
+
+// MaxEntry is the largest answer (bytes) the cache stores.
+func (c *Cache) MaxEntry() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.maxEntry
+}
+
+// Generation returns the current generation and whether the cache may be
+// used at all. A filler captures it before asking the backend, so an answer
+// read before a write commits is refused by Put once the write is heard.
+func (c *Cache) Generation() (uint64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen, c.online
+}
+
+// Get returns the live entry under key and counts a hit or a miss.
+func (c *Cache) Get(key string) (*Entry, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.online {
+		return nil, false
+	}
+	el, ok := c.entries[key]
+	if !ok {
+		c.misses++
+		return nil, false
+	}
+	c.hits++
+	c.lru.MoveToFront(el)
+	return el.Value.(*Entry), true
+}
+
+// Put stores e under key if gen is still the current generation, the cache
+// is online and e fits; it evicts least recently used entries to stay within
+// the budget. It reports whether e was stored.
+func (c *Cache) Put(key string, gen uint64, e *Entry) bool {
+	if c == nil {
+		return false
+	}
+	e.key = key
+	e.size = entrySize(key, e)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.online || gen != c.gen || e.size > c.maxEntry {
+		return false
+	}
+	if old, ok := c.entries[key]; ok {
+		c.remove(old)
+	}
+	for c.used+e.size > c.budget && c.lru.Len() > 0 {
+		c.remove(c.lru.Back())
+		c.evicted++
+	}
+	c.entries[key] = c.lru.PushFront(e)
+	c.used += e.size
+	return true
+}
+
+func (c *Cache) remove(el *list.Element) {
+	e := el.Value.(*Entry)
+	c.lru.Remove(el)
+	delete(c.entries, e.key)
+	c.used -= e.size
+}
+
+// Bump starts a new generation: every stored answer, and every answer being
+// fetched, is out of date. Called for each committed write.
+func (c *Cache) Bump() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flush()
+}
+
+func (c *Cache) flush() {
+	c.gen++
+	clear(c.entries)
+	c.lru.Init()
+	c.used = 0
+}
+
+// SetOnline switches serving on or off (the change listener's connection).
+// Both directions flush: going offline, nothing heard can be trusted;
+// coming back, writes made while deaf were missed.
+func (c *Cache) SetOnline(on bool) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.online = on
+	c.flush()
+}
+
+// PurgePrefix drops the entries whose request path (the part of the key
+// after the method) starts with prefix, and returns how many.
+func (c *Cache) PurgePrefix(prefix string) int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for key, el := range c.entries {
+		if strings.HasPrefix(pathOfKey(key), prefix) {
+			c.remove(el)
+			n++
+		}
+	}
+	return n
+}
+
+// HasPrefix reports whether an entry's path starts with prefix.
+func (c *Cache) HasPrefix(prefix string) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key := range c.entries {
+		if strings.HasPrefix(pathOfKey(key), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Stats reports counters and sizes; a nil cache reports Enabled false.
+func (c *Cache) Stats() Stats {
+	if c == nil {
+		return Stats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{Enabled: true, Online: c.online, Generation: c.gen, Entries: len(c.entries), Bytes: c.used, Budget: c.budget,
+		Hits: c.hits, Misses: c.misses, Evictions: c.evicted}
+}
+
+func entrySize(key string, e *Entry) int64 {
+	n := int64(len(key)+len(e.Body)) + entryOverhead
+	for k, vs := range e.Header {
+		for _, v := range vs {
+			n += int64(len(k) + len(v) + 4)
+		}
+	}
+	return n
+}
