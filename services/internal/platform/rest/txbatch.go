@@ -1,0 +1,107 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// maxTxBatchBody bounds the internal batch body: at most 25 requests of
+// metadata, which the gateway has already limited.
+const maxTxBatchBody = 8 << 20
+
+// Tx is the transaction of one all-or-nothing batch, opened by the service
+// that owns the data. Context carries it to the handlers, so that every
+// statement of every sub-request runs in it; Commit and Rollback end it
+// (Rollback after Commit is a no-op).
+type Tx struct {
+	Context  context.Context
+	Commit   func(context.Context) error
+	Rollback func(context.Context) error
+}
+
+// TxBatchHandler serves contract.BatchPath, the gateway's all-or-nothing
+// batch (validation "require-all-validate" for requests that all belong to
+// one service), with srv's routes: the requests run in order in the
+// transaction begin opens, the first failing response (status >= 400)
+// rolls everything back and ends the batch, and the transaction commits
+// only when every request succeeded. The caller's identity is the one the
+// identity middleware put in the request context.
+func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			WriteError(w, NoRoute())
+			return
+		}
+		dec := json.NewDecoder(io.LimitReader(r.Body, maxTxBatchBody))
+		dec.UseNumber()
+		var in contract.BatchRequest
+		if err := dec.Decode(&in); err != nil {
+			WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
+			return
+		}
+		responses, committed, err := runTxBatch(r.Context(), srv, begin, &in)
+		if err != nil {
+			logger.ErrorContext(r.Context(), "batch transaction failed", "error", err.Error())
+			WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
+			return
+		}
+		WriteJSON(w, http.StatusOK, contract.BatchResponse{Committed: committed, Responses: responses})
+	})
+}
+
+func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
+	tx, err := begin(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
+	responses := make([]contract.BatchSubResponse, 0, len(in.Requests))
+	for _, req := range in.Requests {
+		res := srv.Do(tx.Context, subCall(req))
+		entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
+		for k, vs := range res.Header {
+			entry.Headers[k] = strings.Join(vs, ", ")
+		}
+		if len(bytes.TrimSpace(entry.Body)) == 0 {
+			entry.Body = json.RawMessage("null")
+		}
+		responses = append(responses, entry)
+		if res.Status >= 400 {
+			return responses, false, tx.Rollback(ctx)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, false, err
+	}
+	return responses, true, nil
+}
+
+// subCall is the in-process call of one batch sub-request (POST when the
+// gateway sent no method).
+func subCall(req contract.BatchSubRequest) Call {
+	path := req.Route
+	if req.Query != "" {
+		path += "?" + req.Query
+	}
+	header := http.Header{}
+	for k, vs := range req.Headers {
+		for _, v := range vs {
+			header.Add(k, v)
+		}
+	}
+	method := strings.ToUpper(req.Method)
+	if method == "" {
+		method = http.MethodPost
+	}
+	return Call{Method: method, Path: path, Body: req.Body, Header: header}
+}
