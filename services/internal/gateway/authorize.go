@@ -10,6 +10,8 @@ import (
 
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/platform/logging"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // /cms-admin/authorize-application.php: an application asks a person for an
@@ -41,7 +43,7 @@ func readAppRequest(get func(string) string) (*appRequest, []string) {
 	a := &appRequest{Name: strings.TrimSpace(get("app_name")), AppID: strings.TrimSpace(get("app_id")),
 		SuccessURL: strings.TrimSpace(get("success_url")), RejectURL: strings.TrimSpace(get("reject_url"))}
 	var problems []string
-	if a.AppID != "" && !isUUID(a.AppID) {
+	if a.AppID != "" && !rest.IsUUID(a.AppID) {
 		problems = append(problems, msgAppIDNotUUID)
 	}
 	var ok bool
@@ -73,24 +75,6 @@ func redirectURL(raw string) (*url.URL, bool) {
 	}
 	ip := net.ParseIP(host)
 	return u, ip != nil && ip.IsLoopback()
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // origins are the CSP form-action sources the page's form may end at.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // AppPassword is the stored record of an application password (never the
@@ -78,7 +80,7 @@ func (s *Store) ListPasswords(ctx context.Context, userID int64) ([]AppPassword,
 
 // GetPassword returns one of the user's application passwords.
 func (s *Store) GetPassword(ctx context.Context, userID int64, uuid string) (AppPassword, error) {
-	if !validUUID(uuid) {
+	if !rest.IsUUID(uuid) {
 		return AppPassword{}, ErrNotFound
 	}
 	return scanAP(s.pool.QueryRow(ctx, `SELECT `+apColumns+` FROM application_passwords WHERE user_id = $1 AND uuid = $2::uuid`, userID, uuid))
@@ -86,7 +88,7 @@ func (s *Store) GetPassword(ctx context.Context, userID int64, uuid string) (App
 
 // RenamePassword changes the name of an application password.
 func (s *Store) RenamePassword(ctx context.Context, userID int64, uuid, name string) (AppPassword, error) {
-	if !validUUID(uuid) {
+	if !rest.IsUUID(uuid) {
 		return AppPassword{}, ErrNotFound
 	}
 	name = strings.TrimSpace(name)
@@ -98,7 +100,7 @@ func (s *Store) RenamePassword(ctx context.Context, userID int64, uuid, name str
 
 // DeletePassword revokes one application password and returns its record.
 func (s *Store) DeletePassword(ctx context.Context, userID int64, uuid string) (AppPassword, error) {
-	if !validUUID(uuid) {
+	if !rest.IsUUID(uuid) {
 		return AppPassword{}, ErrNotFound
 	}
 	return scanAP(s.pool.QueryRow(ctx, `DELETE FROM application_passwords WHERE user_id = $1 AND uuid = $2::uuid RETURNING `+apColumns, userID, uuid))
@@ -109,23 +111,4 @@ func (s *Store) DeletePassword(ctx context.Context, userID int64, uuid string) (
 func (s *Store) DeleteAllPasswords(ctx context.Context, userID int64) (int64, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM application_passwords WHERE user_id = $1`, userID)
 	return tag.RowsAffected(), err
-}
-
-func validUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -93,7 +93,8 @@ func isIP(s string) bool {
 
 var uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-func isUUID(s string) bool { return uuidRe.MatchString(s) }
+// IsUUID is wp_is_uuid: a lowercase RFC 4122 text form.
+func IsUUID(s string) bool { return uuidRe.MatchString(s) }
 
 var (
 	tagRe       = regexp.MustCompile(`(?s)<[^>]*>?`)

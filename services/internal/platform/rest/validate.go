@@ -790,7 +790,7 @@ func validateFormat(v any, format string, p path) *Error {
 			return schemaErr("rest_invalid_ip", p.String()+" is not a valid IP address.")
 		}
 	case "uuid":
-		if !isUUID(str) {
+		if !IsUUID(str) {
 			if p.quiet {
 				return errQuiet
 			}
