@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"siteplane.dev/services/internal/platform/server"
+	"siteplane.dev/services/internal/platform/httpserver"
 )
 
 // The benchmarks serve requests through the full handler chain (platform
@@ -21,7 +21,7 @@ import (
 func benchHandler(b *testing.B) (http.Handler, string) {
 	e := newTestEnv(b, Config{ValidationsPerMinute: 1 << 30})
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	srv := server.New(server.Config{Service: "marketplace", Errors: WriteError, Logger: quiet})
+	srv := httpserver.New(httpserver.Config{Service: "marketplace", Errors: WriteError, Logger: quiet})
 	api := New(Config{Pool: e.pool, Logger: quiet, ValidationsPerMinute: 1 << 30})
 	api.Mount(srv.Router())
 	return srv.Handler(), e.keys["alice"]

@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/platform/pgtest"
-	"siteplane.dev/services/internal/platform/server"
+	"siteplane.dev/services/internal/platform/httpserver"
 )
 
 // testEnv is a marketplace API on a fresh database holding
@@ -75,7 +75,7 @@ func newTestEnv(t testing.TB, cfg Config) *testEnv {
 	logger := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.Pool, cfg.Logger = apiPool, logger
 	e.api = New(cfg)
-	srv := server.New(server.Config{Service: "marketplace", Errors: WriteError, Logger: logger})
+	srv := httpserver.New(httpserver.Config{Service: "marketplace", Errors: WriteError, Logger: logger})
 	e.api.Mount(srv.Router())
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)

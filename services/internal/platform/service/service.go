@@ -23,7 +23,7 @@ import (
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/metrics"
 	"siteplane.dev/services/internal/platform/postgres"
-	"siteplane.dev/services/internal/platform/server"
+	"siteplane.dev/services/internal/platform/httpserver"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -35,14 +35,14 @@ type Options struct {
 	// has no database.
 	Migrations fs.FS
 	// Errors writes the service's error envelope (default: WordPress's).
-	Errors server.ErrorWriter
+	Errors httpserver.ErrorWriter
 	// MaxBodyBytes overrides the default request body limit.
 	MaxBodyBytes int64
 }
 
 // Env is what a service's Register function receives.
 type Env struct {
-	Server *server.Server
+	Server *httpserver.Server
 	Router *mux.Router
 	Pool   *pgxpool.Pool // nil without Migrations
 	Logger *slog.Logger
@@ -116,13 +116,13 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	}
 
 	reg := metrics.NewRegistry()
-	srv := server.New(server.Config{Service: name, ListenAddr: listen, MetricsAddr: metricsAddr,
+	srv := httpserver.New(httpserver.Config{Service: name, ListenAddr: listen, MetricsAddr: metricsAddr,
 		ShutdownTimeout: shutdown, MaxBodyBytes: maxBody, Logger: logger, Registry: reg, Errors: opts.Errors})
 	env := &Env{Server: srv, Router: srv.Router(), Logger: logger, Config: cfg, InternalKey: []byte(key), Site: site}
 
 	errs := opts.Errors
 	if errs == nil {
-		errs = server.WordPressError
+		errs = httpserver.WordPressError
 	}
 	srv.Router().Use(identity.Middleware(env.InternalKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		logger.Warn("identity header rejected", "request_id", logging.RequestID(r.Context()), "reason", err.Error())

@@ -1,8 +1,8 @@
-// Package server runs a service's HTTP API and metrics listeners with the
+// Package httpserver runs a service's HTTP API and metrics listeners with the
 // middleware every service shares: request ids, panic recovery, body limits,
 // metrics by route template, one access-log line per request, health and
 // readiness probes, and graceful shutdown.
-package server
+package httpserver
 
 import (
 	"context"
