@@ -17,8 +17,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/internal/platform/httpserver"
+	"siteplane.dev/services/internal/platform/pgtest"
 )
 
 // testEnv is a marketplace API on a fresh database holding

@@ -19,11 +19,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/httpserver"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/metrics"
 	"siteplane.dev/services/internal/platform/postgres"
-	"siteplane.dev/services/internal/platform/httpserver"
 	"siteplane.dev/services/pkg/contract"
 )
 
