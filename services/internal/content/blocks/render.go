@@ -9,6 +9,9 @@ import (
 
 // Render renders parsed nodes to HTML with env.
 func Render(nodes []Node, env *Env) string {
+	if env == nil {
+		env = &Env{}
+	}
 	var sb strings.Builder
 	renderNodes(&sb, nodes, env)
 	return sb.String()
