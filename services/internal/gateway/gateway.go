@@ -184,7 +184,7 @@ func normalizeRoute(route string) string {
 // marketplace checks its own api_key).
 func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 	b, site, ok := g.cfg.Routes.Current().MatchPublicSite(r.URL.Path)
-	if !ok || (site && contract.IsSiteReserved(r.URL.Path)) {
+	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
 		rest.WriteError(w, rest.NoRoute())
 		return

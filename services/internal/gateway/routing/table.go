@@ -76,7 +76,8 @@ func (t *Table) MatchPublic(path string) (*Backend, bool) {
 // is the website's (contract.Route.Site).
 func (t *Table) MatchPublicSite(path string) (b *Backend, site, ok bool) {
 	e, ok := matchEntry(t.public, path)
-	if !ok {
+	if !ok || (e.site && contract.IsSiteReserved(path)) {
+		// reserved paths (/api, /cms-admin, …) never become pages
 		return nil, false, false
 	}
 	return e.backend, e.site, true
