@@ -82,6 +82,10 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	case path == "/cms-sitemap.xml" || strings.HasPrefix(path, "/cms-sitemap-"):
 		return s.sitemap(req)
 	}
+	if last := path[strings.LastIndexByte(path, '/')+1:]; strings.Contains(last, ".") {
+		// a file name (favicon.ico, …): no page has one
+		return s.notFound(req)
+	}
 	if !strings.HasSuffix(path, "/") {
 		// redirect_canonical: permalinks end with a slash
 		return s.redirect(req, s.site.URL+path+"/"+rawQuery(r))

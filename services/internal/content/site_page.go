@@ -299,6 +299,8 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 	sb.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	sb.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
 	sb.WriteString("<title>" + e(title) + "</title>\n")
+	// no site icon yet: an empty one keeps browsers from asking for /favicon.ico
+	sb.WriteString(`<link rel="icon" href="data:,">` + "\n")
 	if sp.noindex {
 		sb.WriteString(`<meta name="robots" content="noindex, follow">` + "\n")
 	}
