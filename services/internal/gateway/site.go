@@ -29,9 +29,17 @@ func (g *Gateway) serveSite(w http.ResponseWriter, r *http.Request, b *routing.B
 	if c, err := r.Cookie(PostPassCookie); err == nil {
 		set.Set("Cookie", (&http.Cookie{Name: c.Name, Value: c.Value}).String())
 	}
+	ours := w.Header()
 	g.cfg.Proxy.Forward(w, r, routing.Target{
 		Backend: b, Path: contract.SitePath + r.URL.Path, RawQuery: r.URL.RawQuery, SetHeaders: set,
 		DropHeaders: []string{"Authorization", "Cookie"},
+		ModifyResponse: func(res *http.Response) error {
+			// the service's values win (X-Request-ID once, not twice)
+			for k := range res.Header {
+				ours.Del(k)
+			}
+			return nil
+		},
 		Errors: func(w http.ResponseWriter, r *http.Request, status int, _, message string) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
