@@ -47,6 +47,8 @@ type Service struct {
 	users    Users
 	now      func() time.Time
 	statics  sync.Map // *PostType → *typeStatic (response.go)
+	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
+	siteUsers sync.Map
 }
 
 // New returns a Service over pool for site; users validates author ids.

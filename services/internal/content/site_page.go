@@ -385,6 +385,15 @@ func (s *Service) siteEnv(req *siteReq, sp *sitePage, th *theme.Theme, rows *the
 	return env, nil
 }
 
+// siteUserTTL is how long pages reuse an author's name and slug from the
+// gateway's lookup: a renamed author shows on pages within this time.
+const siteUserTTL = 30 * time.Second
+
+type cachedUser struct {
+	u     siteUser
+	until time.Time
+}
+
 // postConverter turns posts into what the blocks show, reading author
 // names and term names once per page.
 type postConverter struct {
@@ -397,6 +406,10 @@ func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
 	if u, ok := c.users[id]; ok {
 		return u, nil
 	}
+	if e, ok := c.s.siteUsers.Load(id); ok && time.Now().Before(e.(cachedUser).until) {
+		c.users[id] = e.(cachedUser).u
+		return e.(cachedUser).u, nil
+	}
 	var u siteUser
 	if dir, ok := c.s.users.(userDirectory); ok {
 		found, ok, err := dir.UserInfo(ctx, id)
@@ -408,6 +421,7 @@ func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
 		}
 	}
 	c.users[id] = u
+	c.s.siteUsers.Store(id, cachedUser{u: u, until: time.Now().Add(siteUserTTL)})
 	return u, nil
 }
 
