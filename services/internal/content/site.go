@@ -241,8 +241,8 @@ func (s *Service) front(req *siteReq) error {
 // and sends the visitor back (wp-login.php?action=postpass).
 func (s *Service) postPass(req *siteReq) error {
 	if err := req.r.ParseForm(); err != nil {
-		http.Error(req.w, "Bad Request", http.StatusBadRequest)
-		return nil
+		// a malformed form is the visitor's error, answered here
+		return writeText(req, http.StatusBadRequest, "text/plain; charset=utf-8", "Bad Request\n")
 	}
 	http.SetCookie(req.w, &http.Cookie{Name: postPassCookie, Value: passHash(req.r.PostForm.Get("post_password")),
 		Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: time.Now().Add(10 * 24 * time.Hour)})

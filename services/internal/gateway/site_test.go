@@ -29,7 +29,7 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set(contract.RequestIDHeader, "from-service")
-		io.WriteString(w, "<p>page</p>")
+		_, _ = io.WriteString(w, "<p>page</p>")
 	}))
 	t.Cleanup(up.Close)
 	tb, err := routing.Compile(contract.DefaultRoutes(map[string]string{contract.ServiceContent: up.URL}))
