@@ -30,6 +30,7 @@ package content
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,6 +50,7 @@ type Service struct {
 	statics  sync.Map // *PostType → *typeStatic (response.go)
 	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
 	siteUsers sync.Map
+	siteCSS   atomic.Value // cssCache (site_page.go)
 }
 
 // New returns a Service over pool for site; users validates author ids.

@@ -253,13 +253,9 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	if i := strings.Index(body, "<main"); i >= 0 {
 		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
 	}
-	settings, styles := th.Settings, th.Styles
-	if us, ust, ok := decodeUserThemeJSON(rows.styles); ok {
-		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
-	}
 	var sb strings.Builder
 	sb.Grow(len(body) + 8192)
-	s.writeHead(&sb, sp, blocks.GlobalCSS(settings, styles))
+	s.writeHead(&sb, sp, s.globalCSS(th, rows.styles))
 	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
 	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
 	sb.WriteString(`<div class="wp-site-blocks">` + "\n" + body + "\n</div>\n</body>\n</html>\n")
@@ -276,6 +272,28 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 		_, _ = req.w.Write([]byte(sb.String()))
 	}
 	return nil
+}
+
+// cssCache is the stylesheet of the last user global styles seen: they
+// change rarely, and the CSS is the same for every page until they do.
+type cssCache struct {
+	key string
+	css string
+}
+
+// globalCSS is the page's stylesheet: the theme's settings and styles with
+// the user's global styles (the stored post's content) merged over them.
+func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
+	if c, ok := s.siteCSS.Load().(cssCache); ok && c.key == userStyles {
+		return c.css
+	}
+	settings, styles := th.Settings, th.Styles
+	if us, ust, ok := decodeUserThemeJSON(userStyles); ok {
+		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
+	}
+	css := blocks.GlobalCSS(settings, styles)
+	s.siteCSS.Store(cssCache{key: userStyles, css: css})
+	return css
 }
 
 // discoveryHeaders are the Link headers every page carries: the REST API

@@ -1,5 +1,7 @@
 package blocks
 
+import "strconv"
+
 // Env is what dynamic blocks read: the site, the current post (inside a
 // single template or a query loop's post template) and the main query.
 type Env struct {
@@ -23,6 +25,20 @@ type Env struct {
 
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int
+	// ids numbers the ids blocks give their elements, unique in a page.
+	ids *int
+}
+
+// nextID returns prefix with a number unique within the render.
+func (e *Env) nextID(prefix string) string {
+	if e.ids == nil {
+		e.ids = new(int)
+	}
+	*e.ids++
+	if *e.ids == 1 {
+		return prefix
+	}
+	return prefix + "-" + strconv.Itoa(*e.ids)
 }
 
 // Link is a label and a URL.

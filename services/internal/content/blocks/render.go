@@ -12,6 +12,9 @@ func Render(nodes []Node, env *Env) string {
 	if env == nil {
 		env = &Env{}
 	}
+	if env.ids == nil {
+		env.ids = new(int)
+	}
 	var sb strings.Builder
 	renderNodes(&sb, nodes, env)
 	return sb.String()
@@ -183,6 +186,9 @@ func spacingStyle(b *Block) string {
 		return ""
 	}
 	var out []string
+	if g, ok := sp["blockGap"].(string); ok && g != "" {
+		out = append(out, "gap:"+presetValue(g))
+	}
 	for _, prop := range []string{"padding", "margin"} {
 		sides := obj(sp, prop)
 		for _, side := range []string{"top", "right", "bottom", "left"} {
@@ -559,13 +565,14 @@ func termDescription(b *Block, env *Env) string {
 
 func search(b *Block, env *Env) string {
 	label := str(b, "label", "Search")
+	id := env.nextID("wp-block-search__input")
 	labelCls := "wp-block-search__label"
 	if b.hasFalse("showLabel") {
 		labelCls += " screen-reader-text"
 	}
 	return `<form role="search" method="get" action="` + esc(env.HomeURL+"/") + `" class="` + classes(b, "wp-block-search") + `">` +
-		`<label class="` + labelCls + `" for="wp-block-search__input">` + esc(label) + `</label>` +
-		`<div class="wp-block-search__inside-wrapper"><input class="wp-block-search__input" id="wp-block-search__input" type="search" name="s" value="` +
+		`<label class="` + labelCls + `" for="` + id + `">` + esc(label) + `</label>` +
+		`<div class="wp-block-search__inside-wrapper"><input class="wp-block-search__input" id="` + id + `" type="search" name="s" value="` +
 		esc(env.SearchQuery) + `" required>` +
 		`<button type="submit" class="wp-block-search__button">` + esc(str(b, "buttonText", "Search")) + `</button></div></form>`
 }

@@ -84,6 +84,10 @@ func TestRender(t *testing.T) {
 			[]string{"None"}},
 		{"search form", `<!-- wp:search {"label":"Search","showLabel":false} /-->`,
 			[]string{`action="https://s.test/"`, `screen-reader-text`, `name="s" value="a&#34;b"`}, nil},
+		{"two search forms have distinct ids", `<!-- wp:search /--><!-- wp:search /-->`,
+			[]string{`for="wp-block-search__input"`, `id="wp-block-search__input"`, `for="wp-block-search__input-2"`, `id="wp-block-search__input-2"`}, nil},
+		{"block gap", `<!-- wp:group {"style":{"spacing":{"blockGap":"0"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
+			[]string{`<div style="gap:0" class="wp-block-group">`}, nil},
 		{"query title", `<!-- wp:query-title {"type":"archive"} /-->`, []string{`<h1 class="wp-block-query-title">Category: News</h1>`}, nil},
 		{"comments render nothing", "<!-- wp:comments --><div><!-- wp:comments-title /--></div><!-- /wp:comments -->", nil, []string{"div"}},
 	}
