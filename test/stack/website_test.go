@@ -258,6 +258,7 @@ func TestWebsitePages(t *testing.T) {
 			if err := xml.Unmarshal(r.Raw, &rss); err != nil || rss.Version != "2.0" {
 				t.Fatalf("%s: %v %.300s", path, err, r.Raw)
 			}
+			checkRSS(t, r.Raw)
 			// the site feed has the ten newest posts (the pagination
 			// posts above); the term feeds have the post
 			found := path == "/feed/" && len(rss.Channel.Items) == 10
@@ -290,6 +291,8 @@ func TestWebsitePages(t *testing.T) {
 		if err := xml.Unmarshal(r.Raw, &atom); err != nil || r.Status != 200 || atom.ID == "" || len(atom.Entries) != 1 {
 			t.Fatalf("atom: %d %v %.300s", r.Status, err, r.Raw)
 		}
+		checkAtom(t, r.Raw)
+		checkAtom(t, page(t, "GET", "/feed/atom/").Raw)
 		if atom.Entries[0].Link.Href != link || atom.Entries[0].Title != "Hello website "+tag {
 			t.Errorf("atom lacks the post")
 		}
@@ -306,6 +309,7 @@ func TestWebsitePages(t *testing.T) {
 			} `xml:"sitemap"`
 		}
 		r = page(t, "GET", "/cms-sitemap.xml")
+		checkSitemap(t, r.Raw, "sitemapindex")
 		if err := xml.Unmarshal(r.Raw, &index); err != nil || r.Status != 200 || len(index.Sitemaps) != 4 {
 			t.Fatalf("sitemap index: %d %v %s", r.Status, err, r.Raw)
 		}
@@ -322,6 +326,7 @@ func TestWebsitePages(t *testing.T) {
 			if err := xml.Unmarshal(r.Raw, &set); err != nil || r.Status != 200 {
 				t.Fatalf("%s: %d %v %.300s", sm.Loc, r.Status, err, r.Raw)
 			}
+			checkSitemap(t, r.Raw, "urlset")
 			for _, u := range set.URLs {
 				all += u.Loc + "\n"
 			}
