@@ -88,7 +88,8 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !strings.HasSuffix(path, "/") {
 		// redirect_canonical: permalinks end with a slash
-		return s.redirect(req, s.site.URL+path+"/"+rawQuery(r))
+		// the path as the visitor sent it (still escaped), plus the slash
+		return s.redirect(req, s.site.URL+strings.TrimPrefix(r.URL.EscapedPath(), contract.SitePath)+"/"+rawQuery(r))
 	}
 	if m := pagedRe.FindStringSubmatch(path); m != nil {
 		n, err := strconv.Atoi(m[2])

@@ -166,3 +166,19 @@ func TestSitePrivacyAndWellFormedPages(t *testing.T) {
 		t.Errorf("?p= of a published post: %d %q", r.Status, r.Header.Get("Location"))
 	}
 }
+
+func TestSiteTrailingSlashRedirect(t *testing.T) {
+	e := newEnv(t)
+	for _, tt := range []struct{ path, want string }{
+		{"/hello", "http://example.test/hello/"},
+		{"/a/b?x=1", "http://example.test/a/b/?x=1"},
+		{"/caf%C3%A9", "http://example.test/caf%C3%A9/"},
+	} {
+		if r := e.page(anon, tt.path); r.Status != 301 || r.Header.Get("Location") != tt.want {
+			t.Errorf("%s: %d %q, want 301 %q", tt.path, r.Status, r.Header.Get("Location"), tt.want)
+		}
+	}
+	if r := e.page(anon, "/favicon.ico"); r.Status != 404 {
+		t.Errorf("/favicon.ico: %d", r.Status)
+	}
+}
