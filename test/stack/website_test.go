@@ -140,6 +140,16 @@ func TestWebsitePages(t *testing.T) {
 			}
 		}
 		expectPage(t, page(t, "GET", fmt.Sprintf("/?page_id=%v", post["id"])), 404)
+		me := call(t, "GET", "/cms-json/cms/v2/users/me", nil, admin()...).Obj()
+		for _, tt := range []struct{ q, want string }{
+			{fmt.Sprintf("/?cat=%v", cat["id"]), cat["link"].(string)},
+			{"/?tag=" + url.QueryEscape(tg["slug"].(string)), tg["link"].(string)},
+			{fmt.Sprintf("/?author=%v", me["id"]), fmt.Sprintf("%s/author/%v/", st.SiteURL, me["slug"])},
+		} {
+			if r := page(t, "GET", tt.q); r.Status != 301 || r.Header.Get("Location") != tt.want {
+				t.Errorf("%s: %d %q, want 301 %q", tt.q, r.Status, r.Header.Get("Location"), tt.want)
+			}
+		}
 	})
 	t.Run("archives and search", func(t *testing.T) {
 		me := call(t, "GET", "/cms-json/cms/v2/users/me", nil, admin()...).Obj()

@@ -3,6 +3,8 @@ package content
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -10,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
@@ -103,6 +107,15 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	if id := req.query.Get("page_id"); id != "" {
 		return s.byID(req, id, TypePage)
+	}
+	if to, ok, err := s.queryFormRedirect(req); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		if to == "" {
+			return s.notFound(req)
+		}
+		return s.redirect(req, to)
 	}
 	if _, ok := req.query["s"]; ok && req.path == "/" {
 		return s.search(req)
@@ -269,4 +282,53 @@ func unlocked(req *siteReq, pt *PostType, p *Post) bool {
 	}
 	c, err := req.r.Cookie(postPassCookie)
 	return err == nil && c.Value == passHash(p.Password)
+}
+
+// queryFormRedirect maps the query forms of archives (?cat={id},
+// ?tag={slug}, ?author={id}) to their pretty URLs, as redirect_canonical
+// does; ok with an empty URL means the archive does not exist.
+func (s *Service) queryFormRedirect(req *siteReq) (to string, ok bool, err error) {
+	ctx := req.r.Context()
+	switch {
+	case req.query.Get("cat") != "":
+		id := queryID(req.query.Get("cat"))
+		var t Term
+		err := s.db(ctx).QueryRow(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = $1 AND taxonomy = 'category'`, id).
+			Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return "", true, nil
+		}
+		if err != nil {
+			return "", true, fmt.Errorf("select category %d: %w", id, err)
+		}
+		return s.termLink(Category, &t), true, nil
+	case req.query.Get("tag") != "":
+		t, err := termBySlug(ctx, s.db(ctx), Tag, req.query.Get("tag"))
+		if err != nil || t == nil {
+			return "", true, err
+		}
+		return s.termLink(Tag, t), true, nil
+	case req.query.Get("author") != "":
+		id := queryID(req.query.Get("author"))
+		dir, isDir := s.users.(userDirectory)
+		if id == 0 || !isDir {
+			return "", true, nil
+		}
+		u, found, err := dir.UserInfo(ctx, id)
+		if err != nil || !found || u.Slug == "" {
+			return "", true, err
+		}
+		return s.site.URL + "/author/" + u.Slug + "/", true, nil
+	}
+	return "", false, nil
+}
+
+// queryID reads an id from a query parameter; 0 when it is not one (a
+// visitor's typo finds nothing rather than failing).
+func queryID(v string) int64 {
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id < 0 {
+		return 0
+	}
+	return id
 }

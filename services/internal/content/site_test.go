@@ -182,3 +182,26 @@ func TestSiteTrailingSlashRedirect(t *testing.T) {
 		t.Errorf("/favicon.ico: %d", r.Status)
 	}
 }
+
+func TestSiteArchiveQueryForms(t *testing.T) {
+	e := newEnv(t)
+	cat := e.do(admin, "POST", "/cms/v2/categories", map[string]any{"name": "News"}).id()
+	e.do(admin, "POST", "/cms/v2/tags", map[string]any{"name": "Go Lang"})
+	for _, tt := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/?cat=" + itoa(cat), 301, "http://example.test/category/news/"},
+		{"/?tag=go-lang", 301, "http://example.test/tag/go-lang/"},
+		{"/?cat=999999", 404, ""},
+		{"/?cat=x", 404, ""},
+		{"/?tag=nope", 404, ""},
+		{"/?author=1", 404, ""}, // no user directory in this test: no author archives
+	} {
+		r := e.page(anon, tt.path)
+		if r.Status != tt.status || r.Header.Get("Location") != tt.want {
+			t.Errorf("%s: %d %q, want %d %q", tt.path, r.Status, r.Header.Get("Location"), tt.status, tt.want)
+		}
+	}
+}
