@@ -6,7 +6,8 @@
 #   BENCH_DURATION=10s BENCH_CONCURRENCY=16 make bench
 #
 # Targets (each one skipped when its service is not built): the REST index,
-# a posts page and one post through the gateway; the marketplace's account,
+# a posts page and one post through the gateway, the website's front page
+# and one post's page; the marketplace's account,
 # all items, one item and a purchase validation, through the gateway when
 # it runs. Purchase validation is limited per key (60 a minute by default),
 # so the stack is started with BENCH_VALIDATION_RATE (default 1000000, the
@@ -57,6 +58,10 @@ if [[ -n ${GATEWAY_URL:-} ]]; then
   targets+=(-target "posts-list=GET $REST_ROOT/cms/v2/posts?per_page=10")
   post_id=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=id" | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2 || true)
   [[ -n $post_id ]] && targets+=(-target "post-by-id=GET $REST_ROOT/cms/v2/posts/$post_id")
+  # the website (docs/website.md): the front page and one post's page, rendered from the theme
+  targets+=(-target "page-front=GET $GATEWAY_URL/")
+  post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g' || true)
+  [[ -n $post_link ]] && targets+=(-target "page-post=GET $post_link")
   api=$GATEWAY_URL
 else
   api=${MARKETPLACE_URL:-}

@@ -60,6 +60,10 @@ SITEPLANE_TEST_DATABASE_URL=$(hack/postgres.sh start test)
 export SITEPLANE_TEST_DATABASE_URL
 [[ $started == 1 ]] && trap 'hack/postgres.sh stop test' EXIT
 
+step "npm clients the stack tests drive (wpapi)"
+SITEPLANE_NPM_MODULES=$(hack/npm-clients.sh)
+export SITEPLANE_NPM_MODULES
+
 step "go test"
 go test -count=1 ${GOTESTFLAGS:-} ./services/... ./operator/... ./test/...
 printf '<== %s: %ds\nmake test: %ds in all\n' "$name" $((SECONDS - last)) $((SECONDS - began))

@@ -32,6 +32,8 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())
+	// the public website, forwarded by the gateway (docs/website.md)
+	env.Router.PathPrefix(contract.SitePath + "/").Handler(svc.SiteHandler(env.Logger))
 	// the kit is the catch-all: it matches routes case-insensitively and
 	// answers rest_no_route for the rest, in WordPress's envelope
 	env.Router.PathPrefix("/").Handler(srv)

@@ -52,6 +52,9 @@ type Service struct {
 	media    Media // media.go
 	now      func() time.Time
 	statics  sync.Map // *PostType → *typeStatic (response.go)
+	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
+	siteUsers sync.Map
+	siteCSS   atomic.Value // cssCache (site_page.go)
 }
 
 // New returns a Service over pool for site; users validates author ids.

@@ -13,6 +13,7 @@ func jsonIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") 
 func (s Summary) Print(w io.Writer) {
 	fmt.Fprintln(w, "\nSiteplane is running.")
 	if s.GatewayURL != "" {
+		fmt.Fprintf(w, "  Website (open it):    %s/\n", s.GatewayURL)
 		fmt.Fprintf(w, "  Gateway (site URL):   %s\n", s.GatewayURL)
 		fmt.Fprintf(w, "  REST root:            %s/\n", s.RESTRoot)
 		fmt.Fprintf(w, "  Marketplace API:      %s/api/\n", s.GatewayURL)
@@ -39,6 +40,7 @@ func (s Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\nEverything above is in .cache/run/env:  . .cache/run/env\nLogs: %s\n", s.LogDir)
 	fmt.Fprintln(w, "\nTry:")
 	if s.GatewayURL != "" {
+		fmt.Fprintln(w, `  xdg-open "$GATEWAY_URL/"   # the website, rendered from the block theme`)
 		fmt.Fprintln(w, `  curl -s "$REST_ROOT/"`)
 		fmt.Fprintln(w, `  curl -s "$REST_ROOT/cms/v2/posts?per_page=2&_fields=id,title"`)
 		fmt.Fprintln(w, `  curl -s -u "$ADMIN_USER:$ADMIN_APP_PASSWORD" "$REST_ROOT/cms/v2/users/me"`)

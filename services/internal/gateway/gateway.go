@@ -195,10 +195,14 @@ func hasDotSegment(p string) bool {
 // untouched: no REST headers, no application-password handling (the
 // marketplace checks its own api_key).
 func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
-	b, ok := g.cfg.Routes.Current().MatchPublic(r.URL.Path)
+	b, site, ok := g.cfg.Routes.Current().MatchPublicSite(r.URL.Path)
 	if !ok {
 		metrics.SetRoute(r.Context(), "unmatched")
 		rest.WriteError(w, rest.NoRoute())
+		return
+	}
+	if site {
+		g.serveSite(w, r, b)
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)

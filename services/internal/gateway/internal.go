@@ -35,6 +35,27 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		g.local.IndexHandler().ServeHTTP(w, r)
 		return
 	}
+	if r.URL.Path == contract.UserLookupPath && r.Method == http.MethodGet && r.URL.Query().Has("slug") {
+		// GET /internal/users?slug=x: the website's author archives
+		// (/author/{slug}/) name users by slug.
+		metrics.SetRoute(r.Context(), contract.UserLookupPath)
+		if !signed {
+			rest.WriteError(w, rest.NewError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusUnauthorized))
+			return
+		}
+		users, _, err := g.cfg.Store.ListUsers(r.Context(), accounts.ListQuery{Slugs: []string{r.URL.Query().Get("slug")}, Limit: 1})
+		if err != nil {
+			rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+			return
+		}
+		if len(users) == 0 {
+			rest.WriteError(w, errInvalidUser())
+			return
+		}
+		u := users[0]
+		rest.WriteJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})
+		return
+	}
 	idText, ok := strings.CutPrefix(r.URL.Path, contract.UserLookupPath+"/")
 	if !ok || r.Method != http.MethodGet {
 		rest.WriteError(w, rest.NoRoute())

@@ -62,7 +62,7 @@ func TestRouteFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Routes) != 4 || len(back.Services) != 3 {
+	if len(back.Routes) != 5 || len(back.Services) != 3 {
 		t.Fatalf("parsed %d routes, %d services", len(back.Routes), len(back.Services))
 	}
 	if b, ok := back.Backend(ServiceMedia); !ok || !b.Describes {
@@ -72,7 +72,7 @@ func TestRouteFileRoundTrip(t *testing.T) {
 		t.Fatal("an unknown field must be refused: a typo must not silently drop a route")
 	}
 	// Services missing from the URL map are left out with their routes.
-	if f := DefaultRoutes(map[string]string{ServiceContent: "http://c"}); len(f.Services) != 1 || len(f.Routes) != 1 {
+	if f := DefaultRoutes(map[string]string{ServiceContent: "http://c"}); len(f.Services) != 1 || len(f.Routes) != 2 {
 		t.Fatalf("content only: %+v", f)
 	}
 }
@@ -135,6 +135,34 @@ func TestServiceEnv(t *testing.T) {
 			if strings.Contains(env, n+"=") {
 				t.Errorf("%s: %s must not be set:\n%s", tt.name, n, env)
 			}
+		}
+	}
+}
+
+func TestSiteRoute(t *testing.T) {
+	f := DefaultRoutes(map[string]string{ServiceContent: "http://c"})
+	site := 0
+	for _, r := range f.Routes {
+		if r.Site {
+			site++
+			if r.Prefix != "/" || !r.Public || r.Service != ServiceContent {
+				t.Errorf("site route %+v", r)
+			}
+		}
+	}
+	if site != 1 {
+		t.Fatalf("%d site routes", site)
+	}
+	f.Routes = append(f.Routes, Route{Prefix: "/x", Service: ServiceContent, Site: true})
+	if err := f.Validate(); err == nil || !strings.Contains(err.Error(), "a site route must be public") {
+		t.Errorf("a non-public site route: %v", err)
+	}
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{{"/api", true}, {"/api/x", true}, {"/apis/", false}, {"/CMS-ADMIN/", true}, {"/cms-login.php", true}, {"/", false}, {"/hello/", false}} {
+		if got := IsSiteReserved(tt.path); got != tt.want {
+			t.Errorf("IsSiteReserved(%q) = %v", tt.path, got)
 		}
 	}
 }

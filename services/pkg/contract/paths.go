@@ -14,6 +14,9 @@ const (
 	// UserLookupPath is the gateway's internal user lookup, used by the
 	// content service to validate author ids: GET UserLookupPath + "/{id}".
 	UserLookupPath = "/internal/users"
+	// SitePath is where the content service serves the public website: the
+	// gateway forwards GET {site}/2026/hello/ to SitePath + "/2026/hello/".
+	SitePath = "/internal/site"
 )
 
 // Header names used between the gateway and the services.

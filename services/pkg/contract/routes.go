@@ -44,6 +44,10 @@ type Route struct {
 	// Public routes match the raw URL path instead of the REST route, and are
 	// proxied without REST-level handling (the marketplace API, upload files).
 	Public bool `json:"public,omitempty"`
+	// Site marks the public website route (Public too): the gateway
+	// forwards the page request to the service under SitePath, with the
+	// caller's signed identity, so one service renders every page.
+	Site bool `json:"site,omitempty"`
 }
 
 // Validate reports every problem of the file at once.
@@ -76,6 +80,9 @@ func (f *RouteFile) Validate() error {
 			errs = append(errs, fmt.Errorf("routes[%d]: duplicate prefix %q", i, r.Prefix))
 		}
 		seen[key] = true
+		if r.Site && !r.Public {
+			errs = append(errs, fmt.Errorf("routes[%d]: a site route must be public", i))
+		}
 		if !names[r.Service] {
 			errs = append(errs, fmt.Errorf("routes[%d]: unknown service %q", i, r.Service))
 		}
@@ -122,6 +129,24 @@ func ParseRouteFile(data []byte) (*RouteFile, error) {
 	return &f, nil
 }
 
+// SiteReserved are the public path prefixes the website never renders,
+// whether or not a route serves them now: the marketplace API, uploads and
+// the admin and login pages the gateway serves. An unrouted reserved path
+// answers rest_no_route, as before the website existed.
+var SiteReserved = []string{"/api", "/cms-content", "/cms-admin", "/cms-login.php", "/cms-json"}
+
+// IsSiteReserved reports whether path lies under a SiteReserved prefix
+// (whole segments, case-insensitively).
+func IsSiteReserved(path string) bool {
+	lp := strings.ToLower(path)
+	for _, p := range SiteReserved {
+		if lp == p || strings.HasPrefix(lp, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // DefaultRoutes is the standard table for a site whose services are reachable
 // at the given base URLs (keyed by service name). Services missing from urls
 // are left out, with their routes.
@@ -136,7 +161,10 @@ func DefaultRoutes(urls map[string]string) RouteFile {
 		f.Routes = append(f.Routes, routes...)
 	}
 	add(ServiceMarketplace, false, Route{Prefix: "/api/", Service: ServiceMarketplace, Public: true})
-	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent})
+	// The website: every public path no other route owns is a page the
+	// content service renders from the theme (docs/website.md).
+	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent},
+		Route{Prefix: "/", Service: ServiceContent, Public: true, Site: true})
 	add(ServiceMedia, true,
 		Route{Prefix: "/cms/v2/media", Service: ServiceMedia},
 		Route{Prefix: "/cms-content/uploads/", Service: ServiceMedia, Public: true})

@@ -45,6 +45,15 @@ func TestMatchLongestSegmentPrefix(t *testing.T) {
 		{"/api/v1/market/items", "marketplace", true},
 		{"/cms-content/uploads/2026/a.png", "media", true},
 		{"/cms-json/cms/v2/posts", "", true},
+		// the website owns every other public path
+		{"/", "content", true},
+		{"/hello-world/", "content", true},
+		{"/parent/child/", "content", true},
+		{"/api", "marketplace", true},
+		{"/cms-admin/", "", true},
+		{"/CMS-Login.php", "", true},
+		{"/cms-content/themes/x.css", "", true},
+		{"/cms-contents/", "content", true},
 	}
 	for _, tt := range tests {
 		var b *Backend
@@ -61,6 +70,12 @@ func TestMatchLongestSegmentPrefix(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s (public=%v) → %q, want %q", tt.route, tt.public, got, tt.want)
 		}
+	}
+	if _, site, ok := tb.MatchPublicSite("/hello/"); !ok || !site {
+		t.Error("/hello/ is not the site route")
+	}
+	if _, site, ok := tb.MatchPublicSite("/cms-content/uploads/a.png"); !ok || site {
+		t.Error("uploads went to the site route")
 	}
 	if d := tb.Describing(); len(d) != 2 || d[0].Name != "content" || d[1].Name != "media" {
 		t.Errorf("Describing = %v", d)

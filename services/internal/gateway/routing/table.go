@@ -29,6 +29,7 @@ type Backend struct {
 type entry struct {
 	prefix  string // lower-cased, without trailing slash
 	backend *Backend
+	site    bool
 }
 
 // Compile validates f and builds its lookup structures.
@@ -42,7 +43,7 @@ func Compile(f contract.RouteFile) (*Table, error) {
 		t.backends[b.Name] = &Backend{Backend: b, Base: u}
 	}
 	for _, r := range f.Routes {
-		e := entry{prefix: normalizePrefix(r.Prefix), backend: t.backends[r.Service]}
+		e := entry{prefix: normalizePrefix(r.Prefix), backend: t.backends[r.Service], site: r.Site}
 		if r.Public {
 			t.public = append(t.public, e)
 		} else {
@@ -66,16 +67,35 @@ func normalizePrefix(p string) string {
 func (t *Table) MatchREST(route string) (*Backend, bool) { return match(t.rest, route) }
 
 // MatchPublic returns the backend of a raw public URL path ("/api/v1/...").
-func (t *Table) MatchPublic(path string) (*Backend, bool) { return match(t.public, path) }
+func (t *Table) MatchPublic(path string) (*Backend, bool) {
+	b, _, ok := t.MatchPublicSite(path)
+	return b, ok
+}
+
+// MatchPublicSite is MatchPublic that also tells whether the matching route
+// is the website's (contract.Route.Site).
+func (t *Table) MatchPublicSite(path string) (b *Backend, site, ok bool) {
+	e, ok := matchEntry(t.public, path)
+	if !ok || (e.site && contract.IsSiteReserved(path)) {
+		// reserved paths (/api, /cms-admin, …) never become pages
+		return nil, false, false
+	}
+	return e.backend, e.site, true
+}
 
 func match(entries []entry, p string) (*Backend, bool) {
+	e, ok := matchEntry(entries, p)
+	return e.backend, ok
+}
+
+func matchEntry(entries []entry, p string) (entry, bool) {
 	lp := strings.ToLower(p)
 	for _, e := range entries {
 		if segmentPrefix(lp, e.prefix) {
-			return e.backend, true
+			return e, true
 		}
 	}
-	return nil, false
+	return entry{}, false
 }
 
 // segmentPrefix reports whether prefix is p or a leading run of whole

@@ -1,0 +1,154 @@
+package blocks
+
+import (
+	"strings"
+	"testing"
+)
+
+func testEnv() *Env {
+	post := &Post{ID: 7, Type: "post", Title: "Hello <World>", URL: "https://s.test/hello/", DateISO: "2026-01-02T03:04:05+00:00",
+		DateText: "January 2, 2026", ContentHTML: "<p>Body</p>", Excerpt: "Short", Author: Link{Label: "Ann", URL: "https://s.test/author/ann/"},
+		Image: &Image{URL: "https://s.test/img.png", Alt: "A cat"},
+		Terms: map[string][]Link{"category": {{"News", "https://s.test/category/news/"}, {"Misc", "https://s.test/category/misc/"}}},
+		Prev:  &Link{"Older", "https://s.test/older/"}}
+	return &Env{SiteTitle: "My Site", Tagline: "Just words", HomeURL: "https://s.test", SearchQuery: `a"b`,
+		ArchiveTitle: "Category: News",
+		Part: func(slug string) (string, bool) {
+			switch slug {
+			case "header":
+				return `<!-- wp:site-title {"level":0} /-->`, true
+			case "boxed":
+				return "<!-- wp:group {\"tagName\":\"header\"} --><header class=\"wp-block-group\">x</header><!-- /wp:group -->", true
+			case "loop":
+				return `<!-- wp:template-part {"slug":"loop"} /-->`, true
+			}
+			return "", false
+		},
+		Navigation: func(ref int64) []Link {
+			if ref == 0 {
+				return []Link{{"About", "https://s.test/about/"}}
+			}
+			return nil
+		},
+		Post: post,
+		Query: &Query{Posts: []*Post{post, {ID: 8, Type: "post", Title: "Second", URL: "https://s.test/second/"}}, Page: 2, Pages: 3,
+			PageURL: func(n int) string { return "https://s.test/page/" + itoa(n) + "/" }},
+	}
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+func TestRender(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // substrings, in order
+		not       []string
+	}{
+		{"static paragraph kept", "<!-- wp:paragraph -->\n<p>Hi</p>\n<!-- /wp:paragraph -->", []string{"\n<p>Hi</p>\n"}, []string{"wp:"}},
+		{"unknown block renders its inner html", "<!-- wp:acme/thing --><div>inner<!-- wp:paragraph --><p>p</p><!-- /wp:paragraph --></div><!-- /wp:acme/thing -->",
+			[]string{"<div>inner<p>p</p></div>"}, nil},
+		{"group layout class and spacing", `<!-- wp:group {"layout":{"type":"flex","justifyContent":"space-between"},"style":{"spacing":{"padding":{"top":"var:preset|spacing|60"}}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
+			[]string{`<div style="padding-top:var(--wp--preset--spacing--60)" class="is-layout-flex is-content-justification-space-between wp-block-group">x</div>`}, nil},
+		{"site title and tagline", `<!-- wp:site-title {"level":0,"fontSize":"small"} /--><!-- wp:site-tagline /-->`,
+			[]string{`<p class="wp-block-site-title has-small-font-size"><a href="https://s.test/" rel="home">My Site</a></p>`, `<p class="wp-block-site-tagline">Just words</p>`}, nil},
+		{"site title heading", `<!-- wp:site-title /-->`, []string{`<h1 class="wp-block-site-title">`}, nil},
+		{"navigation from the default menu", `<!-- wp:navigation /-->`,
+			[]string{`<nav class="wp-block-navigation" aria-label="Navigation"><ul class="wp-block-navigation__container"><li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="https://s.test/about/">About</a></li></ul></nav>`}, nil},
+		{"navigation with an empty ref renders nothing", `<!-- wp:navigation {"ref":5} /-->`, nil, []string{"<nav"}},
+		{"navigation with inner links", `<!-- wp:navigation --><!-- wp:navigation-link {"label":"X","url":"/x/"} /--><!-- wp:home-link /--><!-- /wp:navigation -->`,
+			[]string{`href="/x/">X</a>`, `href="https://s.test/">Home</a>`}, nil},
+		{"template part wrapper", `<!-- wp:template-part {"slug":"header","tagName":"header"} /-->`,
+			[]string{`<header class="wp-block-template-part"><p class="wp-block-site-title">`, `</header>`}, nil},
+		{"template part never nests the same element", `<!-- wp:template-part {"slug":"boxed","tagName":"header"} /-->`,
+			[]string{`<div class="wp-block-template-part"><header`}, nil},
+		{"missing template part is empty", `<!-- wp:template-part {"slug":"nope"} /-->`, nil, []string{"template-part"}},
+		{"recursive template part stops", `<!-- wp:template-part {"slug":"loop"} /-->`, []string{"wp-block-template-part"}, nil},
+		{"post title escaped and linked", `<!-- wp:post-title {"isLink":true} /-->`,
+			[]string{`<h2 class="wp-block-post-title"><a href="https://s.test/hello/">Hello &lt;World&gt;</a></h2>`}, nil},
+		{"post date", `<!-- wp:post-date /-->`, []string{`<time datetime="2026-01-02T03:04:05+00:00">January 2, 2026</time>`}, nil},
+		{"post author name", `<!-- wp:post-author-name /-->`, []string{`<a href="https://s.test/author/ann/" rel="author">Ann</a>`}, nil},
+		{"post excerpt with more link", `<!-- wp:post-excerpt {"moreText":"More"} /-->`,
+			[]string{`<p class="wp-block-post-excerpt__excerpt">Short</p>`, `href="https://s.test/hello/">More`}, nil},
+		{"post content", `<!-- wp:post-content {"layout":{"type":"constrained"}} /-->`,
+			[]string{`<div class="entry-content wp-block-post-content is-layout-constrained"><p>Body</p></div>`}, nil},
+		{"featured image", `<!-- wp:post-featured-image {"isLink":true} /-->`, []string{`<a href="https://s.test/hello/"`, `<img src="https://s.test/img.png" alt="A cat"`}, nil},
+		{"post terms", `<!-- wp:post-terms {"term":"category","prefix":"In: "} /-->`,
+			[]string{`taxonomy-category wp-block-post-terms`, `In: `, `>News</a><span class="wp-block-post-terms__separator">, </span><a`}, nil},
+		{"post terms of an empty taxonomy", `<!-- wp:post-terms {"term":"post_tag"} /-->`, nil, []string{"wp-block-post-terms"}},
+		{"post navigation", `<!-- wp:post-navigation-link {"type":"previous","showTitle":true} /--><!-- wp:post-navigation-link /-->`,
+			[]string{`<a href="https://s.test/older/" rel="prev">Older</a>`}, []string{`rel="next"`}},
+		{"query loop", `<!-- wp:query --><div class="wp-block-query"><!-- wp:post-template --><!-- wp:post-title {"isLink":true} /--><!-- /wp:post-template --><!-- wp:query-pagination --><!-- wp:query-pagination-previous /--><!-- wp:query-pagination-numbers /--><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --><!-- wp:query-no-results --><!-- wp:paragraph --><p>None</p><!-- /wp:paragraph --><!-- /wp:query-no-results --></div><!-- /wp:query -->`,
+			[]string{`<div class="wp-block-query"><ul class="wp-block-post-template"><li class="wp-block-post post-7 type-post">`, `Hello &lt;World&gt;`, `post-8`, `Second`,
+				`<nav class="wp-block-query-pagination" aria-label="Pagination">`, `href="https://s.test/page/1/">Previous Page</a>`,
+				`<span aria-current="page" class="page-numbers current">2</span>`, `href="https://s.test/page/3/">Next Page</a>`},
+			[]string{"None"}},
+		{"search form", `<!-- wp:search {"label":"Search","showLabel":false} /-->`,
+			[]string{`action="https://s.test/"`, `screen-reader-text`, `name="s" value="a&#34;b"`}, nil},
+		{"two search forms have distinct ids", `<!-- wp:search /--><!-- wp:search /-->`,
+			[]string{`for="wp-block-search__input"`, `id="wp-block-search__input"`, `for="wp-block-search__input-2"`, `id="wp-block-search__input-2"`}, nil},
+		{"block gap", `<!-- wp:group {"style":{"spacing":{"blockGap":"0"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
+			[]string{`<div style="gap:0" class="wp-block-group">`}, nil},
+		{"query title", `<!-- wp:query-title {"type":"archive"} /-->`, []string{`<h1 class="wp-block-query-title">Category: News</h1>`}, nil},
+		{"comments render nothing", "<!-- wp:comments --><div><!-- wp:comments-title /--></div><!-- /wp:comments -->", nil, []string{"div"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := RenderMarkup(tt.src, testEnv())
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing (in order) %q\nin %s", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("unexpected %q in %s", n, got)
+				}
+			}
+		})
+	}
+}
+
+func TestQueryWithoutPosts(t *testing.T) {
+	env := testEnv()
+	env.Query = &Query{Page: 1, Pages: 0}
+	got := RenderMarkup(`<!-- wp:query --><!-- wp:post-template --><!-- wp:post-title /--><!-- /wp:post-template --><!-- wp:query-pagination --><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --><!-- wp:query-no-results --><!-- wp:paragraph --><p>None</p><!-- /wp:paragraph --><!-- /wp:query-no-results --><!-- /wp:query -->`, env)
+	if got != `<div class="wp-block-query"><p>None</p></div>` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestGlobalCSS(t *testing.T) {
+	settings := map[string]any{
+		"color":      map[string]any{"palette": []any{map[string]any{"slug": "base", "color": "#fff"}}},
+		"typography": map[string]any{"fontSizes": []any{map[string]any{"slug": "small", "size": "0.8rem"}}},
+		"spacing":    map[string]any{"spacingSizes": []any{map[string]any{"slug": "60", "size": "2rem"}}},
+		"layout":     map[string]any{"contentSize": "600px", "wideSize": "1000px"},
+	}
+	styles := map[string]any{
+		"color":    map[string]any{"background": "var:preset|color|base", "text": "#111"},
+		"elements": map[string]any{"link": map[string]any{"color": map[string]any{"text": "red"}, ":hover": map[string]any{"typography": map[string]any{"textDecoration": "none"}}}},
+		"blocks":   map[string]any{"core/post-date": map[string]any{"typography": map[string]any{"fontSize": "12px"}}},
+	}
+	user := map[string]any{"color": map[string]any{"text": "#222"}, "css": "p{x:y}</style><script>"}
+	got := GlobalCSS(settings, MergeStyles(styles, user))
+	for _, w := range []string{
+		"--wp--preset--color--base:#fff;", "--wp--preset--font-size--small:0.8rem;", "--wp--preset--spacing--60:2rem;",
+		"--wp--style--global--content-size:600px;", ".has-base-color{color:var(--wp--preset--color--base) !important}",
+		".has-small-font-size{", "body{margin:0;color:#222;background-color:var(--wp--preset--color--base)}",
+		"a{color:red}", "a:hover{text-decoration:none}", ".wp-block-post-date{font-size:12px}",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in %s", w, got)
+		}
+	}
+	if strings.Contains(got, "<") {
+		t.Errorf("markup leaked into CSS: %s", got)
+	}
+	// a value that would close the declaration is dropped
+	if css := GlobalCSS(nil, map[string]any{"color": map[string]any{"text": "red;}body{x:y"}}); strings.Contains(css, "x:y") {
+		t.Errorf("injection kept: %s", css)
+	}
+}

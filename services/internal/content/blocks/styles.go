@@ -1,0 +1,209 @@
+package blocks
+
+import (
+	"sort"
+	"strings"
+)
+
+// GlobalCSS turns theme.json-shaped settings and styles (the theme's,
+// with the user's global styles merged over them by MergeStyles) into the
+// page's stylesheet: preset custom properties and classes, the root and
+// element styles, per-block styles and the layout rules.
+func GlobalCSS(settings, styles map[string]any) string {
+	var sb strings.Builder
+	sb.WriteString(":root{")
+	presets := []struct{ path, key, value, prefix string }{
+		{"color.palette", "slug", "color", "color"},
+		{"typography.fontSizes", "slug", "size", "font-size"},
+		{"typography.fontFamilies", "slug", "fontFamily", "font-family"},
+		{"spacing.spacingSizes", "slug", "size", "spacing"},
+	}
+	for _, p := range presets {
+		for _, it := range presetList(settings, p.path) {
+			sb.WriteString("--wp--preset--" + p.prefix + "--" + cssIdent(it[p.key]) + ":" + cssValue(it[p.value]) + ";")
+		}
+	}
+	layout := obj(settings, "layout")
+	content, wide := cssValue(layout["contentSize"]), cssValue(layout["wideSize"])
+	if content == "" {
+		content = "680px"
+	}
+	if wide == "" {
+		wide = content
+	}
+	sb.WriteString("--wp--style--global--content-size:" + content + ";--wp--style--global--wide-size:" + wide + ";}")
+	for _, it := range presetList(settings, "color.palette") {
+		s := cssIdent(it["slug"])
+		sb.WriteString(".has-" + s + "-color{color:var(--wp--preset--color--" + s + ") !important}")
+		sb.WriteString(".has-" + s + "-background-color{background-color:var(--wp--preset--color--" + s + ") !important}")
+	}
+	for _, it := range presetList(settings, "typography.fontSizes") {
+		s := cssIdent(it["slug"])
+		sb.WriteString(".has-" + s + "-font-size{font-size:var(--wp--preset--font-size--" + s + ") !important}")
+	}
+	gap := cssValue(obj(obj(styles, "spacing"), "blockGap"))
+	if gap == "" {
+		gap = "1.5rem"
+	}
+	sb.WriteString("body{margin:0;" + declarations(styles) + "}")
+	sb.WriteString(".wp-site-blocks>*+*,.is-layout-flow>*+*,.is-layout-constrained>*+*{margin-block-start:" + gap + "}")
+	sb.WriteString(".is-layout-constrained>:where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width:var(--wp--style--global--content-size);margin-left:auto !important;margin-right:auto !important}")
+	sb.WriteString(".is-layout-constrained>.alignwide{max-width:var(--wp--style--global--wide-size)}")
+	sb.WriteString(".is-layout-flex{display:flex;flex-wrap:wrap;align-items:center;gap:" + gap + "}.is-layout-flex>*{margin:0}")
+	sb.WriteString(".is-layout-flex.is-vertical{flex-direction:column;align-items:flex-start}.is-layout-flex.is-nowrap{flex-wrap:nowrap}")
+	sb.WriteString(".is-content-justification-space-between{justify-content:space-between}.is-content-justification-right{justify-content:flex-end}.is-content-justification-center{justify-content:center}")
+	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
+	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
+	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}.wp-block-post-featured-image img{max-width:100%;height:auto}")
+	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
+	sb.WriteString("img{max-width:100%;height:auto}")
+	elements := obj(styles, "elements")
+	selectors := map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
+	for _, name := range sortedKeys(elements) {
+		sel, ok := selectors[name]
+		if !ok {
+			if len(name) == 2 && name[0] == 'h' {
+				sel = name
+			} else {
+				continue
+			}
+		}
+		el := obj(elements, name)
+		if d := declarations(el); d != "" {
+			sb.WriteString(sel + "{" + d + "}")
+		}
+		if d := declarations(obj(el, ":hover")); d != "" {
+			sb.WriteString(hoverOf(sel) + "{" + d + "}")
+		}
+	}
+	blocks := obj(styles, "blocks")
+	for _, name := range sortedKeys(blocks) {
+		if d := declarations(obj(blocks, name)); d != "" {
+			sb.WriteString(".wp-block-" + cssIdent(strings.TrimPrefix(name, "core/")) + "{" + d + "}")
+		}
+	}
+	if css, ok := styles["css"].(string); ok && !strings.Contains(css, "</") {
+		sb.WriteString(css)
+	}
+	return sb.String()
+}
+
+func hoverOf(sel string) string {
+	parts := strings.Split(sel, ",")
+	for i, p := range parts {
+		parts[i] = p + ":hover"
+	}
+	return strings.Join(parts, ",")
+}
+
+// declarations renders the color, typography, spacing and border groups of
+// one style object.
+func declarations(st map[string]any) string {
+	var out []string
+	add := func(prop string, v any) {
+		if s := cssValue(v); s != "" {
+			out = append(out, prop+":"+s)
+		}
+	}
+	color := obj(st, "color")
+	add("color", color["text"])
+	add("background-color", color["background"])
+	add("background", color["gradient"])
+	typo := obj(st, "typography")
+	for _, k := range sortedKeys(typo) {
+		add(kebab(k), typo[k])
+	}
+	sp := obj(st, "spacing")
+	for _, prop := range []string{"padding", "margin"} {
+		if s, ok := sp[prop].(string); ok {
+			add(prop, s)
+			continue
+		}
+		sides := obj(sp, prop)
+		for _, side := range []string{"top", "right", "bottom", "left"} {
+			add(prop+"-"+side, sides[side])
+		}
+	}
+	border := obj(st, "border")
+	for _, k := range sortedKeys(border) {
+		add("border-"+kebab(k), border[k])
+	}
+	return strings.Join(out, ";")
+}
+
+// MergeStyles overlays the user's theme.json-shaped object on the theme's
+// (objects merge key by key, anything else is replaced).
+func MergeStyles(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		if bo, ok := out[k].(map[string]any); ok {
+			if oo, ok := v.(map[string]any); ok {
+				out[k] = MergeStyles(bo, oo)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func presetList(settings map[string]any, path string) []map[string]any {
+	group, key, _ := strings.Cut(path, ".")
+	list, _ := obj(settings, group)[key].([]any)
+	var out []map[string]any
+	for _, it := range list {
+		if m, ok := it.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// cssValue renders a style value, resolving "var:preset|…" references, and
+// drops anything that could end the declaration or the style element.
+func cssValue(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return ""
+	}
+	s = presetValue(s)
+	if strings.ContainsAny(s, "{};<>") {
+		return ""
+	}
+	return s
+}
+
+func cssIdent(v any) string {
+	s, _ := v.(string)
+	var sb strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+func kebab(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			sb.WriteByte('-')
+			r += 'a' - 'A'
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,26 @@
+package content
+
+import "testing"
+
+// A page costs a fixed number of statements, whatever the number of posts
+// on it: the theme rows, the listing, the term names and the navigation;
+// a single post adds its lookup by path and its neighbours.
+func TestSiteStatementsPerPage(t *testing.T) {
+	e := newEnv(t)
+	for i := 0; i < 12; i++ {
+		e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "P" + itoa(int64(i)), "status": "publish"})
+	}
+	e.page(anon, "/") // warms the author cache
+	for _, tt := range []struct {
+		path string
+		max  int64
+	}{{"/", 5}, {"/page/2/", 5}, {"/p3/", 8}, {"/no/", 5}} {
+		before := e.queries.n.Load()
+		if r := e.page(anon, tt.path); r.Status != 200 && r.Status != 404 {
+			t.Fatalf("%s: %d", tt.path, r.Status)
+		}
+		if n := e.queries.n.Load() - before; n > tt.max {
+			t.Errorf("%s: %d statements, want at most %d", tt.path, n, tt.max)
+		}
+	}
+}

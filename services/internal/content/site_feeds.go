@@ -1,0 +1,251 @@
+package content
+
+import (
+	"encoding/xml"
+	"html"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/content/blocks"
+)
+
+// Feeds (RSS 2.0 and Atom), the XML sitemaps, robots.txt and the oEmbed
+// embed page: the website's machine-readable answers.
+
+func (s *Service) robots(req *siteReq) error {
+	body := "User-agent: *\nDisallow: /cms-admin/\n\nSitemap: " + s.site.URL + "/cms-sitemap.xml\n"
+	return writeText(req, http.StatusOK, "text/plain; charset=utf-8", body)
+}
+
+func writeText(req *siteReq, status int, ctype, body string) error {
+	h := req.w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	req.w.WriteHeader(status)
+	if req.r.Method != http.MethodHead {
+		_, _ = req.w.Write([]byte(body))
+	}
+	return nil
+}
+
+func xmlEsc(s string) string {
+	var sb strings.Builder
+	_ = xml.EscapeText(&sb, []byte(s))
+	return sb.String()
+}
+
+// feed writes the RSS 2.0 or Atom feed of the latest posts, or of one
+// category or tag (rest is the listing's path: "/", "/category/news/").
+func (s *Service) feed(req *siteReq, rest, kind string) error {
+	ctx := req.r.Context()
+	lq := &ListQuery{Type: TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
+	title, link := s.site.Title, s.site.URL+"/"
+	if rest != "/" {
+		segs := strings.Split(strings.Trim(rest, "/"), "/")
+		if len(segs) != 2 || (segs[0] != "category" && segs[0] != "tag") {
+			return s.notFound(req)
+		}
+		tax := Category
+		if segs[0] == "tag" {
+			tax = Tag
+		}
+		t, err := termBySlug(ctx, s.db(ctx), tax, segs[1])
+		if err != nil {
+			return err
+		}
+		if t == nil {
+			return s.notFound(req)
+		}
+		lq.Tax = []TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+		title, link = s.site.Title+" - "+t.Name, s.termLink(tax, t)
+	}
+	posts, _, err := listPosts(ctx, s.db(ctx), lq)
+	if err != nil {
+		return err
+	}
+	conv := &postConverter{s: s, req: req, users: map[int64]siteUser{}}
+	updated := time.Unix(0, 0).UTC()
+	for _, p := range posts {
+		if p.ModifiedGMT.After(updated) {
+			updated = p.ModifiedGMT
+		}
+	}
+	self := link + "feed/"
+	var sb strings.Builder
+	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	if kind == "atom" {
+		self += "atom/"
+		sb.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">` + "\n")
+		sb.WriteString("<title type=\"text\">" + xmlEsc(title) + "</title>\n<subtitle type=\"text\">" + xmlEsc(s.site.Description) + "</subtitle>\n")
+		sb.WriteString("<updated>" + updated.Format(time.RFC3339) + "</updated>\n<id>" + xmlEsc(self) + "</id>\n")
+		sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
+		sb.WriteString(`<link rel="self" type="application/atom+xml" href="` + xmlEsc(self) + `"/>` + "\n")
+	} else {
+		sb.WriteString(`<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom">` + "\n<channel>\n")
+		sb.WriteString("<title>" + xmlEsc(title) + "</title>\n")
+		sb.WriteString(`<atom:link href="` + xmlEsc(self) + `" rel="self" type="application/rss+xml"/>` + "\n")
+		sb.WriteString("<link>" + xmlEsc(link) + "</link>\n<description>" + xmlEsc(s.site.Description) + "</description>\n")
+		sb.WriteString("<lastBuildDate>" + updated.Format(time.RFC1123Z) + "</lastBuildDate>\n<language>en</language>\n")
+	}
+	for _, p := range posts {
+		u, err := conv.user(ctx, p.Author)
+		if err != nil {
+			return err
+		}
+		link := s.link(TypePost, p)
+		excerpt := plainExcerpt(p, defaultExcerptWords)
+		content := ""
+		if p.Password == "" {
+			content = s.renderPostContent(p.Content, &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL})
+		} else {
+			excerpt = "There is no excerpt because this is a protected post."
+		}
+		author := u.Name
+		if author == "" {
+			author = "Unknown author"
+		}
+		if kind == "atom" {
+			sb.WriteString("<entry>\n<author><name>" + xmlEsc(author) + "</name></author>\n")
+			sb.WriteString("<title type=\"html\">" + xmlEsc(html.EscapeString(p.Title)) + "</title>\n")
+			sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
+			sb.WriteString("<id>" + xmlEsc(s.guid(TypePost, p)) + "</id>\n")
+			sb.WriteString("<updated>" + p.ModifiedGMT.UTC().Format(time.RFC3339) + "</updated>\n<published>" + p.DateGMT.UTC().Format(time.RFC3339) + "</published>\n")
+			sb.WriteString("<summary type=\"text\">" + xmlEsc(excerpt) + "</summary>\n")
+			if content != "" {
+				sb.WriteString("<content type=\"html\">" + xmlEsc(content) + "</content>\n")
+			}
+			sb.WriteString("</entry>\n")
+			continue
+		}
+		sb.WriteString("<item>\n<title>" + xmlEsc(p.Title) + "</title>\n<link>" + xmlEsc(link) + "</link>\n")
+		sb.WriteString("<dc:creator>" + xmlEsc(author) + "</dc:creator>\n<pubDate>" + p.DateGMT.UTC().Format(time.RFC1123Z) + "</pubDate>\n")
+		sb.WriteString(`<guid isPermaLink="false">` + xmlEsc(s.guid(TypePost, p)) + "</guid>\n")
+		sb.WriteString("<description>" + xmlEsc(excerpt) + "</description>\n")
+		if content != "" {
+			sb.WriteString("<content:encoded>" + xmlEsc(content) + "</content:encoded>\n")
+		}
+		sb.WriteString("</item>\n")
+	}
+	if kind == "atom" {
+		sb.WriteString("</feed>\n")
+		return writeText(req, http.StatusOK, "application/atom+xml; charset=UTF-8", sb.String())
+	}
+	sb.WriteString("</channel>\n</rss>\n")
+	return writeText(req, http.StatusOK, "application/rss+xml; charset=UTF-8", sb.String())
+}
+
+// sitemapMax is the number of URLs per sitemap page (wp_sitemaps_get_max_urls).
+const sitemapMax = 2000
+
+var sitemapRe = regexp.MustCompile(`^/cms-sitemap-(posts|taxonomies)-([a-z_]+)-([0-9]+)\.xml$`)
+
+// sitemap writes the index (/cms-sitemap.xml) or one of its sitemaps:
+// /cms-sitemap-posts-{post,page}-N.xml, /cms-sitemap-taxonomies-{category,post_tag}-N.xml.
+func (s *Service) sitemap(req *siteReq) error {
+	ctx := req.r.Context()
+	q := s.db(ctx)
+	var sb strings.Builder
+	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	if req.path == "/cms-sitemap.xml" {
+		sb.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, name := range []string{"posts-post", "posts-page", "taxonomies-category", "taxonomies-post_tag"} {
+			sb.WriteString("<sitemap><loc>" + xmlEsc(s.site.URL+"/cms-sitemap-"+name+"-1.xml") + "</loc></sitemap>\n")
+		}
+		sb.WriteString("</sitemapindex>\n")
+		return writeText(req, http.StatusOK, "application/xml; charset=UTF-8", sb.String())
+	}
+	m := sitemapRe.FindStringSubmatch(req.path)
+	if m == nil {
+		return s.notFound(req)
+	}
+	page, _ := strconv.Atoi(m[3])
+	if page < 1 {
+		return s.notFound(req)
+	}
+	sb.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	switch {
+	case m[1] == "posts" && (m[2] == "post" || m[2] == "page"):
+		pt := typeByName(m[2])
+		posts, _, err := listPosts(ctx, q, &ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
+		if err != nil {
+			return err
+		}
+		if pt == TypePage && page == 1 && s.site.ShowOnFront == "posts" {
+			sb.WriteString("<url><loc>" + xmlEsc(s.site.URL+"/") + "</loc></url>\n")
+		}
+		for _, p := range posts {
+			if p.Password != "" {
+				continue
+			}
+			loc := s.link(pt, p)
+			if pt == TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
+				loc = s.site.URL + "/"
+			}
+			sb.WriteString("<url><loc>" + xmlEsc(loc) + "</loc><lastmod>" + p.ModifiedGMT.UTC().Format(time.RFC3339) + "</lastmod></url>\n")
+		}
+	case m[1] == "taxonomies" && (m[2] == "category" || m[2] == "post_tag") && page == 1:
+		tax := Category
+		if m[2] == "post_tag" {
+			tax = Tag
+		}
+		terms, err := publicTerms(ctx, q, tax)
+		if err != nil {
+			return err
+		}
+		for _, t := range terms {
+			sb.WriteString("<url><loc>" + xmlEsc(s.termLink(tax, t)) + "</loc></url>\n")
+		}
+	default:
+		return s.notFound(req)
+	}
+	sb.WriteString("</urlset>\n")
+	return writeText(req, http.StatusOK, "application/xml; charset=UTF-8", sb.String())
+}
+
+// embed writes /{path}/embed/, the page the oEmbed iframe shows: the
+// post's title, excerpt and site, framable.
+func (s *Service) embed(req *siteReq, segs []string) error {
+	ctx := req.r.Context()
+	q := s.db(ctx)
+	slug := segs[len(segs)-1]
+	p, pt := (*Post)(nil), TypePage
+	page, err := pageByPath(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug)
+	if err != nil {
+		return err
+	}
+	if page != nil && page.Status == "publish" {
+		p = page
+	} else if len(segs) == 1 {
+		post, err := postBySlug(ctx, q, slug)
+		if err != nil {
+			return err
+		}
+		if post != nil && post.Status == "publish" {
+			p, pt = post, TypePost
+		}
+	}
+	e := html.EscapeString
+	if p == nil {
+		body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Page not found – " + e(s.site.Title) +
+			"</title>\n<meta name=\"robots\" content=\"noindex, follow\">\n</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed\"><p class=\"wp-embed-heading\">Oops! That embed cannot be found.</p></div>\n</body>\n</html>\n"
+		req.w.Header().Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
+		return writeText(req, http.StatusNotFound, "text/html; charset=utf-8", body)
+	}
+	link := s.link(pt, p)
+	excerpt := plainExcerpt(p, 35)
+	if p.Password != "" {
+		excerpt = "There is no excerpt because this is a protected post."
+	}
+	body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + e(p.Title+" – "+s.site.Title) + "</title>\n" +
+		"<meta name=\"robots\" content=\"noindex, follow\">\n<link rel=\"canonical\" href=\"" + e(link) + "\">\n" +
+		"<style>body{margin:0;font-family:system-ui,sans-serif}.wp-embed{padding:25px;border:1px solid #dcdcde;background:#fff;color:#50575e}.wp-embed-heading{font-size:22px;margin:0 0 12px}.wp-embed-heading a{color:#2c3338;text-decoration:none}.wp-embed-footer{margin-top:20px;font-size:14px}</style>\n" +
+		"</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed post-" + itoa(p.ID) + "\">\n" +
+		"<p class=\"wp-embed-heading\"><a href=\"" + e(link) + "\" target=\"_top\">" + e(p.Title) + "</a></p>\n" +
+		"<div class=\"wp-embed-excerpt\"><p>" + e(excerpt) + "</p></div>\n" +
+		"<div class=\"wp-embed-footer\"><a href=\"" + e(s.site.URL+"/") + "\" target=\"_top\">" + e(s.site.Title) + "</a></div>\n</div>\n</body>\n</html>\n"
+	req.w.Header().Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
+	return writeText(req, http.StatusOK, "text/html; charset=utf-8", body)
+}

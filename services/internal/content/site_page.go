@@ -1,0 +1,564 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/theme"
+)
+
+// sitePage is one page to render: which templates may render it (the
+// template hierarchy, most specific first) and what its blocks show.
+type sitePage struct {
+	status      int
+	templates   []string
+	title       string // the <title>, before " – Site"
+	description string
+	canonical   string
+	ogType      string
+	noindex     bool
+	bodyClass   string
+
+	post *Post // singular pages
+	pt   *PostType
+
+	list      []*Post // listings
+	pages     int
+	pageURL   func(int) string
+	archive   string
+	archDesc  string
+	feedTitle string
+	feedURL   string
+}
+
+// renderSingular renders a post or page.
+func (s *Service) renderSingular(req *siteReq, pt *PostType, p *Post) error {
+	return s.render(req, s.singularPage(pt, p, nil))
+}
+
+func (s *Service) singularPage(pt *PostType, p *Post, front []string) *sitePage {
+	var tpls []string
+	tpls = append(tpls, front...)
+	if p.Template != "" && p.Template != "default" {
+		tpls = append(tpls, p.Template)
+	}
+	if pt == TypePage {
+		tpls = append(tpls, "page-"+p.Slug, "page-"+itoa(p.ID), "page", "singular", "index")
+	} else {
+		tpls = append(tpls, "single-"+pt.Name+"-"+p.Slug, "single-"+pt.Name, "single", "singular", "index")
+	}
+	sp := &sitePage{status: http.StatusOK, templates: tpls, title: p.Title, post: p, pt: pt, ogType: "article",
+		canonical: s.link(pt, p), noindex: p.Status != "publish",
+		bodyClass: "single single-" + pt.Name + " postid-" + itoa(p.ID)}
+	if pt == TypePage {
+		sp.bodyClass = "page page-id-" + itoa(p.ID)
+	}
+	if p.Password == "" {
+		sp.description = plainExcerpt(p, 30)
+	}
+	return sp
+}
+
+// renderFront renders the static front page.
+func (s *Service) renderFront(req *siteReq, p *Post) error {
+	sp := s.singularPage(TypePage, p, []string{"front-page"})
+	sp.canonical = s.site.URL + "/"
+	sp.title = ""
+	sp.ogType = "website"
+	sp.bodyClass = "home " + sp.bodyClass
+	return s.render(req, sp)
+}
+
+// postsListing renders the latest posts: the front page, or the page for
+// posts (page_for_posts) when page is that page.
+func (s *Service) postsListing(req *siteReq, page *Post) error {
+	base := s.site.URL + "/"
+	sp := &sitePage{templates: []string{"home", "index"}, ogType: "website", bodyClass: "blog"}
+	if page == nil {
+		sp.templates = []string{"front-page", "home", "index"}
+		sp.bodyClass = "home blog"
+	} else {
+		base = s.link(TypePage, page)
+		sp.title = page.Title
+	}
+	lq := s.siteListQuery(req)
+	lq.StickyFirst = req.paged == 1
+	return s.listing(req, sp, lq, base)
+}
+
+func (s *Service) siteListQuery(req *siteReq) *ListQuery {
+	statuses := []string{"publish"}
+	if req.caller.Can(TypePost.Caps.ReadPrivate) {
+		statuses = append(statuses, "private")
+	}
+	return &ListQuery{Type: TypePost, Page: req.paged, PerPage: sitePostsPerPage, Statuses: statuses, Order: "desc", OrderBy: "date",
+		ExcludeProtected: false}
+}
+
+// listing runs lq and renders sp with its results; a page past the end is
+// a 404, as WordPress answers it.
+func (s *Service) listing(req *siteReq, sp *sitePage, lq *ListQuery, base string) error {
+	posts, total, err := listPosts(req.r.Context(), s.db(req.r.Context()), lq)
+	if err != nil {
+		return err
+	}
+	sp.pages = (total + lq.PerPage - 1) / lq.PerPage
+	if req.paged > 1 && req.paged > sp.pages {
+		return s.notFound(req)
+	}
+	sp.status = http.StatusOK
+	sp.list = posts
+	query := ""
+	if lq.Search != "" {
+		query = "?s=" + url.QueryEscape(lq.Search)
+	}
+	sp.pageURL = func(n int) string {
+		if n <= 1 {
+			return base + query
+		}
+		return base + "page/" + strconv.Itoa(n) + "/" + query
+	}
+	sp.canonical = sp.pageURL(req.paged)
+	if req.paged > 1 {
+		sp.bodyClass += " paged paged-" + strconv.Itoa(req.paged)
+	}
+	if sp.description == "" {
+		sp.description = s.site.Description
+	}
+	return s.render(req, sp)
+}
+
+// searchPage is the site search (?s=): published posts and pages matching
+// the term, in the search template.
+func (s *Service) searchPage(req *siteReq) error {
+	term := strings.TrimSpace(req.query.Get("s"))
+	sp := &sitePage{templates: []string{"search", "index"}, ogType: "website", bodyClass: "search", noindex: true,
+		title: "Search Results for “" + term + "”", archive: "Search results for: “" + term + "”"}
+	lq := s.siteListQuery(req)
+	lq.Search, lq.OrderBy = term, "relevance"
+	lq.ExcludeProtected = !req.caller.LoggedIn()
+	if term == "" {
+		lq.Search, lq.OrderBy = "", "date"
+	}
+	return s.listing(req, sp, lq, s.site.URL+"/")
+}
+
+func (s *Service) termArchive(req *siteReq, tax *Taxonomy, slug string) error {
+	t, err := termBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return s.notFound(req)
+	}
+	kind := "category"
+	label := "Category: "
+	if tax == Tag {
+		kind, label = "tag", "Tag: "
+	}
+	sp := &sitePage{templates: []string{kind + "-" + t.Slug, kind + "-" + itoa(t.ID), kind, "archive", "index"}, ogType: "website",
+		title: t.Name, archive: label + t.Name, archDesc: t.Description, description: t.Description,
+		bodyClass: "archive " + kind + " " + kind + "-" + t.Slug,
+		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.termLink(tax, t) + "feed/"}
+	lq := s.siteListQuery(req)
+	lq.Tax = []TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+	return s.listing(req, sp, lq, s.termLink(tax, t))
+}
+
+func (s *Service) authorArchive(req *siteReq, slug string) error {
+	dir, ok := s.users.(userDirectory)
+	if !ok {
+		return s.notFound(req)
+	}
+	u, found, err := dir.UserBySlug(req.r.Context(), slug)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return s.notFound(req)
+	}
+	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
+		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug}
+	lq := s.siteListQuery(req)
+	lq.Author = []int64{u.ID}
+	return s.listing(req, sp, lq, s.site.URL+"/author/"+u.Slug+"/")
+}
+
+// dateArchive lists the posts of a year, month or day (site time zone).
+func (s *Service) dateArchive(req *siteReq, y, m, d string) error {
+	year, _ := strconv.Atoi(y)
+	month, day := 1, 1
+	if m != "" {
+		month, _ = strconv.Atoi(m)
+	}
+	if d != "" {
+		day, _ = strconv.Atoi(d)
+	}
+	start := time.Date(year, time.Month(month), day, 0, 0, 0, 0, s.location())
+	if start.Month() != time.Month(month) || start.Day() != day || month < 1 || month > 12 {
+		return s.notFound(req)
+	}
+	end, title := start.AddDate(1, 0, 0), "Year: "+y
+	switch {
+	case d != "":
+		end, title = start.AddDate(0, 0, 1), "Day: "+start.Format("January 2, 2006")
+	case m != "":
+		end, title = start.AddDate(0, 1, 0), "Month: "+start.Format("January 2006")
+	}
+	after, before := start.Add(-time.Second), end
+	sp := &sitePage{templates: []string{"date", "archive", "index"}, ogType: "website", title: strings.SplitN(title, ": ", 2)[1],
+		archive: title, bodyClass: "archive date"}
+	lq := s.siteListQuery(req)
+	lq.After, lq.Before = &after, &before
+	return s.listing(req, sp, lq, s.site.URL+req.path)
+}
+
+func (s *Service) notFound(req *siteReq) error {
+	return s.render(req, &sitePage{status: http.StatusNotFound, templates: []string{"404", "index"}, title: "Page not found",
+		noindex: true, bodyClass: "error404", ogType: "website"})
+}
+
+// render resolves the template, renders its blocks and writes the page.
+func (s *Service) render(req *siteReq, sp *sitePage) error {
+	ctx := req.r.Context()
+	th, err := theme.Builtin()
+	if err != nil {
+		return fmt.Errorf("load theme: %w", err)
+	}
+	rows, err := loadThemeRows(ctx, s.db(ctx), th.Stylesheet, sp.templates)
+	if err != nil {
+		return err
+	}
+	markup, used := "", ""
+	for _, slug := range sp.templates {
+		if c, ok := rows.templates[slug]; ok {
+			markup, used = c, slug
+			break
+		}
+		if f, ok := th.Template(slug); ok {
+			markup, used = f.Content, slug
+			break
+		}
+	}
+	env, err := s.siteEnv(req, sp, th, rows)
+	if err != nil {
+		return err
+	}
+	body := blocks.RenderMarkup(markup, env)
+	if i := strings.Index(body, "<main"); i >= 0 {
+		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
+	}
+	var sb strings.Builder
+	sb.Grow(len(body) + 8192)
+	s.writeHead(&sb, sp, s.globalCSS(th, rows.styles))
+	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
+	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
+	sb.WriteString(`<div class="wp-site-blocks">` + "\n" + body + "\n</div>\n</body>\n</html>\n")
+	h := req.w.Header()
+	s.discoveryHeaders(h, sp)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Siteplane-Template", used)
+	if sp.noindex || req.caller.LoggedIn() {
+		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
+	}
+	h.Set("Content-Length", strconv.Itoa(sb.Len()))
+	req.w.WriteHeader(sp.status)
+	if req.r.Method != http.MethodHead {
+		_, _ = req.w.Write([]byte(sb.String()))
+	}
+	return nil
+}
+
+// cssCache is the stylesheet of the last user global styles seen: they
+// change rarely, and the CSS is the same for every page until they do.
+type cssCache struct {
+	key string
+	css string
+}
+
+// globalCSS is the page's stylesheet: the theme's settings and styles with
+// the user's global styles (the stored post's content) merged over them.
+func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
+	if c, ok := s.siteCSS.Load().(cssCache); ok && c.key == userStyles {
+		return c.css
+	}
+	settings, styles := th.Settings, th.Styles
+	if us, ust, ok := decodeUserThemeJSON(userStyles); ok {
+		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
+	}
+	css := blocks.GlobalCSS(settings, styles)
+	s.siteCSS.Store(cssCache{key: userStyles, css: css})
+	return css
+}
+
+// discoveryHeaders are the Link headers every page carries: the REST API
+// root and, for a post, its REST resource and short link.
+func (s *Service) discoveryHeaders(h http.Header, sp *sitePage) {
+	h.Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
+	if sp.post != nil {
+		h.Add("Link", "<"+s.postURL(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
+		h.Add("Link", "<"+s.guid(sp.pt, sp.post)+`>; rel=shortlink`)
+	}
+}
+
+func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
+	e := html.EscapeString
+	title := s.site.Title
+	if sp.title != "" {
+		title = sp.title + " – " + s.site.Title
+	} else if s.site.Description != "" {
+		title = s.site.Title + " – " + s.site.Description
+	}
+	sb.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	sb.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
+	sb.WriteString("<title>" + e(title) + "</title>\n")
+	// no site icon yet: an empty one keeps browsers from asking for /favicon.ico
+	sb.WriteString(`<link rel="icon" href="data:,">` + "\n")
+	if sp.noindex {
+		sb.WriteString(`<meta name="robots" content="noindex, follow">` + "\n")
+	}
+	if sp.description != "" {
+		sb.WriteString(`<meta name="description" content="` + e(sp.description) + `">` + "\n")
+	}
+	if sp.canonical != "" {
+		sb.WriteString(`<link rel="canonical" href="` + e(sp.canonical) + `">` + "\n")
+	}
+	og := func(k, v string) {
+		if v != "" {
+			sb.WriteString(`<meta property="og:` + k + `" content="` + e(v) + `">` + "\n")
+		}
+	}
+	og("type", sp.ogType)
+	og("title", title)
+	og("url", sp.canonical)
+	og("site_name", s.site.Title)
+	og("description", sp.description)
+	sb.WriteString(`<link rel="https://api.w.org/" href="` + e(s.restRoot+"/") + `">` + "\n")
+	sb.WriteString(`<link rel="alternate" type="application/rss+xml" title="` + e(s.site.Title) + ` » Feed" href="` + e(s.site.URL+"/feed/") + `">` + "\n")
+	if sp.feedURL != "" {
+		sb.WriteString(`<link rel="alternate" type="application/rss+xml" title="` + e(s.site.Title+" » "+sp.feedTitle) + `" href="` + e(sp.feedURL) + `">` + "\n")
+	}
+	if p := sp.post; p != nil {
+		sb.WriteString(`<link rel="alternate" title="JSON" type="application/json" href="` + e(s.postURL(sp.pt, p.ID)) + `">` + "\n")
+		sb.WriteString(`<link rel="shortlink" href="` + e(s.guid(sp.pt, p)) + `">` + "\n")
+		if p.Status == "publish" {
+			u := s.restRoot + "/oembed/1.0/embed?url=" + url.QueryEscape(s.link(sp.pt, p))
+			sb.WriteString(`<link rel="alternate" title="oEmbed (JSON)" type="application/json+oembed" href="` + e(u) + `">` + "\n")
+			sb.WriteString(`<link rel="alternate" title="oEmbed (XML)" type="text/xml+oembed" href="` + e(u+"&format=xml") + `">` + "\n")
+		}
+	}
+	sb.WriteString(`<style id="global-styles-inline-css">` + css + "</style>\n</head>\n")
+}
+
+// siteEnv is what the theme's blocks read for sp.
+func (s *Service) siteEnv(req *siteReq, sp *sitePage, th *theme.Theme, rows *themeRows) (*blocks.Env, error) {
+	ctx := req.r.Context()
+	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL,
+		SearchQuery: req.query.Get("s"), ArchiveTitle: sp.archive, ArchiveDescription: sp.archDesc}
+	env.Part = func(slug string) (string, bool) {
+		if c, ok := rows.parts[slug]; ok {
+			return c, true
+		}
+		if f, ok := th.Part(slug); ok {
+			return f.Content, true
+		}
+		return "", false
+	}
+	navCache := map[int64][]blocks.Link{}
+	var navErr error
+	env.Navigation = func(ref int64) []blocks.Link {
+		if l, ok := navCache[ref]; ok {
+			return l
+		}
+		l, err := s.navigationLinks(ctx, ref)
+		if err != nil {
+			navErr = err
+		}
+		navCache[ref] = l
+		return l
+	}
+	conv := &postConverter{s: s, req: req, users: map[int64]siteUser{}}
+	if sp.post != nil {
+		bp, err := conv.convert(ctx, sp.pt, []*Post{sp.post}, true, env)
+		if err != nil {
+			return nil, err
+		}
+		env.Post = bp[0]
+	}
+	if sp.pageURL != nil {
+		bp, err := conv.convert(ctx, TypePost, sp.list, false, env)
+		if err != nil {
+			return nil, err
+		}
+		env.Query = &blocks.Query{Posts: bp, Page: req.paged, Pages: sp.pages, PageURL: sp.pageURL}
+	}
+	if navErr != nil {
+		return nil, navErr
+	}
+	return env, nil
+}
+
+// siteUserTTL is how long pages reuse an author's name and slug from the
+// gateway's lookup: a renamed author shows on pages within this time.
+const siteUserTTL = 30 * time.Second
+
+type cachedUser struct {
+	u     siteUser
+	until time.Time
+}
+
+// postConverter turns posts into what the blocks show, reading author
+// names and term names once per page.
+type postConverter struct {
+	s     *Service
+	req   *siteReq
+	users map[int64]siteUser
+}
+
+func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
+	if u, ok := c.users[id]; ok {
+		return u, nil
+	}
+	if e, ok := c.s.siteUsers.Load(id); ok && time.Now().Before(e.(cachedUser).until) {
+		c.users[id] = e.(cachedUser).u
+		return e.(cachedUser).u, nil
+	}
+	var u siteUser
+	if dir, ok := c.s.users.(userDirectory); ok {
+		found, ok, err := dir.UserInfo(ctx, id)
+		if err != nil {
+			return u, err
+		}
+		if ok {
+			u = found
+		}
+	}
+	c.users[id] = u
+	c.s.siteUsers.Store(id, cachedUser{u: u, until: time.Now().Add(siteUserTTL)})
+	return u, nil
+}
+
+func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post, full bool, env *blocks.Env) ([]*blocks.Post, error) {
+	s := c.s
+	var ids []int64
+	for _, p := range posts {
+		ids = append(ids, p.TermIDs...)
+	}
+	terms, err := termNames(ctx, s.db(ctx), ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*blocks.Post, 0, len(posts))
+	for _, p := range posts {
+		local := p.DateGMT.In(s.location())
+		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.link(pt, p), DateISO: local.Format(time.RFC3339),
+			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
+		if p.Password != "" {
+			bp.Title = "Protected: " + p.Title
+		}
+		if p.Status == "private" {
+			bp.Title = "Private: " + p.Title
+		}
+		u, err := c.user(ctx, p.Author)
+		if err != nil {
+			return nil, err
+		}
+		bp.Author.Label = u.Name
+		if u.Slug != "" {
+			bp.Author.URL = s.site.URL + "/author/" + u.Slug + "/"
+		}
+		for _, id := range p.TermIDs {
+			if t, ok := terms[id]; ok {
+				tax := Category
+				if t.Taxonomy == Tag.Name {
+					tax = Tag
+				} else if t.Taxonomy != Category.Name {
+					continue
+				}
+				bp.Terms[t.Taxonomy] = append(bp.Terms[t.Taxonomy], blocks.Link{Label: t.Name, URL: s.termLink(tax, t)})
+			}
+		}
+		open := unlocked(c.req, pt, p)
+		switch {
+		case !open:
+			bp.Excerpt = "There is no excerpt because this is a protected post."
+		default:
+			bp.Excerpt = plainExcerpt(p, defaultExcerptWords)
+		}
+		if full {
+			if open {
+				sub := *env
+				sub.Post = nil
+				sub.Query = nil
+				bp.ContentHTML = s.renderPostContent(p.Content, &sub)
+			} else {
+				bp.ContentHTML = s.passwordForm(p, bp.URL)
+			}
+			if pt == TypePost && p.Status == "publish" {
+				prev, next, err := s.adjacent(ctx, p)
+				if err != nil {
+					return nil, err
+				}
+				bp.Prev, bp.Next = prev, next
+			}
+		}
+		out = append(out, bp)
+	}
+	return out, nil
+}
+
+// renderPostContent renders a post's content: its blocks on the server,
+// or, for classic content, paragraphs from its line breaks.
+func (s *Service) renderPostContent(raw string, env *blocks.Env) string {
+	if !hasBlocks(raw) {
+		return autop(raw)
+	}
+	return blocks.RenderMarkup(raw, env)
+}
+
+// plainExcerpt is the post's excerpt as text (meta description, excerpt
+// block).
+func plainExcerpt(p *Post, words int) string {
+	var h string
+	if strings.TrimSpace(p.Excerpt) != "" {
+		h = p.Excerpt
+	} else {
+		h = generateExcerpt(p.Content, words)
+	}
+	return strings.TrimSpace(html.UnescapeString(stripTags(h, " ")))
+}
+
+// passwordForm is the form a protected post shows instead of its content.
+func (s *Service) passwordForm(p *Post, back string) string {
+	id := "pwbox-" + itoa(p.ID)
+	return `<form action="` + html.EscapeString(s.site.URL+"/?action=postpass") + `" class="post-password-form" method="post">` +
+		`<p>This content is password protected. To view it please enter your password below:</p>` +
+		`<p><label for="` + id + `">Password: <input name="post_password" id="` + id + `" type="password" spellcheck="false" size="20"></label> ` +
+		`<input type="submit" name="Submit" value="Enter"></p>` +
+		`<input type="hidden" name="redirect_to" value="` + html.EscapeString(back) + `"></form>`
+}
+
+// adjacent returns the previous (older) and next (newer) published posts.
+func (s *Service) adjacent(ctx context.Context, p *Post) (prev, next *blocks.Link, err error) {
+	one := func(order string, after, before *time.Time) (*blocks.Link, error) {
+		rows, _, err := listPosts(ctx, s.db(ctx), &ListQuery{Type: TypePost, Page: 1, PerPage: 1, Statuses: []string{"publish"},
+			Order: order, OrderBy: "date", After: after, Before: before, Exclude: []int64{p.ID}})
+		if err != nil || len(rows) == 0 {
+			return nil, err
+		}
+		return &blocks.Link{Label: rows[0].Title, URL: s.link(TypePost, rows[0])}, nil
+	}
+	d := p.DateGMT
+	if prev, err = one("desc", nil, &d); err != nil {
+		return nil, nil, err
+	}
+	next, err = one("asc", &d, nil)
+	return prev, next, err
+}

@@ -1,0 +1,247 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/content/blocks"
+)
+
+// The website's reads: one statement each, over the same tables as REST.
+
+// siteStatuses are the statuses a visitor may see at a permalink:
+// published, and private for callers who may read private posts (checked
+// by the caller with canRead).
+var siteStatuses = []string{"publish", "private"}
+
+// pageByPath finds the page at a nested path ("parent/child") among
+// published and private pages; nil when none.
+func pageByPath(ctx context.Context, q querier, ancestors, slug string) (*Post, error) {
+	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(TypePage) +
+		" WHERE p.type = 'page' AND p.slug = $1 AND anc.path = $2 AND p.status = ANY($3) ORDER BY p.id LIMIT 1"
+	return scanOne(q.QueryRow(ctx, sql, slug, ancestors, siteStatuses), "page "+slug)
+}
+
+// postBySlug finds a published or private post by slug; nil when none.
+func postBySlug(ctx context.Context, q querier, slug string) (*Post, error) {
+	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(TypePost) +
+		" WHERE p.type = 'post' AND p.slug = $1 AND p.status = ANY($2) ORDER BY p.id LIMIT 1"
+	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
+}
+
+func scanOne(row pgx.Row, what string) (*Post, error) {
+	p, err := scanPost(row)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select %s: %w", what, err)
+	}
+	return p, nil
+}
+
+// termBySlug reads a term of tax by slug; nil when none.
+func termBySlug(ctx context.Context, q querier, tax *Taxonomy, slug string) (*Term, error) {
+	t := &Term{}
+	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug, description FROM terms WHERE taxonomy = $1 AND slug = $2`, tax.Name, slug).
+		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select term %s: %w", slug, err)
+	}
+	return t, nil
+}
+
+// termNames maps term ids to name and slug (the post-terms block).
+func termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, error) {
+	out := map[int64]*Term{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("select terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t := &Term{}
+		if err := rows.Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug); err != nil {
+			return nil, fmt.Errorf("scan term: %w", err)
+		}
+		out[t.ID] = t
+	}
+	return out, rows.Err()
+}
+
+// publicTerms lists the terms of tax that have published posts (the
+// sitemap), by name.
+func publicTerms(ctx context.Context, q querier, tax *Taxonomy) ([]*Term, error) {
+	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND EXISTS (
+ SELECT 1 FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = t.id AND p.status = 'publish') ORDER BY t.name, t.id`, tax.Name)
+	if err != nil {
+		return nil, fmt.Errorf("list terms: %w", err)
+	}
+	defer rows.Close()
+	var out []*Term
+	for rows.Next() {
+		t := &Term{}
+		if err := rows.Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug); err != nil {
+			return nil, fmt.Errorf("scan term: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// themeRows is what a page render needs from the database: the stored
+// templates among candidates, every stored part, and the user's global
+// styles — in one statement.
+type themeRows struct {
+	templates map[string]string // slug → content
+	parts     map[string]string
+	styles    string // the global styles post's content, "" when none
+}
+
+func loadThemeRows(ctx context.Context, q querier, stylesheet string, candidates []string) (*themeRows, error) {
+	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
+ ((type = 'wp_template' AND slug = ANY($2)) OR type = 'wp_template_part' OR type = $3) ORDER BY id`, stylesheet, candidates, globalStylesType)
+	if err != nil {
+		return nil, fmt.Errorf("load theme rows: %w", err)
+	}
+	defer rows.Close()
+	out := &themeRows{templates: map[string]string{}, parts: map[string]string{}}
+	for rows.Next() {
+		var typ, slug, content string
+		if err := rows.Scan(&typ, &slug, &content); err != nil {
+			return nil, fmt.Errorf("scan theme row: %w", err)
+		}
+		switch typ {
+		case "wp_template":
+			out.templates[slug] = content
+		case "wp_template_part":
+			out.parts[slug] = content
+		default:
+			if out.styles == "" {
+				out.styles = content
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// navigationLinks reads a navigation post's links (ref 0: the oldest
+// published navigation post); without one, the published top-level pages,
+// as the navigation block falls back to a page list.
+func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
+	q := s.db(ctx)
+	var content string
+	var err error
+	if ref > 0 {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
+	} else {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+	}
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("read navigation: %w", err)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		if ref > 0 {
+			return nil, nil
+		}
+		pages, _, err := listPosts(ctx, q, &ListQuery{Type: TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
+			Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
+		if err != nil {
+			return nil, err
+		}
+		var out []blocks.Link
+		for _, p := range pages {
+			out = append(out, blocks.Link{Label: p.Title, URL: s.link(TypePage, p)})
+		}
+		return out, nil
+	}
+	return s.resolveNavLinks(ctx, blocks.Parse(content))
+}
+
+// resolveNavLinks turns navigation-link blocks into links: a link to a post
+// or page follows its current permalink (and is left out when it is not
+// published), anything else uses its url.
+func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
+	type item struct {
+		label, url string
+		id         int64
+	}
+	var items []item
+	var ids []int64
+	var walk func([]blocks.Node)
+	walk = func(nodes []blocks.Node) {
+		for _, n := range nodes {
+			b := n.Block
+			if b == nil {
+				continue
+			}
+			if b.Name == "core/navigation-link" || b.Name == "core/navigation-submenu" {
+				it := item{}
+				it.label, _ = b.Attrs["label"].(string)
+				it.url, _ = b.Attrs["url"].(string)
+				if id, ok := b.Attrs["id"].(float64); ok && id > 0 {
+					if kind, _ := b.Attrs["kind"].(string); kind == "" || kind == "post-type" {
+						it.id = int64(id)
+						ids = append(ids, it.id)
+					}
+				}
+				items = append(items, it)
+			}
+			walk(b.Parts)
+		}
+	}
+	walk(nodes)
+	posts := map[int64]*Post{}
+	if len(ids) > 0 {
+		rows, err := s.db(ctx).Query(ctx, "SELECT "+postColumns+postFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
+		if err != nil {
+			return nil, fmt.Errorf("resolve navigation: %w", err)
+		}
+		for rows.Next() {
+			p, err := scanPost(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("resolve navigation: %w", err)
+			}
+			posts[p.ID] = p
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("resolve navigation: %w", err)
+		}
+	}
+	var out []blocks.Link
+	for _, it := range items {
+		if it.id > 0 {
+			p, ok := posts[it.id]
+			if !ok {
+				continue
+			}
+			pt := typeByName(p.Type)
+			if pt == nil {
+				continue
+			}
+			it.url = s.link(pt, p)
+			if it.label == "" {
+				it.label = p.Title
+			}
+		}
+		if it.url == "" {
+			continue
+		}
+		if it.label == "" {
+			it.label = it.url
+		}
+		out = append(out, blocks.Link{Label: it.label, URL: it.url})
+	}
+	return out, nil
+}
