@@ -78,4 +78,34 @@ func TestCookieNonceAuthentication(t *testing.T) {
 			}
 		})
 	}
+
+	// The website shows a signed-in visitor their own draft on the session
+	// cookie alone (a page view needs no nonce); anonymous visitors get 404.
+	t.Run("website: the session shows the visitor's draft", func(t *testing.T) {
+		draft := `{"title":"Cookie draft","status":"draft"}`
+		req, _ := http.NewRequest("POST", st.Gateway+"/cms-json/cms/v2/posts", strings.NewReader(draft))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-WP-Nonce", nonce)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(string(b))
+		if res.StatusCode != 201 || id == nil {
+			t.Fatalf("create draft: %d %s", res.StatusCode, b)
+		}
+		if s, _, body := do("GET", "/?p="+id[1], nil, nil); s != 200 || !strings.Contains(body, "Cookie draft") {
+			t.Fatalf("signed-in visitor: %d %.300s", s, body)
+		}
+		anon, err := http.Get(st.Gateway + "/?p=" + id[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		anon.Body.Close()
+		if anon.StatusCode != 404 {
+			t.Fatalf("anonymous visitor: %d, want 404", anon.StatusCode)
+		}
+	})
 }
