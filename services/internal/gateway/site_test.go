@@ -72,7 +72,9 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 			got := last
 			mu.Unlock()
 			if tt.wantPath == "" {
-				if got != nil || rec.Code != 404 {
+				// reserved: answered by the gateway itself (the sign-in
+				// page) or not found, never by the renderer
+				if got != nil || (rec.Code != 404 && tt.target != "/cms-login.php") {
 					t.Fatalf("forwarded %v, status %d", got, rec.Code)
 				}
 				return
