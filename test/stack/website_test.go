@@ -360,3 +360,28 @@ func TestWebsitePages(t *testing.T) {
 		}
 	})
 }
+
+// Pages go through the gateway's edge cache: an anonymous visitor's second
+// view is a hit, an authenticated one bypasses it, and a committed write (a
+// new post in the archive) is on the very next view.
+func TestWebsitePagesEdgeCache(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	name := fmt.Sprintf("cached-%d", time.Now().UnixNano())
+	cat := create(t, "categories", map[string]any{"name": name})
+	path := "/category/" + cat["slug"].(string) + "/"
+	if r := page(t, "GET", path); r.Status != 200 || r.Header.Get("X-Cache") != "miss" {
+		t.Fatalf("first view: %d, X-Cache %q", r.Status, r.Header.Get("X-Cache"))
+	}
+	if r := page(t, "GET", path); r.Header.Get("X-Cache") != "hit" {
+		t.Fatalf("second view: X-Cache %q, want hit", r.Header.Get("X-Cache"))
+	}
+	if r := page(t, "GET", path, admin()...); r.Header.Get("X-Cache") != "" {
+		t.Fatalf("authenticated view: X-Cache %q, want none", r.Header.Get("X-Cache"))
+	}
+	title := name + " post"
+	create(t, "posts", map[string]any{"title": title, "status": "publish", "categories": []any{cat["id"]}})
+	r := page(t, "GET", path)
+	if r.Header.Get("X-Cache") != "miss" || !strings.Contains(string(r.Raw), title) {
+		t.Fatalf("view after a write: X-Cache %q, new post shown %v", r.Header.Get("X-Cache"), strings.Contains(string(r.Raw), title))
+	}
+}

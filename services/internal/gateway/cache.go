@@ -12,13 +12,15 @@ import (
 )
 
 // uploadsPrefix is the public path of uploaded files (served by media),
-// the only public URLs the edge cache keeps.
+// which the edge cache keeps besides REST answers and website pages.
 const uploadsPrefix = "/cms-content/uploads/"
 
-// Key kinds: a REST route and a file path never share a key.
+// Key kinds: a REST route, a file path and a website page never share a
+// key.
 const (
 	kindREST = "rest:"
 	kindFile = "file:"
+	kindSite = "site:"
 )
 
 // serveCached answers an anonymous GET/HEAD from the edge cache, or lets

@@ -202,7 +202,14 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if site {
-		g.serveSite(w, r, b)
+		// Pages go through the edge cache like REST answers: a visitor
+		// with any cookie (a session, a post password) bypasses it, and
+		// every committed write starts a new generation.
+		query, _ := url.ParseQuery(r.URL.RawQuery)
+		if !edgecache.Safe(r, query) {
+			w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
+		}
+		g.serveCached(w, r, kindSite, r.URL.Path, r.URL.RawQuery, query, func(w http.ResponseWriter) { g.serveSite(w, r, b) })
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
