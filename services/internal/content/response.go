@@ -155,8 +155,10 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 			}
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
-		content = append(content, rest.Member{Key: "protected", Value: protected},
-			rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
+		content = append(content, rest.Member{Key: "protected", Value: protected})
+		if shows("content", "block_version") { // parsing the blocks costs
+			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
+		}
 		add("content", content)
 	}
 	if pt.Excerpt {
