@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +200,38 @@ func TestUntrashAndExcerptLength(t *testing.T) {
 	r := e.do(editor, "POST", path, map[string]any{"status": "publish"})
 	if r.obj()["status"] != "publish" || r.obj()["slug"] != "keep-me" {
 		t.Fatalf("untrash: %s", r.Raw)
+	}
+}
+
+// TestTermFieldsByContext: the route kit filters terms by termSchema's
+// contexts (embed keeps only id, link, name, slug, taxonomy; menus id, name,
+// slug), and writes answer in the edit context, which shows what view shows.
+func TestTermFieldsByContext(t *testing.T) {
+	e := newEnv(t)
+	cat := e.do(editor, "POST", "/cms/v2/categories", map[string]any{"name": "News", "description": "d"}).id()
+	menu := e.do(admin, "POST", "/cms/v2/menus", map[string]any{"name": "Main"}).id()
+	cases := []struct {
+		name, path string
+		want       []string
+	}{
+		{"category view", fmt.Sprintf("/cms/v2/categories/%d", cat), []string{"id", "count", "description", "link", "name", "slug", "taxonomy", "parent", "meta", "_links"}},
+		{"category embed", fmt.Sprintf("/cms/v2/categories/%d?context=embed", cat), []string{"id", "link", "name", "slug", "taxonomy", "_links"}},
+		{"category edit", fmt.Sprintf("/cms/v2/categories/%d?context=edit", cat), []string{"id", "count", "description", "link", "name", "slug", "taxonomy", "parent", "meta", "_links"}},
+		{"menu view", fmt.Sprintf("/cms/v2/menus/%d", menu), []string{"id", "description", "name", "slug", "meta", "locations", "auto_add", "_links"}},
+		{"menu embed", fmt.Sprintf("/cms/v2/menus/%d?context=embed", menu), []string{"id", "name", "slug", "_links"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(admin, "GET", c.path, nil)
+			wantStatus(t, r, 200)
+			if got := topKeys(t, r.Raw); !slices.Equal(got, c.want) {
+				t.Fatalf("keys %v, want %v", got, c.want)
+			}
+		})
+	}
+	r := e.do(editor, "POST", fmt.Sprintf("/cms/v2/categories/%d", cat), map[string]any{"description": "e"})
+	wantStatus(t, r, 200)
+	if got := topKeys(t, r.Raw); !slices.Equal(got, cases[0].want) {
+		t.Fatalf("update keys %v, want %v", got, cases[0].want)
 	}
 }

@@ -69,17 +69,24 @@ func postSchema(pt *PostType) *rest.Schema {
 	}
 	switch {
 	case pt.EmbedContent:
-		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxAll, ctxAll)},
-			rest.Prop{Name: "content", Schema: rendered(ctxAll, ctxAll, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true}},
+		// navigation adds embed to status, content and the raw parts (as
+		// WordPress's navigation fallback widens the posts schema)
+		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEditEmbed, ctxAll)},
+			rest.Prop{Name: "content", Schema: rendered(ctxEditEmbed, ctxAll, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEditEmbed, Readonly: true}},
 				rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})})
 	case pt.RenderedText:
-		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEdit, ctxAll)},
-			rest.Prop{Name: "content", Schema: rendered(ctxEdit, ctxView, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-				rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})})
-	default: // blocks: raw only
-		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxView, nil)},
-			rest.Prop{Name: "content", Schema: rendered(ctxView, nil, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-				rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})})
+		// content is view+edit although its protected flag lists embed too
+		content := rendered(ctxEdit, ctxView, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
+			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content.Context = ctxView
+		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEdit, ctxAll)}, rest.Prop{Name: "content", Schema: content})
+	default: // blocks: raw only; title stays in embed (as the empty [])
+		title := rendered(ctxView, nil)
+		title.Context = ctxAll
+		content := rendered(ctxView, nil, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
+			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content.Context = ctxView
+		props = append(props, rest.Prop{Name: "title", Schema: title}, rest.Prop{Name: "content", Schema: content})
 	}
 	if pt.Author {
 		props = append(props, rest.Prop{Name: "author", Schema: &rest.Schema{Type: "integer", Context: ctxAll}})
@@ -105,7 +112,9 @@ func postSchema(pt *PostType) *rest.Schema {
 		props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object", Context: ctxView, Properties: meta}})
 	}
 	if pt.SyncStatus {
-		props = append(props, rest.Prop{Name: "cms_pattern_sync_status", Schema: &rest.Schema{Type: "string", Enum: strEnum("partial", "unsynced"), Context: ctxView, Readonly: true}})
+		// in every context: the blocks controller adds it after filtering
+		// by context (prepare renders "" in embed)
+		props = append(props, rest.Prop{Name: "cms_pattern_sync_status", Schema: &rest.Schema{Type: "string", Enum: strEnum("partial", "unsynced"), Context: ctxAll, Readonly: true}})
 	}
 	if pt.Sticky {
 		props = append(props, rest.Prop{Name: "sticky", Schema: &rest.Schema{Type: "boolean", Context: ctxView}})

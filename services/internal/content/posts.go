@@ -398,6 +398,7 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 			if !canDelete(caller(c), pt, p) {
 				return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 			}
+			c.Set("context", "edit") // the kit filters the answer by this context
 			edit, err := s.withGenerated(c, tx, pt, view{context: "edit", who: caller(c)}, p)
 			if err != nil {
 				return err
@@ -442,10 +443,11 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 
 // editView renders a post just written: write answers are always in the edit
 // context (WordPress sets context=edit before preparing them).
-func (s *Service) editView(c *rest.Request, pt *PostType, p *Post) (rest.Object, error) {
+func (s *Service) editView(c *rest.Request, pt *PostType, p *Post) (rest.Item, error) {
+	c.Set("context", "edit") // the kit filters the item by this context
 	v, err := s.withGenerated(c, s.db(c.Context()), pt, view{context: "edit", who: caller(c)}, p)
 	if err != nil {
-		return nil, err
+		return rest.Item{}, err
 	}
 	return s.prepare(pt, p, v), nil
 }

@@ -80,58 +80,75 @@ func (s *Service) guid(pt *PostType, p *Post) string {
 	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + strconv.FormatInt(p.ID, 10)
 }
 
-// prepare renders a post for the response (prepare_item_for_response),
-// keeping only the fields of v.context, in WordPress's order.
-func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
+// prepare renders a post for the response (prepare_item_for_response), in
+// WordPress's order. Which fields and sub-fields a context shows is the item
+// schema's business (postSchema): the route kit removes what v.context must
+// not show, as filter_response_by_context does. Like get_fields_for_response
+// and rest_is_field_included, prepare asks the same schema (shows) before
+// computing a value that costs an allocation, a render or a query; only
+// values WordPress computes differently per context are decided here by hand
+// (the blocks embed title, password-protected rendering, the sync status).
+func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 	c := v.context
-	edit, embed := c == "edit", c == "embed"
+	embed := c == "embed"
+	schema := s.static(pt).schema
+	shows := func(path ...string) bool { return rest.ContextShows(schema, c, path...) }
 	out := make(rest.Object, 0, 32)
 	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
 	add("id", p.ID)
 	add("date", formatLocal(p.DateGMT, s.location()))
-	if !embed {
+	if shows("date_gmt") {
 		add("date_gmt", formatGMT(p.DateGMT))
-		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, p)}}
-		if edit {
-			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, p)})
+	}
+	if shows("guid") {
+		var guid any = s.guid(pt, p) // boxed once for both members
+		g := rest.Object{{Key: "rendered", Value: guid}}
+		if shows("guid", "raw") {
+			g = append(g, rest.Member{Key: "raw", Value: guid})
 		}
-		add("guid", guid)
+		add("guid", g)
+	}
+	if shows("modified") {
 		add("modified", formatLocal(p.ModifiedGMT, s.location()))
+	}
+	if shows("modified_gmt") {
 		add("modified_gmt", formatGMT(p.ModifiedGMT))
 	}
-	if edit {
+	if shows("password") {
 		add("password", p.Password)
 	}
 	add("slug", p.Slug)
-	if !embed || pt.EmbedContent {
-		add("status", p.Status)
-	}
+	add("status", p.Status)
 	add("type", pt.Name)
 	add("link", s.link(pt, p))
 
+	var title any = p.Title // boxed once for raw and rendered
 	switch {
 	case pt.RenderedText:
-		title := rest.Object{}
-		if edit || (embed && pt.EmbedContent) {
-			title = append(title, rest.Member{Key: "raw", Value: p.Title})
+		t := make(rest.Object, 0, 2)
+		if shows("title", "raw") {
+			t = append(t, rest.Member{Key: "raw", Value: title})
 		}
-		add("title", append(title, rest.Member{Key: "rendered", Value: p.Title}))
-	case !embed: // blocks: {raw} in view and edit
-		add("title", rest.Object{{Key: "raw", Value: p.Title}})
+		add("title", append(t, rest.Member{Key: "rendered", Value: title}))
+	case !embed:
+		add("title", rest.Object{{Key: "raw", Value: title}})
 	default:
-		// blocks in embed: title.raw is not in embed and title.rendered is
-		// removed, which leaves WordPress an empty PHP array
+		// blocks in embed: WordPress filters title down to nothing (raw is
+		// view+edit, rendered is unset) and PHP encodes the empty array as
+		// [], not {}: a per-context value the schema cannot express
 		add("title", []any{})
 	}
 
 	protected := p.Password != ""
 	required := protected && !canAccessPasswordContent(p, v)
-	if !embed || pt.EmbedContent {
-		content := rest.Object{}
-		if edit || !pt.RenderedText || (embed && pt.EmbedContent) {
+	if shows("content") {
+		content := make(rest.Object, 0, 4)
+		if shows("content", "raw") {
 			content = append(content, rest.Member{Key: "raw", Value: p.Content})
 		}
-		if pt.RenderedText {
+		if pt.RenderedText && shows("content", "rendered") {
+			// password-protected content renders as "" unless the password
+			// was given or the context is edit (can_access_password_content)
 			rendered := ""
 			if !required {
 				rendered = renderContent(p.Content)
@@ -139,18 +156,18 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
 		content = append(content, rest.Member{Key: "protected", Value: protected})
-		if edit || (embed && pt.EmbedContent) {
+		if shows("content", "block_version") { // parsing the blocks costs
 			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
 		}
 		add("content", content)
 	}
 	if pt.Excerpt {
-		ex := rest.Object{}
-		if edit {
+		ex := make(rest.Object, 0, 3)
+		if shows("excerpt", "raw") {
 			ex = append(ex, rest.Member{Key: "raw", Value: p.Excerpt})
 		}
 		rendered := ""
-		if !required {
+		if !required { // as for content.rendered
 			rendered = renderExcerpt(p.Excerpt, p.Content, v.excerptLength)
 		}
 		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
@@ -161,53 +178,56 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Object {
 	if pt.Thumbnail {
 		add("featured_media", p.FeaturedMedia)
 	}
-	if !embed {
-		if pt.Hierarchical {
-			add("parent", p.Parent)
-		}
-		if pt.PageAttributes {
-			add("menu_order", p.MenuOrder)
-		}
-		if pt.Comments {
-			add("comment_status", p.CommentStatus)
-			add("ping_status", p.PingStatus)
-		}
-		if pt.Sticky {
-			add("sticky", p.Sticky)
-		}
-		add("template", p.Template)
-		if pt.Formats {
-			add("format", p.Format)
-		}
-		if pt.Footnotes {
-			add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
-		}
-		for _, tax := range pt.Taxonomies {
+	if pt.Hierarchical {
+		add("parent", p.Parent)
+	}
+	if pt.PageAttributes {
+		add("menu_order", p.MenuOrder)
+	}
+	if pt.Comments {
+		add("comment_status", p.CommentStatus)
+		add("ping_status", p.PingStatus)
+	}
+	if pt.Sticky {
+		add("sticky", p.Sticky)
+	}
+	add("template", p.Template)
+	if pt.Formats {
+		add("format", p.Format)
+	}
+	if pt.Footnotes && shows("meta") {
+		add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
+	}
+	for _, tax := range pt.Taxonomies {
+		if shows(tax.Base) {
 			add(tax.Base, p.termsOf(tax))
 		}
-		if edit && pt.Public {
-			add("permalink_template", s.permalinkTemplate(pt))
-			g, ok := v.generated[p.ID]
-			if !ok {
-				g = generatedSlug(p)
-			}
-			add("generated_slug", g)
+	}
+	if shows("permalink_template") {
+		add("permalink_template", s.permalinkTemplate(pt))
+	}
+	if shows("generated_slug") {
+		g, ok := v.generated[p.ID]
+		if !ok {
+			g = generatedSlug(p)
 		}
-		if pt.Public {
-			add("class_list", classList(pt, p, v.passwordUnlocked))
-		}
+		add("generated_slug", g)
+	}
+	if shows("class_list") {
+		add("class_list", classList(pt, p, v.passwordUnlocked))
 	}
 	if pt.SyncStatus {
-		// the blocks controller appends the meta value last, in every
-		// context (filter_response_by_context); embed has no meta, so ""
+		// the blocks controller copies the meta value out after
+		// filter_response_by_context, so it is there in every context, and
+		// "" in embed, where meta was filtered away: a per-context value
+		syncStatus := p.SyncStatus
 		if embed {
-			add("cms_pattern_sync_status", "")
-		} else {
-			add("cms_pattern_sync_status", p.SyncStatus)
+			syncStatus = ""
 		}
+		add("cms_pattern_sync_status", syncStatus)
 	}
 	add("_links", s.links(pt, p, v))
-	return out
+	return rest.Item{Data: out}
 }
 
 // blockVersion is block_version: 1 when the content has blocks.
@@ -402,6 +422,7 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 
 // typeStatic is what the links of every post of a type share, built once.
 type typeStatic struct {
+	schema            *rest.Schema // postSchema(pt), asked by prepare
 	collection, about []any
 	termsOf           []string // per taxonomy: ".../{tax base}?post="
 }
@@ -412,6 +433,7 @@ func (s *Service) static(pt *PostType) *typeStatic {
 		return st.(*typeStatic)
 	}
 	st := &typeStatic{
+		schema:     postSchema(pt),
 		collection: []any{href(s.restRoot + "/cms/v2/" + pt.Base)},
 		about:      []any{href(s.restRoot + "/cms/v2/types/" + pt.Name)},
 	}

@@ -20,6 +20,8 @@ var (
 	ctxView = []string{"view", "edit"}
 	ctxAll  = []string{"view", "edit", "embed"}
 	ctxEdit = []string{"edit"}
+	// ctxEditEmbed: navigation's raw title and content (edit, and embed)
+	ctxEditEmbed = []string{"edit", "embed"}
 )
 
 func contextArg() rest.Prop {

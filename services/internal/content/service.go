@@ -46,12 +46,13 @@ type Service struct {
 	site contract.Site
 	// tz is the site's time zone: the timezone setting, else the site
 	// file's (settings.go keeps it current)
-	tz       atomic.Pointer[time.Location]
-	restRoot string
-	users    Users
-	media    Media // media.go
-	now      func() time.Time
-	statics  sync.Map // *PostType → *typeStatic (response.go)
+	tz          atomic.Pointer[time.Location]
+	restRoot    string
+	users       Users
+	media       Media // media.go
+	now         func() time.Time
+	statics     sync.Map // *PostType → *typeStatic (response.go)
+	termSchemas sync.Map // *Taxonomy → *rest.Schema (terms.go)
 	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
 	siteUsers sync.Map
 	siteCSS   atomic.Value // cssCache (site_page.go)

@@ -74,36 +74,44 @@ func (s *Service) termLink(tax *Taxonomy, t *Term) string {
 	return s.site.URL + "/?taxonomy=" + tax.Name + "&term=" + t.Slug
 }
 
-// prepareTerm renders a term for context, in WordPress's order.
-func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Object {
-	embed := context == "embed"
+// prepareTerm renders a term in WordPress's order with the fields of every
+// context; the route kit removes what context must not show, by termSchema's
+// per-field contexts. context only lets it skip boxing values the context
+// hides (rest.ContextShows, as get_fields_for_response).
+func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item {
+	schema := s.termSchema(tax)
+	shows := func(field string) bool { return rest.ContextShows(schema, context, field) }
 	out := make(rest.Object, 0, 12)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
 	add("id", t.ID)
 	if tax == Menu {
-		if !embed {
+		if shows("description") {
 			add("description", t.Description)
 		}
 		add("name", t.Name)
 		add("slug", t.Slug)
-		if !embed {
+		if shows("meta") {
 			add("meta", []any{})
-			add("locations", nonNil(t.Locations))
-			add("auto_add", t.AutoAdd)
 		}
+		if shows("locations") {
+			add("locations", nonNil(t.Locations))
+		}
+		add("auto_add", t.AutoAdd)
 	} else {
-		if !embed {
+		if shows("count") {
 			add("count", t.Count)
+		}
+		if shows("description") {
 			add("description", t.Description)
 		}
 		add("link", s.termLink(tax, t))
 		add("name", t.Name)
 		add("slug", t.Slug)
 		add("taxonomy", tax.Name)
-		if !embed {
-			if tax.Hierarchical {
-				add("parent", t.Parent)
-			}
+		if tax.Hierarchical {
+			add("parent", t.Parent)
+		}
+		if shows("meta") {
 			add("meta", []any{})
 		}
 	}
@@ -127,7 +135,17 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Objec
 	}
 	links = append(links, rest.Member{Key: "wp:post_type", Value: postTypes}, rest.Member{Key: "curies", Value: curies})
 	add("_links", links)
-	return out
+	return rest.Item{Data: out}
+}
+
+// termSchema returns termSchema(tax), built once per taxonomy.
+func (s *Service) termSchema(tax *Taxonomy) *rest.Schema {
+	if sc, ok := s.termSchemas.Load(tax); ok {
+		return sc.(*rest.Schema)
+	}
+	sc := termSchema(tax)
+	s.termSchemas.Store(tax, sc)
+	return sc
 }
 
 // listTerms is GET /cms/v2/{tax base}.
@@ -304,6 +322,7 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		c.Set("context", "edit") // write answers are in the edit context
 		res := &rest.Response{Status: http.StatusCreated, Data: s.prepareTerm(tax, out, "edit"), Header: http.Header{}}
 		res.Header.Set("Location", s.restRoot+"/cms/v2/"+tax.Base+"/"+strconv.FormatInt(out.ID, 10))
 		return res, nil
@@ -363,6 +382,7 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		c.Set("context", "edit") // write answers are in the edit context
 		return rest.OK(s.prepareTerm(tax, out, "edit")), nil
 	}
 }
