@@ -24,6 +24,9 @@ var TuningEnv = []string{
 	// service.EnvPprofAddr: opt-in profiling listener. Each service binds it,
 	// so use port 0 (127.0.0.1:0) and read the chosen address from its log.
 	"SITEPLANE_PPROF_ADDR",
+	// The gateway's edge cache budget: 0 measures uncached reads
+	// (SITEPLANE_EDGE_CACHE_BYTES=0 make bench).
+	contract.EnvEdgeCacheBytes,
 }
 
 // MediaStorageEnv lists the media storage variables the supervisor copies
