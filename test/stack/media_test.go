@@ -237,4 +237,10 @@ func TestMediaFeaturedOnPosts(t *testing.T) {
 	if a.Status != 200 || len(items) != 1 || items[0].(map[string]any)["id"] != mid {
 		t.Fatalf("wp:attachment collection %s: %d %.300s", href, a.Status, a.Raw)
 	}
+	// The website shows the featured image on the post's page.
+	src := m.Obj()["source_url"].(string)
+	pg := page(t, "GET", p.Obj()["link"].(string))
+	if pg.Status != 200 || !strings.Contains(string(pg.Raw), `<img src="`+src+`"`) {
+		t.Fatalf("post page without its featured image %s: %d", src, pg.Status)
+	}
 }

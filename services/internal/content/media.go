@@ -2,11 +2,17 @@ package content
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
+
+	"siteplane.dev/services/internal/content/blocks"
 )
 
 // Media tells whether an attachment exists, for posts' featured_media.
@@ -20,15 +26,22 @@ import (
 // When the lookup itself fails (gateway or media down), the id is kept as
 // given: a dangling thumbnail id is harmless, refusing or silently losing
 // the author's choice is not.
+//
+// Images gives the website the public images of attachments (featured
+// images), in one request for a whole page of posts.
 type Media interface {
 	Exists(ctx context.Context, id int64) (bool, error)
+	Images(ctx context.Context, ids []int64) (map[int64]blocks.Image, error)
 }
 
-// AnyMedia accepts every id.
+// AnyMedia accepts every id and knows no image.
 type AnyMedia struct{}
 
 // Exists implements Media.
 func (AnyMedia) Exists(context.Context, int64) (bool, error) { return true, nil }
+
+// Images implements Media.
+func (AnyMedia) Images(context.Context, []int64) (map[int64]blocks.Image, error) { return nil, nil }
 
 // GatewayMedia looks attachments up anonymously at
 // GET {BaseURL}/cms-json/cms/v2/media/{id}?_fields=id: 200 exists, 401/403
@@ -61,6 +74,69 @@ func (g GatewayMedia) Exists(ctx context.Context, id int64) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("media lookup: gateway answered %d", resp.StatusCode)
+}
+
+// Images implements Media: GET {BaseURL}/cms-json/cms/v2/media?include=…,
+// anonymously, so only public attachments come back (and the gateway's edge
+// cache may answer).
+func (g GatewayMedia) Images(ctx context.Context, ids []int64) (map[int64]blocks.Image, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	client := g.Client
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Second}
+	}
+	include := make([]string, len(ids))
+	for i, id := range ids {
+		include[i] = strconv.FormatInt(id, 10)
+	}
+	q := url.Values{"include": {strings.Join(include, ",")}, "per_page": {"100"}, "_fields": {"id,source_url,alt_text"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.BaseURL+"/cms-json/cms/v2/media?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("media images: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("media images: gateway answered %d", resp.StatusCode)
+	}
+	var items []struct {
+		ID        int64  `json:"id"`
+		SourceURL string `json:"source_url"`
+		AltText   string `json:"alt_text"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&items); err != nil {
+		return nil, fmt.Errorf("media images: %w", err)
+	}
+	out := make(map[int64]blocks.Image, len(items))
+	for _, it := range items {
+		out[it.ID] = blocks.Image{URL: it.SourceURL, Alt: it.AltText}
+	}
+	return out, nil
+}
+
+// featuredImages are the images of posts' featured media; a failed lookup
+// shows the posts without them (an image is not a reason to fail a page).
+func (s *Service) featuredImages(ctx context.Context, posts []*Post) map[int64]blocks.Image {
+	var ids []int64
+	for _, p := range posts {
+		if p.FeaturedMedia > 0 {
+			ids = append(ids, p.FeaturedMedia)
+		}
+	}
+	if len(ids) == 0 || s.media == nil {
+		return nil
+	}
+	images, err := s.media.Images(ctx, ids)
+	if err != nil {
+		slog.Default().WarnContext(ctx, "featured images not shown", "error", err.Error())
+		return nil
+	}
+	return images
 }
 
 // SetMedia replaces the attachment lookup (New uses AnyMedia).

@@ -455,11 +455,15 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 	if err != nil {
 		return nil, err
 	}
+	images := s.featuredImages(ctx, posts)
 	out := make([]*blocks.Post, 0, len(posts))
 	for _, p := range posts {
 		local := p.DateGMT.In(s.location())
 		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.link(pt, p), DateISO: local.Format(time.RFC3339),
 			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
+		if img, ok := images[p.FeaturedMedia]; ok && p.FeaturedMedia > 0 {
+			bp.Image = &img
+		}
 		if p.Password != "" {
 			bp.Title = "Protected: " + p.Title
 		}
