@@ -300,3 +300,40 @@ func contentURL(t *testing.T, f *fixture) string {
 	}
 	return b.URL
 }
+
+// The index reads the site settings from content once per cache generation:
+// settings change only by a committed write, which starts a new one.
+func TestIndexSettingsOncePerGeneration(t *testing.T) {
+	f, c := cacheFixture(t)
+	asked := func() int {
+		n := 0
+		for _, r := range *f.upstream {
+			if r.URL.Path == contract.SettingsPath {
+				n++
+			}
+		}
+		return n
+	}
+	index := func() {
+		t.Helper()
+		if rec, _ := f.do("GET", "/cms-json/", nil); rec.Code != 200 {
+			t.Fatalf("index: %d %s", rec.Code, rec.Body)
+		}
+	}
+	index()
+	index()
+	if n := asked(); n != 1 {
+		t.Fatalf("two index reads in one generation asked content for the settings %d times, want 1", n)
+	}
+	c.Bump()
+	index()
+	if n := asked(); n != 2 {
+		t.Fatalf("after a write the settings were asked %d times in all, want 2", n)
+	}
+	c.SetOnline(false)
+	index()
+	index()
+	if n := asked(); n != 4 {
+		t.Fatalf("without change notifications every index must ask: %d in all, want 4", n)
+	}
+}

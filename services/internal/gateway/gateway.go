@@ -69,6 +69,9 @@ type Gateway struct {
 	// involved: failed authentication and routes nobody serves.
 	bare *rest.Server
 	desc *descriptions
+	// settings are the site settings of the current cache generation
+	// (settings.go).
+	settings settingsMemo
 	// site is cfg.Site.URL parsed once (nil if it does not parse): every
 	// embedded link and oEmbed URL is compared with it.
 	site *url.URL
