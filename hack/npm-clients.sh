@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the npm packages the stack tests drive, pinned: wpapi (REST
-# discovery) and puppeteer-core (drives the system Chromium; no browser download),
-# into bin/npm and prints its node_modules directory. Idempotent.
+# discovery from the site URL), into bin/npm and prints its node_modules
+# directory. Idempotent. (The browser tests drive Chromium from Go, chromedp.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/bin/npm"
-want=(wpapi@1.2.2 puppeteer-core@24.43.1)
+want=(wpapi@1.2.2)
 stamp="$dir/.installed"
 if [[ ! -f $stamp || $(cat "$stamp") != "${want[*]}" ]]; then
   command -v npm >/dev/null || { echo "npm-clients: npm is not installed (apt-get install -y nodejs npm)" >&2; exit 1; }

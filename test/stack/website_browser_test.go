@@ -1,14 +1,16 @@
 package stack
 
 import (
-	"context"
-	"encoding/json"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -28,66 +30,131 @@ func testOutput(t *testing.T, name string) string {
 	return dir
 }
 
+// browserProblems collects what a visitor would see go wrong: console
+// errors, uncaught exceptions, failed requests and HTTP errors.
+type browserProblems struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (p *browserProblems) add(format string, args ...any) {
+	p.mu.Lock()
+	p.list = append(p.list, fmt.Sprintf(format, args...))
+	p.mu.Unlock()
+}
+
+func (p *browserProblems) listen(ev any) {
+	switch e := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if e.Type == runtime.ConsoleAPICalledTypeError {
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, string(a.Value))
+			}
+			p.add("console error: %s", strings.Join(parts, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		p.add("page error: %s", e.ExceptionDetails.Text)
+	case *network.EventLoadingFailed:
+		p.add("request failed: %s", e.ErrorText)
+	case *network.EventResponseReceived:
+		if e.Response.Status >= 400 {
+			p.add("HTTP %d: %s", e.Response.Status, e.Response.URL)
+		}
+	}
+}
+
 // Headless Chromium loads the front page and a post: they render without
 // console errors or failed requests, the first navigation link leads to a
 // page, and screenshots are saved for review.
 func TestBrowserRendersWebsite(t *testing.T) {
 	needs(t, contract.ServiceContent)
-	modules := npmModules(t)
-	browser := chromiumPath(t)
 	create(t, "pages", map[string]any{"title": "Browser visit page", "status": "publish", "menu_order": -100, "content": "A page to click to."})
 	post := create(t, "posts", map[string]any{"title": "Seen in a browser", "status": "publish",
 		"content": "<!-- wp:paragraph -->\n<p>Rendered on the server.</p>\n<!-- /wp:paragraph -->"})
 	out := testOutput(t, "website")
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "testdata/browser-check.js", st.SiteURL, post["link"].(string), out, browser)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	stdout, err := cmd.Output()
+	ctx := newBrowserContext(t)
+	problems := &browserProblems{}
+	if err := chromedp.Listen(ctx, problems.listen); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	screenshot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := func(css string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", css, err)
+		}
+		return strings.TrimSpace(s)
+	}
+
+	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(st.SiteURL+"/"))
+	if err != nil || res.Status != 200 {
+		t.Fatalf("front page: %v %v", res, err)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Title())
 	if err != nil {
-		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
+		t.Fatal(err)
+	}
+	if site := text(".wp-block-site-title"); site != "Stack Test" || !strings.HasPrefix(title, "Stack Test") {
+		t.Errorf("front page: title %q, site title %q", title, site)
+	}
+	nav, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("nav.wp-block-navigation a")].map(a => a.href)`))
+	if err != nil || len(nav) == 0 {
+		t.Fatalf("the front page has no navigation links: %v", err)
+	}
+	screenshot("front-page.png")
+
+	res, err = chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS("nav.wp-block-navigation a")))
+	if err != nil || res.Status != 200 {
+		t.Fatalf("click on %s: %v %v", nav[0], res, err)
+	}
+	if at, err := chromedp.Run(ctx, chromedp.Location()); err != nil || at != nav[0] || text("h1") == "" {
+		t.Errorf("navigation: links %v, clicked to %q: %v", nav, at, err)
+	}
+
+	res, err = chromedp.Run(ctx, chromedp.NavigateResponse(post["link"].(string)))
+	if err != nil || res.Status != 200 {
+		t.Fatalf("post: %v %v", res, err)
+	}
+	if h1 := text("h1"); h1 != "Seen in a browser" {
+		t.Errorf("post: h1 %q", h1)
+	}
+	screenshot("post.png")
+
+	// The listener hears what a page logs: a console error of our own must
+	// show up, or the check above proves nothing.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`console.error("listener probe")`)); err != nil {
+		t.Fatal(err)
+	}
+	problems.mu.Lock()
+	defer problems.mu.Unlock()
+	var seen []string
+	heard := false
+	for _, p := range problems.list {
+		if strings.Contains(p, "listener probe") {
+			heard = true
+			continue
 		}
-		t.Fatalf("browser: %v\n%s\n%s", err, stdout, stderr)
+		seen = append(seen, p)
 	}
-	var got struct {
-		Front struct {
-			Status    int
-			Title     string
-			SiteTitle string
-		}
-		Nav     []string
-		Clicked *struct {
-			Status int
-			URL    string
-			H1     string
-		}
-		Post struct {
-			Status int
-			H1     string
-		}
-		Problems []string
+	if !heard {
+		t.Error("the console listener did not hear the probe")
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(string(stdout))), &got); err != nil {
-		t.Fatalf("output %q: %v", stdout, err)
-	}
-	if got.Front.Status != 200 || got.Front.SiteTitle != "Stack Test" || !strings.HasPrefix(got.Front.Title, "Stack Test") {
-		t.Errorf("front page: %+v", got.Front)
-	}
-	if len(got.Nav) == 0 || got.Clicked == nil || got.Clicked.Status != 200 || got.Clicked.H1 == "" || got.Clicked.URL != got.Nav[0] {
-		t.Errorf("navigation: links %v, click %+v", got.Nav, got.Clicked)
-	}
-	if got.Post.Status != 200 || got.Post.H1 != "Seen in a browser" {
-		t.Errorf("post: %+v", got.Post)
-	}
-	if len(got.Problems) > 0 {
-		t.Errorf("browser problems: %v", got.Problems)
-	}
-	for _, f := range []string{"front-page.png", "post.png"} {
-		if fi, err := os.Stat(filepath.Join(out, f)); err != nil || fi.Size() < 1000 {
-			t.Errorf("screenshot %s: %v", f, err)
-		}
+	if len(seen) > 0 {
+		t.Errorf("browser problems: %v", seen)
 	}
 	t.Logf("screenshots in %s", out)
 }
