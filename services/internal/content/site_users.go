@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
-	"strconv"
-	"time"
 
-	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -31,7 +27,7 @@ type userDirectory interface {
 
 // UserInfo reads one user from the gateway's lookup.
 func (g GatewayUsers) UserInfo(ctx context.Context, id int64) (siteUser, bool, error) {
-	return g.lookupUser(ctx, contract.UserLookupPath+"/"+strconv.FormatInt(id, 10))
+	return g.lookupUser(ctx, userPath(id))
 }
 
 // UserBySlug finds a user by slug through the gateway's lookup.
@@ -40,28 +36,12 @@ func (g GatewayUsers) UserBySlug(ctx context.Context, slug string) (siteUser, bo
 }
 
 func (g GatewayUsers) lookupUser(ctx context.Context, path string) (siteUser, bool, error) {
-	client := g.Client
-	if client == nil {
-		client = &http.Client{Timeout: 5 * time.Second}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.BaseURL+path, nil)
-	if err != nil {
+	body, found, err := g.lookup(ctx, path)
+	if err != nil || !found {
 		return siteUser{}, false, err
 	}
-	req.Header.Set(contract.IdentityHeader, identity.Sign(g.Key, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)))
-	resp, err := client.Do(req)
-	if err != nil {
-		return siteUser{}, false, fmt.Errorf("user lookup: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusNotFound {
-		return siteUser{}, false, nil
-	}
-	if resp.StatusCode != http.StatusOK {
-		return siteUser{}, false, fmt.Errorf("user lookup: status %d", resp.StatusCode)
-	}
 	var u siteUser
-	if err := json.NewDecoder(resp.Body).Decode(&u); err != nil {
+	if err := json.Unmarshal(body, &u); err != nil {
 		return siteUser{}, false, fmt.Errorf("user lookup: %w", err)
 	}
 	return u, true, nil

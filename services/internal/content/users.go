@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -36,25 +37,42 @@ type GatewayUsers struct {
 
 // Exists implements Users.
 func (g GatewayUsers) Exists(ctx context.Context, id int64) (bool, error) {
+	_, found, err := g.lookup(ctx, userPath(id))
+	return found, err
+}
+
+// userPath is the lookup path of one user id.
+func userPath(id int64) string { return contract.UserLookupPath + "/" + strconv.FormatInt(id, 10) }
+
+// lookup sends one GET to the gateway's internal user lookup, signed as the
+// service: found is false for a 404, any other answer but 200 is an error,
+// and body is the 200 answer (at most 64 KiB). Exists, the website's
+// authors and display names all ask through it.
+func (g GatewayUsers) lookup(ctx context.Context, path string) (body []byte, found bool, err error) {
 	client := g.Client
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.BaseURL+contract.UserLookupPath+"/"+strconv.FormatInt(id, 10), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.BaseURL+path, nil)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	req.Header.Set(contract.IdentityHeader, identity.Sign(g.Key, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)))
 	resp, err := client.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("user lookup: %w", err)
+		return nil, false, fmt.Errorf("user lookup: %w", err)
 	}
 	defer resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusOK:
-		return true, nil
 	case http.StatusNotFound:
-		return false, nil
+		return nil, false, nil
+	default:
+		return nil, false, fmt.Errorf("user lookup: gateway answered %d", resp.StatusCode)
 	}
-	return false, fmt.Errorf("user lookup: gateway answered %d", resp.StatusCode)
+	body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if err != nil {
+		return nil, false, fmt.Errorf("user lookup: %w", err)
+	}
+	return body, true, nil
 }
