@@ -12,7 +12,14 @@ import (
 type phpArray struct {
 	items []phpItem
 	next  int64
+	// keys indexes items by key once there are more than a few, so that
+	// filling an array stays linear in its size (a scan per key made a
+	// 40,000-key body cost seconds).
+	keys map[string]int
 }
+
+// indexFrom is the size from which an array keeps its key index.
+const indexFrom = 16
 
 type phpItem struct {
 	key string
@@ -20,6 +27,12 @@ type phpItem struct {
 }
 
 func (a *phpArray) index(key string) int {
+	if a.keys != nil {
+		if i, ok := a.keys[key]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := range a.items {
 		if a.items[i].key == key {
 			return i
@@ -49,6 +62,15 @@ func (a *phpArray) put(key string, v any) {
 		}
 	}
 	a.items = append(a.items, phpItem{key, v})
+	switch n := len(a.items); {
+	case a.keys != nil:
+		a.keys[key] = n - 1
+	case n >= indexFrom:
+		a.keys = make(map[string]int, 2*n)
+		for i := range a.items {
+			a.keys[a.items[i].key] = i
+		}
+	}
 }
 
 // child returns the nested array under key, replacing a scalar there.
@@ -61,9 +83,9 @@ func (a *phpArray) child(key string) *phpArray {
 		case *phpArray:
 			return x
 		case []any:
-			c := &phpArray{items: make([]phpItem, len(x), len(x)+1), next: int64(len(x))}
+			c := &phpArray{items: make([]phpItem, 0, len(x)+1)}
 			for j, v := range x {
-				c.items[j] = phpItem{strconv.Itoa(j), v}
+				c.put(strconv.Itoa(j), v)
 			}
 			a.items[i].val = c
 			return c
@@ -156,12 +178,12 @@ func (a *phpArray) finish() *phpArray {
 	return a
 }
 
-const maxNesting = 64
-
 // parseKey splits a PHP variable name into its base and bracket indexes,
 // following php_register_variable_ex: leading blanks dropped, '.' and ' '
-// in the base become '_', an unterminated '[' becomes '_' once.
-func parseKey(raw string, buf []string) (base string, subs []string) {
+// in the base become '_', an unterminated '[' becomes '_' once. A name
+// nested deeper than MaxInputNesting returns tooDeep (PHP drops it; the kit
+// refuses the request).
+func parseKey(raw string, buf []string) (base string, subs []string, tooDeep bool) {
 	subs = buf[:0]
 	raw = strings.TrimLeft(raw, " ")
 	open := strings.IndexByte(raw, '[')
@@ -178,7 +200,7 @@ func parseKey(raw string, buf []string) (base string, subs []string) {
 		}, head)
 	}
 	if open < 0 {
-		return head, nil
+		return head, nil, false
 	}
 	rest := raw[open:]
 	first := true
@@ -193,43 +215,61 @@ func parseKey(raw string, buf []string) (base string, subs []string) {
 					}
 					return r
 				}, rest[:1]) + rest[1:]
-				return head + tail, nil
+				return head + tail, nil, false
 			}
 			break
 		}
 		idx := strings.TrimLeft(rest[1:end], " \t\r\n")
-		subs = append(subs, idx)
-		if len(subs) >= maxNesting {
-			break
+		if len(subs) >= MaxInputNesting {
+			return head, subs, true
 		}
+		subs = append(subs, idx)
 		rest = rest[end+1:]
 		first = false
 	}
-	return head, subs
+	return head, subs, false
 }
 
-// parseQuery parses a query string or form body the way PHP fills $_GET.
+// parseQuery parses a query string or form body the way PHP fills $_GET,
+// ignoring the limits (tests and trusted input).
 func parseQuery(q string) *phpArray {
+	a, _ := parseInput(q)
+	return a
+}
+
+// parseInput parses a query string or form body the way PHP fills $_GET,
+// in time linear in its length. More than MaxInputVars pairs, or a name
+// nested deeper than MaxInputNesting, is an error (the parameters read so
+// far are returned with it).
+func parseInput(q string) (*phpArray, *Error) {
 	a := &phpArray{}
 	if q != "" {
-		a.items = make([]phpItem, 0, strings.Count(q, "&")+1)
+		n := strings.Count(q, "&") + 1
+		a.items = make([]phpItem, 0, min(n, 64))
 	}
 	var buf [8]string
+	vars := 0
 	for q != "" {
 		var pair string
 		pair, q, _ = strings.Cut(q, "&")
 		if pair == "" {
 			continue
 		}
+		if vars++; vars > MaxInputVars {
+			return a.finish(), errTooManyParams()
+		}
 		k, v, _ := strings.Cut(pair, "=")
 		k = phpURLDecode(k)
-		base, subs := parseKey(k, buf[:])
+		base, subs, tooDeep := parseKey(k, buf[:])
+		if tooDeep {
+			return a.finish(), errTooDeep()
+		}
 		if base == "" {
 			continue
 		}
 		a.assign(base, subs, phpURLDecode(v))
 	}
-	return a.finish()
+	return a.finish(), nil
 }
 
 // phpURLDecode is PHP's urldecode: '+' is a space, malformed escapes stay.

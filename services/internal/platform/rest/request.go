@@ -38,6 +38,9 @@ type Request struct {
 	extra   map[string]any // values set by handlers for unregistered names
 	json    map[string]any // JSON body parameters
 	jsonErr *Error
+	// inputErr is a limit the query string broke (limits.go), answered
+	// after authentication.
+	inputErr *Error
 	form    *phpArray // form body parameters
 	query   *phpArray // query string parameters
 	fields  *fieldSet

@@ -209,13 +209,14 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // WordPress's serve_request (§1.1), in its order.
 func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	h := w.Header()
-	query := parseQuery(hr.URL.RawQuery)
+	query, queryErr := parseInput(hr.URL.RawQuery)
 	jp := jsonpOf(query, s.opts.DisableJSONP)
 	s.baseHeaders(h, jp.use)
 	if jp.asked && !jp.valid(s.opts.DisableJSONP, w) {
 		return
 	}
 	req, overrideHeader := s.newRequest(hr, query)
+	req.inputErr = queryErr
 	// Step 5: CORS headers on every response.
 	h["Access-Control-Expose-Headers"] = hvExposeHeaders
 	h["Access-Control-Allow-Headers"] = hvAllowHeaders
@@ -308,6 +309,9 @@ func (s *Server) answer(req *Request, hr *http.Request, w http.ResponseWriter) (
 		if err := s.opts.Authenticate(hr); err != nil {
 			return nil, s.asError(req, err)
 		}
+	}
+	if req.inputErr != nil {
+		return nil, req.inputErr
 	}
 	if err := s.readBody(req, hr, w); err != nil {
 		return nil, err
@@ -567,8 +571,15 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 			return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
 		}
 		form := &phpArray{}
+		vars := 0
 		for _, k := range sortedValueKeys(hr.MultipartForm.Value) {
-			base, subs := parseKey(k, nil)
+			if vars += len(hr.MultipartForm.Value[k]); vars > MaxInputVars {
+				return errTooManyParams()
+			}
+			base, subs, tooDeep := parseKey(k, nil)
+			if tooDeep {
+				return errTooDeep()
+			}
 			if base == "" {
 				continue
 			}
@@ -596,7 +607,10 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 	case isJSONMediaType(mt):
 		req.json, req.jsonErr = parseJSONBody(body)
 	case mt == "application/x-www-form-urlencoded" || (mt == "" && req.Method != "POST"):
-		req.form = parseQuery(string(body))
+		var err *Error
+		if req.form, err = parseInput(string(body)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -629,6 +643,9 @@ func parseJSONBody(body []byte) (map[string]any, *Error) {
 	if _, err := d.Token(); err != io.EOF {
 		return nil, invalidJSON(4, "Syntax error")
 	}
+	if jsonTooDeep(v, maxJSONDepth) {
+		return nil, invalidJSON(1, "Maximum stack depth exceeded")
+	}
 	m, _ := v.(map[string]any)
 	return m, nil
 }
@@ -650,6 +667,9 @@ func (s *Server) dispatch(req *Request) (*Response, *Error) {
 	}
 	req.route, req.endpoint, req.URLParams, req.Pattern = cr, ep, params, cr.full
 	metrics.SetRoute(req.Context(), cr.full)
+	if err := req.checkInput(); err != nil {
+		return nil, err
+	}
 	if err := s.prepare(req); err != nil {
 		return nil, err
 	}
@@ -952,13 +972,17 @@ func (s *Server) newCallRequest(ctx context.Context, c Call) (*Request, *Error) 
 	if header == nil {
 		header = http.Header{}
 	}
+	query, qerr := parseInput(u.RawQuery)
+	if qerr != nil {
+		return nil, qerr
+	}
 	req := &Request{
 		Method: method,
 		Route:  normalizeRoute(u.Path),
 		Header: header,
 		ctx:    ctx,
 		srv:    s,
-		query:  parseQuery(u.RawQuery),
+		query:  query,
 		json:   c.Body,
 	}
 	req.Caller = s.caller(ctx)
@@ -993,6 +1017,9 @@ func (s *Server) Check(ctx context.Context, c Call) *Error {
 		return errBatchNotAllowed()
 	}
 	req.route, req.endpoint, req.URLParams, req.Pattern = cr, ep, params, cr.full
+	if err := req.checkInput(); err != nil {
+		return err
+	}
 	return s.prepare(req)
 }
 
