@@ -123,7 +123,7 @@ func commentCollectionArgs() rest.Props {
 		{Name: "before", Schema: dt()},
 		{Name: "exclude", Schema: intArray()},
 		{Name: "include", Schema: intArray()},
-		{Name: "offset", Schema: &rest.Schema{Type: "integer"}},
+		{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0)}},
 		{Name: "order", Schema: &rest.Schema{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
 		{Name: "orderby", Schema: &rest.Schema{Type: "string", Enum: strEnum("date", "date_gmt", "id", "include", "post", "parent", "type"), Default: "date_gmt"}},
 		{Name: "parent", Schema: intArray()},
@@ -290,7 +290,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	case "type":
 		order = "c.type" + dir + ", " + order
 	}
-	offset := (page - 1) * perPage
+	offset := rest.Offset(page, perPage)
 	if c.Has("offset") {
 		offset = int(c.Int("offset"))
 	}

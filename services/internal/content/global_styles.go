@@ -112,7 +112,7 @@ func (s *Service) globalStylesRoutes() []rest.Route {
 			{Methods: rest.Readable, Args: rest.Props{parentArg, {Name: "context", Schema: &rest.Schema{Default: "view"}},
 				{Name: "page", Schema: &rest.Schema{Type: "integer", Default: 1, Minimum: rest.Ptr(1.0), Description: "Current page of the collection."}},
 				{Name: "per_page", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0), Description: "Maximum number of items to be returned in result set."}},
-				{Name: "offset", Schema: &rest.Schema{Type: "integer", Description: "Offset the result set by a specific number of items."}}},
+				{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Description: "Offset the result set by a specific number of items."}}},
 				Permission: s.gsRevisionsPermission, Handler: s.listGSRevisions}}},
 		{Namespace: Namespace, Path: `/global-styles/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`, Schema: revSch, AllowBatch: gsNoBatch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{parentArg, {Name: "id", Schema: &rest.Schema{Type: "integer", Description: "Unique identifier for the global styles revision."}}, contextArg()},

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // ListQuery is a validated posts-collection request (seed §4.6, §4.7).
@@ -82,9 +84,11 @@ func likeEscape(s string) string {
 }
 
 // searchTerms splits a search like WP_Query::parse_search: quoted phrases
-// stay whole, other words are separate terms.
-func searchTerms(s string) []string {
+// stay whole, other words are separate terms; more than maxSearchTerms
+// make the whole search one term.
+func searchTerms(search string) []string {
 	var terms []string
+	s := search
 	for len(s) > 0 {
 		s = strings.TrimLeft(s, " \t\n\r,+")
 		if s == "" {
@@ -110,16 +114,25 @@ func searchTerms(s string) []string {
 		}
 		s = s[end:]
 	}
+	if len(terms) > maxSearchTerms {
+		return []string{search}
+	}
 	return terms
 }
 
 var searchColumnSQL = map[string]string{"post_title": "p.title", "post_excerpt": "p.excerpt", "post_content": "p.content"}
+
+// maxSearchTerms is WP_Query's: a search of more words is one phrase, so a
+// search of 70,000 words is one LIKE pattern, not 70,000 of them (more bind
+// parameters than PostgreSQL takes).
+const maxSearchTerms = 9
 
 func (b *sqlBuilder) searchClause(q *ListQuery) {
 	terms := searchTerms(q.Search)
 	if len(terms) == 0 {
 		return
 	}
+
 	cols := q.SearchColumns
 	if len(cols) == 0 {
 		cols = []string{"post_title", "post_excerpt", "post_content"}
@@ -305,7 +318,7 @@ func listSQL(q *ListQuery) (string, []any) {
 	b := &sqlBuilder{}
 	b.filters(q)
 	order := b.orderBy(q)
-	offset := (q.Page - 1) * q.PerPage
+	offset := rest.Offset(q.Page, q.PerPage)
 	if q.Offset != nil {
 		offset = *q.Offset
 	}

@@ -184,7 +184,7 @@ func revisionsArgs() rest.Props {
 		{Name: "search", Schema: &rest.Schema{Type: "string"}},
 		{Name: "exclude", Schema: intArray()},
 		{Name: "include", Schema: intArray()},
-		{Name: "offset", Schema: &rest.Schema{Type: "integer"}},
+		{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0)}},
 		{Name: "order", Schema: &rest.Schema{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
 		{Name: "orderby", Schema: &rest.Schema{Type: "string", Enum: strEnum("date", "id", "include", "relevance", "slug", "include_slugs", "title"), Default: "date"}},
 	}

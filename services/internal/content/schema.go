@@ -76,7 +76,7 @@ func collectionArgs(pt *PostType) rest.Props {
 	}
 	args = append(args,
 		rest.Prop{Name: "search_semantics", Schema: &rest.Schema{Type: "string", Enum: strEnum("exact")}},
-		rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer"}},
+		rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0)}},
 		rest.Prop{Name: "order", Schema: &rest.Schema{Type: "string", Enum: strEnum("asc", "desc"), Default: "desc"}},
 		rest.Prop{Name: "orderby", Schema: &rest.Schema{Type: "string", Enum: strEnum(orderby...), Default: "date"}})
 	if pt.Hierarchical {

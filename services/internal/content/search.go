@@ -142,7 +142,7 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 		order = b.relevance(q) + ", " + order
 	}
 	sql := "SELECT p.id, count(*) OVER () FROM posts p WHERE " + strings.Join(b.where, " AND ") + " ORDER BY " + order +
-		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg((page-1)*perPage)
+		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(rest.Offset(page, perPage))
 	count := "SELECT count(*) FROM posts p WHERE " + strings.Join(b.where, " AND ")
 	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
 	if err != nil || len(ids) == 0 {
@@ -183,7 +183,7 @@ func (s *Service) searchTerms(c *rest.Request, taxes []string, page, perPage int
 	nFilter := len(b.args)
 	count := "SELECT count(*) FROM terms t WHERE " + strings.Join(b.where, " AND ")
 	sql := "SELECT t.id, count(*) OVER () FROM terms t WHERE " + strings.Join(b.where, " AND ") +
-		" ORDER BY lower(t.name), t.id LIMIT " + b.arg(perPage) + " OFFSET " + b.arg((page-1)*perPage)
+		" ORDER BY lower(t.name), t.id LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(rest.Offset(page, perPage))
 	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
 	if err != nil || len(ids) == 0 {
 		return nil, total, err

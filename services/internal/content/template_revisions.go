@@ -118,7 +118,7 @@ func paginate(r *rest.Request, total int) (start, end, maxPages int, err error) 
 	}
 	start = offset
 	if offset == 0 && perPage > 0 {
-		start = (page - 1) * perPage
+		start = rest.Offset(page, perPage)
 	}
 	start = min(start, total)
 	return start, min(total, start+perPage), maxPages, nil

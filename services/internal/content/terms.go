@@ -28,7 +28,7 @@ func termCollectionArgs(tax *Taxonomy) rest.Props {
 		{Name: "include", Schema: intArray()},
 	}
 	if !tax.Hierarchical {
-		args = append(args, rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer"}})
+		args = append(args, rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0)}})
 	}
 	args = append(args,
 		rest.Prop{Name: "order", Schema: &rest.Schema{Type: "string", Enum: strEnum("asc", "desc"), Default: "asc"}},
@@ -171,9 +171,14 @@ func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
 		if perPage < 1 {
 			perPage = 10
 		}
-		tq.Limit, tq.Offset = perPage, (page-1)*perPage
+		tq.Limit, tq.Offset = perPage, rest.Offset(page, perPage)
 		if c.Has("offset") {
+			// Hierarchical taxonomies declare no offset, yet WordPress reads
+			// a raw one through absint (WP_Term_Query).
 			tq.Offset = int(c.Int("offset"))
+			if tq.Offset < 0 {
+				tq.Offset = -tq.Offset
+			}
 		}
 		terms, total, err := listTermRows(c.Context(), s.db(c.Context()), tq)
 		if err != nil {

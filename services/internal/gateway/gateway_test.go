@@ -30,6 +30,25 @@ type fixture struct {
 	upstream *[]*http.Request
 	admin    accounts.User
 	adminPW  string
+	logs     *lockedBuffer // the gateway's log
+}
+
+// lockedBuffer is a log destination safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -69,12 +88,13 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logs := &lockedBuffer{}
 	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
-		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{gw: gw, store: store, upstream: &seen, admin: admin, adminPW: pw}
+	return &fixture{gw: gw, store: store, upstream: &seen, admin: admin, adminPW: pw, logs: logs}
 }
 
 func (f *fixture) do(method, target string, header http.Header) (*httptest.ResponseRecorder, map[string]any) {
@@ -112,6 +132,11 @@ func TestAuthenticationOutcomes(t *testing.T) {
 		{"unknown email", basic("ghost@example.com", f.adminPW), 401, "invalid_email", "<strong>Error:</strong> Unknown email address. Check again or try your username.", ""},
 		{"wrong password", basic("admin", accounts.GeneratePassword()), 401, "incorrect_password", "The provided password is an invalid application password.", ""},
 		{"bearer ignored", http.Header{"Authorization": {"Bearer x"}}, 200, "", "", ""},
+		// PostgreSQL refuses NUL and invalid UTF-8: such a login is unknown, not a 503.
+		{"NUL in the login", basic("adm\x00in", f.adminPW), 401, "invalid_username", "<strong>Error:</strong> Unknown username. Check again or try your email address.", ""},
+		{"invalid UTF-8 in the login", basic("adm\xffin", f.adminPW), 401, "invalid_username", "<strong>Error:</strong> Unknown username. Check again or try your email address.", ""},
+		{"NUL in the password", basic("admin", "a\x00b"), 401, "incorrect_password", "The provided password is an invalid application password.", ""},
+		{"invalid UTF-8 in the password", basic("admin", "a\xffb"), 401, "incorrect_password", "The provided password is an invalid application password.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,6 +144,9 @@ func TestAuthenticationOutcomes(t *testing.T) {
 			rec, body := f.do("GET", "/cms-json/cms/v2/posts", tt.header)
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d (%s)", rec.Code, tt.status, rec.Body)
+			}
+			if logs := f.logs.String(); strings.Contains(logs, "level=ERROR") {
+				t.Fatalf("an ERROR was logged: %s", logs)
 			}
 			if tt.code != "" {
 				if body["code"] != tt.code || body["message"] != tt.message || body["data"].(map[string]any)["status"] != float64(401) {

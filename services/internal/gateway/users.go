@@ -194,7 +194,7 @@ func (g *Gateway) usersRoutes() []rest.Route {
 	listArgs := append(rest.CollectionArgs(item),
 		rest.Prop{Name: "exclude", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "integer"}, Default: []any{}}},
 		rest.Prop{Name: "include", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "integer"}, Default: []any{}}},
-		rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer"}},
+		rest.Prop{Name: "offset", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0)}},
 		rest.Prop{Name: "order", Schema: &rest.Schema{Type: "string", Default: "asc", Enum: []any{"asc", "desc"}}},
 		rest.Prop{Name: "orderby", Schema: &rest.Schema{Type: "string", Default: "name", Enum: []any{"id", "include", "name", "registered_date", "slug", "include_slugs", "email", "url"}}},
 		rest.Prop{Name: "slug", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
@@ -244,7 +244,7 @@ func (g *Gateway) listUsers(r *rest.Request) (*rest.Response, error) {
 	perPage, page := int(r.Int("per_page")), int(r.Int("page"))
 	q := accounts.ListQuery{Search: r.String("search"), Include: r.Ints("include"), Exclude: r.Ints("exclude"),
 		Slugs: r.Strings("slug"), Roles: r.Strings("roles"), OrderBy: r.String("orderby"), Desc: r.String("order") == "desc",
-		Limit: perPage, Offset: (page - 1) * perPage}
+		Limit: perPage, Offset: rest.Offset(page, perPage)}
 	if r.Has("offset") {
 		q.Offset = int(r.Int("offset"))
 	}

@@ -37,7 +37,7 @@ func listQueryOf(r *rest.Request) (*listQuery, error) {
 		parents: r.Ints("parent"), parentsEx: r.Ints("parent_exclude"), slugs: r.Strings("slug"), statuses: r.Strings("status"),
 		mediaTypes: r.Strings("media_type"), mimeTypes: r.Strings("mime_type"), orderby: r.String("orderby"),
 		desc: r.String("order") != "asc"}
-	q.offset = (q.page - 1) * q.perPage
+	q.offset = rest.Offset(q.page, q.perPage)
 	if r.Has("offset") {
 		q.offset = int(r.Int("offset"))
 	}

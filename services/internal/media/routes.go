@@ -24,7 +24,7 @@ func (s *Service) routes() []rest.Route {
 		rest.Prop{Name: "exclude", Schema: intList("Ensure result set excludes specific IDs.")},
 		rest.Prop{Name: "include", Schema: intList("Limit result set to specific IDs.")},
 		rest.Prop{Name: "search_semantics", Schema: &rest.Schema{Description: "How to interpret the search input.", Type: "string", Enum: str("exact")}},
-		rest.Prop{Name: "offset", Schema: &rest.Schema{Description: "Offset the result set by a specific number of items.", Type: "integer"}},
+		rest.Prop{Name: "offset", Schema: &rest.Schema{Description: "Offset the result set by a specific number of items.", Type: "integer", Minimum: rest.Ptr(0.0)}},
 		rest.Prop{Name: "order", Schema: &rest.Schema{Description: "Order sort attribute ascending or descending.", Type: "string", Default: "desc", Enum: str("asc", "desc")}},
 		rest.Prop{Name: "orderby", Schema: &rest.Schema{Description: "Sort collection by post attribute.", Type: "string", Default: "date",
 			Enum: str("author", "date", "id", "include", "modified", "parent", "relevance", "slug", "include_slugs", "title")}},

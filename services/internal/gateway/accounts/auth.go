@@ -61,6 +61,9 @@ func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP stri
 func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, error) {
 	// Success path: one indexed query by the keyed hash. The password
 	// identifies the row; the name must be that user's login or email.
+	if !storable(login) {
+		return User{}, "", ErrUnknownUsername
+	}
 	var u User
 	var role, uuid string
 	var lastUsed *time.Time

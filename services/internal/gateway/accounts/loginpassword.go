@@ -140,6 +140,10 @@ var ErrBadLogin = errors.New("accounts: unknown login or wrong password")
 // login password. Whatever fails, exactly one argon2id verification runs,
 // so the answer and its timing do not tell whether the account exists.
 func (s *Store) CheckLoginPassword(ctx context.Context, login, pw string) (User, error) {
+	if !storable(login) {
+		VerifyLoginPassword(dummyHash, pw)
+		return User{}, ErrBadLogin
+	}
 	var u User
 	var role, phc string
 	err := s.pool.QueryRow(ctx, `SELECT `+userColumns+`, login_password FROM users

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -167,11 +168,17 @@ func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 
 // UserByLogin finds a user by login, case-insensitively.
 func (s *Store) UserByLogin(ctx context.Context, login string) (User, error) {
+	if !storable(login) {
+		return User{}, ErrNotFound
+	}
 	return scanUser(s.pool.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE lower(login) = lower($1)`, login))
 }
 
 // UserByEmail finds a user by email, case-insensitively.
 func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	if !storable(email) {
+		return User{}, ErrNotFound
+	}
 	return scanUser(s.pool.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE lower(email) = lower($1)`, email))
 }
 
@@ -291,4 +298,11 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, p UserPatch) (User, er
 // user's content is the content service's business; the caller does it first.
 func (s *Store) DeleteUser(ctx context.Context, id int64) (User, error) {
 	return scanUser(s.pool.QueryRow(ctx, `DELETE FROM users WHERE id = $1 RETURNING `+userColumns, id))
+}
+
+// storable reports whether s can be compared with stored text: PostgreSQL
+// refuses NUL and invalid UTF-8 with an error, which must not turn a
+// credential nobody has into a 5xx. No login or email holds either.
+func storable(s string) bool {
+	return strings.IndexByte(s, 0) < 0 && utf8.ValidString(s)
 }

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"math"
 	"net/http"
 	"strconv"
 )
@@ -130,4 +131,18 @@ func (r *Request) appendURL(buf []byte, route string) []byte {
 		return append(buf, route...)
 	}
 	return r.srv.appendURL(buf, route)
+}
+
+// Offset is the number of items before page (1-based) of perPage items,
+// saturating instead of overflowing: ?page=9223372036854775807 asks for an
+// offset past every row (an empty page, then the collection's
+// invalid-page-number error), never a negative one the database refuses.
+func Offset(page, perPage int) int {
+	if page <= 1 || perPage <= 0 {
+		return 0
+	}
+	if page-1 > math.MaxInt64/perPage {
+		return math.MaxInt64
+	}
+	return (page - 1) * perPage
 }
