@@ -35,7 +35,12 @@ func (s subRequest) path() string {
 	return s.Route + "?" + s.Query
 }
 
-// parseSubPath splits a batch "path" into route and query (§11.2 step 1).
+// parseSubPath splits a batch "path" into route and query (§11.2 step 1),
+// once: the gateway validates and the owner runs exactly this route and
+// query. The query loses every parameter that would change the route or
+// the method once the request travels over HTTP (_method, rest_route, in
+// any spelling PHP reads: rest.WithoutServeParams); WordPress ignores them
+// in a sub-request.
 func parseSubPath(p string) (route, query string, err *rest.Error) {
 	// An empty path parses (to the route "", which no route matches in
 	// WordPress: rest_no_route); only an unparseable one fails here.
@@ -43,7 +48,7 @@ func parseSubPath(p string) (route, query string, err *rest.Error) {
 	if perr != nil {
 		return "", "", rest.NewError("parse_path_failed", "Could not parse the path.", http.StatusBadRequest)
 	}
-	return rest.NormalizeRoute(u.Path), u.RawQuery, nil
+	return rest.NormalizeRoute(u.Path), rest.WithoutServeParams(u.RawQuery), nil
 }
 
 // owner is where a sub-request goes: the gateway (nil backend) or a service.
@@ -94,7 +99,7 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	}
 	u := *b.Base
 	u.Path = b.Base.Path + s.Route
-	u.RawQuery = withoutServeParams(s.Query)
+	u.RawQuery = rest.WithoutServeParams(s.Query)
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, s.Method, u.String(), body)
@@ -127,35 +132,6 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 		raw = nil
 	}
 	return rest.Result{Status: res.StatusCode, Header: ownHeaders(res.Header), Body: raw}
-}
-
-// serveParams are read by WordPress's serve_request only, never for a batch
-// sub-request or an embedded one; a service reached over HTTP would honour
-// them (an enveloped or JSONP body inside the batch answer, or _method
-// turning a pre-validated POST into a DELETE), so they are not sent.
-var serveParams = map[string]bool{"_method": true, "_envelope": true, "_jsonp": true, "_pretty": true}
-
-// withoutServeParams drops serveParams from a raw query, keeping the other
-// parameters as they are, in their order.
-func withoutServeParams(raw string) string {
-	if !strings.Contains(raw, "_") {
-		return raw
-	}
-	parts := strings.Split(raw, "&")
-	keep := parts[:0]
-	for _, p := range parts {
-		k, _, _ := strings.Cut(p, "=")
-		if uk, err := url.QueryUnescape(k); err == nil {
-			k = uk
-		}
-		if i := strings.IndexByte(k, '['); i >= 0 {
-			k = k[:i]
-		}
-		if !serveParams[k] {
-			keep = append(keep, p)
-		}
-	}
-	return strings.Join(keep, "&")
 }
 
 // signInto sets the internal headers of a gateway-made request: the
