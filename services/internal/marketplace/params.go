@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // Parameters travel in the query string, a form body
@@ -41,6 +43,8 @@ type params map[string]param
 var (
 	errBadBody  = errors.New("the request body cannot be parsed")
 	errTooLarge = errors.New("the request body is too large")
+	errTooMany  = errors.New("the request has too many parameters")
+	errBadText  = errors.New("a parameter is not valid UTF-8 text without NUL")
 )
 
 // get returns a present, non-empty, valid parameter's trimmed value.
@@ -53,8 +57,43 @@ func (p params) get(name string) (v string, ok bool) {
 	return v, v != ""
 }
 
-// readParams collects the parameters of r.
+// readParams collects the parameters of r, within the route kit's limits
+// (rest.MaxInputVars pairs per source) and refusing text PostgreSQL cannot
+// take (NUL, invalid UTF-8) before any statement runs.
 func readParams(r *http.Request) (params, error) {
+	p, err := readAllParams(r)
+	if err != nil {
+		return nil, err
+	}
+	for name, v := range p {
+		if !rest.ValidText(name) || !rest.ValidText(v.value) {
+			return nil, errBadText
+		}
+	}
+	return p, nil
+}
+
+// tooManyPairs reports whether a query string or form body holds more
+// than rest.MaxInputVars pairs; counting first keeps a huge one from being
+// parsed at all.
+func tooManyPairs(raw string) bool {
+	return strings.Count(raw, "&") >= rest.MaxInputVars && countPairs(raw) > rest.MaxInputVars
+}
+
+func countPairs(raw string) int {
+	n := 0
+	for _, pair := range strings.Split(raw, "&") {
+		if pair != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func readAllParams(r *http.Request) (params, error) {
+	if tooManyPairs(r.URL.RawQuery) {
+		return nil, errTooMany
+	}
 	p := params{}
 	for name, vs := range r.URL.Query() {
 		if len(vs) > 0 {
@@ -80,6 +119,9 @@ func readParams(r *http.Request) (params, error) {
 		if err != nil {
 			return nil, err
 		}
+		if tooManyPairs(string(body)) {
+			return nil, errTooMany
+		}
 		vals, err := url.ParseQuery(string(body))
 		if err != nil {
 			return nil, errBadBody
@@ -92,6 +134,10 @@ func readParams(r *http.Request) (params, error) {
 				return nil, errTooLarge
 			}
 			return nil, errBadBody
+		}
+		if len(r.MultipartForm.Value) > rest.MaxInputVars {
+			_ = r.MultipartForm.RemoveAll()
+			return nil, errTooMany
 		}
 		mergeValues(p, r.MultipartForm.Value)
 		// File parts are not parameters; drop any the parser spooled to disk.
@@ -136,6 +182,9 @@ func mergeJSON(p params, body []byte) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return errBadBody // trailing data after the object
 	}
+	if len(obj) > rest.MaxInputVars {
+		return errTooMany
+	}
 	for name, raw := range obj {
 		raw = bytes.TrimSpace(raw)
 		switch {
@@ -158,10 +207,10 @@ func mergeJSON(p params, body []byte) error {
 // schemes (Basic, used by the gateway for the content API) are ignored.
 func bearerKey(r *http.Request) (string, bool) {
 	h := r.Header.Get("Authorization")
-	scheme, rest, ok := strings.Cut(h, " ")
+	scheme, value, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return "", false
 	}
-	k := strings.TrimSpace(rest)
+	k := strings.TrimSpace(value)
 	return k, k != ""
 }
