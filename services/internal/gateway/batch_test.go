@@ -179,7 +179,6 @@ func TestBatchRequireAllValidate(t *testing.T) {
 	}
 }
 
-
 // What the gateway validated is what the owner runs: a query parameter that
 // would reroute the sub-request at the service (rest_route in any spelling
 // PHP reads) is dropped once, when the path is parsed, so the validated

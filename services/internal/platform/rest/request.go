@@ -41,9 +41,9 @@ type Request struct {
 	// inputErr is a limit the query string broke (limits.go), answered
 	// after authentication.
 	inputErr *Error
-	form    *phpArray // form body parameters
-	query   *phpArray // query string parameters
-	fields  *fieldSet
+	form     *phpArray // form body parameters
+	query    *phpArray // query string parameters
+	fields   *fieldSet
 	// fieldsParsed is set once _fields was read (fields may stay nil).
 	fieldsParsed bool
 	memo         map[any]memoEntry // Memo's results, by key
