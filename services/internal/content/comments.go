@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -482,7 +483,8 @@ func (s *Service) commentWritePermission(code, message string) rest.PermissionFu
 // status, author and author_ip (the permission checks refuse the others).
 func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
 	if v, ok := textValue(c, "content"); ok {
-		m.Content = v
+		// pre_comment_content: kses's data allowlist unless unfiltered_html.
+		m.Content = kses.ForCaller(caller(c), v, kses.Data)
 	}
 	for _, f := range []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -106,17 +107,20 @@ func (w *postWrite) dates() error {
 	return nil
 }
 
-// text sets title, content and excerpt.
+// text sets title, content and excerpt, filtered as kses does for callers
+// without unfiltered_html (title_save_pre, content_save_pre,
+// excerpt_save_pre): the title to the data allowlist, the others to post.
 func (w *postWrite) text() error {
+	who := caller(w.c)
 	if v, ok := textValue(w.c, "title"); ok {
-		w.p.Title = v
+		w.p.Title = kses.ForCaller(who, v, kses.Data)
 	}
 	if v, ok := textValue(w.c, "content"); ok {
-		w.p.Content = v
+		w.p.Content = kses.ForCaller(who, v, kses.Post)
 	}
 	if w.pt.Excerpt {
 		if v, ok := textValue(w.c, "excerpt"); ok {
-			w.p.Excerpt = v
+			w.p.Excerpt = kses.ForCaller(who, v, kses.Post)
 		}
 	}
 	return nil

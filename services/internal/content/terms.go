@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -287,11 +288,13 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 			if err := checkTermParent(c, tx, tax); err != nil {
 				return err
 			}
-			name := strings.TrimSpace(c.String("name"))
+			// pre_term_name and pre_term_description filter every caller's
+			// input in WordPress, unfiltered_html or not.
+			name := strings.TrimSpace(kses.Text(c.String("name")))
 			if name == "" {
 				return rest.NewError("empty_term_name", "A name is required for this term.", http.StatusBadRequest)
 			}
-			t := &Term{Name: name, Description: c.String("description"), Parent: c.Int("parent")}
+			t := &Term{Name: name, Description: kses.Filter(c.String("description"), kses.Data), Parent: c.Int("parent")}
 			existing, err := termNamed(c.Context(), tx, tax, name, t.Parent)
 			if err != nil {
 				return err
@@ -350,10 +353,10 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				return err
 			}
 			if c.Has("name") {
-				t.Name = c.String("name")
+				t.Name = kses.Text(c.String("name"))
 			}
 			if c.Has("description") {
-				t.Description = c.String("description")
+				t.Description = kses.Filter(c.String("description"), kses.Data)
 			}
 			parentChanged := false
 			if c.Has("parent") {

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -92,7 +93,7 @@ func (g *Gateway) serveOEmbed(r *rest.Request) (*rest.Response, error) {
 	embedURL := strings.TrimSuffix(post.Link, "/") + "/embed/#?secret=" + secret
 	htmlSnippet := fmt.Sprintf(`<blockquote class="wp-embedded-content" data-secret="%s"><a href="%s">%s</a></blockquote>`+
 		`<iframe sandbox="allow-scripts" security="restricted" src="%s" width="%d" height="%d" title="&#8220;%s&#8221; &#8212; %s" data-secret="%s" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`,
-		secret, html.EscapeString(post.Link), title, html.EscapeString(embedURL), width, height, html.EscapeString(title), html.EscapeString(site.Title), secret)
+		secret, html.EscapeString(post.Link), kses.Filter(title, kses.Data), html.EscapeString(embedURL), width, height, html.EscapeString(title), html.EscapeString(site.Title), secret)
 	data := rest.Object{
 		{Key: "version", Value: "1.0"},
 		{Key: "provider_name", Value: site.Title},

@@ -12,6 +12,7 @@ import (
 
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -336,8 +337,8 @@ func (g *Gateway) createUser(r *rest.Request) (*rest.Response, error) {
 		return nil, err
 	}
 	in := accounts.NewUser{Login: r.String("username"), Email: r.String("email"), Role: "subscriber",
-		DisplayName: r.String("name"), FirstName: r.String("first_name"), LastName: r.String("last_name"),
-		Nickname: r.String("nickname"), Slug: r.String("slug"), URL: r.String("url"), Description: r.String("description"),
+		DisplayName: profileText(r, "name"), FirstName: profileText(r, "first_name"), LastName: profileText(r, "last_name"),
+		Nickname: profileText(r, "nickname"), Slug: r.String("slug"), URL: r.String("url"), Description: profileText(r, "description"),
 		Locale: r.String("locale"), Password: r.String("password")}
 	if role != nil {
 		in.Role = *role
@@ -390,8 +391,15 @@ func (g *Gateway) updateUser(r *rest.Request) (*rest.Response, error) {
 		s := r.String(name)
 		return &s
 	}
-	p := accounts.UserPatch{Email: opt("email"), Slug: opt("slug"), DisplayName: opt("name"), FirstName: opt("first_name"),
-		LastName: opt("last_name"), Nickname: opt("nickname"), URL: opt("url"), Description: opt("description"),
+	text := func(name string) *string {
+		if !r.Has(name) {
+			return nil
+		}
+		s := profileText(r, name)
+		return &s
+	}
+	p := accounts.UserPatch{Email: opt("email"), Slug: opt("slug"), DisplayName: text("name"), FirstName: text("first_name"),
+		LastName: text("last_name"), Nickname: text("nickname"), URL: opt("url"), Description: text("description"),
 		Locale: opt("locale"), Role: role, Password: opt("password")}
 	nu, uerr := g.cfg.Store.UpdateUser(r.Context(), u.ID, p)
 	if uerr != nil {
@@ -434,4 +442,16 @@ func (g *Gateway) deleteUser(r *rest.Request) (*rest.Response, error) {
 		return nil, userWriteError(err)
 	}
 	return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}), nil
+}
+
+// profileText is a profile field as WordPress stores it, whoever writes:
+// the names (name, first_name, last_name, nickname) without any tag
+// (pre_user_display_name and friends), the description filtered to kses's
+// data allowlist (pre_user_description). A <b onclick> in a display name
+// never reaches the pages and bylines that show it.
+func profileText(r *rest.Request, name string) string {
+	if name == "description" {
+		return kses.Filter(r.String(name), kses.Data)
+	}
+	return kses.Text(r.String(name))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -123,14 +124,17 @@ func (s *Service) applyFields(r *rest.Request, a *Attachment) error {
 		}
 		return r.String(name), true
 	}
+	// An attachment is a post: its title, caption (excerpt) and description
+	// (content) are filtered as a post's are for callers without
+	// unfiltered_html.
 	if v, ok := text("title"); ok {
-		a.Title = v
+		a.Title = kses.ForCaller(r.Caller, v, kses.Data)
 	}
 	if v, ok := text("caption"); ok {
-		a.Caption = v
+		a.Caption = kses.ForCaller(r.Caller, v, kses.Post)
 	}
 	if v, ok := text("description"); ok {
-		a.Description = v
+		a.Description = kses.ForCaller(r.Caller, v, kses.Post)
 	}
 	if v, ok := text("alt_text"); ok {
 		a.AltText = strings.TrimSpace(v)
