@@ -11,6 +11,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -51,6 +52,13 @@ type allowlist struct {
 
 var policies = mustPolicies(allowedJSON)
 
+// uriAttributes are the allowlist's URL attributes other than href and src
+// (which bluemonday checks against the allowed protocols itself).
+var uriAttributes = map[string]bool{"cite": true, "data": true, "longdesc": true, "poster": true, "usemap": true}
+
+// safeURL is an http(s), protocol-relative or relative URL without blanks.
+var safeURL = regexp.MustCompile(`^(?i:https?://|//|/|#|\./|[a-z0-9._~-]+(/|#|$))[^\s\x00-\x1f]*$`)
+
 func mustPolicies(raw []byte) map[Context]*bluemonday.Policy {
 	var al allowlist
 	if err := json.Unmarshal(raw, &al); err != nil {
@@ -80,8 +88,14 @@ func policyOf(protocols []string, rules contextRules) *bluemonday.Policy {
 	sort.Strings(names)
 	for _, el := range names {
 		p.AllowElements(el)
-		if attrs := rules.Elements[el]; len(attrs) > 0 {
-			p.AllowAttrs(attrs...).OnElements(el)
+		for _, attr := range rules.Elements[el] {
+			if uriAttributes[attr] {
+				// URL attributes for kses that bluemonday does not check
+				// against the protocols: only http(s) and relative URLs.
+				p.AllowAttrs(attr).Matching(safeURL).OnElements(el)
+				continue
+			}
+			p.AllowAttrs(attr).OnElements(el)
 		}
 	}
 	if len(rules.GlobalAttributes) > 0 {
