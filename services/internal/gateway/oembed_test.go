@@ -84,3 +84,24 @@ func TestPHPXMLText(t *testing.T) {
 		}
 	}
 }
+
+// The embed html is pasted into other sites: the title in its blockquote
+// keeps only kses's data allowlist (even an administrator's raw title), and
+// in the iframe's title attribute it is escaped.
+func TestOEmbedHTMLEscapesTheTitle(t *testing.T) {
+	f := newKitFixture(t)
+	title := `T <script>alert(1)</script><b onclick="x">b</b>"`
+	if rec, _ := f.do(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": title}, "admin", f.adminPW); rec.Code != 201 {
+		t.Fatalf("create: %d", rec.Code)
+	}
+	rec, v := f.do(t, "GET", "/cms-json/oembed/1.0/embed?url=http://site.test/?p=1", nil)
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	h := v.(map[string]any)["html"].(string)
+	quote, _, _ := strings.Cut(h, "</blockquote>")
+	if strings.Contains(h, "<script") || strings.Contains(quote, "onclick") || !strings.Contains(h, `>T <b>b</b>&#34;</a></blockquote>`) ||
+		!strings.Contains(h, `title="&#8220;T &lt;script&gt;alert(1)&lt;/script&gt;&lt;b onclick=&#34;x&#34;&gt;b&lt;/b&gt;&#34;&#8221;`) {
+		t.Fatalf("html %s", h)
+	}
+}

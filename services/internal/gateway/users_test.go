@@ -135,3 +135,29 @@ func TestApplicationPasswordRoutes(t *testing.T) {
 		t.Fatalf("gone: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// A user name with <b onclick> loses its tags whoever sets it (WordPress's
+// pre_user_display_name and friends); the description keeps kses's data
+// allowlist.
+func TestUserProfileHTMLIsFiltered(t *testing.T) {
+	f := newKitFixture(t)
+	admin := []string{"admin", f.adminPW}
+	sub := []string{"sub", f.authorPW}
+	rec, v := f.do(t, "POST", "/cms-json/cms/v2/users/me?context=edit", map[string]any{
+		"name": `<b onclick="alert(1)">Sub</b>`, "first_name": `<script>alert(1)</script>First`, "last_name": `<svg onload=alert(1)>Last</svg>`,
+		"nickname":    `<img src=x onerror=alert(1)>nick`,
+		"description": `<a href="https://ok.example/" onclick="x">me</a><script>alert(1)</script>`}, sub...)
+	if rec.Code != 200 {
+		t.Fatalf("update: %d %s", rec.Code, rec.Body)
+	}
+	u := v.(map[string]any)
+	if u["name"] != "Sub" || u["first_name"] != "First" || u["last_name"] != "Last" || u["nickname"] != "nick" ||
+		u["description"] != `<a href="https://ok.example/">me</a>` {
+		t.Fatalf("stored %v", u)
+	}
+	rec, v = f.do(t, "POST", "/cms-json/cms/v2/users", map[string]any{"username": "boldname", "email": "b@example.com",
+		"password": "p", "name": `<b onclick="alert(1)">Bold</b>`}, admin...)
+	if rec.Code != 201 || v.(map[string]any)["name"] != "Bold" {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+}
