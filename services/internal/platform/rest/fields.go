@@ -11,6 +11,14 @@ type fieldSet struct {
 	// Inline storage: a typical _fields fits, so parsing allocates once.
 	listBuf  [8]string
 	nodesBuf [10]fieldNode
+	// index finds a node by parent and name once there are many, so that
+	// parsing a long _fields stays linear.
+	index map[fieldKey]int
+}
+
+type fieldKey struct {
+	parent int
+	name   string
 }
 
 type fieldNode struct {
@@ -68,29 +76,49 @@ fields:
 				break fields
 			}
 			if c < 0 {
-				fs.nodes = append(fs.nodes, fieldNode{name: next, parent: ref})
-				c = len(fs.nodes) - 1
+				c = fs.add(fieldNode{name: next, parent: ref})
 			}
 			ref = c
 		}
 		c := fs.child(ref, f)
 		if c < 0 {
-			fs.nodes = append(fs.nodes, fieldNode{name: f, parent: ref, leaf: true})
+			fs.add(fieldNode{name: f, parent: ref, leaf: true})
 			continue
 		}
+		// The whole value is accepted now; its children no longer matter
+		// (the encoder and later fields stop at a leaf).
 		fs.nodes[c].leaf = true
-		// Children of a leaf no longer matter; detach them.
-		for i := range fs.nodes {
-			if fs.nodes[i].parent == c {
-				fs.nodes[i].parent = -2
-			}
-		}
 	}
 	return fs
 }
 
+// add appends a node and returns its index.
+func (fs *fieldSet) add(n fieldNode) int {
+	fs.nodes = append(fs.nodes, n)
+	i := len(fs.nodes) - 1
+	switch {
+	case fs.index != nil:
+		fs.index[fieldKey{n.parent, n.name}] = i
+	case len(fs.nodes) > 16:
+		fs.index = make(map[fieldKey]int, 2*len(fs.nodes))
+		for j := 1; j < len(fs.nodes); j++ {
+			k := fieldKey{fs.nodes[j].parent, fs.nodes[j].name}
+			if _, dup := fs.index[k]; !dup {
+				fs.index[k] = j
+			}
+		}
+	}
+	return i
+}
+
 // child returns the index of the node under parent named name, or -1.
 func (fs *fieldSet) child(parent int, name string) int {
+	if fs.index != nil {
+		if i, ok := fs.index[fieldKey{parent, name}]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := 1; i < len(fs.nodes); i++ {
 		if fs.nodes[i].parent == parent && fs.nodes[i].name == name {
 			return i
@@ -128,6 +156,10 @@ func (fs *fieldSet) singleItem() *fieldSet {
 		return fs
 	}
 	c := &fieldSet{list: append(append([]string(nil), fs.list...), "_links")}
-	c.nodes = append(append([]fieldNode(nil), fs.nodes...), fieldNode{name: "_links", parent: 0, leaf: true})
+	c.nodes = append(make([]fieldNode, 0, len(fs.nodes)+1), fs.nodes[0])
+	for _, n := range fs.nodes[1:] {
+		c.add(n)
+	}
+	c.add(fieldNode{name: "_links", parent: 0, leaf: true})
 	return c
 }

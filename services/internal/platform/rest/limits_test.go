@@ -134,3 +134,22 @@ func TestInputLimits(t *testing.T) {
 		t.Fatalf("Check: %v", err)
 	}
 }
+
+// A _fields of deep dotted paths parses and filters in linear time.
+func TestDeepFieldsAreLinear(t *testing.T) {
+	s := newTestServer(t)
+	deep := strings.Repeat("a.", 50000) + "a"
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU(t)
+	r := do(t, s, "GET", "/cms/v2/posts/1?_fields=id,title,"+deep+","+deep[:len(deep)/2], admin, "")
+	if cpu := threadCPU(t) - start; cpu > 100*time.Millisecond {
+		t.Fatalf("%v of CPU", cpu)
+	}
+	if r.status != 200 {
+		t.Fatalf("%d %.300s", r.status, r.body)
+	}
+	if got := mustJSON(r.json(t)); !strings.HasPrefix(got, `{"id":1,"title":`) {
+		t.Fatalf("got %s", got)
+	}
+}
