@@ -223,7 +223,9 @@ func (b *sqlBuilder) filters(q *ListQuery) {
 	anyOf(b, "p.parent", q.Parent)
 	noneOf(b, "p.parent", q.ParentExclude)
 	if q.MenuOrder != nil {
-		b.add("p.menu_order = " + b.arg(*q.MenuOrder))
+		// Compared as bigint: a menu_order beyond the column's int4 matches
+		// nothing instead of failing to encode.
+		b.add("p.menu_order = " + b.arg(int64(*q.MenuOrder)) + "::bigint")
 	}
 	anyOf(b, "p.slug", q.Slugs)
 	if len(q.Tax) > 0 {
@@ -293,7 +295,7 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 		}
 	}
 	if len(pos) == 0 {
-		return "0"
+		return "0::int" // a constant expression; a bare 0 would be an ORDER BY position
 	}
 	whole := b.arg("%" + likeEscape(strings.Join(pos, " ")) + "%")
 	if len(pos) == 1 {

@@ -124,7 +124,12 @@ func generateExcerpt(rawContent string, words int) string {
 	}
 	text := stripTags(stripBlocks(rawContent), " ")
 	var b strings.Builder
-	b.Grow(min(len(text), 16*words))
+	// 16 bytes a word, without overflowing for a huge excerpt_length.
+	if words < len(text)/16 {
+		b.Grow(16 * words)
+	} else {
+		b.Grow(len(text))
+	}
 	n := 0
 	for field := range strings.FieldsSeq(text) {
 		if n == words {
