@@ -116,9 +116,9 @@ func TestURLAttributes(t *testing.T) {
 	for in, want := range map[string]string{
 		`<blockquote cite="https://example.com/q">q</blockquote>`: `<blockquote cite="https://example.com/q">q</blockquote>`,
 		`<blockquote cite="javascript:alert(1)">q</blockquote>`:   `<blockquote>q</blockquote>`,
-		`<img src="/a.png" usemap="#m">`:                           `<img src="/a.png" usemap="#m">`,
-		`<video poster="/p.jpg"></video>`:                          `<video poster="/p.jpg"></video>`,
-		`<video poster="data:image/png;base64,xx"></video>`:        `<video></video>`,
+		`<img src="/a.png" usemap="#m">`:                          `<img src="/a.png" usemap="#m">`,
+		`<video poster="/p.jpg"></video>`:                         `<video poster="/p.jpg"></video>`,
+		`<video poster="data:image/png;base64,xx"></video>`:       `<video></video>`,
 	} {
 		if got := Filter(in, Post); got != want {
 			t.Errorf("Filter(%q) = %q, want %q", in, got, want)
