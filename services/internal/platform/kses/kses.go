@@ -57,7 +57,7 @@ var policies = mustPolicies(allowedJSON)
 var uriAttributes = map[string]bool{"cite": true, "data": true, "longdesc": true, "poster": true, "usemap": true}
 
 // safeURL is an http(s), protocol-relative or relative URL without blanks.
-var safeURL = regexp.MustCompile(`^(?i:https?://|//|/|#|\./|[a-z0-9._~-]+(/|#|$))[^\s\x00-\x1f]*$`)
+var safeURL = regexp.MustCompile(`^(?i:https?://|//|/|#|\./|[a-z0-9._~-]+(/|#|$))[^\s\x00-\x08\x0e-\x1f]*$`)
 
 func mustPolicies(raw []byte) map[Context]*bluemonday.Policy {
 	var al allowlist
