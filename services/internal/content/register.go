@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"net/http"
+	"siteplane.dev/services/internal/platform/identity"
 	"time"
 
 	"siteplane.dev/services/internal/content/migrations"
@@ -21,7 +22,7 @@ func Options() service.Options {
 // through the route kit, the route index the gateway merges, the
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
-	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.InternalKey))
+	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.Keys))
 	if u := env.Config.String(contract.EnvGatewayURL, ""); u != "" {
 		svc.SetMedia(GatewayMedia{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}})
 	}
@@ -44,9 +45,9 @@ func Register(ctx context.Context, env *service.Env) error {
 
 // usersFrom validates author ids against the gateway when its URL is known;
 // without one only the bootstrap administrator (id 1) and the caller exist.
-func usersFrom(cfg *config.Loader, key []byte) Users {
+func usersFrom(cfg *config.Loader, keys identity.Keys) Users {
 	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
-		return GatewayUsers{BaseURL: u, Key: key, Client: &http.Client{Timeout: 5 * time.Second}}
+		return GatewayUsers{BaseURL: u, Keys: keys, Client: &http.Client{Timeout: 5 * time.Second}}
 	}
 	return FixedUsers{1: true}
 }

@@ -110,6 +110,15 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		ports[name] = p
 		urls[name] = fmt.Sprintf("http://127.0.0.1:%d", p)
 	}
+	// The gateway's internal listener: content looks authors up there.
+	internalURL := ""
+	if _, ok := bins[contract.ServiceGateway]; ok {
+		p, err := FreePort()
+		if err != nil {
+			return st, err
+		}
+		internalURL = fmt.Sprintf("http://127.0.0.1:%d", p)
+	}
 	siteURL := urls[contract.ServiceGateway]
 	if siteURL == "" {
 		siteURL = fmt.Sprintf("http://127.0.0.1:%d", opts.Port)
@@ -197,7 +206,8 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
 			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
 			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
-			GatewayURL: urls[contract.ServiceGateway],
+			GatewayURL: internalURL, InternalListen: strings.TrimPrefix(internalURL, "http://"),
+			GatewaySecret: secrets.GatewaySecret,
 		})
 		if name == contract.ServiceMedia {
 			env = append(env, mediaStorageEnv(os.LookupEnv)...)
