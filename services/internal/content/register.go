@@ -3,11 +3,12 @@ package content
 import (
 	"context"
 	"net/http"
-	"siteplane.dev/services/internal/platform/identity"
 	"time"
 
 	"siteplane.dev/services/internal/content/migrations"
 	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/idempotency"
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -30,6 +31,11 @@ func Register(ctx context.Context, env *service.Env) error {
 	if err != nil {
 		return err
 	}
+	// Idempotency-Key on creates (docs/security.md): after the identity
+	// middleware, since keys are the caller's.
+	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
+	go idem.Cleanup(ctx, time.Hour)
+	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())

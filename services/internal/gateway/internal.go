@@ -59,7 +59,7 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		}
 		users, _, err := g.cfg.Store.ListUsers(r.Context(), accounts.ListQuery{Slugs: []string{r.URL.Query().Get("slug")}, Limit: 1})
 		if err != nil {
-			rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+			rest.WriteError(w, rest.StoreError(err, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError)))
 			return
 		}
 		if len(users) == 0 {
@@ -91,7 +91,7 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+		rest.WriteError(w, rest.StoreError(err, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError)))
 		return
 	}
 	rest.WriteJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})

@@ -85,14 +85,23 @@ func BeginFunc(ctx context.Context, db interface {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
-		var pgErr *pgconn.PgError
-		if _, savepoint := db.(pgx.Tx); savepoint || errors.As(err, &pgErr) {
-			// A savepoint's release decides nothing (the outer commit
-			// does); or the server answered: it did not commit (a deferred constraint,
-			// a serialization failure).
+		if _, savepoint := db.(pgx.Tx); savepoint {
+			// A savepoint's release decides nothing: the outer commit does.
 			return err
 		}
-		return errors.Join(ErrCommitUnknown, err)
+		return CommitError(err)
 	}
 	return nil
+}
+
+// CommitError classifies the error of a COMMIT: when the server answered
+// (a deferred constraint, a serialization failure), it did not commit and
+// err is returned as is; otherwise the connection broke with the COMMIT in
+// flight and err is wrapped in ErrCommitUnknown.
+func CommitError(err error) error {
+	var pgErr *pgconn.PgError
+	if err == nil || errors.As(err, &pgErr) {
+		return err
+	}
+	return errors.Join(ErrCommitUnknown, err)
 }
