@@ -50,4 +50,3 @@ func TestDatabaseFailuresAre503(t *testing.T) {
 		})
 	}
 }
-
