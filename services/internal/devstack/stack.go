@@ -86,6 +86,19 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if err != nil {
 		return st, err
 	}
+	if durable, err := Durable(ctx, adminDSN); err != nil {
+		return st, err
+	} else if !durable {
+		// Started by an earlier release with durability off: restart it
+		// with the settings hack/postgres.sh gives it now.
+		st.say("restarting PostgreSQL with fsync and synchronous_commit on")
+		if _, err := st.postgres(ctx, "stop"); err != nil {
+			return st, err
+		}
+		if adminDSN, err = st.postgres(ctx, "start"); err != nil {
+			return st, err
+		}
+	}
 	dsn, err := ensureDatabase(ctx, adminDSN, database)
 	if err != nil {
 		return st, err
@@ -362,4 +375,22 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
+}
+
+// Durable reports whether the server at dsn keeps committed data through a
+// crash: fsync, synchronous_commit and full_page_writes all on. make run's
+// PostgreSQL must (people put real content in it); only the test instance
+// trades durability for speed.
+func Durable(ctx context.Context, dsn string) (bool, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return false, fmt.Errorf("connect to the local PostgreSQL: %w", err)
+	}
+	defer conn.Close(context.Background())
+	var fsync, syncCommit, fullPages string
+	if err := conn.QueryRow(ctx, "SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')").
+		Scan(&fsync, &syncCommit, &fullPages); err != nil {
+		return false, fmt.Errorf("read durability settings: %w", err)
+	}
+	return fsync == "on" && syncCommit == "on" && fullPages == "on", nil
 }
