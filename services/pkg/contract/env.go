@@ -109,9 +109,13 @@ const (
 	DefaultInternalPort       = 8081
 	DefaultInternalListenAddr = ":8081"
 	DefaultShutdown           = "20s"
-	DefaultMaxBodyBytes       = 10 << 20
-	DefaultValidationRate     = 60
-	DefaultMediaS3Region      = "us-east-1"
+	// DefaultShutdownDelay is the SITEPLANE_SHUTDOWN_DELAY the operator
+	// sets: longer than a readiness probe period, so endpoints drop a pod
+	// before it stops accepting.
+	DefaultShutdownDelay  = "5s"
+	DefaultMaxBodyBytes   = 10 << 20
+	DefaultValidationRate = 60
+	DefaultMediaS3Region  = "us-east-1"
 )
 
 // Values of EnvMediaStorage.

@@ -51,6 +51,7 @@ const (
 const (
 	ConfigMountPath          = "/etc/siteplane/config"
 	InternalKeyMountPath     = "/etc/siteplane/internal"
+	GatewaySecretMountPath   = "/etc/siteplane/gateway"
 	DatabaseMountPath        = "/etc/siteplane/database"
 	AdminMountPath           = "/etc/siteplane/admin"
 	MarketplaceKeysMountPath = "/etc/siteplane/marketplace-keys"
