@@ -216,8 +216,7 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	var metricsSrv *http.Server
-	var errc chan error
-	errc = make(chan error, 3)
+	errc := make(chan error, 3)
 	go func() { errc <- api.Serve(s.apiLn) }()
 	var internalSrv *http.Server
 	if s.internalLn != nil {
