@@ -50,6 +50,7 @@ type Summary struct {
 	ServiceURLs        map[string]string // service name → base URL
 	DatabaseURL        string
 	InternalKey        string
+	GatewaySecret      string
 	LogDir             string
 	// UploadsDir is where the media service keeps uploaded files, and
 	// SampleImage a JPEG written for the printed upload example ("" when
@@ -166,7 +167,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		contract.EnvLogLevel + "=info",
 	}
 	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword,
-		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, LogDir: logDir}
+		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, GatewaySecret: secrets.GatewaySecret, LogDir: logDir}
 
 	// Demo data first: each seed subcommand migrates its own schema.
 	seedLog, err := os.OpenFile(filepath.Join(logDir, "seed.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -364,6 +365,7 @@ func (s Summary) EnvFile() string {
 	}
 	line(contract.EnvDatabaseURL, s.DatabaseURL)
 	line(contract.EnvInternalKey, s.InternalKey)
+	line(contract.EnvGatewaySecret, s.GatewaySecret)
 	return b.String()
 }
 
