@@ -142,7 +142,7 @@ func newBalancer(t *testing.T, interval time.Duration, bases ...string) (*balanc
 		b.backends = append(b.backends, be)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	client := &http.Client{Timeout: 300 * time.Millisecond}
+	client := &http.Client{Timeout: time.Second}
 	go func() {
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
