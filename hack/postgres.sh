@@ -93,9 +93,16 @@ case $verb in
     if running; then dsn; exit 0; fi
     p=$(free_port)
     echo "$p" >"$dir/port"
-    # Throwaway data: durability off, connections enough for parallel test packages.
+    # Test instances (names starting with "test") hold throwaway data: durability
+    # off for speed. Every other instance (make run's "run") holds what people
+    # type into the demo site: fsync, synchronous commit and full-page writes on.
+    if [[ $name == test* ]]; then
+      durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    else
+      durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+    fi
     as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start -o \
-      "-h 127.0.0.1 -p $p -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB" >/dev/null \
+      "-h 127.0.0.1 -p $p -k $dir -c max_connections=400 $durability -c shared_buffers=256MB" >/dev/null \
       || { tail -20 "$dir/server.log" >&2; exit 1; }
     dsn
     ;;

@@ -5,6 +5,7 @@ package devstack
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // repoRoot is the checkout this test runs from (test/devstack → ../..).
@@ -138,6 +141,9 @@ func TestRunDetachedThenStopLeavesNothing(t *testing.T) {
 	if err != nil || !strings.Contains(string(got), `"source_url"`) || !strings.Contains(string(got), `"thumbnail"`) {
 		t.Fatalf("printed upload example:\n%s\nanswered: %v\n%s", strings.Join(upload, "\n"), err, got)
 	}
+	// make run's PostgreSQL keeps what people type in: durability on (the
+	// test instance alone runs with fsync off).
+	assertDurable(t, env["SITEPLANE_DATABASE_URL"])
 	// Every service is built (go build ./services/cmd/...), so the gateway runs.
 	res, err = http.Get(env["GATEWAY_URL"] + "/readyz")
 	if err != nil || res.StatusCode != 200 {
@@ -228,5 +234,27 @@ func TestRunForegroundStopsOnInterrupt(t *testing.T) {
 	}
 	if left := processesUnder(root); len(left) > 0 {
 		t.Fatalf("processes left after Ctrl-C:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+func assertDurable(t *testing.T, dsn string) {
+	t.Helper()
+	if dsn == "" {
+		t.Fatal("env file lacks SITEPLANE_DATABASE_URL")
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, setting := range []string{"fsync", "synchronous_commit", "full_page_writes"} {
+		var v string
+		if err := conn.QueryRow(ctx, "SELECT current_setting($1)", setting).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		if v != "on" {
+			t.Errorf("make run's PostgreSQL runs with %s=%s, want on", setting, v)
+		}
 	}
 }

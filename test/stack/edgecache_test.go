@@ -29,7 +29,8 @@ func startSecondGateway(t *testing.T) string {
 	env := slices.DeleteFunc(st.env(contract.ServiceGateway), func(kv string) bool {
 		return strings.HasPrefix(kv, contract.EnvListenAddr+"=")
 	})
-	env = append(env, contract.EnvListenAddr+"="+strings.TrimPrefix(base, "http://"))
+	// its own internal listener (the first gateway holds the stack's)
+	env = append(env, contract.EnvListenAddr+"="+strings.TrimPrefix(base, "http://"), contract.EnvInternalListenAddr+"=127.0.0.1:0")
 	logf, err := os.CreateTemp(st.dir, "gateway-b-*.log")
 	if err != nil {
 		t.Fatal(err)

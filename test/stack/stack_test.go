@@ -69,11 +69,13 @@ type Stack struct {
 	procs     map[string]*exec.Cmd
 	urls      map[string]string
 	// Gateway is the base URL clients use; RoutesFile the live route file.
-	Gateway    string
-	RoutesFile string
-	SiteURL    string
-	AdminUser  string
-	AdminPass  string
+	Gateway string
+	// GatewayInternal is the gateway's internal listener (/internal/).
+	GatewayInternal string
+	RoutesFile      string
+	SiteURL         string
+	AdminUser       string
+	AdminPass       string
 }
 
 // services to build and start, in start order. Every one must build, or a
@@ -110,6 +112,11 @@ func Start(serverDSN string) (*Stack, error) {
 		return s, err
 	}
 	s.Gateway = fmt.Sprintf("http://127.0.0.1:%d", gwPort)
+	internalPort, err := freePort()
+	if err != nil {
+		return s, err
+	}
+	s.GatewayInternal = fmt.Sprintf("http://127.0.0.1:%d", internalPort)
 	s.SiteURL = s.Gateway
 	site := contract.DefaultSite(s.SiteURL)
 	site.Title, site.Description = "Stack Test", "Siteplane under test"
@@ -183,7 +190,8 @@ func (s *Stack) env(name string) []string {
 		DatabaseURL: s.dsn, InternalKey: s.key, SiteFile: filepath.Join(s.dir, "site.json"),
 		LogLevel: "debug", ShutdownTimeout: "2s",
 		RoutesFile: s.RoutesFile, AdminUser: s.AdminUser, AdminEmail: "admin@example.com", AdminPassword: s.AdminPass,
-		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.Gateway,
+		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.GatewayInternal,
+		InternalListen: strings.TrimPrefix(s.GatewayInternal, "http://"),
 	})
 	if name == contract.ServiceGateway {
 		// The oEmbed proxy tests run their providers on loopback.

@@ -26,10 +26,12 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 	p.mounted.Secrets = map[string]map[string][]byte{}
 
 	internalName := resources.InternalKeySecretName(site.Name)
-	if err := r.applyGenerated(ctx, site, p, internalName, contract.InternalKeySecretKey, resources.InternalKeyLength,
-		func(key string) map[string][]byte {
-			return map[string][]byte{contract.InternalKeySecretKey: []byte(key)}
-		}); err != nil {
+	// The gateway secret first: on a Site made before it existed, it is
+	// the internal key as it is now, before any rotation can change it.
+	if err := r.reconcileGatewaySecret(ctx, site, p, internalName); err != nil {
+		return err
+	}
+	if err := r.reconcileInternalKey(ctx, site, p, internalName); err != nil {
 		return err
 	}
 	adminName := resources.AdminSecretName(site.Name)
@@ -284,4 +286,84 @@ func ptrTime(t time.Time) *metav1.Time {
 func setCondition(site *sitev1.Site, c metav1.Condition) {
 	c.ObservedGeneration = site.Generation
 	meta.SetStatusCondition(&site.Status.Conditions, c)
+}
+
+// reconcileGatewaySecret makes sure the gateway's non-rotating secret
+// exists (password pepper, nonce key). When it is first made for a Site
+// whose internal key already exists, it takes that key's value: the
+// gateway derived its pepper from the internal key before, so stored
+// application-password hashes stay valid. Otherwise it is a new random value.
+func (r *SiteReconciler) reconcileGatewaySecret(ctx context.Context, site *sitev1.Site, p *pass, internalName string) error {
+	name := resources.GatewaySecretName(site.Name)
+	s, err := r.readSecret(ctx, site, name)
+	if err != nil {
+		return err
+	}
+	value, how := "", ""
+	switch {
+	case s != nil && len(s.Data[contract.GatewaySecretKey]) > 0:
+		value = string(s.Data[contract.GatewaySecretKey])
+	default:
+		internal, err := r.readSecret(ctx, site, internalName)
+		if err != nil {
+			return err
+		}
+		if internal != nil && len(internal.Data[contract.InternalKeySecretKey]) > 0 && internal.Annotations[resources.AnnotationRotationHandled] == "" {
+			value, how = string(internal.Data[contract.InternalKeySecretKey]), "carried over from the internal key"
+		} else {
+			value, how = resources.RandomAlphanumeric(resources.InternalKeyLength), "generated"
+		}
+	}
+	data := map[string][]byte{contract.GatewaySecretKey: []byte(value)}
+	if err := r.apply(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
+		return fmt.Errorf("apply Secret %s: %w", name, err)
+	}
+	if how != "" {
+		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "%s %s in Secret %s", how, contract.GatewaySecretKey, name)
+	}
+	p.mounted.Secrets[name] = data
+	return nil
+}
+
+// reconcileInternalKey generates the internal key, rotates it when the
+// Site's AnnotationRotateInternalKey asks for it, and drops the previous
+// key when its grace window ends (resources.PlanInternalKey). The pods
+// re-read the mounted files: a rotation restarts nothing.
+func (r *SiteReconciler) reconcileInternalKey(ctx context.Context, site *sitev1.Site, p *pass, name string) error {
+	s, err := r.readSecret(ctx, site, name)
+	if err != nil {
+		return err
+	}
+	var stored map[string][]byte
+	handled := ""
+	if s != nil {
+		stored, handled = s.Data, s.Annotations[resources.AnnotationRotationHandled]
+	}
+	plan := resources.PlanInternalKey(stored, handled, site.Annotations[resources.AnnotationRotateInternalKey], r.Clock.Now(),
+		func() string { return resources.RandomAlphanumeric(resources.InternalKeyLength) })
+	var ann map[string]string
+	if plan.Handled != "" {
+		ann = map[string]string{resources.AnnotationRotationHandled: plan.Handled}
+	}
+	if err := r.apply(ctx, resources.Secret(site, name, resources.ComponentSecrets, plan.Data, ann)); err != nil {
+		return fmt.Errorf("apply Secret %s: %w", name, err)
+	}
+	switch {
+	case plan.Generated:
+		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", contract.InternalKeySecretKey, name)
+	case plan.Rotated:
+		r.event(site, corev1.EventTypeNormal, "InternalKeyRotated", "Rotate",
+			"rotated the internal key; the previous key is accepted until %s", plan.Next.UTC().Format(time.RFC3339))
+	case plan.Deferred:
+		r.event(site, corev1.EventTypeNormal, "InternalKeyRotationDeferred", "Rotate",
+			"the previous rotation's grace window ends at %s; the requested rotation happens then", plan.Next.UTC().Format(time.RFC3339))
+	}
+	if plan.PreviousExpired {
+		r.event(site, corev1.EventTypeNormal, "InternalKeyExpired", "Expire", "the previous internal key is no longer accepted")
+	}
+	if !plan.Next.IsZero() && (p.next.IsZero() || plan.Next.Before(p.next)) {
+		p.next = plan.Next
+	}
+	p.mounted.Secrets[name] = plan.Data
+	return nil
 }

@@ -1,9 +1,11 @@
 package resources
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"sort"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +23,9 @@ import (
 const (
 	PortHTTP    = "http"
 	PortMetrics = "metrics"
+	// PortInternal is the gateway's internal listener (/internal/ user
+	// lookups), reachable from the site's own pods only.
+	PortInternal = "internal"
 )
 
 // ImageDefaults make the image of a component whose spec names none:
@@ -68,6 +73,7 @@ type Mounted struct {
 const (
 	volConfig      = "config"
 	volInternalKey = "internal-key"
+	volGateway     = "gateway-secret"
 	volDatabase    = "database"
 	volAdmin       = "admin"
 	volKeys        = "marketplace-keys"
@@ -112,12 +118,6 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 			configKeys: configKeys,
 		},
 		{
-			volume: corev1ac.Volume().WithName(volInternalKey).WithSecret(corev1ac.SecretVolumeSource().
-				WithSecretName(internal).WithItems(items(contract.InternalKeySecretKey)...)),
-			mountPath:  contract.InternalKeyMountPath,
-			secretKeys: map[string][]string{internal: {contract.InternalKeySecretKey}},
-		},
-		{
 			// The DSN's key in the user's Secret may be anything (CloudNativePG
 			// calls it "uri"); it is always mounted as the contract's file name.
 			volume: corev1ac.Volume().WithName(volDatabase).WithSecret(corev1ac.SecretVolumeSource().
@@ -127,8 +127,28 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 			secretKeys: map[string][]string{site.Spec.Database.SecretRef.Name: {dbKey}},
 		},
 	}
+	if component != contract.ServiceMarketplace {
+		// The marketplace takes no identities and holds no internal key.
+		// The key's files are not in the pod hash: a rotation changes their
+		// contents, which the services re-read, and restarts nothing. Every
+		// key of the Secret is always present (empty when unused), so the
+		// volume's items never change.
+		list = append(list, mount{
+			volume: corev1ac.Volume().WithName(volInternalKey).WithSecret(corev1ac.SecretVolumeSource().
+				WithSecretName(internal).WithItems(items(contract.InternalKeySecretKey, contract.InternalKeyPreviousSecretKey,
+				contract.InternalKeyRotatedAtSecretKey)...)),
+			mountPath: contract.InternalKeyMountPath,
+		})
+	}
 	switch component {
 	case contract.ServiceGateway:
+		gw := GatewaySecretName(site.Name)
+		list = append(list, mount{
+			volume: corev1ac.Volume().WithName(volGateway).WithSecret(corev1ac.SecretVolumeSource().
+				WithSecretName(gw).WithItems(items(contract.GatewaySecretKey)...)),
+			mountPath:  contract.GatewaySecretMountPath,
+			secretKeys: map[string][]string{gw: {contract.GatewaySecretKey}},
+		})
 		admin := AdminSecretName(site.Name)
 		keys := []string{contract.AdminUsernameKey, contract.AdminEmailKey, contract.AdminPasswordKey}
 		list = append(list, mount{
@@ -212,19 +232,24 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 		{Name: contract.EnvServiceName, Value: component},
 		{Name: contract.EnvListenAddr, Value: contract.DefaultListenAddr},
 		{Name: contract.EnvMetricsAddr, Value: contract.DefaultMetricsAddr},
+		{Name: contract.EnvShutdownDelay, Value: contract.DefaultShutdownDelay},
 		{Name: contract.EnvShutdownTimeout, Value: contract.DefaultShutdown},
 		{Name: contract.EnvSiteFile, Value: path.Join(contract.ConfigMountPath, contract.SiteFileName)},
 		{Name: contract.EnvDatabaseURLFile, Value: path.Join(contract.DatabaseMountPath, contract.DatabaseURLSecretKey)},
-		{Name: contract.EnvInternalKeyFile, Value: path.Join(contract.InternalKeyMountPath, contract.InternalKeySecretKey)},
+	}
+	if component != contract.ServiceMarketplace {
+		env = append(env, corev1.EnvVar{Name: contract.EnvInternalKeyFile, Value: path.Join(contract.InternalKeyMountPath, contract.InternalKeySecretKey)})
 	}
 	switch component {
 	case contract.ServiceGateway:
 		env = append(env,
+			corev1.EnvVar{Name: contract.EnvInternalListenAddr, Value: fmt.Sprintf(":%d", contract.DefaultInternalPort)},
+			corev1.EnvVar{Name: contract.EnvGatewaySecretFile, Value: path.Join(contract.GatewaySecretMountPath, contract.GatewaySecretKey)},
 			corev1.EnvVar{Name: contract.EnvRoutesFile, Value: path.Join(contract.ConfigMountPath, contract.RoutesFileName)},
 			corev1.EnvVar{Name: contract.EnvAdminDir, Value: contract.AdminMountPath})
 	case contract.ServiceContent:
-		// Content looks authors up at the gateway.
-		env = append(env, corev1.EnvVar{Name: contract.EnvGatewayURL, Value: ServiceURL(site.Name, contract.ServiceGateway)})
+		// Content looks authors up at the gateway's internal listener.
+		env = append(env, corev1.EnvVar{Name: contract.EnvGatewayURL, Value: InternalServiceURL(site.Name)})
 	case contract.ServiceMarketplace:
 		env = append(env, corev1.EnvVar{Name: contract.EnvMarketplaceKeysDir, Value: contract.MarketplaceKeysMountPath})
 	case contract.ServiceMedia:
@@ -254,6 +279,7 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 var fileVariants = map[string]string{
 	contract.EnvDatabaseURL:            contract.EnvDatabaseURLFile,
 	contract.EnvInternalKey:            contract.EnvInternalKeyFile,
+	contract.EnvGatewaySecret:          contract.EnvGatewaySecretFile,
 	contract.EnvMediaS3AccessKeyID:     contract.EnvMediaS3AccessKeyIDFile,
 	contract.EnvMediaS3SecretAccessKey: contract.EnvMediaS3SecretAccessKeyFile,
 }
@@ -288,14 +314,18 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 		pullPolicy = corev1.PullIfNotPresent
 	}
 
+	ports := []*corev1ac.ContainerPortApplyConfiguration{
+		corev1ac.ContainerPort().WithName(PortHTTP).WithContainerPort(contract.DefaultAPIPort).WithProtocol(corev1.ProtocolTCP),
+		corev1ac.ContainerPort().WithName(PortMetrics).WithContainerPort(contract.DefaultMetricsPort).WithProtocol(corev1.ProtocolTCP),
+	}
+	if component == contract.ServiceGateway {
+		ports = append(ports, corev1ac.ContainerPort().WithName(PortInternal).WithContainerPort(contract.DefaultInternalPort).WithProtocol(corev1.ProtocolTCP))
+	}
 	container := corev1ac.Container().
 		WithName(component).
 		WithImage(images.Image(site, component)).
 		WithImagePullPolicy(pullPolicy).
-		WithPorts(
-			corev1ac.ContainerPort().WithName(PortHTTP).WithContainerPort(contract.DefaultAPIPort).WithProtocol(corev1.ProtocolTCP),
-			corev1ac.ContainerPort().WithName(PortMetrics).WithContainerPort(contract.DefaultMetricsPort).WithProtocol(corev1.ProtocolTCP),
-		).
+		WithPorts(ports...).
 		WithResources(Convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
 		WithSecurityContext(corev1ac.SecurityContext().
 									WithAllowPrivilegeEscalation(false).
@@ -313,7 +343,7 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 	pod := corev1ac.PodSpec().
 		WithAutomountServiceAccountToken(false).
 		WithEnableServiceLinks(false).
-		WithTerminationGracePeriodSeconds(30).
+		WithTerminationGracePeriodSeconds(TerminationGracePeriodSeconds(Env(site, component))).
 		WithSecurityContext(corev1ac.PodSecurityContext().
 			WithRunAsNonRoot(true).
 			WithRunAsUser(PodUID).
@@ -362,16 +392,45 @@ func probe(p string, period, failures int32) *corev1ac.ProbeApplyConfiguration {
 
 // Service is the ClusterIP Service of one component.
 func Service(site *sitev1.Site, component string) *corev1ac.ServiceApplyConfiguration {
+	ports := []*corev1ac.ServicePortApplyConfiguration{
+		corev1ac.ServicePort().WithName(PortHTTP).WithPort(contract.DefaultAPIPort).
+			WithTargetPort(intstr.FromString(PortHTTP)).WithProtocol(corev1.ProtocolTCP),
+		corev1ac.ServicePort().WithName(PortMetrics).WithPort(contract.DefaultMetricsPort).
+			WithTargetPort(intstr.FromString(PortMetrics)).WithProtocol(corev1.ProtocolTCP),
+	}
+	if component == contract.ServiceGateway {
+		ports = append(ports, corev1ac.ServicePort().WithName(PortInternal).WithPort(contract.DefaultInternalPort).
+			WithTargetPort(intstr.FromString(PortInternal)).WithProtocol(corev1.ProtocolTCP))
+	}
 	return corev1ac.Service(ComponentName(site.Name, component), site.Namespace).
 		WithLabels(Labels(site, component)).
 		WithOwnerReferences(OwnerReference(site)).
 		WithSpec(corev1ac.ServiceSpec().
 			WithType(corev1.ServiceTypeClusterIP).
 			WithSelector(SelectorLabels(site, component)).
-			WithPorts(
-				corev1ac.ServicePort().WithName(PortHTTP).WithPort(contract.DefaultAPIPort).
-					WithTargetPort(intstr.FromString(PortHTTP)).WithProtocol(corev1.ProtocolTCP),
-				corev1ac.ServicePort().WithName(PortMetrics).WithPort(contract.DefaultMetricsPort).
-					WithTargetPort(intstr.FromString(PortMetrics)).WithProtocol(corev1.ProtocolTCP),
-			))
+			WithPorts(ports...))
+}
+
+// TerminationGracePeriodSeconds covers a pod's whole stop: the shutdown
+// delay (still serving, already unready, while endpoints drop the pod),
+// then the drain of in-flight requests, plus 5 s of margin, from the
+// SITEPLANE_SHUTDOWN_DELAY and SITEPLANE_SHUTDOWN_TIMEOUT in env (spec env
+// may change both). The services handle the delay themselves on SIGTERM,
+// so no preStop hook (and no shell in the image) is needed.
+func TerminationGracePeriodSeconds(env []corev1.EnvVar) int64 {
+	delay, _ := time.ParseDuration(contract.DefaultShutdownDelay)
+	drain, _ := time.ParseDuration(contract.DefaultShutdown)
+	for _, e := range env {
+		d, err := time.ParseDuration(e.Value)
+		if err != nil || d < 0 {
+			continue
+		}
+		switch e.Name {
+		case contract.EnvShutdownDelay:
+			delay = d
+		case contract.EnvShutdownTimeout:
+			drain = d
+		}
+	}
+	return int64((delay + drain + 5*time.Second + time.Second - 1) / time.Second)
 }

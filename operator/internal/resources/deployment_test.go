@@ -1,7 +1,10 @@
 package resources
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -52,17 +55,21 @@ func TestDeploymentPerComponent(t *testing.T) {
 		{
 			component: contract.ServiceGateway,
 			wantEnv: map[string]string{
-				contract.EnvRoutesFile:      "/etc/siteplane/config/routes.json",
-				contract.EnvAdminDir:        contract.AdminMountPath,
-				contract.EnvSiteFile:        "/etc/siteplane/config/site.json",
-				contract.EnvDatabaseURLFile: "/etc/siteplane/database/dsn",
-				contract.EnvInternalKeyFile: "/etc/siteplane/internal/internal-key",
-				contract.EnvListenAddr:      ":8080",
-				contract.EnvMetricsAddr:     ":9090",
-				contract.EnvServiceName:     "gateway",
+				contract.EnvRoutesFile:         "/etc/siteplane/config/routes.json",
+				contract.EnvAdminDir:           contract.AdminMountPath,
+				contract.EnvSiteFile:           "/etc/siteplane/config/site.json",
+				contract.EnvDatabaseURLFile:    "/etc/siteplane/database/dsn",
+				contract.EnvInternalKeyFile:    "/etc/siteplane/internal/internal-key",
+				contract.EnvListenAddr:         ":8080",
+				contract.EnvMetricsAddr:        ":9090",
+				contract.EnvServiceName:        "gateway",
+				contract.EnvInternalListenAddr: ":8081",
+				contract.EnvGatewaySecretFile:  "/etc/siteplane/gateway/gateway-secret",
+				contract.EnvShutdownDelay:      "5s",
 			},
 			wantMounts: map[string]string{volConfig: contract.ConfigMountPath, volAdmin: contract.AdminMountPath,
-				volDatabase: contract.DatabaseMountPath, volInternalKey: contract.InternalKeyMountPath, volTmp: "/tmp"},
+				volDatabase: contract.DatabaseMountPath, volInternalKey: contract.InternalKeyMountPath, volTmp: "/tmp",
+				volGateway: contract.GatewaySecretMountPath},
 			noEnv:    []string{contract.EnvMarketplaceKeysDir, contract.EnvMediaDir, contract.EnvGatewayURL},
 			image:    "ghcr.io/siteplane/gateway:v1.0.0",
 			replicas: 2,
@@ -70,7 +77,7 @@ func TestDeploymentPerComponent(t *testing.T) {
 		{
 			component: contract.ServiceContent,
 			wantEnv: map[string]string{contract.EnvServiceName: "content", contract.EnvSiteFile: "/etc/siteplane/config/site.json",
-				contract.EnvGatewayURL: "http://blog-gateway:8080"},
+				contract.EnvGatewayURL: "http://blog-gateway:8081"},
 			wantMounts: map[string]string{volConfig: contract.ConfigMountPath, volDatabase: contract.DatabaseMountPath},
 			noEnv:      []string{contract.EnvRoutesFile, contract.EnvAdminDir, contract.EnvMarketplaceKeysDir},
 			image:      "ghcr.io/siteplane/content:v1.0.0",
@@ -87,8 +94,10 @@ func TestDeploymentPerComponent(t *testing.T) {
 			component:  contract.ServiceMarketplace,
 			wantEnv:    map[string]string{contract.EnvMarketplaceKeysDir: contract.MarketplaceKeysMountPath},
 			wantMounts: map[string]string{volKeys: contract.MarketplaceKeysMountPath},
-			image:      "registry.example.com/mp:1.2.3",
-			replicas:   1,
+			// the marketplace takes no identities: no internal key
+			noEnv:    []string{contract.EnvInternalKeyFile, contract.EnvGatewaySecretFile},
+			image:    "registry.example.com/mp:1.2.3",
+			replicas: 1,
 		},
 	}
 	for _, tt := range tests {
@@ -460,5 +469,80 @@ func TestSpecEnvReplacesFileVariant(t *testing.T) {
 				t.Errorf("%s was dropped", tt.kept)
 			}
 		})
+	}
+}
+
+// The grace period covers the shutdown delay and the drain, from the
+// defaults or from spec env; the marketplace mounts no internal key; a
+// rotation of the internal key changes no pod hash (no restart).
+func TestShutdownGraceAndInternalKeyMounts(t *testing.T) {
+	site := testSite()
+	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, ImageDefaults{Tag: "v1"}, testMounted()))
+	if got := *d.Spec.Template.Spec.TerminationGracePeriodSeconds; got != 30 {
+		t.Errorf("grace %d, want 5s delay + 20s drain + 5s = 30", got)
+	}
+	if got := TerminationGracePeriodSeconds([]corev1.EnvVar{{Name: contract.EnvShutdownDelay, Value: "10s"}, {Name: contract.EnvShutdownTimeout, Value: "45s"}}); got != 60 {
+		t.Errorf("grace from env = %d, want 60", got)
+	}
+	mp := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMarketplace, ImageDefaults{Tag: "v1"}, testMounted()))
+	for _, v := range mp.Spec.Template.Spec.Volumes {
+		if v.Name == volInternalKey || v.Name == volGateway {
+			t.Errorf("the marketplace mounts %s", v.Name)
+		}
+	}
+	before := testMounted()
+	after := testMounted()
+	name := InternalKeySecretName(site.Name)
+	after.Secrets[name] = map[string][]byte{contract.InternalKeySecretKey: []byte("new"), contract.InternalKeyPreviousSecretKey: []byte("old")}
+	for _, c := range contract.Services {
+		_, h1 := PodHashes(site, c, before)
+		_, h2 := PodHashes(site, c, after)
+		if h1 != h2 {
+			t.Errorf("%s: a rotated internal key changes the pod hash (a restart)", c)
+		}
+	}
+	var items []string
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.Name == volInternalKey {
+			for _, it := range v.Secret.Items {
+				items = append(items, it.Key)
+			}
+		}
+	}
+	if strings.Join(items, ",") != "internal-key,internal-key-previous,internal-key-rotated-at" {
+		t.Errorf("internal key items %v", items)
+	}
+}
+
+func TestPlanInternalKey(t *testing.T) {
+	now := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	n := 0
+	gen := func() string { n++; return fmt.Sprintf("key-%d", n) }
+	plan := PlanInternalKey(nil, "", "", now, gen)
+	if !plan.Generated || string(plan.Data[contract.InternalKeySecretKey]) != "key-1" || len(plan.Data) != 3 || !plan.Next.IsZero() {
+		t.Fatalf("fresh: %+v", plan)
+	}
+	stored := plan.Data
+	if p := PlanInternalKey(stored, "", "", now, gen); p.Rotated || string(p.Data[contract.InternalKeySecretKey]) != "key-1" {
+		t.Fatalf("steady: %+v", p)
+	}
+	rot := PlanInternalKey(stored, "", "r1", now, gen)
+	if !rot.Rotated || string(rot.Data[contract.InternalKeySecretKey]) != "key-2" || string(rot.Data[contract.InternalKeyPreviousSecretKey]) != "key-1" ||
+		string(rot.Data[contract.InternalKeyRotatedAtSecretKey]) != now.Format(time.RFC3339) || rot.Handled != "r1" || !rot.Next.Equal(now.Add(InternalKeyGrace)) {
+		t.Fatalf("rotation: %+v", rot)
+	}
+	// the same request again does nothing; a new one waits for the grace
+	if p := PlanInternalKey(rot.Data, "r1", "r1", now.Add(time.Minute), gen); p.Rotated || string(p.Data[contract.InternalKeyPreviousSecretKey]) != "key-1" {
+		t.Fatalf("handled request: %+v", p)
+	}
+	if p := PlanInternalKey(rot.Data, "r1", "r2", now.Add(time.Minute), gen); p.Rotated || !p.Deferred {
+		t.Fatalf("second rotation inside the grace window: %+v", p)
+	}
+	exp := PlanInternalKey(rot.Data, "r1", "r1", now.Add(InternalKeyGrace), gen)
+	if !exp.PreviousExpired || len(exp.Data[contract.InternalKeyPreviousSecretKey]) != 0 || string(exp.Data[contract.InternalKeySecretKey]) != "key-2" || !exp.Next.IsZero() {
+		t.Fatalf("after the grace: %+v", exp)
+	}
+	if p := PlanInternalKey(rot.Data, "r1", "r2", now.Add(InternalKeyGrace), gen); !p.Rotated || string(p.Data[contract.InternalKeyPreviousSecretKey]) != "key-2" {
+		t.Fatalf("deferred rotation after the grace: %+v", p)
 	}
 }

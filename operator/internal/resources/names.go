@@ -24,6 +24,15 @@ func ConfigMapName(site string) string { return site + "-config" }
 // InternalKeySecretName names the Secret of the identity-signing key.
 func InternalKeySecretName(site string) string { return site + "-internal-key" }
 
+// GatewaySecretName names the Secret of the gateway's non-rotating secret.
+func GatewaySecretName(site string) string { return site + "-gateway-secret" }
+
+// InternalServiceURL is the gateway's internal listener inside the cluster
+// (the user lookup content calls).
+func InternalServiceURL(site string) string {
+	return "http://" + ComponentName(site, contract.ServiceGateway) + ":" + strconv.Itoa(contract.DefaultInternalPort)
+}
+
 // AdminSecretName names the bootstrap administrator's Secret.
 func AdminSecretName(site string) string { return site + "-admin" }
 

@@ -73,7 +73,8 @@ func NetworkPolicyEnabled(site *sitev1.Site) bool {
 
 // NetworkPolicy isolates one component's pods. Ingress: the API port from the
 // outside world (or spec.networkPolicy.gatewayFrom) for the gateway, from the
-// site's gateway only for the other services; the metrics port from
+// site's gateway only for the other services; the gateway's internal port
+// from the site's pods only; the metrics port from
 // spec.networkPolicy.metricsFrom (every namespace when empty). Egress: DNS,
 // the database port, the other pods of the site (the gateway calls the
 // services; content calls the gateway's user lookup), for media with S3 the
@@ -99,8 +100,7 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 	api := networkingv1ac.NetworkPolicyIngressRule().WithPorts(port(tcp, intstr.FromString(PortHTTP)))
 	if component == contract.ServiceGateway {
 		if len(np.GatewayFrom) > 0 {
-			// The services call the gateway too (user lookups).
-			api.WithFrom(append(peers(np.GatewayFrom), sitePods)...)
+			api.WithFrom(peers(np.GatewayFrom)...)
 		} // else no peers: from everywhere
 	} else {
 		api.WithFrom(gatewayPods)
@@ -110,6 +110,12 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 		metrics.WithFrom(peers(np.MetricsFrom)...)
 	} else {
 		metrics.WithFrom(networkingv1ac.NetworkPolicyPeer().WithNamespaceSelector(metav1ac.LabelSelector()))
+	}
+	ingress := []*networkingv1ac.NetworkPolicyIngressRuleApplyConfiguration{api, metrics}
+	if component == contract.ServiceGateway {
+		// The internal listener (user lookups) from the site's own pods only.
+		ingress = append(ingress, networkingv1ac.NetworkPolicyIngressRule().
+			WithPorts(port(tcp, intstr.FromString(PortInternal))).WithFrom(sitePods))
 	}
 
 	dbPort := np.DatabasePort
@@ -124,7 +130,8 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 		port(udp, intstr.FromInt32(5353)), port(tcp, intstr.FromInt32(5353)))
 	db := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(dbPort))).
 		WithTo(peers(np.DatabaseTo)...)
-	internal := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(contract.DefaultAPIPort))).
+	internal := networkingv1ac.NetworkPolicyEgressRule().WithPorts(port(tcp, intstr.FromInt32(contract.DefaultAPIPort)),
+		port(tcp, intstr.FromInt32(contract.DefaultInternalPort))).
 		WithTo(sitePods)
 
 	egress := []*networkingv1ac.NetworkPolicyEgressRuleApplyConfiguration{dns, db, internal}
@@ -143,6 +150,6 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 		WithSpec(networkingv1ac.NetworkPolicySpec().
 			WithPodSelector(metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, component))).
 			WithPolicyTypes(networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress).
-			WithIngress(api, metrics).
+			WithIngress(ingress...).
 			WithEgress(egress...))
 }

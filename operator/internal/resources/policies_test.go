@@ -86,28 +86,38 @@ func TestNetworkPolicy(t *testing.T) {
 			egressPorts[string(*p.Protocol)+"/"+p.Port.String()] = true
 		}
 	}
-	for _, want := range []string{"UDP/53", "TCP/53", "UDP/5353", "TCP/5353", "TCP/6432", "TCP/8080"} {
+	for _, want := range []string{"UDP/53", "TCP/53", "UDP/5353", "TCP/5353", "TCP/6432", "TCP/8080", "TCP/8081"} {
 		if !egressPorts[want] {
 			t.Errorf("egress %s missing (have %v)", want, egressPorts)
 		}
 	}
-	if len(egressPorts) != 6 {
+	if len(egressPorts) != 7 {
 		t.Errorf("egress allows more than DNS, the database and the site: %v", egressPorts)
 	}
 	if *content.Spec.Egress[0].Ports[0].Protocol != corev1.ProtocolUDP {
 		t.Errorf("first egress rule should be DNS")
 	}
 
-	// Restricting the gateway to an ingress namespace keeps the site's own
-	// pods allowed; extra egress is added to every component.
+	// Restricting the gateway to an ingress namespace restricts its public
+	// port; its internal port stays open to the site's own pods only
+	// (user lookups); extra egress is added to every component.
 	site.Spec.NetworkPolicy.GatewayFrom = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{
 		MatchLabels: map[string]string{"kubernetes.io/metadata.name": "ingress-nginx"}}}}
 	https := intstr.FromInt32(443)
 	site.Spec.NetworkPolicy.ExtraEgress = []networkingv1.NetworkPolicyEgressRule{{Ports: []networkingv1.NetworkPolicyPort{{Port: &https}}}}
 	gw = typed[networkingv1.NetworkPolicy](t, NetworkPolicy(site, contract.ServiceGateway))
 	from := apiRule(gw).From
-	if len(from) != 2 || from[0].NamespaceSelector == nil || from[1].PodSelector.MatchLabels[LabelInstance] != "blog" {
-		t.Errorf("gateway from %+v, want the ingress namespace and the site's pods", from)
+	if len(from) != 1 || from[0].NamespaceSelector == nil {
+		t.Errorf("gateway from %+v, want the ingress namespace", from)
+	}
+	var internal *networkingv1.NetworkPolicyIngressRule
+	for i, r := range gw.Spec.Ingress {
+		if len(r.Ports) == 1 && r.Ports[0].Port.String() == PortInternal {
+			internal = &gw.Spec.Ingress[i]
+		}
+	}
+	if internal == nil || len(internal.From) != 1 || internal.From[0].PodSelector.MatchLabels[LabelInstance] != "blog" || internal.From[0].NamespaceSelector != nil {
+		t.Errorf("gateway internal port ingress %+v, want the site's pods only", internal)
 	}
 	if last := gw.Spec.Egress[len(gw.Spec.Egress)-1]; len(last.Ports) != 1 || last.Ports[0].Port.IntValue() != 443 {
 		t.Errorf("extra egress missing: %+v", gw.Spec.Egress)

@@ -17,6 +17,6 @@ import (
 )
 
 func main() {
-	service.MainOrCommand(service.Options{Name: contract.ServiceGateway, Migrations: migrations.FS, MaxBodyBytes: gateway.MaxBodyBytes},
+	service.MainOrCommand(service.Options{Name: contract.ServiceGateway, Migrations: migrations.FS, MaxBodyBytes: gateway.MaxBodyBytes, InternalListener: true},
 		gateway.Register, cli.Command)
 }

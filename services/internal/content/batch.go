@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -22,4 +24,10 @@ func (s *Service) beginBatch(ctx context.Context) (*rest.Tx, error) {
 		return nil, err
 	}
 	return &rest.Tx{Context: withTx(ctx, tx), Commit: tx.Commit, Rollback: tx.Rollback}, nil
+}
+
+// idempotentTx routes an idempotent request's statements through tx
+// (platform/idempotency).
+func idempotentTx(ctx context.Context, tx pgx.Tx) (context.Context, func()) {
+	return withTx(ctx, tx), nil
 }

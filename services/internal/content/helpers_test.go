@@ -98,7 +98,7 @@ func newEnv(t testing.TB) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := identity.Middleware(testKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 	})(srv)
 	return &testEnv{t: t, handler: h, svc: svc, pool: pool, queries: qc}
@@ -149,7 +149,7 @@ func (e *testEnv) do(who, method, path string, body any) *resp {
 		req.Header.Set("Content-Type", ct)
 	}
 	if id := callers[who]; id.LoggedIn() {
-		req.Header.Set(contract.IdentityHeader, identity.Sign(testKey, id, time.Now().Add(time.Hour)))
+		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, id, time.Now().Add(time.Minute)))
 	}
 	rec := httptest.NewRecorder()
 	e.handler.ServeHTTP(rec, req)

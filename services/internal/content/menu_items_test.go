@@ -275,11 +275,11 @@ func TestMenuItemBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := identity.Middleware(testKey, nil, nil)(e.svc.BatchHandler(srv, nil))
+	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, nil)(e.svc.BatchHandler(srv, nil))
 	run := func(body string) map[string]any {
 		t.Helper()
 		req := httptest.NewRequest("POST", contract.BatchPath, bytes.NewBufferString(body))
-		req.Header.Set(contract.IdentityHeader, identity.Sign(testKey, callers[admin], time.Now().Add(time.Hour)))
+		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, callers[admin], time.Now().Add(time.Minute)))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		var out map[string]any

@@ -7,6 +7,8 @@ import (
 
 	"siteplane.dev/services/internal/content/migrations"
 	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/idempotency"
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -21,7 +23,7 @@ func Options() service.Options {
 // through the route kit, the route index the gateway merges, the
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
-	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.InternalKey))
+	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.Keys))
 	if u := env.Config.String(contract.EnvGatewayURL, ""); u != "" {
 		svc.SetMedia(GatewayMedia{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}})
 	}
@@ -29,6 +31,11 @@ func Register(ctx context.Context, env *service.Env) error {
 	if err != nil {
 		return err
 	}
+	// Idempotency-Key on creates (docs/security.md): after the identity
+	// middleware, since keys are the caller's.
+	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
+	go idem.Cleanup(ctx, time.Hour)
+	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())
@@ -44,9 +51,9 @@ func Register(ctx context.Context, env *service.Env) error {
 
 // usersFrom validates author ids against the gateway when its URL is known;
 // without one only the bootstrap administrator (id 1) and the caller exist.
-func usersFrom(cfg *config.Loader, key []byte) Users {
+func usersFrom(cfg *config.Loader, keys identity.Keys) Users {
 	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
-		return GatewayUsers{BaseURL: u, Key: key, Client: &http.Client{Timeout: 5 * time.Second}}
+		return GatewayUsers{BaseURL: u, Keys: keys, Client: &http.Client{Timeout: 5 * time.Second}}
 	}
 	return FixedUsers{1: true}
 }

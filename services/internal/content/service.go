@@ -98,5 +98,5 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}
-	return pgx.BeginFunc(ctx, s.pool, write)
+	return postgres.BeginFunc(ctx, s.pool, write)
 }

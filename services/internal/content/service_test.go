@@ -25,7 +25,7 @@ func TestServiceStartsAsMainDoes(t *testing.T) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
 		if who.LoggedIn() {
-			req.Header.Set(contract.IdentityHeader, identity.Sign([]byte("k"), who, time.Now().Add(time.Minute)))
+			req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey([]byte("k")), contract.ServiceContent, who, time.Now().Add(time.Minute)))
 		}
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {

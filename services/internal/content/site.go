@@ -17,6 +17,7 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -37,10 +38,15 @@ const postPassCookie = "cms-postpass"
 func (s *Service) SiteHandler(logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.serveSite(w, r); err != nil {
-			logging.FromContext(r.Context(), logger).Error("render page", "path", r.URL.Path, "error", err.Error())
+			status := http.StatusInternalServerError
+			if postgres.Unavailable(err) {
+				// not now rather than broken (the server adds Retry-After)
+				status = http.StatusServiceUnavailable
+			}
+			logging.FromContext(r.Context(), logger).Error("render page", "path", r.URL.Path, "status", status, "error", err.Error())
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
-			w.WriteHeader(http.StatusInternalServerError)
+			w.WriteHeader(status)
 			_, _ = w.Write([]byte("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Error</title></head><body><p>The page could not be rendered.</p></body></html>"))
 		}
 	})

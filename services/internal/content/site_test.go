@@ -16,12 +16,12 @@ import (
 // forwards it (under contract.SitePath).
 func (e *testEnv) page(who, path string) *resp {
 	e.t.Helper()
-	h := identity.Middleware(testKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 	})(e.svc.SiteHandler(nil))
 	req := httptest.NewRequest("GET", contract.SitePath+path, nil)
 	if id := callers[who]; id.LoggedIn() {
-		req.Header.Set(contract.IdentityHeader, identity.Sign(testKey, id, time.Now().Add(time.Hour)))
+		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, id, time.Now().Add(time.Minute)))
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -28,10 +28,11 @@ func (f FixedUsers) Exists(_ context.Context, id int64) (bool, error) { return f
 
 // GatewayUsers looks users up at GET {BaseURL}{contract.UserLookupPath}/{id}:
 // 200 means the user exists, 404 that it does not. The gateway answers only
-// callers that sign an identity header with the internal Key.
+// callers that sign an identity header for it with the internal key, and
+// only on its internal listener (BaseURL is that listener's URL).
 type GatewayUsers struct {
 	BaseURL string
-	Key     []byte
+	Keys    identity.Keys
 	Client  *http.Client
 }
 
@@ -57,7 +58,9 @@ func (g GatewayUsers) lookup(ctx context.Context, path string) (body []byte, fou
 	if err != nil {
 		return nil, false, err
 	}
-	req.Header.Set(contract.IdentityHeader, identity.Sign(g.Key, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)))
+	now := time.Now()
+	req.Header.Set(contract.IdentityHeader, identity.Sign(g.Keys.Keyring().SigningKey(now), contract.ServiceGateway,
+		identity.Identity{Role: identity.Subscriber}, now.Add(time.Minute)))
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, false, fmt.Errorf("user lookup: %w", err)

@@ -16,7 +16,7 @@ import (
 func TestGatewayUsers(t *testing.T) {
 	key := []byte("internal-key")
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := identity.Verify(key, r.Header.Get(contract.IdentityHeader), time.Now()); err != nil {
+		if _, err := identity.Verify(identity.Static(key), contract.ServiceGateway, r.Header.Get(contract.IdentityHeader), time.Now()); err != nil {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -30,7 +30,7 @@ func TestGatewayUsers(t *testing.T) {
 		}
 	}))
 	defer gw.Close()
-	users := GatewayUsers{BaseURL: gw.URL, Key: key}
+	users := GatewayUsers{BaseURL: gw.URL, Keys: identity.Static(key)}
 	ctx := context.Background()
 	if ok, err := users.Exists(ctx, 1); !ok || err != nil {
 		t.Errorf("user 1: %v %v", ok, err)
@@ -41,7 +41,7 @@ func TestGatewayUsers(t *testing.T) {
 	if _, err := users.Exists(ctx, 3); err == nil {
 		t.Errorf("user 3: a gateway failure must be an error, not a missing user")
 	}
-	if _, err := (GatewayUsers{BaseURL: gw.URL, Key: []byte("wrong")}).Exists(ctx, 1); err == nil {
+	if _, err := (GatewayUsers{BaseURL: gw.URL, Keys: identity.Static([]byte("wrong"))}).Exists(ctx, 1); err == nil {
 		t.Errorf("a lookup the gateway refuses must be an error")
 	}
 	if ok, _ := (FixedUsers{7: true}).Exists(ctx, 7); !ok {

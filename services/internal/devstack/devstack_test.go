@@ -1,6 +1,7 @@
 package devstack
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,4 +121,20 @@ func TestTuningEnvNamesPprof(t *testing.T) {
 		}
 	}
 	t.Fatalf("TuningEnv %q lacks %s", TuningEnv, service.EnvPprofAddr)
+}
+
+// The test instance trades durability for speed; Durable tells it apart
+// from make run's (checked end to end in test/devstack).
+func TestDurableSeesTheTestInstanceIsNot(t *testing.T) {
+	dsn := os.Getenv("SITEPLANE_TEST_DATABASE_URL")
+	if dsn == "" {
+		t.Skip("SITEPLANE_TEST_DATABASE_URL is not set")
+	}
+	durable, err := Durable(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if durable {
+		t.Fatal("the test instance reports durability on: hack/postgres.sh no longer tells the instances apart")
+	}
 }

@@ -19,6 +19,10 @@ type Secrets struct {
 	AdminAppPassword string `json:"admin_app_password"`
 	// AdminLoginPassword signs the administrator in at /cms-login.php.
 	AdminLoginPassword string `json:"admin_login_password"`
+	// GatewaySecret is the gateway's non-rotating secret (password pepper,
+	// nonce key). Files from before it existed get the internal key, which
+	// the gateway used in its place, so stored passwords keep working.
+	GatewaySecret string `json:"gateway_secret"`
 }
 
 const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -47,11 +51,17 @@ func LoadOrCreateSecrets(path string) (Secrets, error) {
 			return s, fmt.Errorf("%s is damaged (delete it to regenerate): %w", path, err)
 		}
 		if s.InternalKey != "" && s.AdminAppPassword != "" {
-			if s.AdminLoginPassword != "" {
+			if s.AdminLoginPassword != "" && s.GatewaySecret != "" {
 				return s, nil
 			}
-			// Written before login passwords existed: add one, keep the rest.
-			s.AdminLoginPassword = RandomString(20, alphanumerics)
+			// Written before login passwords or the gateway secret existed:
+			// add them, keep the rest.
+			if s.AdminLoginPassword == "" {
+				s.AdminLoginPassword = RandomString(20, alphanumerics)
+			}
+			if s.GatewaySecret == "" {
+				s.GatewaySecret = s.InternalKey
+			}
 			return s, writeSecrets(path, s)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -63,6 +73,7 @@ func LoadOrCreateSecrets(path string) (Secrets, error) {
 		AdminEmail:         "admin@example.com",
 		AdminAppPassword:   RandomString(24, alphanumerics),
 		AdminLoginPassword: RandomString(20, alphanumerics),
+		GatewaySecret:      RandomString(48, alphanumerics),
 	}
 	return s, writeSecrets(path, s)
 }

@@ -50,6 +50,7 @@ type Summary struct {
 	ServiceURLs        map[string]string // service name → base URL
 	DatabaseURL        string
 	InternalKey        string
+	GatewaySecret      string
 	LogDir             string
 	// UploadsDir is where the media service keeps uploaded files, and
 	// SampleImage a JPEG written for the printed upload example ("" when
@@ -86,6 +87,19 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if err != nil {
 		return st, err
 	}
+	if durable, err := Durable(ctx, adminDSN); err != nil {
+		return st, err
+	} else if !durable {
+		// Started by an earlier release with durability off: restart it
+		// with the settings hack/postgres.sh gives it now.
+		st.say("restarting PostgreSQL with fsync and synchronous_commit on")
+		if _, err := st.postgres(ctx, "stop"); err != nil {
+			return st, err
+		}
+		if adminDSN, err = st.postgres(ctx, "start"); err != nil {
+			return st, err
+		}
+	}
 	dsn, err := ensureDatabase(ctx, adminDSN, database)
 	if err != nil {
 		return st, err
@@ -109,6 +123,15 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		}
 		ports[name] = p
 		urls[name] = fmt.Sprintf("http://127.0.0.1:%d", p)
+	}
+	// The gateway's internal listener: content looks authors up there.
+	internalURL := ""
+	if _, ok := bins[contract.ServiceGateway]; ok {
+		p, err := FreePort()
+		if err != nil {
+			return st, err
+		}
+		internalURL = fmt.Sprintf("http://127.0.0.1:%d", p)
 	}
 	siteURL := urls[contract.ServiceGateway]
 	if siteURL == "" {
@@ -144,7 +167,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		contract.EnvLogLevel + "=info",
 	}
 	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword,
-		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, LogDir: logDir}
+		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, GatewaySecret: secrets.GatewaySecret, LogDir: logDir}
 
 	// Demo data first: each seed subcommand migrates its own schema.
 	seedLog, err := os.OpenFile(filepath.Join(logDir, "seed.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -197,7 +220,8 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
 			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
 			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
-			GatewayURL: urls[contract.ServiceGateway],
+			GatewayURL: internalURL, InternalListen: strings.TrimPrefix(internalURL, "http://"),
+			GatewaySecret: secrets.GatewaySecret,
 		})
 		if name == contract.ServiceMedia {
 			env = append(env, mediaStorageEnv(os.LookupEnv)...)
@@ -341,6 +365,7 @@ func (s Summary) EnvFile() string {
 	}
 	line(contract.EnvDatabaseURL, s.DatabaseURL)
 	line(contract.EnvInternalKey, s.InternalKey)
+	line(contract.EnvGatewaySecret, s.GatewaySecret)
 	return b.String()
 }
 
@@ -352,4 +377,22 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
+}
+
+// Durable reports whether the server at dsn keeps committed data through a
+// crash: fsync, synchronous_commit and full_page_writes all on. make run's
+// PostgreSQL must (people put real content in it); only the test instance
+// trades durability for speed.
+func Durable(ctx context.Context, dsn string) (bool, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return false, fmt.Errorf("connect to the local PostgreSQL: %w", err)
+	}
+	defer conn.Close(context.Background())
+	var fsync, syncCommit, fullPages string
+	if err := conn.QueryRow(ctx, "SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')").
+		Scan(&fsync, &syncCommit, &fullPages); err != nil {
+		return false, fmt.Errorf("read durability settings: %w", err)
+	}
+	return fsync == "on" && syncCommit == "on" && fullPages == "on", nil
 }

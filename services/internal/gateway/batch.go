@@ -263,7 +263,7 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	g.signInto(ctx, req.Header)
+	g.signInto(ctx, req.Header, b.Name)
 	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
 	if err != nil {
 		return nil, err

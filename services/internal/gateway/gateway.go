@@ -37,8 +37,11 @@ type Config struct {
 	Store  *accounts.Store
 	Routes *routing.Source
 	Proxy  *routing.Proxy
-	// Key is the internal key that signs identity headers.
-	Key    []byte
+	// Keys are the internal keys that sign identity headers.
+	Keys identity.Keys
+	// Secret is the gateway's own, non-rotating secret: the nonce key and
+	// the accounts' password pepper derive from it.
+	Secret []byte
 	Site   contract.Site
 	Logger *slog.Logger
 	// IdentityTTL is how long a signed identity stays valid (default 2 min).
@@ -87,7 +90,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if cfg.IdentityTTL <= 0 {
+	if cfg.IdentityTTL <= 0 || cfg.IdentityTTL > identity.MaxLifetime {
 		cfg.IdentityTTL = 2 * time.Minute
 	}
 	if cfg.Now == nil {
@@ -96,7 +99,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Throttle.Window <= 0 {
 		cfg.Throttle = accounts.DefaultThrottle
 	}
-	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Key), pages: loadPages()}
+	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)
 	oe, err := newOEmbedProxy(cfg.OEmbed)
 	if err != nil {
@@ -137,8 +140,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A "." or ".." segment is never forwarded: a service might resolve it
 	// to somewhere else (its internal endpoints, say).
 	dots := hasDotSegment(path) || hasDotSegment(query.Get("rest_route"))
-	if strings.HasPrefix(path, "/internal/") && !dots {
-		g.serveInternal(w, r)
+	if strings.HasPrefix(path, "/internal/") {
+		// The service-to-service endpoints are served on the internal
+		// listener only (InternalHandler); from outside they do not exist.
+		metrics.SetRoute(r.Context(), "unmatched")
+		rest.WriteError(w, rest.NoRoute())
 		return
 	}
 	// Only the gateway mints identities: whatever a client sent is dropped.
@@ -302,7 +308,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 func (g *Gateway) forwardREST(w http.ResponseWriter, r *http.Request, b *routing.Backend, route, rawQuery string, query url.Values, caller identity.Identity) {
 	set := http.Header{}
 	if caller.LoggedIn() {
-		set.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, caller, g.cfg.Now().Add(g.cfg.IdentityTTL)))
+		set.Set(contract.IdentityHeader, g.sign(caller, b.Name))
 	}
 	ours := w.Header()
 	rels, embed := rest.ParseEmbed(query)

@@ -90,7 +90,7 @@ func newFixture(t testing.TB) *fixture {
 	}
 	logs := &lockedBuffer{}
 	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
-		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		Keys: identity.Static(testKey), Secret: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +98,21 @@ func newFixture(t testing.TB) *fixture {
 }
 
 func (f *fixture) do(method, target string, header http.Header) (*httptest.ResponseRecorder, map[string]any) {
+	return f.serve(f.gw, method, target, header)
+}
+
+// doInternal sends the request to the gateway's internal listener.
+func (f *fixture) doInternal(method, target string, header http.Header) (*httptest.ResponseRecorder, map[string]any) {
+	return f.serve(f.gw.InternalHandler(), method, target, header)
+}
+
+func (f *fixture) serve(h http.Handler, method, target string, header http.Header) (*httptest.ResponseRecorder, map[string]any) {
 	req := httptest.NewRequest(method, target, nil)
 	for k, v := range header {
 		req.Header[k] = v
 	}
 	rec := httptest.NewRecorder()
-	f.gw.ServeHTTP(rec, req)
+	h.ServeHTTP(rec, req)
 	var body map[string]any
 	_ = json.Unmarshal(rec.Body.Bytes(), &body)
 	return rec, body
@@ -168,7 +177,7 @@ func TestAuthenticationOutcomes(t *testing.T) {
 				}
 				return
 			}
-			id, err := identity.Verify(testKey, h, time.Now())
+			id, err := identity.Verify(identity.Static(testKey), "content", h, time.Now())
 			if err != nil || string(id.Role) != tt.wantRole || id.UserID != f.admin.ID {
 				t.Fatalf("signed identity %+v %v", id, err)
 			}
@@ -182,7 +191,7 @@ func TestAuthenticationOutcomes(t *testing.T) {
 
 func TestClientIdentityHeaderIsStripped(t *testing.T) {
 	f := newFixture(t)
-	forged := identity.Sign(testKey, identity.Identity{UserID: f.admin.ID, Role: identity.Administrator}, time.Now().Add(time.Hour))
+	forged := identity.Sign(identity.NewKey(testKey), "content", identity.Identity{UserID: f.admin.ID, Role: identity.Administrator}, time.Now().Add(time.Minute))
 	rec, _ := f.do("POST", "/cms-json/cms/v2/posts", http.Header{contract.IdentityHeader: {forged}})
 	if rec.Code != 200 {
 		t.Fatalf("status %d", rec.Code)
@@ -350,16 +359,32 @@ func TestRESTHeaders(t *testing.T) {
 
 func TestInternalRouteDescriptions(t *testing.T) {
 	f := newFixture(t)
-	rec, body := f.do("GET", contract.RouteDescriptionsPath, nil)
+	rec, body := f.doInternal("GET", contract.RouteDescriptionsPath, nil)
 	routes, _ := body["routes"].(map[string]any)
 	if rec.Code != 200 || routes["/batch/v1"] == nil || routes["/cms/v2/users"] == nil {
 		t.Fatalf("%d %.300s", rec.Code, rec.Body)
 	}
 }
 
+// The internal endpoints exist only on the internal listener: from the
+// public one, even a validly signed lookup is rest_no_route (issue 15).
+func TestInternalEndpointsNotOnPublicListener(t *testing.T) {
+	f := newFixture(t)
+	signed := identity.Sign(identity.NewKey(testKey), contract.ServiceGateway, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute))
+	for _, path := range []string{contract.UserLookupPath + "/1", contract.UserLookupPath + "?slug=admin", contract.RouteDescriptionsPath} {
+		rec, body := f.do("GET", path, http.Header{contract.IdentityHeader: {signed}})
+		if rec.Code != http.StatusNotFound || body["code"] != "rest_no_route" {
+			t.Errorf("public %s: %d %s, want 404 rest_no_route", path, rec.Code, rec.Body)
+		}
+	}
+	if rec, _ := f.doInternal("GET", contract.UserLookupPath+"/1", http.Header{contract.IdentityHeader: {signed}}); rec.Code != 200 {
+		t.Errorf("internal lookup: %d, want 200", rec.Code)
+	}
+}
+
 func TestInternalUserLookup(t *testing.T) {
 	f := newFixture(t)
-	signed := identity.Sign(testKey, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute))
+	signed := identity.Sign(identity.NewKey(testKey), contract.ServiceGateway, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute))
 	tests := []struct {
 		path   string
 		header string
@@ -370,10 +395,13 @@ func TestInternalUserLookup(t *testing.T) {
 		{contract.UserLookupPath + "/abc", signed, 404},
 		{contract.UserLookupPath + "/1", "", 401},
 		{contract.UserLookupPath + "/999", "", 401},
-		{contract.UserLookupPath + "/1", identity.Sign([]byte("other"), identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)), 403},
+		{contract.UserLookupPath + "/1", identity.Sign(identity.NewKey([]byte("other")), contract.ServiceGateway, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)), 403},
+		// signed for another service, or to live until 2100 (issue 15)
+		{contract.UserLookupPath + "/1", identity.Sign(identity.NewKey(testKey), contract.ServiceContent, identity.Identity{Role: identity.Subscriber}, time.Now().Add(time.Minute)), 403},
+		{contract.UserLookupPath + "/1", identity.Sign(identity.NewKey(testKey), contract.ServiceGateway, identity.Identity{Role: identity.Subscriber}, time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)), 403},
 	}
 	for _, tt := range tests {
-		rec, body := f.do("GET", tt.path, http.Header{contract.IdentityHeader: {tt.header}})
+		rec, body := f.doInternal("GET", tt.path, http.Header{contract.IdentityHeader: {tt.header}})
 		if rec.Code != tt.status {
 			t.Errorf("%s: %d, want %d", tt.path, rec.Code, tt.status)
 		}

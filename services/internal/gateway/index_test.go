@@ -13,6 +13,7 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/migrations"
 	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
@@ -60,7 +61,7 @@ func newKitFixture(t *testing.T, adjust ...func(*contract.Site)) *kitFixture {
 		a(&site)
 	}
 	gw, err := New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
-		Key: testKey, Site: site, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Keys: identity.Static(testKey), Secret: testKey, Site: site, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

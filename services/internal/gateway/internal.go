@@ -13,18 +13,32 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// serveInternal answers the service-to-service endpoints. They sit on the
-// public listener, so the user lookup answers only callers that sign an
-// identity header with the internal key (any valid identity, e.g. the one the
-// service received, or identity.Identity{Role: identity.Subscriber}): an
-// outsider must not learn which user ids exist, subscribers included, which
-// WordPress's public users route hides. The route descriptions are public
-// (the site index shows them anyway).
+// InternalHandler is the gateway on its internal listener
+// (contract.EnvInternalListenAddr), which only the other services reach:
+// the service-to-service endpoints under /internal/, and everything the
+// public listener serves besides (content asks media questions through it).
+func (g *Gateway) InternalHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/internal/") && !hasDotSegment(r.URL.Path) {
+			g.serveInternal(w, r)
+			return
+		}
+		g.ServeHTTP(w, r)
+	})
+}
+
+// serveInternal answers the service-to-service endpoints. Even on the
+// internal listener the user lookup answers only callers that sign an
+// identity header for the gateway with the internal key (any valid
+// identity, e.g. identity.Identity{Role: identity.Subscriber}): a
+// compromised neighbour without the key must not learn which user ids
+// exist, subscribers included, which WordPress's public users route hides.
+// The route descriptions are not secret (the site index shows them anyway).
 func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 	metrics.SetRoute(r.Context(), "internal")
 	signed := false
 	if h := r.Header.Get(contract.IdentityHeader); h != "" {
-		if _, err := identity.Verify(g.cfg.Key, h, g.cfg.Now()); err != nil {
+		if _, err := identity.Verify(g.cfg.Keys.Keyring(), contract.ServiceGateway, h, g.cfg.Now()); err != nil {
 			rest.WriteError(w, rest.NewError("rest_forbidden", "Sorry, you are not allowed to do that.", http.StatusForbidden))
 			return
 		}
@@ -45,7 +59,7 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		}
 		users, _, err := g.cfg.Store.ListUsers(r.Context(), accounts.ListQuery{Slugs: []string{r.URL.Query().Get("slug")}, Limit: 1})
 		if err != nil {
-			rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+			rest.WriteError(w, rest.StoreError(err, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError)))
 			return
 		}
 		if len(users) == 0 {
@@ -77,7 +91,7 @@ func (g *Gateway) serveInternal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rest.WriteError(w, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError))
+		rest.WriteError(w, rest.StoreError(err, rest.NewError("rest_user_lookup_failed", "The user could not be looked up.", http.StatusInternalServerError)))
 		return
 	}
 	rest.WriteJSON(w, http.StatusOK, UserLookup{ID: u.ID, Name: u.DisplayName, Slug: u.Slug, Role: string(u.Role)})

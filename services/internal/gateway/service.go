@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
@@ -78,10 +81,11 @@ func Register(ctx context.Context, env *service.Env) error {
 		cfg.Fail("%s: %v", EnvTrustedProxies, tpErr)
 	}
 	cacheBytes := cfg.Int(contract.EnvEdgeCacheBytes, contract.DefaultEdgeCacheBytes, 0, 1<<40)
+	secret := GatewaySecret(cfg, env.Keys, env.Logger)
 	if err := cfg.Err(); err != nil {
 		return nil //nolint:nilerr // the runner reports every configuration problem
 	}
-	store := accounts.New(env.Pool, accounts.NewHasher(env.InternalKey))
+	store := accounts.New(env.Pool, accounts.NewHasher(secret))
 	if hasAdmin {
 		u, err := store.Bootstrap(ctx, admin)
 		if err != nil {
@@ -101,7 +105,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
 	}
 	cache := startEdgeCache(ctx, env, cacheBytes)
-	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Key: env.InternalKey, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
+	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Keys: env.Keys, Secret: secret, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
 		TrustedProxies: trustedProxies, Cache: cache,
 		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
 	if err != nil {
@@ -112,5 +116,27 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.SkipClean(true)
 	env.Router.NotFoundHandler = g
 	env.Router.MethodNotAllowedHandler = g
+	internal := g.InternalHandler()
+	env.Server.InternalRouter().NotFoundHandler = internal
+	env.Server.InternalRouter().MethodNotAllowedHandler = internal
 	return nil
+}
+
+// GatewaySecret is the gateway's non-rotating secret (contract.EnvGatewaySecret
+// or its file): the password pepper and the nonce key derive from it, so a
+// rotation of the internal key, which signs identities, changes neither.
+// Unset, the current internal key stands in (local runs and Sites made
+// before the secret existed: the operator then stores the original internal
+// key as the gateway secret before it ever rotates it).
+func GatewaySecret(cfg *config.Loader, keys identity.Keys, logger *slog.Logger) []byte {
+	if s := cfg.Secret(contract.EnvGatewaySecret, contract.EnvGatewaySecretFile, false); s != "" {
+		return []byte(s)
+	}
+	if keys == nil {
+		return nil
+	}
+	if logger != nil {
+		logger.Warn(contract.EnvGatewaySecret + " is not set: the internal key stands in; do not rotate the internal key without setting it (docs/security.md)")
+	}
+	return keys.Keyring().Current.Secret
 }

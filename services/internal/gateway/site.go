@@ -25,7 +25,7 @@ func (g *Gateway) serveSite(w http.ResponseWriter, r *http.Request, b *routing.B
 	metrics.SetRoute(r.Context(), "site:"+b.Name)
 	set := http.Header{}
 	if caller := g.siteVisitor(r); caller.LoggedIn() {
-		set.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, caller, g.cfg.Now().Add(g.cfg.IdentityTTL)))
+		set.Set(contract.IdentityHeader, g.sign(caller, b.Name))
 	}
 	if c, err := r.Cookie(PostPassCookie); err == nil {
 		set.Set("Cookie", (&http.Cookie{Name: c.Name, Value: c.Value}).String())

@@ -37,7 +37,7 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 		t.Fatal(err)
 	}
 	gw, err := New(Config{Store: f.store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
-		Key: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Keys: identity.Static(testKey), Secret: testKey, Site: contract.DefaultSite("http://site.test"), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 			}
 			role := ""
 			if h := got.Header.Get(contract.IdentityHeader); h != "" {
-				id, err := identity.Verify(testKey, h, time.Now())
+				id, err := identity.Verify(identity.Static(testKey), "content", h, time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}

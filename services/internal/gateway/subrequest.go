@@ -115,7 +115,7 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	if s.Body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	g.signInto(ctx, req.Header)
+	g.signInto(ctx, req.Header, b.Name)
 	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
 	if err != nil {
 		status, code, msg := routing.Classify(err)
@@ -134,12 +134,19 @@ func (g *Gateway) callService(ctx context.Context, b *routing.Backend, s subRequ
 	return rest.Result{Status: res.StatusCode, Header: ownHeaders(res.Header), Body: raw}
 }
 
+// sign returns the identity header of caller for the service audience,
+// signed with the key senders use now (identity.Keyring.SigningKey).
+func (g *Gateway) sign(caller identity.Identity, audience string) string {
+	now := g.cfg.Now()
+	return identity.Sign(g.cfg.Keys.Keyring().SigningKey(now), audience, caller, now.Add(g.cfg.IdentityTTL))
+}
+
 // signInto sets the internal headers of a gateway-made request: the
 // caller's signed identity (logged-in callers only) and the request id.
-func (g *Gateway) signInto(ctx context.Context, h http.Header) {
+func (g *Gateway) signInto(ctx context.Context, h http.Header, audience string) {
 	h.Del(contract.IdentityHeader)
 	if c := identity.FromContext(ctx); c.LoggedIn() {
-		h.Set(contract.IdentityHeader, identity.Sign(g.cfg.Key, c, g.cfg.Now().Add(g.cfg.IdentityTTL)))
+		h.Set(contract.IdentityHeader, g.sign(c, audience))
 	}
 	if id := logging.RequestID(ctx); id != "" {
 		h.Set(contract.RequestIDHeader, id)

@@ -160,7 +160,7 @@ func (g *Gateway) targetUser(r *rest.Request, param string) (accounts.User, *res
 }
 
 func storeFailure(err error) *rest.Error {
-	return rest.NewError("rest_db_error", "The identity store is unavailable.", http.StatusInternalServerError)
+	return rest.StoreError(err, rest.NewError("rest_db_error", "The identity store is unavailable.", http.StatusInternalServerError))
 }
 
 // userWriteError maps store validation errors to WordPress's codes.

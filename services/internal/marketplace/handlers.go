@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // The seed's paths.
@@ -103,8 +104,16 @@ type call struct {
 
 func (c *call) fail(status int) { WriteError(c.w, c.r, status, "", c.msg) }
 
-// internal answers 500 and logs the cause (driver errors carry no secrets).
+// internal answers 500 and logs the cause (driver errors carry no secrets),
+// or 503 when the database could not serve (the platform server adds
+// Retry-After): the client should try again, the request was fine.
 func (c *call) internal(err error) {
+	if postgres.Unavailable(err) {
+		logging.FromContext(c.r.Context(), c.api.logger).Warn("marketplace request failed: database unavailable",
+			"key_prefix", c.who.prefix, "error", err.Error())
+		WriteError(c.w, c.r, http.StatusServiceUnavailable, "", "The service is temporarily unavailable. Try again shortly.")
+		return
+	}
 	logging.FromContext(c.r.Context(), c.api.logger).Error("marketplace request failed",
 		"key_prefix", c.who.prefix, "error", err.Error())
 	c.fail(http.StatusInternalServerError)

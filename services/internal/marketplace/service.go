@@ -23,7 +23,7 @@ func Migrations() fs.FS {
 
 // Options are the service options main passes to service.Main.
 func Options() service.Options {
-	return service.Options{Name: contract.ServiceMarketplace, Migrations: Migrations(), Errors: WriteError}
+	return service.Options{Name: contract.ServiceMarketplace, Migrations: Migrations(), Errors: WriteError, NoIdentity: true}
 }
 
 // Register wires the API into a running service: the key directory

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -34,4 +36,15 @@ func (s *Service) beginBatch(ctx context.Context) (*rest.Tx, error) {
 	}
 	txCtx := context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks)
 	return &rest.Tx{Context: txCtx, Commit: commit, Rollback: tx.Rollback}, nil
+}
+
+// idempotentTx routes an idempotent request's statements through tx
+// (platform/idempotency), its file removals held until tx commits.
+func idempotentTx(ctx context.Context, tx pgx.Tx) (context.Context, func()) {
+	hooks := &commitHooks{}
+	return context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks), func() {
+		for _, f := range hooks.fns {
+			f()
+		}
+	}
 }

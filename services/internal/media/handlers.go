@@ -51,7 +51,7 @@ func (s *Service) list(r *rest.Request) (*rest.Response, error) {
 	rows, total, lerr := s.query(r.Context(), q)
 	if lerr != nil {
 		s.logger.ErrorContext(r.Context(), "list attachments", "error", lerr.Error())
-		return nil, errDB()
+		return nil, rest.StoreError(lerr, errDB())
 	}
 	c := caller(r)
 	edit := r.ViewContext() == "edit"
@@ -252,7 +252,7 @@ func (s *Service) writeError(ctx context.Context, what string, err error) error 
 		return re
 	}
 	s.logger.ErrorContext(ctx, what, "error", err.Error())
-	return errDB()
+	return rest.StoreError(err, errDB())
 }
 
 func (s *Service) canDeleteItem(r *rest.Request) error {

@@ -103,7 +103,7 @@ func (e *testEnv) request(who, method, path string, body io.Reader, header http.
 		req.Header[k] = v
 	}
 	if id := callers[who]; id.LoggedIn() {
-		req.Header.Set(contract.IdentityHeader, identity.Sign([]byte(testKey), id, time.Now().Add(time.Hour)))
+		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey([]byte(testKey)), contract.ServiceMedia, id, time.Now().Add(time.Minute)))
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

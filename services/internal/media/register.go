@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"siteplane.dev/services/internal/media/migrations"
+	"siteplane.dev/services/internal/platform/idempotency"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/internal/platform/service"
 	"siteplane.dev/services/pkg/contract"
@@ -56,6 +58,9 @@ func Register(ctx context.Context, env *service.Env) error {
 	if err != nil {
 		return err
 	}
+	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
+	go idem.Cleanup(ctx, time.Hour)
+	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv))
 	env.Router.PathPrefix(UploadsPath).Handler(svc.FilesHandler())

@@ -74,7 +74,7 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}
-	return pgx.BeginFunc(ctx, s.pool, write)
+	return postgres.BeginFunc(ctx, s.pool, write)
 }
 
 // load reads an attachment through the batch transaction when there is one.
@@ -106,7 +106,7 @@ func (s *Service) target(r *rest.Request) (*Attachment, error) {
 	}
 	if err != nil {
 		s.logger.ErrorContext(r.Context(), "load attachment", "id", id, "error", err.Error())
-		return nil, errDB()
+		return nil, rest.StoreError(err, errDB())
 	}
 	return a, nil
 }

@@ -16,8 +16,22 @@ const (
 	EnvInternalKey = "SITEPLANE_INTERNAL_KEY"
 	// EnvInternalKeyFile names a file holding the internal key.
 	EnvInternalKeyFile = "SITEPLANE_INTERNAL_KEY_FILE"
+	// EnvGatewaySecret is the gateway's non-rotating secret (password
+	// pepper, nonce key). Secret. Unset: the internal key stands in for it
+	// (local runs; never rotate the internal key then).
+	EnvGatewaySecret = "SITEPLANE_GATEWAY_SECRET"
+	// EnvGatewaySecretFile names a file holding the gateway secret.
+	EnvGatewaySecretFile = "SITEPLANE_GATEWAY_SECRET_FILE"
+	// EnvInternalListenAddr is the gateway's internal listener (host:port)
+	// for the service-to-service endpoints under /internal/ (user lookup,
+	// route descriptions), which the public listener does not serve.
+	// Default DefaultInternalListenAddr; "off" disables it.
+	EnvInternalListenAddr = "SITEPLANE_INTERNAL_LISTEN_ADDR"
 	// EnvShutdownTimeout bounds the drain of in-flight requests (Go duration). Default "20s".
 	EnvShutdownTimeout = "SITEPLANE_SHUTDOWN_TIMEOUT"
+	// EnvShutdownDelay is how long a service keeps serving, already
+	// unready, after SIGTERM before it drains (Go duration). Default "0s".
+	EnvShutdownDelay = "SITEPLANE_SHUTDOWN_DELAY"
 	// EnvLogLevel is debug, info, warn or error. Default "info".
 	EnvLogLevel = "SITEPLANE_LOG_LEVEL"
 	// EnvMaxBodyBytes caps request bodies. Default 10 MiB (media raises it).
@@ -88,11 +102,17 @@ const DefaultEdgeCacheBytes = 64 << 20
 
 // Defaults for the variables above.
 const (
-	DefaultAPIPort        = 8080
-	DefaultMetricsPort    = 9090
-	DefaultListenAddr     = ":8080"
-	DefaultMetricsAddr    = ":9090"
-	DefaultShutdown       = "20s"
+	DefaultAPIPort            = 8080
+	DefaultMetricsPort        = 9090
+	DefaultListenAddr         = ":8080"
+	DefaultMetricsAddr        = ":9090"
+	DefaultInternalPort       = 8081
+	DefaultInternalListenAddr = ":8081"
+	DefaultShutdown           = "20s"
+	// DefaultShutdownDelay is the SITEPLANE_SHUTDOWN_DELAY the operator
+	// sets: longer than a readiness probe period, so endpoints drop a pod
+	// before it stops accepting.
+	DefaultShutdownDelay  = "5s"
 	DefaultMaxBodyBytes   = 10 << 20
 	DefaultValidationRate = 60
 	DefaultMediaS3Region  = "us-east-1"

@@ -20,8 +20,15 @@ type ServiceConfig struct {
 	AdminLoginPassword string
 	// MediaDir is where the media service stores uploads.
 	MediaDir string
-	// GatewayURL is where content looks author ids up; "" leaves it unset.
+	// GatewayURL is where content looks author ids up: the gateway's
+	// internal listener; "" leaves it unset.
 	GatewayURL string
+	// InternalListen is the gateway's internal listener (host:port); ""
+	// switches it off.
+	InternalListen string
+	// GatewaySecret is the gateway's non-rotating secret; "" lets the
+	// internal key stand in.
+	GatewaySecret string
 }
 
 // ServiceEnv is the environment of service name's process: the common
@@ -41,6 +48,14 @@ func ServiceEnv(name string, c ServiceConfig) []string {
 	}
 	switch name {
 	case ServiceGateway:
+		internal := c.InternalListen
+		if internal == "" {
+			internal = "off"
+		}
+		env = append(env, EnvInternalListenAddr+"="+internal)
+		if c.GatewaySecret != "" {
+			env = append(env, EnvGatewaySecret+"="+c.GatewaySecret)
+		}
 		env = append(env, EnvRoutesFile+"="+c.RoutesFile, EnvAdminUser+"="+c.AdminUser,
 			EnvAdminEmail+"="+c.AdminEmail, EnvAdminPassword+"="+c.AdminPassword)
 		if c.AdminLoginPassword != "" {

@@ -4,6 +4,19 @@ package contract
 const (
 	// InternalKeySecretKey holds the HMAC key of the identity header.
 	InternalKeySecretKey = "internal-key"
+	// InternalKeyPreviousSecretKey holds, for a grace window after a
+	// rotation, the key InternalKeySecretKey replaced: receivers accept
+	// both, senders keep signing with it until InternalKeyRotatedAtSecretKey
+	// plus identity.PropagationDelay (docs/security.md).
+	InternalKeyPreviousSecretKey = "internal-key-previous"
+	// InternalKeyRotatedAtSecretKey holds when the current key replaced the
+	// previous one (RFC 3339).
+	InternalKeyRotatedAtSecretKey = "internal-key-rotated-at"
+	// GatewaySecretKey holds the gateway's own secret, which never rotates:
+	// the application-password pepper and the nonce key derive from it. On
+	// Sites created before it existed it is the original internal key, so
+	// stored password hashes stay valid.
+	GatewaySecretKey = "gateway-secret"
 	// DatabaseURLSecretKey is the key of the user-provided database Secret
 	// that holds the DSN.
 	DatabaseURLSecretKey = "dsn"
@@ -38,6 +51,7 @@ const (
 const (
 	ConfigMountPath          = "/etc/siteplane/config"
 	InternalKeyMountPath     = "/etc/siteplane/internal"
+	GatewaySecretMountPath   = "/etc/siteplane/gateway"
 	DatabaseMountPath        = "/etc/siteplane/database"
 	AdminMountPath           = "/etc/siteplane/admin"
 	MarketplaceKeysMountPath = "/etc/siteplane/marketplace-keys"

@@ -51,7 +51,11 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	}
 	cfg := config.New(lookup)
 	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, true)
-	key := cfg.Secret(contract.EnvInternalKey, contract.EnvInternalKeyFile, true)
+	secret := cfg.Secret(contract.EnvGatewaySecret, contract.EnvGatewaySecretFile, false)
+	if secret == "" {
+		// as the running gateway does (gateway.GatewaySecret)
+		secret = cfg.Secret(contract.EnvInternalKey, contract.EnvInternalKeyFile, true)
+	}
 	if err := cfg.Err(); err != nil {
 		return err
 	}
@@ -62,7 +66,7 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 		return err
 	}
 	defer pool.Close()
-	store := accounts.New(pool, accounts.NewHasher([]byte(key)))
+	store := accounts.New(pool, accounts.NewHasher([]byte(secret)))
 
 	fs := flag.NewFlagSet(args[0]+" "+args[1], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

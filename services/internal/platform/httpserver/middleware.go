@@ -106,9 +106,17 @@ type recorder struct {
 	wrote  bool
 }
 
+// RetryAfter is the Retry-After (seconds) of a 503 that names none: every
+// 503 of a service means "not now, try again" (a database outage, a commit
+// of unknown outcome, a draining replica), and says when.
+const RetryAfter = "2"
+
 func (r *recorder) WriteHeader(code int) {
 	if !r.wrote {
 		r.status, r.wrote = code, true
+		if code == http.StatusServiceUnavailable && r.Header().Get("Retry-After") == "" {
+			r.Header().Set("Retry-After", RetryAfter)
+		}
 	}
 	r.ResponseWriter.WriteHeader(code)
 }

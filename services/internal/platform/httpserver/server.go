@@ -28,9 +28,18 @@ type ErrorWriter func(w http.ResponseWriter, r *http.Request, status int, code, 
 
 // Config configures a Server.
 type Config struct {
-	Service         string
-	ListenAddr      string
-	MetricsAddr     string
+	Service     string
+	ListenAddr  string
+	MetricsAddr string
+	// InternalAddr, when set (and not "off"), is a second API listener for
+	// the service-to-service endpoints registered on InternalRouter; the
+	// public listener never serves them.
+	InternalAddr string
+	// ShutdownDelay is how long the server keeps serving, already unready,
+	// after it is told to stop: the time the load balancer (a Kubernetes
+	// Service's endpoints) needs to notice and stop sending new requests.
+	ShutdownDelay time.Duration
+	// ShutdownTimeout bounds the drain of in-flight requests after the delay.
 	ShutdownTimeout time.Duration
 	MaxBodyBytes    int64
 	// WriteTimeout bounds a response; media uploads want more than the default.
@@ -44,16 +53,17 @@ type Config struct {
 
 // Server is a service's HTTP front.
 type Server struct {
-	cfg     Config
-	router  *mux.Router
-	metrics *metrics.HTTP
+	cfg      Config
+	router   *mux.Router
+	internal *mux.Router
+	metrics  *metrics.HTTP
 
 	mu         sync.Mutex
 	readiness  []namedCheck
 	onShutdown []func(context.Context)
 	draining   bool
 
-	apiLn, metricsLn net.Listener
+	apiLn, metricsLn, internalLn net.Listener
 }
 
 type namedCheck struct {
@@ -81,7 +91,11 @@ func New(cfg Config) *Server {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 60 * time.Second
 	}
-	s := &Server{cfg: cfg, router: mux.NewRouter(), metrics: metrics.NewHTTP(cfg.Registry)}
+	s := &Server{cfg: cfg, router: mux.NewRouter(), internal: mux.NewRouter(), metrics: metrics.NewHTTP(cfg.Registry)}
+	s.internal.SkipClean(true)
+	s.internal.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cfg.Errors(w, r, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+	})
 	// WordPress routes are matched on the raw path (template ids contain
 	// "//", trailing slashes are ignored by the route kit); mux's path
 	// cleaning would redirect those requests instead.
@@ -107,6 +121,10 @@ func New(cfg Config) *Server {
 
 // Router is where the service registers its handlers.
 func (s *Server) Router() *mux.Router { return s.router }
+
+// InternalRouter is where the service registers its service-to-service
+// endpoints, served on Config.InternalAddr only.
+func (s *Server) InternalRouter() *mux.Router { return s.internal }
 
 // Registry is the Prometheus registry served on the metrics listener.
 func (s *Server) Registry() *prometheus.Registry { return s.cfg.Registry }
@@ -146,7 +164,24 @@ func (s *Server) Listen() error {
 			return err
 		}
 	}
+	if s.cfg.InternalAddr != "" && s.cfg.InternalAddr != "off" {
+		if s.internalLn, err = net.Listen("tcp", s.cfg.InternalAddr); err != nil {
+			s.apiLn.Close()
+			if s.metricsLn != nil {
+				s.metricsLn.Close()
+			}
+			return err
+		}
+	}
 	return nil
+}
+
+// InternalAddr returns the internal listener's address, or "" when disabled.
+func (s *Server) InternalAddr() string {
+	if s.internalLn == nil {
+		return ""
+	}
+	return s.internalLn.Addr().String()
 }
 
 // APIAddr and MetricsAddr return the bound addresses (after Listen).
@@ -161,8 +196,10 @@ func (s *Server) MetricsAddr() string {
 }
 
 // Run serves until ctx is cancelled (SIGTERM/SIGINT in main), then shuts
-// down gracefully: readiness turns false, listeners close, in-flight requests
-// get up to ShutdownTimeout to finish, then OnShutdown hooks run.
+// down gracefully: readiness turns false at once while the server keeps
+// serving for ShutdownDelay (so the load balancer stops sending before
+// anything is refused), then listeners close, in-flight requests get up to
+// ShutdownTimeout to finish, and OnShutdown hooks run.
 func (s *Server) Run(ctx context.Context) error {
 	if s.apiLn == nil {
 		if err := s.Listen(); err != nil {
@@ -179,15 +216,22 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	var metricsSrv *http.Server
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- api.Serve(s.apiLn) }()
+	var internalSrv *http.Server
+	if s.internalLn != nil {
+		internalSrv = &http.Server{Handler: s.middleware(s.internal), ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout: 60 * time.Second, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: 120 * time.Second,
+			MaxHeaderBytes: 1 << 20, ErrorLog: api.ErrorLog}
+		go func() { errc <- internalSrv.Serve(s.internalLn) }()
+	}
 	if s.metricsLn != nil {
 		mm := http.NewServeMux()
 		mm.Handle(contract.MetricsPath, promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{Registry: s.cfg.Registry}))
 		metricsSrv = &http.Server{Handler: mm, ReadHeaderTimeout: 10 * time.Second}
 		go func() { errc <- metricsSrv.Serve(s.metricsLn) }()
 	}
-	s.cfg.Logger.Info("serving", "addr", s.APIAddr(), "metrics_addr", s.MetricsAddr())
+	s.cfg.Logger.Info("serving", "addr", s.APIAddr(), "metrics_addr", s.MetricsAddr(), "internal_addr", s.InternalAddr())
 
 	var serveErr error
 	select {
@@ -199,10 +243,27 @@ func (s *Server) Run(ctx context.Context) error {
 	hooks := s.onShutdown
 	s.mu.Unlock()
 
+	if serveErr == nil && s.cfg.ShutdownDelay > 0 {
+		// Each answer from now on closes its connection, so clients that
+		// keep connections alive reconnect, through the load balancer, to
+		// a replica that stays.
+		api.SetKeepAlivesEnabled(false)
+		if internalSrv != nil {
+			internalSrv.SetKeepAlivesEnabled(false)
+		}
+		s.cfg.Logger.Info("unready, still serving", "shutdown_delay", s.cfg.ShutdownDelay.String())
+		select {
+		case <-time.After(s.cfg.ShutdownDelay):
+		case serveErr = <-errc:
+		}
+	}
 	s.cfg.Logger.Info("shutting down", "drain_timeout", s.cfg.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	err := api.Shutdown(sctx)
+	if internalSrv != nil {
+		_ = internalSrv.Shutdown(sctx)
+	}
 	if metricsSrv != nil {
 		_ = metricsSrv.Shutdown(sctx)
 	}

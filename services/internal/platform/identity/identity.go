@@ -5,7 +5,11 @@
 // signature; a request without the header is anonymous.
 //
 // Header value: base64url(payload) "." base64url(mac), payload being
-// "v1|<user id>|<role>|<expiry unix seconds>".
+// "v2|<key id>|<audience>|<user id>|<role>|<expiry unix seconds>". The
+// audience is the receiving service's name (a header made for the media
+// service is refused by content); the key id names which internal key
+// signed it, so the key can be rotated without an outage (keys.go); the
+// receiver bounds the lifetime (MaxLifetime) whatever expiry was signed.
 package identity
 
 import (
@@ -45,22 +49,40 @@ func (i Identity) ID() int64 { return i.UserID }
 
 // Errors returned by Verify. They never contain the header value.
 var (
-	ErrMalformed = errors.New("identity: malformed header")
-	ErrSignature = errors.New("identity: bad signature")
-	ErrExpired   = errors.New("identity: expired")
+	ErrMalformed  = errors.New("identity: malformed header")
+	ErrSignature  = errors.New("identity: bad signature")
+	ErrUnknownKey = errors.New("identity: signed with an unknown key id")
+	ErrExpired    = errors.New("identity: expired")
+	ErrLifetime   = errors.New("identity: expiry beyond the maximum lifetime")
+	ErrAudience   = errors.New("identity: signed for another service")
 )
 
-const version = "v1"
+// MaxLifetime is the longest a signed identity may live: the receiver
+// refuses a header whose expiry lies further than MaxLifetime (plus
+// ClockSkew) in its future, whatever the sender chose. A leaked header is
+// therefore worth minutes, not years.
+const MaxLifetime = 5 * time.Minute
 
-// Sign returns the header value for id, valid until expires.
-func Sign(key []byte, id Identity, expires time.Time) string {
-	payload := fmt.Sprintf("%s|%d|%s|%d", version, id.UserID, id.Role, expires.Unix())
+// ClockSkew is the disagreement between the clocks of two pods that Verify
+// tolerates on the lifetime bound.
+const ClockSkew = 30 * time.Second
+
+const version = "v2"
+
+// Sign returns the header value for id, meant for the service audience
+// (a contract service name) and valid until expires. It is signed with key
+// and names key.ID, so the receiver knows which of its keys to check.
+func Sign(key Key, audience string, id Identity, expires time.Time) string {
+	payload := fmt.Sprintf("%s|%s|%s|%d|%s|%d", version, key.ID, audience, id.UserID, id.Role, expires.Unix())
 	enc := base64.RawURLEncoding
-	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(mac(key, payload))
+	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(mac(key.Secret, payload))
 }
 
-// Verify checks the signature and expiry of a header value made by Sign.
-func Verify(key []byte, header string, now time.Time) (Identity, error) {
+// Verify checks a header value made by Sign: its key id is one of ring's
+// keys (the current or, during a rotation, the previous), the MAC matches,
+// it is meant for audience, it has not expired and it does not outlive
+// MaxLifetime.
+func Verify(ring Keyring, audience, header string, now time.Time) (Identity, error) {
 	enc := base64.RawURLEncoding
 	p64, m64, ok := strings.Cut(header, ".")
 	if !ok {
@@ -71,26 +93,37 @@ func Verify(key []byte, header string, now time.Time) (Identity, error) {
 	if err1 != nil || err2 != nil {
 		return Identity{}, ErrMalformed
 	}
-	// Check the MAC before parsing anything an attacker controls.
-	if !hmac.Equal(sum, mac(key, string(payload))) {
-		return Identity{}, ErrSignature
-	}
+	// Only the version and the key id are read before the MAC is checked:
+	// they choose the key, nothing else is trusted yet.
 	parts := strings.Split(string(payload), "|")
-	if len(parts) != 4 || parts[0] != version {
+	if len(parts) != 6 || parts[0] != version {
 		return Identity{}, ErrMalformed
 	}
-	uid, err := strconv.ParseInt(parts[1], 10, 64)
+	key, ok := ring.lookup(parts[1])
+	if !ok {
+		return Identity{}, ErrUnknownKey
+	}
+	if !hmac.Equal(sum, mac(key.Secret, string(payload))) {
+		return Identity{}, ErrSignature
+	}
+	if parts[2] != audience {
+		return Identity{}, ErrAudience
+	}
+	uid, err := strconv.ParseInt(parts[3], 10, 64)
 	if err != nil || uid < 0 {
 		return Identity{}, ErrMalformed
 	}
-	exp, err := strconv.ParseInt(parts[3], 10, 64)
+	exp, err := strconv.ParseInt(parts[5], 10, 64)
 	if err != nil {
 		return Identity{}, ErrMalformed
 	}
 	if now.Unix() >= exp {
 		return Identity{}, ErrExpired
 	}
-	role := Role(parts[2])
+	if exp > now.Add(MaxLifetime+ClockSkew).Unix() {
+		return Identity{}, ErrLifetime
+	}
+	role := Role(parts[4])
 	if !role.Valid() {
 		return Identity{}, ErrMalformed
 	}

@@ -1,9 +1,13 @@
 package identity
 
 import (
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,36 +16,47 @@ import (
 )
 
 func TestSignVerify(t *testing.T) {
-	key := []byte("0123456789abcdef0123456789abcdef")
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	key, ring := NewKey(secret), Static(secret)
 	now := time.Unix(1_800_000_000, 0)
-	good := Sign(key, Identity{UserID: 7, Role: Editor}, now.Add(time.Minute))
+	good := Sign(key, "content", Identity{UserID: 7, Role: Editor}, now.Add(time.Minute))
+	year2100 := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
 
 	tamper := func(s string) string {
 		p, m, _ := strings.Cut(s, ".")
 		// Flip the role inside the payload but keep the old MAC.
 		return strings.Replace(p, p[len(p)-4:], "AAAA", 1) + "." + m
 	}
+	// same key id, another secret: the MAC must still fail
+	impostor := Key{ID: key.ID, Secret: []byte("another key of the same length!!")}
 	tests := []struct {
-		name    string
-		key     []byte
-		header  string
-		now     time.Time
-		want    Identity
-		wantErr error
+		name     string
+		ring     Keyring
+		audience string
+		header   string
+		now      time.Time
+		want     Identity
+		wantErr  error
 	}{
-		{"valid", key, good, now, Identity{UserID: 7, Role: Editor}, nil},
-		{"expired", key, good, now.Add(time.Minute), Identity{}, ErrExpired},
-		{"other key", []byte("another key of the same length!!"), good, now, Identity{}, ErrSignature},
-		{"payload tampered", key, tamper(good), now, Identity{}, ErrSignature},
-		{"mac truncated", key, good[:len(good)-3], now, Identity{}, ErrSignature},
-		{"no dot", key, "abc", now, Identity{}, ErrMalformed},
-		{"bad base64", key, "!!.!!", now, Identity{}, ErrMalformed},
-		{"empty", key, "", now, Identity{}, ErrMalformed},
-		{"unknown role signed", key, Sign(key, Identity{UserID: 1, Role: "root"}, now.Add(time.Hour)), now, Identity{}, ErrMalformed},
+		{"valid", ring, "content", good, now, Identity{UserID: 7, Role: Editor}, nil},
+		{"expired", ring, "content", good, now.Add(time.Minute), Identity{}, ErrExpired},
+		{"other key", Static([]byte("another key of the same length!!")), "content", good, now, Identity{}, ErrUnknownKey},
+		{"key id of ours, signed with another secret", ring, "content", Sign(impostor, "content", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), now, Identity{}, ErrSignature},
+		{"payload tampered", ring, "content", tamper(good), now, Identity{}, ErrSignature},
+		{"mac truncated", ring, "content", good[:len(good)-3], now, Identity{}, ErrSignature},
+		{"for another service", ring, "media", good, now, Identity{}, ErrAudience},
+		{"expires in the year 2100", ring, "content", Sign(key, "content", Identity{UserID: 1, Role: Administrator}, year2100), now, Identity{}, ErrLifetime},
+		{"lifetime just above the maximum", ring, "content", Sign(key, "content", Identity{UserID: 1, Role: Administrator}, now.Add(MaxLifetime+ClockSkew+time.Second)), now, Identity{}, ErrLifetime},
+		{"lifetime at the maximum", ring, "content", Sign(key, "content", Identity{UserID: 1, Role: Author}, now.Add(MaxLifetime)), now, Identity{UserID: 1, Role: Author}, nil},
+		{"version 1 header", ring, "content", v1Header(secret, now.Add(time.Minute)), now, Identity{}, ErrMalformed},
+		{"no dot", ring, "content", "abc", now, Identity{}, ErrMalformed},
+		{"bad base64", ring, "content", "!!.!!", now, Identity{}, ErrMalformed},
+		{"empty", ring, "content", "", now, Identity{}, ErrMalformed},
+		{"unknown role signed", ring, "content", Sign(key, "content", Identity{UserID: 1, Role: "root"}, now.Add(time.Minute)), now, Identity{}, ErrMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Verify(tt.key, tt.header, tt.now)
+			got, err := Verify(tt.ring, tt.audience, tt.header, tt.now)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
@@ -49,6 +64,84 @@ func TestSignVerify(t *testing.T) {
 				t.Fatalf("identity = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// v1Header is the header format before key ids, audiences and the lifetime
+// bound: it must not be accepted any more.
+func v1Header(secret []byte, exp time.Time) string {
+	payload := fmt.Sprintf("v1|1|administrator|%d", exp.Unix())
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(mac(secret, payload))
+}
+
+func TestRotation(t *testing.T) {
+	oldKey, newKey := NewKey([]byte("old secret")), NewKey([]byte("new secret"))
+	if oldKey.ID == newKey.ID || len(oldKey.ID) != 12 {
+		t.Fatalf("key ids %q %q: want distinct 12-digit ids", oldKey.ID, newKey.ID)
+	}
+	rotated := time.Unix(1_800_000_000, 0)
+	ring := Keyring{Current: newKey, Previous: oldKey, RotatedAt: rotated}
+
+	// Senders keep the old key while the new one propagates, then switch.
+	if got := ring.SigningKey(rotated.Add(time.Minute)); got.ID != oldKey.ID {
+		t.Errorf("signing key right after the rotation = %s, want the previous %s", got.ID, oldKey.ID)
+	}
+	if got := ring.SigningKey(rotated.Add(PropagationDelay)); got.ID != newKey.ID {
+		t.Errorf("signing key after the propagation delay = %s, want the current %s", got.ID, newKey.ID)
+	}
+	// Receivers accept both during the grace window...
+	now := rotated.Add(time.Minute)
+	for _, k := range []Key{oldKey, newKey} {
+		if _, err := Verify(ring, "content", Sign(k, "content", Identity{UserID: 2, Role: Author}, now.Add(time.Minute)), now); err != nil {
+			t.Errorf("key %s during the grace window: %v", k.ID, err)
+		}
+	}
+	// ...and, once the previous key is gone, only the current one.
+	after := Static([]byte("new secret"))
+	if _, err := Verify(after, "content", Sign(oldKey, "content", Identity{UserID: 2, Role: Author}, now.Add(time.Minute)), now); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("retired key: err = %v, want ErrUnknownKey", err)
+	}
+}
+
+func TestFileKeysRereadsRotatedFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, value string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(value+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(contract.InternalKeySecretKey, "first")
+	keys, err := NewFileKeys(filepath.Join(dir, contract.InternalKeySecretKey), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Unix(1_800_000_000, 0)
+	keys.now = func() time.Time { return clock }
+	if got := keys.Keyring(); got.Current.ID != NewKey([]byte("first")).ID || got.Previous.ID != "" {
+		t.Fatalf("initial ring %+v", got)
+	}
+	// The operator rotates: previous, time, then the new current key.
+	write(contract.InternalKeyPreviousSecretKey, "first")
+	write(contract.InternalKeyRotatedAtSecretKey, clock.UTC().Format(time.RFC3339))
+	write(contract.InternalKeySecretKey, "second")
+	if got := keys.Keyring(); got.Current.ID != NewKey([]byte("first")).ID {
+		t.Fatal("re-read before the reload interval")
+	}
+	clock = clock.Add(time.Hour)
+	got := keys.Keyring()
+	if got.Current.ID != NewKey([]byte("second")).ID || got.Previous.ID != NewKey([]byte("first")).ID || !got.RotatedAt.Equal(clock.Add(-time.Hour)) {
+		t.Fatalf("after rotation: %+v", got)
+	}
+	// A vanished file keeps the last good keyring.
+	os.Remove(filepath.Join(dir, contract.InternalKeySecretKey))
+	clock = clock.Add(time.Hour)
+	if again := keys.Keyring(); again.Current.ID != got.Current.ID {
+		t.Fatalf("after a failed read: %+v", again)
+	}
+	if _, err := NewFileKeys(filepath.Join(dir, "missing"), 0); err == nil {
+		t.Fatal("a missing key file must fail at start")
 	}
 }
 
@@ -83,10 +176,10 @@ func TestRoleCapabilities(t *testing.T) {
 }
 
 func TestMiddleware(t *testing.T) {
-	key := []byte("k")
+	key := NewKey([]byte("k"))
 	now := time.Unix(1_800_000_000, 0)
 	var seen Identity
-	h := Middleware(key, func() time.Time { return now }, func(w http.ResponseWriter, _ *http.Request, err error) {
+	h := Middleware(Static([]byte("k")), "content", func() time.Time { return now }, func(w http.ResponseWriter, _ *http.Request, err error) {
 		http.Error(w, "rejected", http.StatusUnauthorized)
 	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = FromContext(r.Context()) }))
 
@@ -97,9 +190,11 @@ func TestMiddleware(t *testing.T) {
 		want   Identity
 	}{
 		{"anonymous", "", 200, Identity{}},
-		{"signed", Sign(key, Identity{UserID: 3, Role: Author}, now.Add(time.Second)), 200, Identity{UserID: 3, Role: Author}},
-		{"expired", Sign(key, Identity{UserID: 3, Role: Author}, now), 401, Identity{}},
-		{"forged", Sign([]byte("x"), Identity{UserID: 1, Role: Administrator}, now.Add(time.Hour)), 401, Identity{}},
+		{"signed", Sign(key, "content", Identity{UserID: 3, Role: Author}, now.Add(time.Second)), 200, Identity{UserID: 3, Role: Author}},
+		{"expired", Sign(key, "content", Identity{UserID: 3, Role: Author}, now), 401, Identity{}},
+		{"year 2100", Sign(key, "content", Identity{UserID: 1, Role: Administrator}, now.AddDate(70, 0, 0)), 401, Identity{}},
+		{"for media", Sign(key, "media", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}},
+		{"forged", Sign(NewKey([]byte("x")), "content", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,7 +12,9 @@ import (
 // invalid header (tampered, expired, signed with another key) is refused with
 // reject, so that a forged identity is never silently downgraded to anonymous
 // and a clock or key problem shows up as an error rather than as missing data.
-func Middleware(key []byte, now func() time.Time, reject func(w http.ResponseWriter, r *http.Request, err error)) func(http.Handler) http.Handler {
+// audience is the receiving service's name: a header signed for another
+// service is refused too.
+func Middleware(keys Keys, audience string, now func() time.Time, reject func(w http.ResponseWriter, r *http.Request, err error)) func(http.Handler) http.Handler {
 	if now == nil {
 		now = time.Now
 	}
@@ -23,7 +25,7 @@ func Middleware(key []byte, now func() time.Time, reject func(w http.ResponseWri
 				next.ServeHTTP(w, r)
 				return
 			}
-			id, err := Verify(key, h, now())
+			id, err := Verify(keys.Keyring(), audience, h, now())
 			if err != nil {
 				reject(w, r, err)
 				return

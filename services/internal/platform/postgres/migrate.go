@@ -1,72 +1,232 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/golang-migrate/migrate/v4"
-	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// Migrate creates schema if needed and applies every pending migration in
-// fsys (golang-migrate's NNNN_name.up.sql files, at the root of fsys).
+// Migrate applies fsys's pending migrations to schema with DefaultSettings.
+func Migrate(ctx context.Context, dsn, schema string, fsys fs.FS) error {
+	return MigrateWith(ctx, dsn, schema, fsys, DefaultSettings())
+}
+
+// ErrDirty is returned when the schema's version is marked dirty: a
+// migration applied by an earlier release (golang-migrate) failed half-way.
+// Nothing is applied over it; `<service> migrate --force-version N` records
+// the version the schema really is at (docs/operations.md#migrations).
+var ErrDirty = errors.New("the schema is marked dirty")
+
+// MigrateWith creates schema if needed and applies every pending migration
+// in fsys (NNNN_name.up.sql files at the root of fsys; .down.sql files are
+// not used), each in one transaction together with the new version number,
+// so a migration killed half-way leaves nothing behind: the schema stays at
+// the previous version, not dirty, and the next start applies it again.
 //
 // Replicas starting together race for the same migrations; a session-level
 // advisory lock keyed by the schema serialises them, so each migration runs
-// exactly once and the later replica finds nothing to do. (golang-migrate
-// takes its own lock too, but only after the schema exists; ours also covers
-// CREATE SCHEMA.)
-func Migrate(ctx context.Context, dsn, schema string, fsys fs.FS) (err error) {
-	cfg, err := poolConfig(dsn, schema)
+// exactly once and the later replica finds nothing to do. A replica waits
+// for that lock at most st.MigrationWait, and each migration runs under
+// st.MigrationLockTimeout and st.MigrationStatementTimeout: a migration
+// stuck behind another session's lock fails (and the process restarts and
+// tries again) instead of holding every other replica's start-up forever.
+func MigrateWith(ctx context.Context, dsn, schema string, fsys fs.FS, st Settings) (err error) {
+	st = st.withDefaults()
+	files, err := migrationFiles(fsys)
 	if err != nil {
 		return err
 	}
-	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+	conn, unlock, err := lockSchema(ctx, dsn, schema, st)
 	if err != nil {
-		return fmt.Errorf("postgres: connect for migrations: %w", redact(err))
+		return err
 	}
 	defer conn.Close(context.Background())
-
-	lockID := advisoryKey("siteplane-migrate:" + schema)
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", lockID); err != nil {
-		return fmt.Errorf("postgres: migration lock: %w", err)
-	}
 	defer func() {
-		if _, uerr := conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lockID); uerr != nil && err == nil {
-			err = fmt.Errorf("postgres: migration unlock: %w", uerr)
+		if uerr := unlock(); uerr != nil && err == nil {
+			err = uerr
 		}
 	}()
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize()); err != nil {
-		return fmt.Errorf("postgres: create schema %s: %w", schema, err)
-	}
-
-	src, err := iofs.New(fsys, ".")
+	v, dirty, err := currentVersion(ctx, conn)
 	if err != nil {
-		return fmt.Errorf("postgres: migrations source: %w", err)
+		return err
 	}
-	db := stdlib.OpenDB(*cfg.ConnConfig)
-	defer db.Close()
-	driver, err := migratepgx.WithInstance(db, &migratepgx.Config{SchemaName: schema, MigrationsTable: "schema_migrations"})
-	if err != nil {
-		return fmt.Errorf("postgres: migration driver: %w", redact(err))
+	if dirty {
+		return fmt.Errorf("postgres: schema %s at version %d: %w; check it, then run `%s migrate --force-version N`", schema, v, ErrDirty, schema)
 	}
-	m, err := migrate.NewWithInstance("iofs", src, "pgx5", driver)
-	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
-	}
-	defer m.Close()
-	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("postgres: apply migrations to %s: %w", schema, err)
+	for _, f := range files {
+		if f.version <= v {
+			continue
+		}
+		if err := applyOne(ctx, conn, fsys, f, st); err != nil {
+			return fmt.Errorf("postgres: apply migration %s to %s: %w", f.name, schema, err)
+		}
 	}
 	return nil
+}
+
+// ForceVersion records that schema is at version (not dirty) without
+// running anything: the recovery after a migration failed half-way outside
+// a transaction, once someone has looked at what it left. Version 0 clears
+// the record (every migration runs again). version must not exceed the
+// newest migration of fsys.
+func ForceVersion(ctx context.Context, dsn, schema string, fsys fs.FS, version int64, st Settings) (err error) {
+	st = st.withDefaults()
+	latest, err := LatestVersion(fsys)
+	if err != nil {
+		return err
+	}
+	if version < 0 || version > latest {
+		return fmt.Errorf("postgres: version %d is not between 0 and the newest migration, %d", version, latest)
+	}
+	conn, unlock, err := lockSchema(ctx, dsn, schema, st)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	defer func() {
+		if uerr := unlock(); uerr != nil && err == nil {
+			err = uerr
+		}
+	}()
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		return setVersion(ctx, tx, version)
+	})
+}
+
+// lockSchema connects for migrations, waits (at most st.MigrationWait) for
+// the schema's advisory lock, and makes sure the schema and its version
+// table exist.
+func lockSchema(ctx context.Context, dsn, schema string, st Settings) (*pgx.Conn, func() error, error) {
+	cfg, err := poolConfig(dsn, schema, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: connect for migrations: %w", redact(err))
+	}
+	lockID := advisoryKey("siteplane-migrate:" + schema)
+	deadline := time.Now().Add(st.MigrationWait)
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockID).Scan(&got); err != nil {
+			conn.Close(context.Background())
+			return nil, nil, fmt.Errorf("postgres: migration lock: %w", err)
+		}
+		if got {
+			break
+		}
+		if time.Now().After(deadline) {
+			conn.Close(context.Background())
+			return nil, nil, fmt.Errorf("postgres: another process has been migrating schema %s for more than %s", schema, st.MigrationWait)
+		}
+		select {
+		case <-ctx.Done():
+			conn.Close(context.Background())
+			return nil, nil, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	unlock := func() error {
+		if _, err := conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lockID); err != nil {
+			return fmt.Errorf("postgres: migration unlock: %w", err)
+		}
+		return nil
+	}
+	id := pgx.Identifier{schema}.Sanitize()
+	// The table has golang-migrate's layout, which earlier releases used.
+	for _, q := range []string{"CREATE SCHEMA IF NOT EXISTS " + id,
+		"CREATE TABLE IF NOT EXISTS " + id + ".schema_migrations (version bigint NOT NULL PRIMARY KEY, dirty boolean NOT NULL)"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			_ = unlock()
+			conn.Close(context.Background())
+			return nil, nil, fmt.Errorf("postgres: prepare schema %s: %w", schema, err)
+		}
+	}
+	return conn, unlock, nil
+}
+
+func currentVersion(ctx context.Context, conn *pgx.Conn) (int64, bool, error) {
+	v, dirty, err := Version(ctx, conn)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("postgres: read schema version: %w", err)
+	}
+	return v, dirty, nil
+}
+
+func setVersion(ctx context.Context, tx pgx.Tx, v int64) error {
+	if _, err := tx.Exec(ctx, "DELETE FROM schema_migrations"); err != nil {
+		return err
+	}
+	if v == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, dirty) VALUES ($1, false)", v)
+	return err
+}
+
+// applyOne runs one migration file and records its version in a single
+// transaction, under the migration timeouts.
+func applyOne(ctx context.Context, conn *pgx.Conn, fsys fs.FS, f migrationFile, st Settings) error {
+	sql, err := fs.ReadFile(fsys, f.name)
+	if err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL lock_timeout = %d; SET LOCAL statement_timeout = %d",
+			st.MigrationLockTimeout.Milliseconds(), st.MigrationStatementTimeout.Milliseconds())); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, string(sql)); err != nil {
+			return err
+		}
+		return setVersion(ctx, tx, f.version)
+	})
+}
+
+type migrationFile struct {
+	version int64
+	name    string
+}
+
+// migrationFiles lists fsys's up migrations by version.
+func migrationFiles(fsys fs.FS) ([]migrationFile, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("postgres: migrations source: %w", err)
+	}
+	var out []migrationFile
+	seen := map[int64]string{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".up.sql") {
+			continue
+		}
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive version number", name)
+		}
+		if other, dup := seen[v]; dup {
+			return nil, fmt.Errorf("migrations %s and %s have the same version", other, name)
+		}
+		seen[v] = name
+		out = append(out, migrationFile{v, name})
+	}
+	slices.SortFunc(out, func(a, b migrationFile) int { return cmp.Compare(a.version, b.version) })
+	return out, nil
 }
 
 // Version returns the applied migration version of schema and whether the
@@ -107,6 +267,8 @@ func LatestVersion(fsys fs.FS) (int64, error) {
 	return latest, nil
 }
 
+var errUnreachable = errors.New("database unreachable or not migrated")
+
 // CheckMigrated answers whether the database is reachable and its schema is
 // at version want or later and not dirty: what a service needs before it is
 // ready. One round trip.
@@ -116,7 +278,7 @@ func CheckMigrated(ctx context.Context, q interface {
 	v, dirty, err := Version(ctx, q)
 	switch {
 	case err != nil:
-		return errors.New("database unreachable or not migrated")
+		return errUnreachable
 	case dirty:
 		return fmt.Errorf("migration %d failed half-way (dirty)", v)
 	case v < want:

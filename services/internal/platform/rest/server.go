@@ -782,6 +782,10 @@ func (s *Server) callbackError(req *Request, err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	if e := FromUnavailable(err); e != nil {
+		s.opts.Logger.WarnContext(req.Context(), "rest: database unavailable", "route", req.Pattern, "error", err)
+		return e
+	}
 	s.opts.Logger.ErrorContext(req.Context(), "rest: argument callback failed", "route", req.Pattern, "error", err)
 	return errInternal()
 }
@@ -816,6 +820,10 @@ func (s *Server) respond(req *Request) (resp *Response, rerr *Error) {
 func (s *Server) asError(req *Request, err error) *Error {
 	var e *Error
 	if errors.As(err, &e) && e != nil {
+		return e
+	}
+	if e := FromUnavailable(err); e != nil {
+		s.opts.Logger.WarnContext(req.Context(), "rest: database unavailable", "route", req.Pattern, "error", err)
 		return e
 	}
 	s.opts.Logger.ErrorContext(req.Context(), "rest: request failed", "route", req.Pattern, "error", err)

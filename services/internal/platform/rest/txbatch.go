@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -51,6 +52,11 @@ func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logge
 		}
 		responses, committed, err := runTxBatch(r.Context(), srv, begin, &in)
 		if err != nil {
+			if e := FromUnavailable(err); e != nil {
+				logger.WarnContext(r.Context(), "batch transaction failed: database unavailable", "error", err.Error())
+				WriteError(w, e)
+				return
+			}
 			logger.ErrorContext(r.Context(), "batch transaction failed", "error", err.Error())
 			WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
 			return
@@ -81,7 +87,7 @@ func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context) (*
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return nil, false, err
+		return nil, false, postgres.CommitError(err)
 	}
 	return responses, true, nil
 }

@@ -38,6 +38,13 @@ type Options struct {
 	Errors httpserver.ErrorWriter
 	// MaxBodyBytes overrides the default request body limit.
 	MaxBodyBytes int64
+	// NoIdentity marks a service that never receives the gateway's signed
+	// identity (the marketplace authenticates its own API keys): it needs no
+	// internal key, and an identity header sent to it is refused.
+	NoIdentity bool
+	// InternalListener serves Server.InternalRouter on
+	// contract.EnvInternalListenAddr (the gateway's /internal/ endpoints).
+	InternalListener bool
 }
 
 // Env is what a service's Register function receives.
@@ -48,9 +55,13 @@ type Env struct {
 	Logger *slog.Logger
 	// Config reads the service's own variables; errors recorded on it after
 	// Register returns fail the start-up with every problem listed.
-	Config      *config.Loader
-	InternalKey []byte
-	Site        contract.Site
+	Config *config.Loader
+	// Keys are the internal keys in force (re-read from the mounted files
+	// while running); nil for a NoIdentity service.
+	Keys identity.Keys
+	// DB are the database settings read from the environment.
+	DB   postgres.Settings
+	Site contract.Site
 }
 
 // Register wires the service's routes and background work. Goroutines it
@@ -64,15 +75,20 @@ type Register func(ctx context.Context, env *Env) error
 type Command func(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int
 
 // MainOrCommand is a service binary's main: without arguments, or with
-// "serve", it runs the service (Main); otherwise the subcommand. It exits
-// the process.
+// "serve", it runs the service (Main); "migrate" is MigrateCommand (for a
+// service with migrations); otherwise the subcommand. It exits the process.
 func MainOrCommand(opts Options, register Register, command Command) {
 	if len(os.Args) < 2 || os.Args[1] == "serve" {
 		Main(opts, register)
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	code := command(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
+	var code int
+	if os.Args[1] == "migrate" && opts.Migrations != nil {
+		code = MigrateCommand(ctx, opts, os.Args[2:], os.LookupEnv, os.Stdout, os.Stderr)
+	} else {
+		code = command(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }
@@ -99,9 +115,18 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	listen := cfg.String(contract.EnvListenAddr, contract.DefaultListenAddr)
 	metricsAddr := cfg.String(contract.EnvMetricsAddr, contract.DefaultMetricsAddr)
 	shutdown := cfg.Duration(contract.EnvShutdownTimeout, 0)
+	delay := shutdownDelay(cfg)
+	internalAddr := ""
+	if opts.InternalListener {
+		internalAddr = cfg.String(contract.EnvInternalListenAddr, contract.DefaultInternalListenAddr)
+	}
 	maxBody := cfg.Int(contract.EnvMaxBodyBytes, opts.MaxBodyBytes, 1, 1<<40)
 	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, opts.Migrations != nil)
-	key := cfg.Secret(contract.EnvInternalKey, contract.EnvInternalKeyFile, true)
+	dbSettings := postgres.SettingsFromConfig(cfg)
+	var keys identity.Keys
+	if !opts.NoIdentity {
+		keys = loadKeys(cfg)
+	}
 	site := loadSite(cfg)
 	profAddr := pprofAddr(cfg)
 	if err := cfg.Err(); err != nil {
@@ -116,21 +141,30 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	}
 
 	reg := metrics.NewRegistry()
-	srv := httpserver.New(httpserver.Config{Service: name, ListenAddr: listen, MetricsAddr: metricsAddr,
-		ShutdownTimeout: shutdown, MaxBodyBytes: maxBody, Logger: logger, Registry: reg, Errors: opts.Errors})
-	env := &Env{Server: srv, Router: srv.Router(), Logger: logger, Config: cfg, InternalKey: []byte(key), Site: site}
+	srv := httpserver.New(httpserver.Config{Service: name, ListenAddr: listen, MetricsAddr: metricsAddr, InternalAddr: internalAddr,
+		ShutdownDelay: delay, ShutdownTimeout: shutdown, MaxBodyBytes: maxBody, Logger: logger, Registry: reg, Errors: opts.Errors})
+	env := &Env{Server: srv, Router: srv.Router(), Logger: logger, Config: cfg, Keys: keys, DB: dbSettings, Site: site}
 
 	errs := opts.Errors
 	if errs == nil {
 		errs = httpserver.WordPressError
 	}
-	srv.Router().Use(identity.Middleware(env.InternalKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+	reject := func(w http.ResponseWriter, r *http.Request, err error) {
 		logger.Warn("identity header rejected", "request_id", logging.RequestID(r.Context()), "reason", err.Error())
 		errs(w, r, http.StatusUnauthorized, "rest_invalid_identity", "The caller identity could not be verified.")
-	}))
+	}
+	if keys != nil {
+		// The audience is the contract name (opts.Name), not the label a
+		// deployment may override: it is what the gateway signs for.
+		mw := identity.Middleware(keys, opts.Name, nil, reject)
+		srv.Router().Use(mw)
+		srv.InternalRouter().Use(mw)
+	} else {
+		srv.Router().Use(dropIdentity)
+	}
 
 	if opts.Migrations != nil {
-		pool, err := postgres.MigrateAndOpen(ctx, dsn, opts.Name, opts.Migrations)
+		pool, err := postgres.MigrateAndOpenWith(ctx, dsn, opts.Name, opts.Migrations, dbSettings)
 		if err != nil {
 			return err
 		}
@@ -143,10 +177,11 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 		}
 		// Ready means reachable and migrated: a schema restored from an older
 		// backup, or left dirty by a failed migration, must not take traffic.
-		srv.AddReadiness("database", func(ctx context.Context) error {
-			return postgres.CheckMigrated(ctx, pool, want)
-		})
-		srv.OnShutdown(func(context.Context) { pool.Close() })
+		// The probe has its own connection: a saturated pool must not
+		// make a healthy replica look dead.
+		probe := postgres.NewProbe(dsn, opts.Name, want, dbSettings)
+		srv.AddReadiness("database", probe.Check)
+		srv.OnShutdown(func(context.Context) { pool.Close(); probe.Close() })
 	}
 
 	if err := register(ctx, env); err != nil {

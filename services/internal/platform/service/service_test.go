@@ -73,8 +73,8 @@ func TestRunServesWithIdentityAndDatabase(t *testing.T) {
 		body   string
 	}{
 		{"anonymous", "", 200, ""},
-		{"signed editor", identity.Sign([]byte(key), identity.Identity{UserID: 2, Role: identity.Editor}, exp), 200, "editor"},
-		{"forged", identity.Sign([]byte("other"), identity.Identity{UserID: 1, Role: identity.Administrator}, exp), 401, "rest_invalid_identity"},
+		{"signed editor", identity.Sign(identity.NewKey([]byte(key)), "svc", identity.Identity{UserID: 2, Role: identity.Editor}, exp), 200, "editor"},
+		{"forged", identity.Sign(identity.NewKey([]byte("other")), "svc", identity.Identity{UserID: 1, Role: identity.Administrator}, exp), 401, "rest_invalid_identity"},
 	}
 	for _, tt := range tests {
 		status, body := do(tt.header)

@@ -1,0 +1,58 @@
+package service
+
+import (
+	"net/http"
+	"time"
+
+	"siteplane.dev/services/internal/platform/config"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// EnvShutdownDelay is how long a service keeps serving, already unready,
+// after SIGTERM (Go duration). Default "0s"; the operator sets it together
+// with the pods' terminationGracePeriodSeconds.
+const EnvShutdownDelay = contract.EnvShutdownDelay
+
+func shutdownDelay(cfg *config.Loader) time.Duration {
+	v := cfg.String(contract.EnvShutdownDelay, "")
+	if v == "" || v == "0" || v == "0s" {
+		return 0
+	}
+	return cfg.Duration(contract.EnvShutdownDelay, 0)
+}
+
+// loadKeys reads the internal keys: from the file named by
+// contract.EnvInternalKeyFile (re-read while running, with the previous key
+// and the rotation time beside it: identity.FileKeys), or the single key
+// of contract.EnvInternalKey.
+func loadKeys(cfg *config.Loader) identity.Keys {
+	path := cfg.String(contract.EnvInternalKeyFile, "")
+	value := cfg.String(contract.EnvInternalKey, "")
+	switch {
+	case path != "" && value != "":
+		cfg.Fail("set only one of %s and %s", contract.EnvInternalKey, contract.EnvInternalKeyFile)
+	case path != "":
+		keys, err := identity.NewFileKeys(path, 0)
+		if err != nil {
+			cfg.Fail("%s: %v", contract.EnvInternalKeyFile, err)
+			return nil
+		}
+		return keys
+	case value != "":
+		return identity.Static([]byte(value))
+	default:
+		cfg.Fail("%s (or %s) is required", contract.EnvInternalKey, contract.EnvInternalKeyFile)
+	}
+	return nil
+}
+
+// dropIdentity is the identity middleware of a service that takes no
+// identities (it holds no key to check one): the header is removed, so no
+// handler can ever read an unverified identity.
+func dropIdentity(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(contract.IdentityHeader)
+		next.ServeHTTP(w, r)
+	})
+}
