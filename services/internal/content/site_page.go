@@ -2,8 +2,8 @@ package content
 
 import (
 	"context"
-	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -226,41 +226,46 @@ func (s *Service) notFound(req *siteReq) error {
 }
 
 // render resolves the template, renders its blocks and writes the page.
+// The templates, parts and stylesheet come from the generation's snapshot
+// (site_cache.go), parsed and compiled once per committed change.
 func (s *Service) render(req *siteReq, sp *sitePage) error {
 	ctx := req.r.Context()
-	th, err := theme.Builtin()
-	if err != nil {
-		return fmt.Errorf("load theme: %w", err)
-	}
-	rows, err := loadThemeRows(ctx, s.db(ctx), th.Stylesheet, sp.templates)
+	th, files, fileParts, err := builtinTheme()
 	if err != nil {
 		return err
 	}
-	markup, used := "", ""
+	sn, err := s.snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var nodes []blocks.Node
+	used := ""
 	for _, slug := range sp.templates {
-		if c, ok := rows.templates[slug]; ok {
-			markup, used = c, slug
+		if n, ok := sn.templates[slug]; ok {
+			nodes, used = n, slug
 			break
 		}
-		if f, ok := th.Template(slug); ok {
-			markup, used = f.Content, slug
+		if n, ok := files[slug]; ok {
+			nodes, used = n, slug
 			break
 		}
 	}
-	env, err := s.siteEnv(req, sp, th, rows)
+	env, err := s.siteEnv(req, sp, sn, fileParts)
 	if err != nil {
 		return err
 	}
-	body := blocks.RenderMarkup(markup, env)
+	body := blocks.Render(nodes, env)
 	if i := strings.Index(body, "<main"); i >= 0 {
 		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
 	}
 	var sb strings.Builder
-	sb.Grow(len(body) + 8192)
-	s.writeHead(&sb, sp, s.globalCSS(th, rows.styles))
+	sb.Grow(len(body) + len(sn.css) + 4096)
+	s.writeHead(&sb, sp, sn.css)
 	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
 	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
-	sb.WriteString(`<div class="wp-site-blocks">` + "\n" + body + "\n</div>\n</body>\n</html>\n")
+	sb.WriteString(`<div class="wp-site-blocks">` + "\n")
+	sb.WriteString(body)
+	sb.WriteString("\n</div>\n</body>\n</html>\n")
 	h := req.w.Header()
 	s.discoveryHeaders(h, sp)
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -271,7 +276,7 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	h.Set("Content-Length", strconv.Itoa(sb.Len()))
 	req.w.WriteHeader(sp.status)
 	if req.r.Method != http.MethodHead {
-		_, _ = req.w.Write([]byte(sb.String()))
+		_, _ = io.WriteString(req.w, sb.String())
 	}
 	return nil
 }
@@ -358,33 +363,31 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 }
 
 // siteEnv is what the theme's blocks read for sp.
-func (s *Service) siteEnv(req *siteReq, sp *sitePage, th *theme.Theme, rows *themeRows) (*blocks.Env, error) {
+func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot, fileParts map[string][]blocks.Node) (*blocks.Env, error) {
 	ctx := req.r.Context()
 	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL,
 		SearchQuery: req.query.Get("s"), ArchiveTitle: sp.archive, ArchiveDescription: sp.archDesc}
-	env.Part = func(slug string) (string, bool) {
-		if c, ok := rows.parts[slug]; ok {
-			return c, true
+	env.Part = func(slug string) ([]blocks.Node, bool) {
+		if n, ok := sn.parts[slug]; ok {
+			return n, true
 		}
-		if f, ok := th.Part(slug); ok {
-			return f.Content, true
-		}
-		return "", false
+		n, ok := fileParts[slug]
+		return n, ok
 	}
-	navCache := map[int64][]blocks.Link{}
 	var navErr error
 	env.Navigation = func(ref int64) []blocks.Link {
-		if l, ok := navCache[ref]; ok {
-			return l
+		if l, ok := sn.nav.Load(ref); ok {
+			return l.([]blocks.Link)
 		}
 		l, err := s.navigationLinks(ctx, ref)
 		if err != nil {
 			navErr = err
+			return nil
 		}
-		navCache[ref] = l
+		sn.nav.Store(ref, l)
 		return l
 	}
-	conv := &postConverter{s: s, req: req, users: map[int64]siteUser{}}
+	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]siteUser{}}
 	if sp.post != nil {
 		bp, err := conv.convert(ctx, sp.pt, []*Post{sp.post}, true, env)
 		if err != nil {
@@ -419,6 +422,7 @@ type cachedUser struct {
 type postConverter struct {
 	s     *Service
 	req   *siteReq
+	sn    *siteSnapshot
 	users map[int64]siteUser
 }
 
@@ -451,18 +455,18 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 	for _, p := range posts {
 		ids = append(ids, p.TermIDs...)
 	}
-	terms, err := termNames(ctx, s.db(ctx), ids)
+	terms, err := c.sn.termNames(ctx, s.db(ctx), ids)
 	if err != nil {
 		return nil, err
 	}
-	images := s.featuredImages(ctx, posts)
+	images := c.sn.featuredImages(ctx, s, posts)
 	out := make([]*blocks.Post, 0, len(posts))
 	for _, p := range posts {
 		local := p.DateGMT.In(s.location())
 		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.link(pt, p), DateISO: local.Format(time.RFC3339),
 			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
-		if img, ok := images[p.FeaturedMedia]; ok && p.FeaturedMedia > 0 {
-			bp.Image = &img
+		if img := images[p.FeaturedMedia]; img != nil && p.FeaturedMedia > 0 {
+			bp.Image = img
 		}
 		if p.Password != "" {
 			bp.Title = "Protected: " + p.Title
@@ -506,7 +510,7 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
 			if pt == TypePost && p.Status == "publish" {
-				prev, next, err := s.adjacent(ctx, p)
+				prev, next, err := c.sn.adjacent(ctx, s, p)
 				if err != nil {
 					return nil, err
 				}
@@ -549,20 +553,87 @@ func (s *Service) passwordForm(p *Post, back string) string {
 		`<input type="hidden" name="redirect_to" value="` + html.EscapeString(back) + `"></form>`
 }
 
-// adjacent returns the previous (older) and next (newer) published posts.
-func (s *Service) adjacent(ctx context.Context, p *Post) (prev, next *blocks.Link, err error) {
-	one := func(order string, after, before *time.Time) (*blocks.Link, error) {
-		rows, _, err := listPosts(ctx, s.db(ctx), &ListQuery{Type: TypePost, Page: 1, PerPage: 1, Statuses: []string{"publish"},
-			Order: order, OrderBy: "date", After: after, Before: before, Exclude: []int64{p.ID}})
-		if err != nil || len(rows) == 0 {
-			return nil, err
-		}
-		return &blocks.Link{Label: rows[0].Title, URL: s.link(TypePost, rows[0])}, nil
+// adjacent returns the previous (older) and next (newer) published posts
+// of p, from the snapshot or one statement.
+func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *Post) (prev, next *blocks.Link, err error) {
+	if v, ok := sn.neighbour.Load(p.ID); ok {
+		l := v.([2]*blocks.Link)
+		return l[0], l[1], nil
 	}
-	d := p.DateGMT
-	if prev, err = one("desc", nil, &d); err != nil {
+	prevPost, nextPost, err := adjacentPosts(ctx, s.db(ctx), p)
+	if err != nil {
 		return nil, nil, err
 	}
-	next, err = one("asc", &d, nil)
-	return prev, next, err
+	if prevPost != nil {
+		prev = &blocks.Link{Label: prevPost.Title, URL: s.link(TypePost, prevPost)}
+	}
+	if nextPost != nil {
+		next = &blocks.Link{Label: nextPost.Title, URL: s.link(TypePost, nextPost)}
+	}
+	sn.neighbour.Store(p.ID, [2]*blocks.Link{prev, next})
+	return prev, next, nil
+}
+
+// termNames maps term ids to terms, reading only those the snapshot
+// lacks.
+func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, error) {
+	out := make(map[int64]*Term, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if v, ok := sn.terms.Load(id); ok {
+			if t := v.(*Term); t != nil {
+				out[id] = t
+			}
+			continue
+		}
+		missing = append(missing, id)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	found, err := termNames(ctx, q, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range missing {
+		t := found[id]
+		sn.terms.Store(id, t)
+		if t != nil {
+			out[id] = t
+		}
+	}
+	return out, nil
+}
+
+// featuredImages are the images of posts' featured media, looked up
+// (through the gateway) only for attachments the snapshot lacks; a failed
+// lookup shows the posts without them, and is not kept.
+func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []*Post) map[int64]*blocks.Image {
+	out := map[int64]*blocks.Image{}
+	var missing []*Post
+	for _, p := range posts {
+		if p.FeaturedMedia <= 0 {
+			continue
+		}
+		if v, ok := sn.images.Load(p.FeaturedMedia); ok {
+			out[p.FeaturedMedia] = v.(*blocks.Image)
+			continue
+		}
+		missing = append(missing, p)
+	}
+	if len(missing) == 0 {
+		return out
+	}
+	images, ok := s.featuredImages(ctx, missing)
+	for _, p := range missing {
+		var img *blocks.Image
+		if i, found := images[p.FeaturedMedia]; found {
+			img = &i
+		}
+		if ok {
+			sn.images.Store(p.FeaturedMedia, img)
+		}
+		out[p.FeaturedMedia] = img
+	}
+	return out
 }

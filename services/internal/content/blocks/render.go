@@ -318,13 +318,15 @@ func templatePart(b *Block, env *Env) string {
 	if env.Part == nil || env.depth > 8 {
 		return ""
 	}
-	src, ok := env.Part(str(b, "slug", ""))
+	nodes, ok := env.Part(str(b, "slug", ""))
 	if !ok {
 		return ""
 	}
 	sub := *env
 	sub.depth++
-	inner := strings.TrimSpace(RenderMarkup(src, &sub))
+	var sb strings.Builder
+	renderNodes(&sb, nodes, &sub)
+	inner := strings.TrimSpace(sb.String())
 	tag := str(b, "tagName", "div")
 	if !validWrapper(tag) || strings.HasPrefix(inner, "<"+tag) {
 		tag = "div"

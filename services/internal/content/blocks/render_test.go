@@ -13,16 +13,16 @@ func testEnv() *Env {
 		Prev:  &Link{"Older", "https://s.test/older/"}}
 	return &Env{SiteTitle: "My Site", Tagline: "Just words", HomeURL: "https://s.test", SearchQuery: `a"b`,
 		ArchiveTitle: "Category: News",
-		Part: func(slug string) (string, bool) {
+		Part: func(slug string) ([]Node, bool) {
 			switch slug {
 			case "header":
-				return `<!-- wp:site-title {"level":0} /-->`, true
+				return Parse(`<!-- wp:site-title {"level":0} /-->`), true
 			case "boxed":
-				return "<!-- wp:group {\"tagName\":\"header\"} --><header class=\"wp-block-group\">x</header><!-- /wp:group -->", true
+				return Parse("<!-- wp:group {\"tagName\":\"header\"} --><header class=\"wp-block-group\">x</header><!-- /wp:group -->"), true
 			case "loop":
-				return `<!-- wp:template-part {"slug":"loop"} /-->`, true
+				return Parse(`<!-- wp:template-part {"slug":"loop"} /-->`), true
 			}
-			return "", false
+			return nil, false
 		},
 		Navigation: func(ref int64) []Link {
 			if ref == 0 {
