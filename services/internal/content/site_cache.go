@@ -57,6 +57,8 @@ type siteSnapshot struct {
 	parts     map[string][]blocks.Node // stored parts
 	css       string                   // the global styles stylesheet
 
+	compiled  sync.Map // "template:"+slug, "part:"+slug → []blocks.Node (blocks.Compile)
+	excerpts  sync.Map // int64 post id → string
 	nav       sync.Map // int64 ref → []blocks.Link
 	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
 	terms     sync.Map // int64 term id → *Term (nil: none)
@@ -199,4 +201,71 @@ func (s *Service) listenSession(ctx context.Context) error {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
 	}
+}
+
+// compiledNodes returns the template or part (kind "template", "part") of
+// slug — the stored one, else the theme's — pre-rendered for this
+// generation with blocks.Compile; ok false when there is none.
+func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Service, kind, slug string) ([]blocks.Node, bool, error) {
+	key := kind + ":" + slug
+	if v, ok := sn.compiled.Load(key); ok {
+		n := v.([]blocks.Node)
+		return n, n != nil, nil
+	}
+	_, files, fileParts, err := builtinTheme()
+	if err != nil {
+		return nil, false, err
+	}
+	stored, themed := sn.templates, files
+	if kind == "part" {
+		stored, themed = sn.parts, fileParts
+	}
+	nodes, ok := stored[slug]
+	if !ok {
+		nodes, ok = themed[slug]
+	}
+	if !ok {
+		sn.compiled.Store(key, []blocks.Node(nil))
+		return nil, false, nil
+	}
+	env, navErr := s.siteWideEnv(ctx, sn)
+	env.Part = func(slug string) ([]blocks.Node, bool) {
+		if n, ok := sn.parts[slug]; ok {
+			return n, true
+		}
+		n, ok := fileParts[slug]
+		return n, ok
+	}
+	compiled := blocks.Compile(nodes, env)
+	if *navErr != nil {
+		return nil, false, *navErr
+	}
+	if compiled == nil {
+		compiled = []blocks.Node{}
+	}
+	sn.compiled.Store(key, compiled)
+	return compiled, true, nil
+}
+
+// siteWideEnv is the Env of what every page shares: the site's title,
+// tagline and URL, and its navigation menus (read once per generation;
+// the error of the first failed read is put in *navErr).
+func (s *Service) siteWideEnv(ctx context.Context, sn *siteSnapshot) (*blocks.Env, *error) {
+	navErr := new(error)
+	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL}
+	env.Navigation = func(ref int64) []blocks.Link {
+		if l, ok := sn.nav.Load(ref); ok {
+			return l.([]blocks.Link)
+		}
+		l, err := s.navigationLinks(ctx, ref)
+		if err != nil {
+			if *navErr == nil {
+				*navErr = err
+			}
+			return nil
+		}
+		sn.nav.Store(ref, l)
+		return l
+	}
+	return env, navErr
 }

@@ -230,7 +230,7 @@ func (s *Service) notFound(req *siteReq) error {
 // (site_cache.go), parsed and compiled once per committed change.
 func (s *Service) render(req *siteReq, sp *sitePage) error {
 	ctx := req.r.Context()
-	th, files, fileParts, err := builtinTheme()
+	th, _, _, err := builtinTheme()
 	if err != nil {
 		return err
 	}
@@ -241,20 +241,23 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	var nodes []blocks.Node
 	used := ""
 	for _, slug := range sp.templates {
-		if n, ok := sn.templates[slug]; ok {
-			nodes, used = n, slug
-			break
+		n, ok, err := sn.compiledNodes(ctx, s, "template", slug)
+		if err != nil {
+			return err
 		}
-		if n, ok := files[slug]; ok {
+		if ok {
 			nodes, used = n, slug
 			break
 		}
 	}
-	env, err := s.siteEnv(req, sp, sn, fileParts)
+	env, readErr, err := s.siteEnv(req, sp, sn)
 	if err != nil {
 		return err
 	}
 	body := blocks.Render(nodes, env)
+	if *readErr != nil {
+		return *readErr
+	}
 	if i := strings.Index(body, "<main"); i >= 0 {
 		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
 	}
@@ -362,50 +365,38 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 	sb.WriteString(`<style id="global-styles-inline-css">` + css + "</style>\n</head>\n")
 }
 
-// siteEnv is what the theme's blocks read for sp.
-func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot, fileParts map[string][]blocks.Node) (*blocks.Env, error) {
+// siteEnv is what the theme's blocks read for sp: the site-wide Env (a
+// compiled template has most of it rendered already) with the page's post,
+// query and archive.
+func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks.Env, *error, error) {
 	ctx := req.r.Context()
-	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL,
-		SearchQuery: req.query.Get("s"), ArchiveTitle: sp.archive, ArchiveDescription: sp.archDesc}
+	// a menu or part that cannot be read fails the page (*readErr, checked
+	// after the render), rather than showing it without
+	env, readErr := s.siteWideEnv(ctx, sn)
+	env.SearchQuery, env.ArchiveTitle, env.ArchiveDescription = req.query.Get("s"), sp.archive, sp.archDesc
 	env.Part = func(slug string) ([]blocks.Node, bool) {
-		if n, ok := sn.parts[slug]; ok {
-			return n, true
+		n, ok, err := sn.compiledNodes(ctx, s, "part", slug)
+		if err != nil && *readErr == nil {
+			*readErr = err
 		}
-		n, ok := fileParts[slug]
 		return n, ok
-	}
-	var navErr error
-	env.Navigation = func(ref int64) []blocks.Link {
-		if l, ok := sn.nav.Load(ref); ok {
-			return l.([]blocks.Link)
-		}
-		l, err := s.navigationLinks(ctx, ref)
-		if err != nil {
-			navErr = err
-			return nil
-		}
-		sn.nav.Store(ref, l)
-		return l
 	}
 	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]siteUser{}}
 	if sp.post != nil {
 		bp, err := conv.convert(ctx, sp.pt, []*Post{sp.post}, true, env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		env.Post = bp[0]
 	}
 	if sp.pageURL != nil {
 		bp, err := conv.convert(ctx, TypePost, sp.list, false, env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		env.Query = &blocks.Query{Posts: bp, Page: req.paged, Pages: sp.pages, PageURL: sp.pageURL}
 	}
-	if navErr != nil {
-		return nil, navErr
-	}
-	return env, nil
+	return env, readErr, nil
 }
 
 // siteUserTTL is how long pages reuse an author's name and slug from the
@@ -498,7 +489,7 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 		case !open:
 			bp.Excerpt = "There is no excerpt because this is a protected post."
 		default:
-			bp.Excerpt = plainExcerpt(p, defaultExcerptWords)
+			bp.Excerpt = c.sn.excerpt(p)
 		}
 		if full {
 			if open {
@@ -636,4 +627,14 @@ func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []
 		out[p.FeaturedMedia] = img
 	}
 	return out
+}
+
+// excerpt is the post's plain excerpt, made once per generation.
+func (sn *siteSnapshot) excerpt(p *Post) string {
+	if v, ok := sn.excerpts.Load(p.ID); ok {
+		return v.(string)
+	}
+	e := plainExcerpt(p, defaultExcerptWords)
+	sn.excerpts.Store(p.ID, e)
+	return e
 }

@@ -94,6 +94,10 @@ func TestRender(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := RenderMarkup(tt.src, testEnv())
+			// pre-rendering the site-wide parts changes nothing
+			if compiled := Render(Compile(Parse(tt.src), testEnv()), testEnv()); compiled != got {
+				t.Errorf("compiled render differs:\n%s\nwant\n%s", compiled, got)
+			}
 			rest := got
 			for _, w := range tt.want {
 				i := strings.Index(rest, w)
