@@ -254,21 +254,31 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	if err != nil {
 		return err
 	}
+	if v, ok := sn.sizes.Load(used); ok {
+		env.SizeHint = v.(int)
+	}
 	body := blocks.Render(nodes, env)
 	if *readErr != nil {
 		return *readErr
 	}
+	sn.sizes.Store(used, len(body)+len(body)/8)
+	// the skip link's target: the page's main element
+	bodyHead, bodyTail := body, ""
 	if i := strings.Index(body, "<main"); i >= 0 {
-		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
+		bodyHead, bodyTail = body[:i+5], body[i+5:]
 	}
 	var sb strings.Builder
-	sb.Grow(len(body) + len(sn.css) + 4096)
+	sb.Grow(len(sn.css) + 4096)
 	s.writeHead(&sb, sp, sn.css)
 	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
 	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
 	sb.WriteString(`<div class="wp-site-blocks">` + "\n")
-	sb.WriteString(body)
-	sb.WriteString("\n</div>\n</body>\n</html>\n")
+	head := sb.String()
+	const target, tail = ` id="wp--skip-link--target"`, "\n</div>\n</body>\n</html>\n"
+	size := len(head) + len(bodyHead) + len(bodyTail) + len(tail)
+	if bodyTail != "" {
+		size += len(target)
+	}
 	h := req.w.Header()
 	s.discoveryHeaders(h, sp)
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -276,10 +286,17 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	if sp.noindex || req.caller.LoggedIn() {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
 	}
-	h.Set("Content-Length", strconv.Itoa(sb.Len()))
+	h.Set("Content-Length", strconv.Itoa(size))
 	req.w.WriteHeader(sp.status)
 	if req.r.Method != http.MethodHead {
-		_, _ = io.WriteString(req.w, sb.String())
+		// in pieces, rather than copied into one page string
+		_, _ = io.WriteString(req.w, head)
+		_, _ = io.WriteString(req.w, bodyHead)
+		if bodyTail != "" {
+			_, _ = io.WriteString(req.w, target)
+			_, _ = io.WriteString(req.w, bodyTail)
+		}
+		_, _ = io.WriteString(req.w, tail)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package blocks
 
+import "strings"
+
 // Compile pre-renders what is the same on every page of a site until its
 // next change, so that Render only does the rest per page: static blocks
 // with no dynamic block inside, and the site-wide dynamic blocks (site
@@ -79,8 +81,41 @@ func compileBlock(b *Block, env *Env, n *Node) (string, bool) {
 	if constant && (!isDynamic || siteWide[b.Name]) {
 		return renderBlock(c, env), true
 	}
+	if !isDynamic {
+		c = foldWrapper(c)
+	}
 	*n = Node{Block: c}
 	return "", false
+}
+
+// foldWrapper applies a static block's layout class and spacing style to
+// its opening tag now, when that tag is in its leading HTML, so that the
+// page render writes the block in place (writeBlock): the result is a
+// block without attributes.
+func foldWrapper(b *Block) *Block {
+	cls, st := layoutClass(b), spacingStyle(b)
+	if len(b.Parts) == 0 || b.Parts[0].Block != nil {
+		if cls == "" && st == "" {
+			return &Block{Name: compiledName, Parts: b.Parts}
+		}
+		return b
+	}
+	head := b.Parts[0].HTML
+	open := strings.IndexByte(head, '<')
+	if open < 0 || strings.IndexByte(head[open:], '>') < 0 {
+		if cls == "" && st == "" {
+			return &Block{Name: compiledName, Parts: b.Parts}
+		}
+		return b
+	}
+	if cls != "" {
+		head = addClass(head, cls)
+	}
+	if st != "" {
+		head = addStyle(head, st)
+	}
+	parts := append([]Node{{HTML: head}}, b.Parts[1:]...)
+	return &Block{Name: compiledName, Parts: parts}
 }
 
 // compilePart pre-renders a template part whose blocks are all the same on

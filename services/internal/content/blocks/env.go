@@ -24,6 +24,10 @@ type Env struct {
 	Post  *Post
 	Query *Query
 
+	// SizeHint is the expected size of Render's output in bytes (the last
+	// render of the same template): the output is allocated once.
+	SizeHint int
+
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int
 	// ids numbers the ids blocks give their elements, unique in a page.
