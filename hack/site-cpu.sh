@@ -10,6 +10,9 @@
 #   hack/site-cpu.sh                     # 10 s per page, 8 connections
 #   SITE_CPU_DURATION=20s hack/site-cpu.sh
 #   SITE_CPU_KEEP=1 hack/site-cpu.sh     # leave the stack running (bin/siteplane-run -stop)
+#   SITE_CPU_WORDPRESS=http://127.0.0.1:8081 hack/site-cpu.sh
+#       also the same two pages of a WordPress on this machine, CPU of its
+#       php-fpm, nginx and mariadbd processes (the comparison of the issue)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -47,6 +50,13 @@ ticks() { # sum of utime+stime (fields 14, 15) of the given pids and their child
   done
   echo "$total"
 }
+own_ticks() { # utime+stime of exactly the given pids
+  local total=0 p
+  for p in "$@"; do
+    [[ -r /proc/$p/stat ]] && total=$((total + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
+  done
+  echo "$total"
+}
 hz=$(getconf CLK_TCK)
 post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g')
 printf '| page | requests | req/s | CPU ms/request (content + gateway + postgres) | content | gateway | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
@@ -62,4 +72,22 @@ for t in "front=$GATEWAY_URL/" "post=$post_link"; do
   awk -v n="$n" -v rps="$rps" -v hz="$hz" -v c=$((c1 - c0)) -v g=$((g1 - g0)) -v p=$((p1 - p0)) -v name="$name" \
     'BEGIN { f = 1000 / hz / n; printf "| %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", name, n, rps, (c + g + p) * f, c * f, g * f, p * f }'
 done
+if [[ -n ${SITE_CPU_WORDPRESS:-} ]]; then
+  wp=${SITE_CPU_WORDPRESS%/}
+  wp_pids=$(pgrep -d' ' -f 'php-fpm|nginx|mariadbd' || true)
+  wp_post=$(curl -fsS "$wp/wp-json/wp/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g')
+  for t in "wordpress-front=$wp/" "wordpress-post=$wp_post"; do
+    name=${t%%=*} url=${t#*=}
+    # shellcheck disable=SC2086 # a list of pids
+    c0=$(own_ticks $wp_pids)
+    out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=GET $url" 2>/dev/null)
+    # shellcheck disable=SC2086
+    c1=$(own_ticks $wp_pids)
+    row=$(grep "^| $name " <<<"$out")
+    n=$(awk -F'|' '{gsub(/ /,"",$5); print $5}' <<<"$row")
+    rps=$(awk -F'|' '{gsub(/ /,"",$6); print $6}' <<<"$row")
+    awk -v n="$n" -v rps="$rps" -v hz="$hz" -v c=$((c1 - c0)) -v name="$name" \
+      'BEGIN { printf "| %s | %d | %s | %.3f (php-fpm + nginx + mariadbd) | | | |\n", name, n, rps, c * 1000 / hz / n }'
+  done
+fi
 echo "(pprof listeners: grep -i pprof .cache/run/logs/*; content pid $content, gateway pid $gateway, postmaster ${postmaster:-?})"
