@@ -261,7 +261,10 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	if *readErr != nil {
 		return *readErr
 	}
-	sn.sizes.Store(used, len(body)+len(body)/8)
+	if len(body) > env.SizeHint {
+		// the hint only grows: a store per page would cost more than it saves
+		sn.sizes.Store(used, len(body)+len(body)/8)
+	}
 	// the skip link's target: the page's main element
 	bodyHead, bodyTail := body, ""
 	if i := strings.Index(body, "<main"); i >= 0 {
