@@ -516,7 +516,7 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 				sub := *env
 				sub.Post = nil
 				sub.Query = nil
-				bp.ContentHTML = s.renderPostContent(p.Content, &sub)
+				bp.ContentHTML = c.sn.postContent(p, &sub)
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
@@ -657,4 +657,25 @@ func (sn *siteSnapshot) excerpt(p *Post) string {
 	e := plainExcerpt(p, defaultExcerptWords)
 	sn.excerpts.Store(p.ID, e)
 	return e
+}
+
+// postContent renders a post's content for a page: its blocks parsed and
+// compiled once per generation (what is left renders with env), classic
+// content's paragraphs made once.
+func (sn *siteSnapshot) postContent(p *Post, env *blocks.Env) string {
+	if v, ok := sn.contents.Load(p.ID); ok {
+		if html, ok := v.(string); ok {
+			return html
+		}
+		return blocks.Render(v.([]blocks.Node), env)
+	}
+	if !hasBlocks(p.Content) {
+		html := autop(p.Content)
+		sn.contents.Store(p.ID, html)
+		return html
+	}
+	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
+	nodes := blocks.Compile(blocks.Parse(p.Content), site)
+	sn.contents.Store(p.ID, nodes)
+	return blocks.Render(nodes, env)
 }
