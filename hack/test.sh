@@ -53,6 +53,17 @@ else
   echo "no Chromium: the browser tests will skip" >&2
 fi
 
+step "xmllint and the sitemap schema (feed and sitemap validation, hack/xmlschemas.sh)"
+if SITEPLANE_XML_SCHEMAS=$(hack/xmlschemas.sh); then
+  export SITEPLANE_XML_SCHEMAS
+  echo "$SITEPLANE_XML_SCHEMAS"
+elif [[ ${CI:-} == true ]]; then
+  echo "hack/xmlschemas.sh could not provide xmllint and the schemas (required under CI=true)" >&2
+  exit 1
+else
+  echo "no xmllint or schemas: the feed and sitemap schema checks will skip" >&2
+fi
+
 step "throwaway PostgreSQL"
 started=0
 if [[ -z ${DATABASE_URL:-} ]] && ! hack/postgres.sh status test; then started=1; fi

@@ -269,6 +269,7 @@ func TestWebsitePages(t *testing.T) {
 				t.Fatalf("%s: %v %.300s", path, err, r.Raw)
 			}
 			checkRSS(t, r.Raw)
+			checkSchema(t, r.Raw, "rss", path)
 			// the site feed has the ten newest posts (the pagination
 			// posts above); the term feeds have the post
 			found := path == "/feed/" && len(rss.Channel.Items) == 10
@@ -302,7 +303,13 @@ func TestWebsitePages(t *testing.T) {
 			t.Fatalf("atom: %d %v %.300s", r.Status, err, r.Raw)
 		}
 		checkAtom(t, r.Raw)
-		checkAtom(t, page(t, "GET", "/feed/atom/").Raw)
+		checkSchema(t, r.Raw, "atom", cat["link"].(string)+"feed/atom/")
+		siteAtom := page(t, "GET", "/feed/atom/").Raw
+		checkAtom(t, siteAtom)
+		checkSchema(t, siteAtom, "atom", "/feed/atom/")
+		tagAtom := page(t, "GET", tg["link"].(string)+"feed/atom/").Raw
+		checkAtom(t, tagAtom)
+		checkSchema(t, tagAtom, "atom", tg["link"].(string)+"feed/atom/")
 		if atom.Entries[0].Link.Href != link || atom.Entries[0].Title != "Hello website "+tag {
 			t.Errorf("atom lacks the post")
 		}
@@ -322,6 +329,7 @@ func TestWebsitePages(t *testing.T) {
 		if locs := checkSitemap(t, r.Raw, "sitemapindex"); len(locs) != 4 {
 			t.Errorf("sitemap index locs %v", locs)
 		}
+		checkSchema(t, r.Raw, "sitemapindex", "/cms-sitemap.xml")
 		if err := xml.Unmarshal(r.Raw, &index); err != nil || r.Status != 200 || len(index.Sitemaps) != 4 {
 			t.Fatalf("sitemap index: %d %v %s", r.Status, err, r.Raw)
 		}
@@ -338,11 +346,19 @@ func TestWebsitePages(t *testing.T) {
 			if err := xml.Unmarshal(r.Raw, &set); err != nil || r.Status != 200 {
 				t.Fatalf("%s: %d %v %.300s", sm.Loc, r.Status, err, r.Raw)
 			}
+			checkSchema(t, r.Raw, "urlset", sm.Loc)
 			for _, loc := range checkSitemap(t, r.Raw, "urlset") {
 				all += loc + "\n"
 			}
-			if len(set.URLs) == 0 && sm.Loc != index.Sitemaps[len(index.Sitemaps)-1].Loc {
-				t.Errorf("%s is empty", sm.Loc)
+			if len(set.URLs) == 0 {
+				t.Errorf("%s is listed but empty", sm.Loc)
+			}
+		}
+		// a sitemap page past the end has no entries, and so is not a
+		// sitemap (a urlset needs one url): 404, as WordPress answers
+		for _, past := range []string{"/cms-sitemap-posts-post-99.xml", "/cms-sitemap-taxonomies-category-2.xml", "/cms-sitemap-users-1.xml"} {
+			if r := page(t, "GET", past); r.Status != 404 {
+				t.Errorf("%s: %d, want 404", past, r.Status)
 			}
 		}
 		for _, want := range []string{link, child["link"].(string), cat["link"].(string), tg["link"].(string)} {

@@ -120,8 +120,9 @@ func (g GatewayMedia) Images(ctx context.Context, ids []int64) (map[int64]blocks
 }
 
 // featuredImages are the images of posts' featured media; a failed lookup
-// shows the posts without them (an image is not a reason to fail a page).
-func (s *Service) featuredImages(ctx context.Context, posts []*Post) map[int64]blocks.Image {
+// (ok false) shows the posts without them (an image is not a reason to
+// fail a page).
+func (s *Service) featuredImages(ctx context.Context, posts []*Post) (images map[int64]blocks.Image, ok bool) {
 	var ids []int64
 	for _, p := range posts {
 		if p.FeaturedMedia > 0 {
@@ -129,14 +130,14 @@ func (s *Service) featuredImages(ctx context.Context, posts []*Post) map[int64]b
 		}
 	}
 	if len(ids) == 0 || s.media == nil {
-		return nil
+		return nil, true
 	}
 	images, err := s.media.Images(ctx, ids)
 	if err != nil {
 		slog.Default().WarnContext(ctx, "featured images not shown", "error", err.Error())
-		return nil
+		return nil, false
 	}
-	return images
+	return images, true
 }
 
 // SetMedia replaces the attachment lookup (New uses AnyMedia).

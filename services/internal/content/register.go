@@ -46,6 +46,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.PathPrefix("/").Handler(srv)
 	go svc.RunScheduler(ctx, time.Minute, env.Logger)
 	go svc.RefreshSettings(ctx, time.Minute, env.Logger)
+	go svc.ListenChanges(ctx, env.Logger) // the website's snapshot per change generation
 	return nil
 }
 

@@ -56,6 +56,8 @@ type Service struct {
 	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
 	siteUsers sync.Map
 	siteCSS   atomic.Value // cssCache (site_page.go)
+	// siteGen is the website's change generation and snapshot (site_cache.go)
+	siteGen siteGen
 }
 
 // New returns a Service over pool for site; users validates author ids.
@@ -95,6 +97,9 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		}
 		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
 	}
+	// the website's snapshot follows this replica's own writes at once,
+	// not only when the notification comes back (site_cache.go)
+	defer s.siteGen.bump()
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}

@@ -221,7 +221,8 @@ func (s *Service) singular(req *siteReq, segs []string) error {
 	ctx := req.r.Context()
 	q := s.db(ctx)
 	slug := segs[len(segs)-1]
-	page, err := pageByPath(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug)
+	// a page at that path wins over a post of that slug
+	page, post, err := singularBySlug(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug, len(segs) == 1)
 	if err != nil {
 		return err
 	}
@@ -231,14 +232,8 @@ func (s *Service) singular(req *siteReq, segs []string) error {
 		}
 		return s.renderSingular(req, TypePage, page)
 	}
-	if len(segs) == 1 {
-		post, err := postBySlug(ctx, q, slug)
-		if err != nil {
-			return err
-		}
-		if post != nil && visible(req.caller, TypePost, post) {
-			return s.renderSingular(req, TypePost, post)
-		}
+	if post != nil && visible(req.caller, TypePost, post) {
+		return s.renderSingular(req, TypePost, post)
 	}
 	return s.notFound(req)
 }

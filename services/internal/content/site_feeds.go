@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"encoding/xml"
 	"html"
 	"net/http"
@@ -144,18 +145,13 @@ var sitemapRe = regexp.MustCompile(`^/cms-sitemap-(posts|taxonomies)-([a-z_]+)-(
 
 // sitemap writes the index (/cms-sitemap.xml) or one of its sitemaps:
 // /cms-sitemap-posts-{post,page}-N.xml, /cms-sitemap-taxonomies-{category,post_tag}-N.xml.
+// As WordPress does, the index lists only sitemaps that have entries (every
+// page of them), and a sitemap without entries (a kind with none, a page
+// past the end) is a 404: sitemaps.org's schema requires at least one url
+// in a urlset.
 func (s *Service) sitemap(req *siteReq) error {
-	ctx := req.r.Context()
-	q := s.db(ctx)
-	var sb strings.Builder
-	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	if req.path == "/cms-sitemap.xml" {
-		sb.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-		for _, name := range []string{"posts-post", "posts-page", "taxonomies-category", "taxonomies-post_tag"} {
-			sb.WriteString("<sitemap><loc>" + xmlEsc(s.site.URL+"/cms-sitemap-"+name+"-1.xml") + "</loc></sitemap>\n")
-		}
-		sb.WriteString("</sitemapindex>\n")
-		return writeText(req, http.StatusOK, "application/xml; charset=UTF-8", sb.String())
+		return s.sitemapIndex(req)
 	}
 	m := sitemapRe.FindStringSubmatch(req.path)
 	if m == nil {
@@ -165,44 +161,107 @@ func (s *Service) sitemap(req *siteReq) error {
 	if page < 1 {
 		return s.notFound(req)
 	}
-	sb.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	var locs []string
+	var err error
 	switch {
 	case m[1] == "posts" && (m[2] == "post" || m[2] == "page"):
-		pt := typeByName(m[2])
-		posts, _, err := listPosts(ctx, q, &ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
-		if err != nil {
-			return err
-		}
-		if pt == TypePage && page == 1 && s.site.ShowOnFront == "posts" {
-			sb.WriteString("<url><loc>" + xmlEsc(s.site.URL+"/") + "</loc></url>\n")
-		}
-		for _, p := range posts {
-			if p.Password != "" {
-				continue
-			}
-			loc := s.link(pt, p)
-			if pt == TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
-				loc = s.site.URL + "/"
-			}
-			sb.WriteString("<url><loc>" + xmlEsc(loc) + "</loc><lastmod>" + p.ModifiedGMT.UTC().Format(time.RFC3339) + "</lastmod></url>\n")
-		}
+		locs, _, err = s.sitemapPosts(req.r.Context(), typeByName(m[2]), page)
 	case m[1] == "taxonomies" && (m[2] == "category" || m[2] == "post_tag") && page == 1:
-		tax := Category
-		if m[2] == "post_tag" {
-			tax = Tag
-		}
-		terms, err := publicTerms(ctx, q, tax)
-		if err != nil {
-			return err
-		}
-		for _, t := range terms {
-			sb.WriteString("<url><loc>" + xmlEsc(s.termLink(tax, t)) + "</loc></url>\n")
-		}
+		locs, err = s.sitemapTerms(req.r.Context(), m[2])
 	default:
 		return s.notFound(req)
 	}
+	if err != nil {
+		return err
+	}
+	if len(locs) == 0 {
+		return s.notFound(req)
+	}
+	var sb strings.Builder
+	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	sb.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		sb.WriteString(l)
+	}
 	sb.WriteString("</urlset>\n")
 	return writeText(req, http.StatusOK, "application/xml; charset=UTF-8", sb.String())
+}
+
+// sitemapIndex lists every page of every sitemap that has entries.
+func (s *Service) sitemapIndex(req *siteReq) error {
+	ctx := req.r.Context()
+	var sb strings.Builder
+	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	sb.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	entry := func(name string, page int) {
+		sb.WriteString("<sitemap><loc>" + xmlEsc(s.site.URL+"/cms-sitemap-"+name+"-"+strconv.Itoa(page)+".xml") + "</loc></sitemap>\n")
+	}
+	for _, pt := range []*PostType{TypePost, TypePage} {
+		locs, pages, err := s.sitemapPosts(ctx, pt, 1)
+		if err != nil {
+			return err
+		}
+		if len(locs) == 0 {
+			continue
+		}
+		for n := 1; n <= pages; n++ {
+			entry("posts-"+pt.Name, n)
+		}
+	}
+	for _, tax := range []string{"category", "post_tag"} {
+		locs, err := s.sitemapTerms(ctx, tax)
+		if err != nil {
+			return err
+		}
+		if len(locs) > 0 {
+			entry("taxonomies-"+tax, 1)
+		}
+	}
+	sb.WriteString("</sitemapindex>\n")
+	return writeText(req, http.StatusOK, "application/xml; charset=UTF-8", sb.String())
+}
+
+// sitemapPosts returns the <url> entries of page n of pt's sitemap (the
+// front page first on page 1 of pages when it shows the latest posts),
+// and how many pages there are.
+func (s *Service) sitemapPosts(ctx context.Context, pt *PostType, page int) (urls []string, pages int, err error) {
+	posts, total, err := listPosts(ctx, s.db(ctx), &ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
+	if err != nil {
+		return nil, 0, err
+	}
+	pages = max((total+sitemapMax-1)/sitemapMax, 1)
+	if pt == TypePage && page == 1 && s.site.ShowOnFront == "posts" {
+		urls = append(urls, "<url><loc>"+xmlEsc(s.site.URL+"/")+"</loc></url>\n")
+	}
+	for _, p := range posts {
+		if p.Password != "" {
+			continue
+		}
+		loc := s.link(pt, p)
+		if pt == TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
+			loc = s.site.URL + "/"
+		}
+		urls = append(urls, "<url><loc>"+xmlEsc(loc)+"</loc><lastmod>"+p.ModifiedGMT.UTC().Format(time.RFC3339)+"</lastmod></url>\n")
+	}
+	return urls, pages, nil
+}
+
+// sitemapTerms returns the <url> entries of a taxonomy's sitemap: its
+// terms that have published posts.
+func (s *Service) sitemapTerms(ctx context.Context, taxName string) ([]string, error) {
+	tax := Category
+	if taxName == "post_tag" {
+		tax = Tag
+	}
+	terms, err := publicTerms(ctx, s.db(ctx), tax)
+	if err != nil {
+		return nil, err
+	}
+	urls := make([]string, 0, len(terms))
+	for _, t := range terms {
+		urls = append(urls, "<url><loc>"+xmlEsc(s.termLink(tax, t))+"</loc></url>\n")
+	}
+	return urls, nil
 }
 
 // embed writes /{path}/embed/, the page the oEmbed iframe shows: the

@@ -2,8 +2,8 @@ package content
 
 import (
 	"context"
-	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -226,41 +226,62 @@ func (s *Service) notFound(req *siteReq) error {
 }
 
 // render resolves the template, renders its blocks and writes the page.
+// The templates, parts and stylesheet come from the generation's snapshot
+// (site_cache.go), parsed and compiled once per committed change.
 func (s *Service) render(req *siteReq, sp *sitePage) error {
 	ctx := req.r.Context()
-	th, err := theme.Builtin()
-	if err != nil {
-		return fmt.Errorf("load theme: %w", err)
-	}
-	rows, err := loadThemeRows(ctx, s.db(ctx), th.Stylesheet, sp.templates)
+	th, _, _, err := builtinTheme()
 	if err != nil {
 		return err
 	}
-	markup, used := "", ""
+	sn, err := s.snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var nodes []blocks.Node
+	used := ""
 	for _, slug := range sp.templates {
-		if c, ok := rows.templates[slug]; ok {
-			markup, used = c, slug
-			break
+		n, ok, err := sn.compiledNodes(ctx, s, "template", slug)
+		if err != nil {
+			return err
 		}
-		if f, ok := th.Template(slug); ok {
-			markup, used = f.Content, slug
+		if ok {
+			nodes, used = n, slug
 			break
 		}
 	}
-	env, err := s.siteEnv(req, sp, th, rows)
+	env, readErr, err := s.siteEnv(req, sp, sn)
 	if err != nil {
 		return err
 	}
-	body := blocks.RenderMarkup(markup, env)
+	if v, ok := sn.sizes.Load(used); ok {
+		env.SizeHint = v.(int)
+	}
+	body := blocks.Render(nodes, env)
+	if *readErr != nil {
+		return *readErr
+	}
+	if len(body) > env.SizeHint {
+		// the hint only grows: a store per page would cost more than it saves
+		sn.sizes.Store(used, len(body)+len(body)/8)
+	}
+	// the skip link's target: the page's main element
+	bodyHead, bodyTail := body, ""
 	if i := strings.Index(body, "<main"); i >= 0 {
-		body = body[:i+5] + ` id="wp--skip-link--target"` + body[i+5:]
+		bodyHead, bodyTail = body[:i+5], body[i+5:]
 	}
 	var sb strings.Builder
-	sb.Grow(len(body) + 8192)
-	s.writeHead(&sb, sp, s.globalCSS(th, rows.styles))
+	sb.Grow(len(sn.css) + 4096)
+	s.writeHead(&sb, sp, sn.css)
 	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
 	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
-	sb.WriteString(`<div class="wp-site-blocks">` + "\n" + body + "\n</div>\n</body>\n</html>\n")
+	sb.WriteString(`<div class="wp-site-blocks">` + "\n")
+	head := sb.String()
+	const target, tail = ` id="wp--skip-link--target"`, "\n</div>\n</body>\n</html>\n"
+	size := len(head) + len(bodyHead) + len(bodyTail) + len(tail)
+	if bodyTail != "" {
+		size += len(target)
+	}
 	h := req.w.Header()
 	s.discoveryHeaders(h, sp)
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -268,10 +289,17 @@ func (s *Service) render(req *siteReq, sp *sitePage) error {
 	if sp.noindex || req.caller.LoggedIn() {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
 	}
-	h.Set("Content-Length", strconv.Itoa(sb.Len()))
+	h.Set("Content-Length", strconv.Itoa(size))
 	req.w.WriteHeader(sp.status)
 	if req.r.Method != http.MethodHead {
-		_, _ = req.w.Write([]byte(sb.String()))
+		// in pieces, rather than copied into one page string
+		_, _ = io.WriteString(req.w, head)
+		_, _ = io.WriteString(req.w, bodyHead)
+		if bodyTail != "" {
+			_, _ = io.WriteString(req.w, target)
+			_, _ = io.WriteString(req.w, bodyTail)
+		}
+		_, _ = io.WriteString(req.w, tail)
 	}
 	return nil
 }
@@ -357,52 +385,38 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 	sb.WriteString(`<style id="global-styles-inline-css">` + css + "</style>\n</head>\n")
 }
 
-// siteEnv is what the theme's blocks read for sp.
-func (s *Service) siteEnv(req *siteReq, sp *sitePage, th *theme.Theme, rows *themeRows) (*blocks.Env, error) {
+// siteEnv is what the theme's blocks read for sp: the site-wide Env (a
+// compiled template has most of it rendered already) with the page's post,
+// query and archive.
+func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks.Env, *error, error) {
 	ctx := req.r.Context()
-	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL,
-		SearchQuery: req.query.Get("s"), ArchiveTitle: sp.archive, ArchiveDescription: sp.archDesc}
-	env.Part = func(slug string) (string, bool) {
-		if c, ok := rows.parts[slug]; ok {
-			return c, true
+	// a menu or part that cannot be read fails the page (*readErr, checked
+	// after the render), rather than showing it without
+	env, readErr := s.siteWideEnv(ctx, sn)
+	env.SearchQuery, env.ArchiveTitle, env.ArchiveDescription = req.query.Get("s"), sp.archive, sp.archDesc
+	env.Part = func(slug string) ([]blocks.Node, bool) {
+		n, ok, err := sn.compiledNodes(ctx, s, "part", slug)
+		if err != nil && *readErr == nil {
+			*readErr = err
 		}
-		if f, ok := th.Part(slug); ok {
-			return f.Content, true
-		}
-		return "", false
+		return n, ok
 	}
-	navCache := map[int64][]blocks.Link{}
-	var navErr error
-	env.Navigation = func(ref int64) []blocks.Link {
-		if l, ok := navCache[ref]; ok {
-			return l
-		}
-		l, err := s.navigationLinks(ctx, ref)
-		if err != nil {
-			navErr = err
-		}
-		navCache[ref] = l
-		return l
-	}
-	conv := &postConverter{s: s, req: req, users: map[int64]siteUser{}}
+	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]siteUser{}}
 	if sp.post != nil {
 		bp, err := conv.convert(ctx, sp.pt, []*Post{sp.post}, true, env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		env.Post = bp[0]
 	}
 	if sp.pageURL != nil {
 		bp, err := conv.convert(ctx, TypePost, sp.list, false, env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		env.Query = &blocks.Query{Posts: bp, Page: req.paged, Pages: sp.pages, PageURL: sp.pageURL}
 	}
-	if navErr != nil {
-		return nil, navErr
-	}
-	return env, nil
+	return env, readErr, nil
 }
 
 // siteUserTTL is how long pages reuse an author's name and slug from the
@@ -419,6 +433,7 @@ type cachedUser struct {
 type postConverter struct {
 	s     *Service
 	req   *siteReq
+	sn    *siteSnapshot
 	users map[int64]siteUser
 }
 
@@ -451,18 +466,18 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 	for _, p := range posts {
 		ids = append(ids, p.TermIDs...)
 	}
-	terms, err := termNames(ctx, s.db(ctx), ids)
+	terms, err := c.sn.termNames(ctx, s.db(ctx), ids)
 	if err != nil {
 		return nil, err
 	}
-	images := s.featuredImages(ctx, posts)
+	images := c.sn.featuredImages(ctx, s, posts)
 	out := make([]*blocks.Post, 0, len(posts))
 	for _, p := range posts {
 		local := p.DateGMT.In(s.location())
 		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.link(pt, p), DateISO: local.Format(time.RFC3339),
 			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
-		if img, ok := images[p.FeaturedMedia]; ok && p.FeaturedMedia > 0 {
-			bp.Image = &img
+		if img := images[p.FeaturedMedia]; img != nil && p.FeaturedMedia > 0 {
+			bp.Image = img
 		}
 		if p.Password != "" {
 			bp.Title = "Protected: " + p.Title
@@ -494,19 +509,19 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 		case !open:
 			bp.Excerpt = "There is no excerpt because this is a protected post."
 		default:
-			bp.Excerpt = plainExcerpt(p, defaultExcerptWords)
+			bp.Excerpt = c.sn.excerpt(p)
 		}
 		if full {
 			if open {
 				sub := *env
 				sub.Post = nil
 				sub.Query = nil
-				bp.ContentHTML = s.renderPostContent(p.Content, &sub)
+				bp.ContentHTML = c.sn.postContent(p, &sub)
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
 			if pt == TypePost && p.Status == "publish" {
-				prev, next, err := s.adjacent(ctx, p)
+				prev, next, err := c.sn.adjacent(ctx, s, p)
 				if err != nil {
 					return nil, err
 				}
@@ -549,20 +564,118 @@ func (s *Service) passwordForm(p *Post, back string) string {
 		`<input type="hidden" name="redirect_to" value="` + html.EscapeString(back) + `"></form>`
 }
 
-// adjacent returns the previous (older) and next (newer) published posts.
-func (s *Service) adjacent(ctx context.Context, p *Post) (prev, next *blocks.Link, err error) {
-	one := func(order string, after, before *time.Time) (*blocks.Link, error) {
-		rows, _, err := listPosts(ctx, s.db(ctx), &ListQuery{Type: TypePost, Page: 1, PerPage: 1, Statuses: []string{"publish"},
-			Order: order, OrderBy: "date", After: after, Before: before, Exclude: []int64{p.ID}})
-		if err != nil || len(rows) == 0 {
-			return nil, err
-		}
-		return &blocks.Link{Label: rows[0].Title, URL: s.link(TypePost, rows[0])}, nil
+// adjacent returns the previous (older) and next (newer) published posts
+// of p, from the snapshot or one statement.
+func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *Post) (prev, next *blocks.Link, err error) {
+	if v, ok := sn.neighbour.Load(p.ID); ok {
+		l := v.([2]*blocks.Link)
+		return l[0], l[1], nil
 	}
-	d := p.DateGMT
-	if prev, err = one("desc", nil, &d); err != nil {
+	prevPost, nextPost, err := adjacentPosts(ctx, s.db(ctx), p)
+	if err != nil {
 		return nil, nil, err
 	}
-	next, err = one("asc", &d, nil)
-	return prev, next, err
+	if prevPost != nil {
+		prev = &blocks.Link{Label: prevPost.Title, URL: s.link(TypePost, prevPost)}
+	}
+	if nextPost != nil {
+		next = &blocks.Link{Label: nextPost.Title, URL: s.link(TypePost, nextPost)}
+	}
+	sn.neighbour.Store(p.ID, [2]*blocks.Link{prev, next})
+	return prev, next, nil
+}
+
+// termNames maps term ids to terms, reading only those the snapshot
+// lacks.
+func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, error) {
+	out := make(map[int64]*Term, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if v, ok := sn.terms.Load(id); ok {
+			if t := v.(*Term); t != nil {
+				out[id] = t
+			}
+			continue
+		}
+		missing = append(missing, id)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	found, err := termNames(ctx, q, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range missing {
+		t := found[id]
+		sn.terms.Store(id, t)
+		if t != nil {
+			out[id] = t
+		}
+	}
+	return out, nil
+}
+
+// featuredImages are the images of posts' featured media, looked up
+// (through the gateway) only for attachments the snapshot lacks; a failed
+// lookup shows the posts without them, and is not kept.
+func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []*Post) map[int64]*blocks.Image {
+	out := map[int64]*blocks.Image{}
+	var missing []*Post
+	for _, p := range posts {
+		if p.FeaturedMedia <= 0 {
+			continue
+		}
+		if v, ok := sn.images.Load(p.FeaturedMedia); ok {
+			out[p.FeaturedMedia] = v.(*blocks.Image)
+			continue
+		}
+		missing = append(missing, p)
+	}
+	if len(missing) == 0 {
+		return out
+	}
+	images, ok := s.featuredImages(ctx, missing)
+	for _, p := range missing {
+		var img *blocks.Image
+		if i, found := images[p.FeaturedMedia]; found {
+			img = &i
+		}
+		if ok {
+			sn.images.Store(p.FeaturedMedia, img)
+		}
+		out[p.FeaturedMedia] = img
+	}
+	return out
+}
+
+// excerpt is the post's plain excerpt, made once per generation.
+func (sn *siteSnapshot) excerpt(p *Post) string {
+	if v, ok := sn.excerpts.Load(p.ID); ok {
+		return v.(string)
+	}
+	e := plainExcerpt(p, defaultExcerptWords)
+	sn.excerpts.Store(p.ID, e)
+	return e
+}
+
+// postContent renders a post's content for a page: its blocks parsed and
+// compiled once per generation (what is left renders with env), classic
+// content's paragraphs made once.
+func (sn *siteSnapshot) postContent(p *Post, env *blocks.Env) string {
+	if v, ok := sn.contents.Load(p.ID); ok {
+		if html, ok := v.(string); ok {
+			return html
+		}
+		return blocks.Render(v.([]blocks.Node), env)
+	}
+	if !hasBlocks(p.Content) {
+		html := autop(p.Content)
+		sn.contents.Store(p.ID, html)
+		return html
+	}
+	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
+	nodes := blocks.Compile(blocks.Parse(p.Content), site)
+	sn.contents.Store(p.ID, nodes)
+	return blocks.Render(nodes, env)
 }

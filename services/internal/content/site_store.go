@@ -17,19 +17,84 @@ import (
 // by the caller with canRead).
 var siteStatuses = []string{"publish", "private"}
 
+// noRevisions stands in for revisionsLateral in the website's reads: a
+// page never shows a post's revision count.
+const noRevisions = `
+ CROSS JOIN (SELECT 0::int AS n, 0::bigint AS latest) rv`
+
 // pageByPath finds the page at a nested path ("parent/child") among
 // published and private pages; nil when none.
 func pageByPath(ctx context.Context, q querier, ancestors, slug string) (*Post, error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(TypePage) +
+	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + ancestorsLateral +
 		" WHERE p.type = 'page' AND p.slug = $1 AND anc.path = $2 AND p.status = ANY($3) ORDER BY p.id LIMIT 1"
 	return scanOne(q.QueryRow(ctx, sql, slug, ancestors, siteStatuses), "page "+slug)
 }
 
 // postBySlug finds a published or private post by slug; nil when none.
 func postBySlug(ctx context.Context, q querier, slug string) (*Post, error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(TypePost) +
+	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + noAncestors +
 		" WHERE p.type = 'post' AND p.slug = $1 AND p.status = ANY($2) ORDER BY p.id LIMIT 1"
 	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
+}
+
+// singularBySlug finds, in one statement, the page at a nested path and
+// (when withPost: a one-segment path) the post of that slug, each the
+// oldest of its kind; nil for either when there is none.
+func singularBySlug(ctx context.Context, q querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
+	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + ancestorsLateral +
+		" WHERE p.slug = $1 AND p.status = ANY($3) AND ((p.type = 'page' AND anc.path = $2) OR (p.type = 'post' AND $4)) ORDER BY p.id"
+	rows, err := q.Query(ctx, sql, slug, ancestors, siteStatuses, withPost)
+	if err != nil {
+		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPost(rows)
+		if err != nil {
+			return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+		}
+		switch {
+		case p.Type == "page" && page == nil:
+			page = p
+		case p.Type == "post" && post == nil:
+			post = p
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+	}
+	return page, post, nil
+}
+
+// adjacentPosts reads the published posts just before (older) and after
+// (newer) p by date, in one statement; nil for either when there is none.
+func adjacentPosts(ctx context.Context, q querier, p *Post) (prev, next *Post, err error) {
+	sql := "SELECT " + postColumns + ", x.dir FROM (" +
+		"(SELECT id, 0 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt < $1 AND id <> $2 ORDER BY date_gmt DESC, id DESC LIMIT 1)" +
+		" UNION ALL " +
+		"(SELECT id, 1 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt > $1 AND id <> $2 ORDER BY date_gmt, id LIMIT 1)" +
+		") x JOIN posts p ON p.id = x.id" + termsLateral + noRevisions + noAncestors
+	rows, err := q.Query(ctx, sql, p.DateGMT, p.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var dir int
+		row, err := scanPost(rows, &dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+		}
+		if dir == 0 {
+			prev = row
+		} else {
+			next = row
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+	}
+	return prev, next, nil
 }
 
 func scanOne(row pgx.Row, what string) (*Post, error) {
@@ -98,18 +163,18 @@ func publicTerms(ctx context.Context, q querier, tax *Taxonomy) ([]*Term, error)
 	return out, rows.Err()
 }
 
-// themeRows is what a page render needs from the database: the stored
-// templates among candidates, every stored part, and the user's global
-// styles — in one statement.
+// themeRows is what the website's snapshot holds from the database: the
+// theme's stored templates and parts, and the user's global styles — in
+// one statement.
 type themeRows struct {
 	templates map[string]string // slug → content
 	parts     map[string]string
 	styles    string // the global styles post's content, "" when none
 }
 
-func loadThemeRows(ctx context.Context, q querier, stylesheet string, candidates []string) (*themeRows, error) {
+func loadThemeRows(ctx context.Context, q querier, stylesheet string) (*themeRows, error) {
 	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
- ((type = 'wp_template' AND slug = ANY($2)) OR type = 'wp_template_part' OR type = $3) ORDER BY id`, stylesheet, candidates, globalStylesType)
+ type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, globalStylesType)
 	if err != nil {
 		return nil, fmt.Errorf("load theme rows: %w", err)
 	}

@@ -14,14 +14,19 @@ type Env struct {
 	ArchiveTitle       string
 	ArchiveDescription string
 
-	// Part returns a template part's block markup by slug.
-	Part func(slug string) (string, bool)
+	// Part returns a template part's parsed blocks by slug (parsed once by
+	// the caller, not on every render).
+	Part func(slug string) ([]Node, bool)
 	// Navigation returns the links of a navigation block: ref is the
 	// navigation post's id (0: the site's default menu).
 	Navigation func(ref int64) []Link
 
 	Post  *Post
 	Query *Query
+
+	// SizeHint is the expected size of Render's output in bytes (the last
+	// render of the same template): the output is allocated once.
+	SizeHint int
 
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int

@@ -16,6 +16,7 @@ func Render(nodes []Node, env *Env) string {
 		env.ids = new(int)
 	}
 	var sb strings.Builder
+	sb.Grow(env.SizeHint)
 	renderNodes(&sb, nodes, env)
 	return sb.String()
 }
@@ -29,8 +30,26 @@ func renderNodes(sb *strings.Builder, nodes []Node, env *Env) {
 			sb.WriteString(n.HTML)
 			continue
 		}
-		sb.WriteString(renderBlock(n.Block, env))
+		writeBlock(sb, n.Block, env)
 	}
+}
+
+// writeBlock is renderBlock into sb: a static block that adds no class or
+// style to its HTML is written in place, without a string of its own.
+func writeBlock(sb *strings.Builder, b *Block, env *Env) {
+	switch b.Name {
+	case "core/query":
+		writeQuery(sb, b, env)
+		return
+	case "core/post-template":
+		writePostTemplate(sb, b, env)
+		return
+	}
+	if _, ok := dynamic[b.Name]; !ok && len(b.Attrs) == 0 {
+		renderNodes(sb, b.Parts, env)
+		return
+	}
+	sb.WriteString(renderBlock(b, env))
 }
 
 // renderFunc renders a dynamic block.
@@ -318,13 +337,15 @@ func templatePart(b *Block, env *Env) string {
 	if env.Part == nil || env.depth > 8 {
 		return ""
 	}
-	src, ok := env.Part(str(b, "slug", ""))
+	nodes, ok := env.Part(str(b, "slug", ""))
 	if !ok {
 		return ""
 	}
 	sub := *env
 	sub.depth++
-	inner := strings.TrimSpace(RenderMarkup(src, &sub))
+	var sb strings.Builder
+	renderNodes(&sb, nodes, &sub)
+	inner := strings.TrimSpace(sb.String())
 	tag := str(b, "tagName", "div")
 	if !validWrapper(tag) || strings.HasPrefix(inner, "<"+tag) {
 		tag = "div"
@@ -460,39 +481,67 @@ func postNavigationLink(b *Block, env *Env) string {
 // query blocks
 
 func query(b *Block, env *Env) string {
+	var sb strings.Builder
+	writeQuery(&sb, b, env)
+	return sb.String()
+}
+
+// writeQuery and writePostTemplate write the query loop straight into the
+// page (writers): it is most of a listing's HTML.
+func writeQuery(sb *strings.Builder, b *Block, env *Env) {
 	cls := classes(b, "wp-block-query")
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}
-	return `<div class="` + cls + `">` + renderChildren(b, env) + `</div>`
+	sb.WriteString(`<div class="`)
+	sb.WriteString(cls)
+	sb.WriteString(`">`)
+	writeChildren(sb, b, env)
+	sb.WriteString(`</div>`)
 }
 
 // renderChildren renders only the inner blocks (a dynamic block's saved
 // wrapper HTML is replaced by the block's own).
 func renderChildren(b *Block, env *Env) string {
 	var sb strings.Builder
-	for _, c := range b.Inner() {
-		sb.WriteString(renderBlock(c, env))
-	}
+	writeChildren(&sb, b, env)
 	return sb.String()
 }
 
+func writeChildren(sb *strings.Builder, b *Block, env *Env) {
+	for _, n := range b.Parts {
+		if n.Block != nil {
+			writeBlock(sb, n.Block, env)
+		}
+	}
+}
+
 func postTemplate(b *Block, env *Env) string {
+	var sb strings.Builder
+	writePostTemplate(&sb, b, env)
+	return sb.String()
+}
+
+func writePostTemplate(sb *strings.Builder, b *Block, env *Env) {
 	q := env.Query
 	if q == nil || len(q.Posts) == 0 {
-		return ""
+		return
 	}
-	var sb strings.Builder
-	sb.WriteString(`<ul class="` + classes(b, "wp-block-post-template") + `">`)
+	sb.WriteString(`<ul class="`)
+	sb.WriteString(classes(b, "wp-block-post-template"))
+	sb.WriteString(`">`)
+	sub := *env
 	for _, p := range q.Posts {
-		sub := *env
 		sub.Post = p
-		fmt.Fprintf(&sb, `<li class="wp-block-post post-%d type-%s">`, p.ID, esc(p.Type))
-		sb.WriteString(renderChildren(b, &sub))
+		sb.WriteString(`<li class="wp-block-post post-`)
+		sb.WriteString(strconv.FormatInt(p.ID, 10))
+		sb.WriteString(` type-`)
+		sb.WriteString(esc(p.Type))
+		sb.WriteString(`">`)
+		writeChildren(sb, b, &sub)
 		sb.WriteString(`</li>`)
 	}
 	sb.WriteString(`</ul>`)
-	return sb.String()
 }
 
 func queryNoResults(b *Block, env *Env) string {

@@ -13,16 +13,16 @@ func testEnv() *Env {
 		Prev:  &Link{"Older", "https://s.test/older/"}}
 	return &Env{SiteTitle: "My Site", Tagline: "Just words", HomeURL: "https://s.test", SearchQuery: `a"b`,
 		ArchiveTitle: "Category: News",
-		Part: func(slug string) (string, bool) {
+		Part: func(slug string) ([]Node, bool) {
 			switch slug {
 			case "header":
-				return `<!-- wp:site-title {"level":0} /-->`, true
+				return Parse(`<!-- wp:site-title {"level":0} /-->`), true
 			case "boxed":
-				return "<!-- wp:group {\"tagName\":\"header\"} --><header class=\"wp-block-group\">x</header><!-- /wp:group -->", true
+				return Parse("<!-- wp:group {\"tagName\":\"header\"} --><header class=\"wp-block-group\">x</header><!-- /wp:group -->"), true
 			case "loop":
-				return `<!-- wp:template-part {"slug":"loop"} /-->`, true
+				return Parse(`<!-- wp:template-part {"slug":"loop"} /-->`), true
 			}
-			return "", false
+			return nil, false
 		},
 		Navigation: func(ref int64) []Link {
 			if ref == 0 {
@@ -94,6 +94,10 @@ func TestRender(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := RenderMarkup(tt.src, testEnv())
+			// pre-rendering the site-wide parts changes nothing
+			if compiled := Render(Compile(Parse(tt.src), testEnv()), testEnv()); compiled != got {
+				t.Errorf("compiled render differs:\n%s\nwant\n%s", compiled, got)
+			}
 			rest := got
 			for _, w := range tt.want {
 				i := strings.Index(rest, w)
