@@ -280,6 +280,10 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 				}
 				for _, h := range headers {
 					k, v, _ := strings.Cut(h, ":")
+					if strings.EqualFold(strings.TrimSpace(k), "Host") {
+						req.Host = strings.TrimSpace(v) // a virtual host on the same address
+						continue
+					}
 					req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
 				}
 				t0 := time.Now()
