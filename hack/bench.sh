@@ -93,9 +93,11 @@ read_targets() { # $1: REST root, $2: namespace (cms/v2 or wp/v2), $3: category 
   targets+=(-target "post-by-id=GET $r/$ns/posts/$5")
 }
 write_targets() { # $1: REST root, $2: namespace, $3: Authorization header, $4: batch path prefix
-  local r=$1 ns=$2 body='{"title":"bench-create","content":"<p>Created by make bench.</p>","status":"publish"}'
+  # distinct titles ({{seq}}: loadgen numbers each request), so that no
+  # create searches through a growing list of equal slugs
+  local r=$1 ns=$2 body='{"title":"bench-create {{seq}}","content":"<p>Created by make bench.</p>","status":"publish"}'
   local reqs=() i
-  for i in $(seq 1 25); do reqs+=("{\"method\":\"POST\",\"path\":\"$4/posts\",\"body\":{\"title\":\"bench-batch $i\",\"status\":\"publish\"}}"); done
+  for i in $(seq 1 25); do reqs+=("{\"method\":\"POST\",\"path\":\"$4/posts\",\"body\":{\"title\":\"bench-batch {{seq}} $i\",\"status\":\"publish\"}}"); done
   local batch
   batch="{\"validation\":\"require-all-validate\",\"requests\":[$(IFS=,; echo "${reqs[*]}")]}"
   targets+=(-target "create=POST $r/$ns/posts $body" -target-header "create=$3")

@@ -24,7 +24,8 @@
 // reports it per request; -mem 'LABEL=pid:N' samples resident memory over
 // the whole run and reports each set's peak and the peak of their sum.
 // -expect 'NAME=400' makes another status than 2xx the expected answer of
-// target NAME. -json FILE writes the results for -compare A.json,B.json,
+// target NAME. A BODY's "{{seq}}" is replaced by a number unique to each
+// request. -json FILE writes the results for -compare A.json,B.json,
 // which prints two runs side by side with their ratios. -title names a run.
 //
 // The exit status is 0 when every request of every target got a 2xx answer,
@@ -46,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -253,6 +255,7 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 		go func() { peak <- samplePeakRSS(t.rssPID, done) }()
 		stopRSS = func() { close(done); res.peakRSS = <-peak }
 	}
+	var seq atomic.Int64
 	stop := time.Now().Add(d)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -268,7 +271,7 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 				case t.file != nil:
 					body = bytes.NewReader(t.file)
 				case t.body != "":
-					body = strings.NewReader(t.body)
+					body = strings.NewReader(withSeq(t.body, &seq))
 				}
 				req, err := http.NewRequest(t.method, t.url, body)
 				if err != nil {
@@ -347,6 +350,15 @@ func readRSS(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// withSeq replaces every {{seq}} in body with a number unique to this
+// request of the run (so that, say, created posts get distinct titles).
+func withSeq(body string, seq *atomic.Int64) string {
+	if !strings.Contains(body, "{{seq}}") {
+		return body
+	}
+	return strings.ReplaceAll(body, "{{seq}}", strconv.FormatInt(seq.Add(1), 10))
 }
 
 // expected reports whether status is the answer wanted: want, or any 2xx

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -116,5 +117,18 @@ func TestCompareReports(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("comparison lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestWithSeq(t *testing.T) {
+	var seq atomic.Int64
+	if got := withSeq(`{"a":"x {{seq}}","b":"{{seq}}"}`, &seq); got != `{"a":"x 1","b":"1"}` {
+		t.Fatalf("first: %s", got)
+	}
+	if got := withSeq(`{"a":"x {{seq}}"}`, &seq); got != `{"a":"x 2"}` {
+		t.Fatalf("second: %s", got)
+	}
+	if got := withSeq(`{"a":1}`, &seq); got != `{"a":1}` || seq.Load() != 2 {
+		t.Fatalf("no placeholder: %s", got)
 	}
 }

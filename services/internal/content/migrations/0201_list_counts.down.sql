@@ -12,6 +12,7 @@ DROP FUNCTION IF EXISTS count_term_posts();
 DROP FUNCTION IF EXISTS copy_post_to_term_link();
 DROP FUNCTION IF EXISTS count_posts();
 DROP INDEX IF EXISTS posts_type_status_title;
+DROP INDEX IF EXISTS posts_type_slug_prefix;
 CREATE INDEX IF NOT EXISTS term_relationships_term ON term_relationships (term_id, post_id);
 DROP INDEX IF EXISTS term_relationships_listing;
 ALTER TABLE term_relationships DROP COLUMN IF EXISTS post_type, DROP COLUMN IF EXISTS post_status, DROP COLUMN IF EXISTS post_date;

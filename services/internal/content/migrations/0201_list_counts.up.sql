@@ -46,6 +46,10 @@ CREATE INDEX term_relationships_listing ON term_relationships (term_id, post_typ
 DROP INDEX term_relationships_term;
 -- orderby=title reads the page from an index too.
 CREATE INDEX posts_type_status_title ON posts (type, status, title, id);
+-- A write looks for the slugs in use like the new one (slug LIKE 'x-%',
+-- wp_unique_post_slug): a prefix search the default index cannot serve
+-- unless the database's collation is "C", so every create scanned the posts.
+CREATE INDEX posts_type_slug_prefix ON posts (type, slug text_pattern_ops);
 
 CREATE FUNCTION count_posts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
