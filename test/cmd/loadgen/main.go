@@ -493,8 +493,6 @@ func pct(sorted []time.Duration, p float64) time.Duration {
 	return sorted[i]
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
-
 func render(results []result, conc int, d time.Duration) string {
 	return fmt.Sprintf("\n%d connections per target unless noted, %s each unless noted\n", conc, d) +
 		renderReport(summarise("", results, nil, nil, nil, 0))
