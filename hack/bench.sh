@@ -1,42 +1,60 @@
 #!/usr/bin/env bash
-# `make bench`: start the local stack in the background, load it with
-# test/cmd/loadgen on loopback, print a results table, stop the stack.
-# Results are also written to .cache/bench/results.md.
+# `make bench`: load a local Siteplane stack (and, when BENCH_WORDPRESS_URL is
+# set, the WordPress peer) with test/cmd/loadgen on loopback, print a results
+# table, stop the stack. Results: .cache/bench/results.md (and the raw
+# .cache/bench/*.json).
 #
-#   BENCH_DURATION=10s BENCH_CONCURRENCY=16 make bench
+#   BENCH_POSTS=100000 BENCH_WORDPRESS_URL=http://127.0.0.1:8081 make bench
 #
-# Targets (each one skipped when its service is not built): the REST index,
-# a posts page and one post through the gateway, the website's front page
-# and one post's page; the marketplace's account,
-# all items, one item and a purchase validation, through the gateway when
-# it runs. Purchase validation is limited per key (60 a minute by default),
-# so the stack is started with BENCH_VALIDATION_RATE (default 1000000, the
-# highest the service accepts) as SITEPLANE_VALIDATION_RATE_PER_MINUTE,
-# which siteplane-run passes on to the services.
+# Variables:
+#   BENCH_POSTS          posts in the site (default 200, the demo seed; more
+#                        are added with one SQL statement, hack/bench-content.sh)
+#   BENCH_DURATION       per scenario (default 10s); BENCH_CONCURRENCY (16)
+#   BENCH_WORDPRESS_URL  the WordPress peer; its scenarios run in the same
+#                        invocation against a copy of it holding BENCH_POSTS
+#                        posts (Host: BENCH_WORDPRESS_HOST, default
+#                        siteplane-bench; see hack/bench-content.sh), so the
+#                        peer itself is never written to
+#   BENCH_WORDPRESS_APP_PASSWORD_FILE  "admin:xxxx xxxx ..." (default
+#                        ../shared/peers/wordpress/app-password.txt)
+#   BENCH_MEDIA=0        skip the 30 s media upload scenario
 #
-# Media upload scenario (when the media service runs): a 4000×3000 JPEG
-# (written by loadgen -write-jpeg) uploaded through the gateway as the
-# administrator, every size generated, with BENCH_UPLOAD_CONCURRENCY (default
-# 8) uploads at once for BENCH_UPLOAD_DURATION (default 30s); loadgen samples the media process's RSS from /proc and
-# reports the peak. Uploaded files are removed with the stack's data by the
-# next `make run`/`make bench` (they live under .cache/run/uploads).
+# The stack starts from empty data (hack/postgres.sh destroy run: a `make
+# run` database is replaced) with the edge cache off, so every read reaches
+# the services; the cached-* scenarios then run against the same data with
+# the cache on. Server CPU per request is read from /proc for each process
+# (gateway, content, media, marketplace, PostgreSQL's postmaster and
+# backends; WordPress: php-fpm, mariadbd, nginx), peak RSS of the four
+# services is sampled over the uncached run.
 #
-# The exit status is loadgen's: non-zero when any request failed or answered
-# other than 2xx. The stack is stopped however the script ends.
+# Purchase validation is limited per key, so the stack runs with
+# BENCH_VALIDATION_RATE (default 1000000 a minute). Media uploads: a
+# 4000×3000 JPEG as the administrator, BENCH_UPLOAD_CONCURRENCY (8) at once
+# for BENCH_UPLOAD_DURATION (30s).
+#
+# The exit status is loadgen's: non-zero when any request failed or got
+# another status than the expected one (2xx; 400 for page=500 when the site
+# has fewer than 5000 posts). The stack is stopped however the script ends.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 duration=${BENCH_DURATION:-10s}
 concurrency=${BENCH_CONCURRENCY:-16}
+posts=${BENCH_POSTS:-200}
+[[ $posts =~ ^[0-9]+$ ]] && ((posts >= 200)) || { echo "bench: BENCH_POSTS must be a number ≥ 200 (the demo seed)" >&2; exit 2; }
+wp_url=${BENCH_WORDPRESS_URL:-}
+wp_host=${BENCH_WORDPRESS_HOST:-siteplane-bench}
+wp_pass_file=${BENCH_WORDPRESS_APP_PASSWORD_FILE:-$root/../shared/peers/wordpress/app-password.txt}
 export SITEPLANE_VALIDATION_RATE_PER_MINUTE=${BENCH_VALIDATION_RATE:-1000000}
 # A purchase code of the demo account (services/internal/marketplace/testdata/demo.json).
 purchase_code=7f3c2a1e-5b8d-4c6f-9a0e-1d2b3c4d5e6f
-mkdir -p .cache/bench
+out=.cache/bench
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+mkdir -p "$out"
+rm -f "$out"/*.json
 go build -o bin/loadgen ./test/cmd/loadgen
 
 bin/siteplane-run -stop >/dev/null 2>&1 || true
-# Set before starting, so that a start that fails half-way is cleaned up
-# too; keep the script's own status rather than the stop command's.
 # shellcheck disable=SC2317 # called by the EXIT trap
 stop_stack() {
   local rc=$?
@@ -44,57 +62,158 @@ stop_stack() {
   exit "$rc"
 }
 trap stop_stack EXIT
-if ! bin/siteplane-run -detach >.cache/bench/run.txt 2>&1; then
-  echo "bench: the stack did not start:" >&2
-  tail -n 20 .cache/bench/run.txt >&2
-  exit 1
-fi
-# shellcheck disable=SC1091
-. .cache/run/env
+start_stack() { # $1: edge cache bytes
+  if ! SITEPLANE_EDGE_CACHE_BYTES=$1 bin/siteplane-run -detach >"$out/run.txt" 2>&1; then
+    echo "bench: the stack did not start:" >&2
+    tail -n 20 "$out/run.txt" >&2
+    exit 1
+  fi
+  # shellcheck disable=SC1091
+  . .cache/run/env
+}
+pid_of() { pgrep -f "^$root/bin/$1\$" | head -1 || true; }
+json_field() { grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 
+# ---------------------------------------------------------------- content
+hack/postgres.sh destroy run >/dev/null 2>&1 || true
+start_stack 0
+hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
+
+# the scenarios, the same on both sides (targets use $base and $auth)
+page500=()
+((posts < 5000)) && page500=(-expect "page-500=400")
+read_targets() { # $1: REST root, $2: namespace (cms/v2 or wp/v2), $3: category id, $4: search word, $5: post id
+  local r=$1 ns=$2
+  targets+=(-target "index=GET $r/")
+  targets+=(-target "posts-list=GET $r/$ns/posts?per_page=10")
+  targets+=(-target "category=GET $r/$ns/posts?per_page=10&categories=$3")
+  targets+=(-target "search=GET $r/$ns/posts?per_page=10&search=$4")
+  targets+=(-target "orderby-title=GET $r/$ns/posts?per_page=10&orderby=title")
+  targets+=(-target "page-500=GET $r/$ns/posts?per_page=10&page=500" "${page500[@]}")
+  targets+=(-target "post-by-id=GET $r/$ns/posts/$5")
+}
+write_targets() { # $1: REST root, $2: namespace, $3: Authorization header, $4: batch path prefix
+  # distinct titles ({{seq}}: loadgen numbers each request), so that no
+  # create searches through a growing list of equal slugs
+  local r=$1 ns=$2 body='{"title":"bench-create {{seq}}","content":"<p>Created by make bench.</p>","status":"publish"}'
+  local reqs=() i
+  for i in $(seq 1 25); do reqs+=("{\"method\":\"POST\",\"path\":\"$4/posts\",\"body\":{\"title\":\"bench-batch {{seq}} $i\",\"status\":\"publish\"}}"); done
+  local batch
+  batch="{\"validation\":\"require-all-validate\",\"requests\":[$(IFS=,; echo "${reqs[*]}")]}"
+  targets+=(-target "create=POST $r/$ns/posts $body" -target-header "create=$3")
+  targets+=(-target "batch-25=POST $r/batch/v1 $batch" -target-header "batch-25=$3" -target-concurrency "batch-25=1")
+}
+cpu_sets() {
+  local n p
+  for n in gateway content media marketplace; do
+    p=$(pid_of "$n")
+    [[ -n $p ]] && cpu+=(-cpu "$n=pid:$p") && mem+=(-mem "$n=pid:$p")
+  done
+  p=$(head -1 .cache/postgres/run/data/postmaster.pid 2>/dev/null || true)
+  [[ -n $p ]] && cpu+=(-cpu "postgres=tree:$p")
+}
+
+# ---------------------------------------------------------------- Siteplane, uncached
 targets=()
-if [[ -n ${GATEWAY_URL:-} ]]; then
-  targets+=(-target "index=GET $REST_ROOT/")
-  targets+=(-target "posts-list=GET $REST_ROOT/cms/v2/posts?per_page=10")
-  post_id=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=id" | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2 || true)
-  [[ -n $post_id ]] && targets+=(-target "post-by-id=GET $REST_ROOT/cms/v2/posts/$post_id")
-  # the website (docs/website.md): the front page and one post's page, rendered from the theme
-  targets+=(-target "page-front=GET $GATEWAY_URL/")
-  post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g' || true)
-  [[ -n $post_link ]] && targets+=(-target "page-post=GET $post_link")
-  api=$GATEWAY_URL
-else
-  api=${MARKETPLACE_URL:-}
-fi
-if [[ -n ${MARKETPLACE_API_KEY:-} && -n $api ]]; then
+news=$(curl -fsS "$REST_ROOT/cms/v2/categories?slug=news&_fields=id" | json_field id)
+post_id=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=id" | json_field id)
+total=$(curl -fsS -D - -o /dev/null "$REST_ROOT/cms/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
+auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
+read_targets "$REST_ROOT" cms/v2 "$news" demo "$post_id"
+# the website (docs/website.md): the front page and one post's page
+targets+=(-target "page-front=GET $GATEWAY_URL/")
+post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g' || true)
+[[ -n $post_link ]] && targets+=(-target "page-post=GET $post_link")
+write_targets "$REST_ROOT" cms/v2 "$auth" /cms/v2
+api=$GATEWAY_URL
+if [[ -n ${MARKETPLACE_API_KEY:-} ]]; then
   bearer="Authorization: Bearer $MARKETPLACE_API_KEY"
-  item_id=$(curl -fsS -H "$bearer" "$api/api/items/all" | grep -o '"id":[0-9]*' | head -1 | cut -d: -f2 || true)
+  item_id=$(curl -fsS -H "$bearer" "$api/api/items/all" | json_field id || true)
   targets+=(-target "market-account=GET $api/api/account/details?api_key=$MARKETPLACE_API_KEY")
   targets+=(-target "market-items=GET $api/api/items/all" -target-header "market-items=$bearer")
   [[ -n $item_id ]] && targets+=(-target "market-item=GET $api/api/items/item?api_key=$MARKETPLACE_API_KEY&item_id=$item_id")
   targets+=(-target "market-validate=POST $api/api/purchases/validation {\"purchase_code\":\"$purchase_code\"}"
     -target-header "market-validate=$bearer")
 fi
-if [[ -n ${MEDIA_URL:-} && -n ${GATEWAY_URL:-} ]]; then
-  bin/loadgen -write-jpeg .cache/bench/upload-4000x3000.jpg -jpeg-size 4000x3000
-  auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
-  media_pid=$(pgrep -f "^$root/bin/media\$" | head -1 || true)
-  targets+=(-target "media-upload-12MP=POST $REST_ROOT/cms/v2/media?_fields=id @.cache/bench/upload-4000x3000.jpg"
+if [[ -n ${MEDIA_URL:-} && ${BENCH_MEDIA:-1} != 0 ]]; then
+  bin/loadgen -write-jpeg "$out/upload-4000x3000.jpg" -jpeg-size 4000x3000
+  media_pid=$(pid_of media)
+  targets+=(-target "media-upload-12MP=POST $REST_ROOT/cms/v2/media?_fields=id @$out/upload-4000x3000.jpg"
     -target-header "media-upload-12MP=$auth" -target-header "media-upload-12MP=Content-Type: image/jpeg"
     -target-header "media-upload-12MP=Content-Disposition: attachment; filename=\"bench.jpg\""
     -target-concurrency "media-upload-12MP=${BENCH_UPLOAD_CONCURRENCY:-8}"
     -target-duration "media-upload-12MP=${BENCH_UPLOAD_DURATION:-30s}")
   [[ -n $media_pid ]] && targets+=(-rss "media-upload-12MP=$media_pid")
 fi
-if [[ ${#targets[@]} -eq 0 ]]; then
-  echo "bench: no service to load (build the services first)" >&2
-  exit 1
-fi
+cpu=() mem=()
+cpu_sets
 status=0
-bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -markdown .cache/bench/results.md "${targets[@]}" || status=$?
+echo "bench: Siteplane, $total posts, edge cache off" >&2
+bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -title "Siteplane ($total posts, edge cache off)" \
+  -json "$out/siteplane.json" -markdown "$out/siteplane.md" "${cpu[@]}" "${mem[@]}" "${targets[@]}" || status=$?
+
+# ---------------------------------------------------------------- Siteplane, edge cache on
+bin/siteplane-run -stop >/dev/null 2>&1 || true
+start_stack $((64 << 20))
+targets=(-target "posts-list=GET $REST_ROOT/cms/v2/posts?per_page=10" -target "post-by-id=GET $REST_ROOT/cms/v2/posts/$post_id")
+cpu=() mem=()
+cpu_sets
+echo "bench: Siteplane, edge cache on" >&2
+bin/loadgen -duration "$duration" -concurrency "$concurrency" -title "Siteplane ($total posts, edge cache on)" \
+  -json "$out/siteplane-cached.json" -markdown "$out/siteplane-cached.md" "${cpu[@]}" "${targets[@]}" || status=$?
+bin/siteplane-run -stop >/dev/null 2>&1 || true
+
+# ---------------------------------------------------------------- WordPress
+wp_note=""
+if [[ -n $wp_url ]]; then
+  host_header=()
+  if hack/bench-content.sh wordpress "$posts" "$wp_host"; then
+    host_header=(-header "Host: $wp_host")
+    curl_host=(-H "Host: $wp_host")
+  else
+    wp_note="WordPress ran as it was (no copy with $posts posts could be made; see above): creates went into the peer."
+    curl_host=()
+  fi
+  wr="$wp_url/wp-json"
+  wp_auth="Authorization: Basic $(tr -d '\n' <"$wp_pass_file" | base64 -w0)"
+  wp_news=$(curl -fsS "${curl_host[@]}" "$wr/wp/v2/categories?slug=news&_fields=id" | json_field id)
+  wp_post=$(curl -fsS "${curl_host[@]}" "$wr/wp/v2/posts?per_page=1&_fields=id" | json_field id)
+  wp_total=$(curl -fsS "${curl_host[@]}" -D - -o /dev/null "$wr/wp/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
+  wp_link=$(curl -fsS "${curl_host[@]}" "$wr/wp/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g')
+  targets=()
+  read_targets "$wr" wp/v2 "$wp_news" peer "$wp_post"
+  targets+=(-target "page-front=GET $wp_url/")
+  # the link names the copy's host; the request goes to the peer's address
+  [[ -n $wp_link ]] && targets+=(-target "page-post=GET $wp_url/${wp_link#http*://*/}")
+  write_targets "$wr" wp/v2 "$wp_auth" /wp/v2
+  cpu=(-cpu "php-fpm=comm:php-fpm8.2" -cpu "mariadb=comm:mariadbd" -cpu "nginx=comm:nginx")
+  echo "bench: WordPress, $wp_total posts" >&2
+  bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -title "WordPress 6.1 ($wp_total posts)" \
+    -json "$out/wordpress.json" -markdown "$out/wordpress.md" "${host_header[@]}" "${cpu[@]}" "${targets[@]}" || status=$?
+fi
+
+# ---------------------------------------------------------------- the table
+{
+  echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo
+  echo "BENCH_POSTS=$posts, $duration per scenario, $concurrency connections (batch-25: 1; media upload: ${BENCH_UPLOAD_CONCURRENCY:-8})."
+  echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); load generator on the same machine;"
+  echo "Load average (1, 5, 15 min) at the start: $load_before; at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other engineers share the machine)."
+  [[ -n $wp_note ]] && echo "$wp_note"
+  if [[ -f $out/wordpress.json ]]; then
+    bin/loadgen -compare "$out/siteplane.json,$out/wordpress.json"
+  fi
+  cat "$out/siteplane.md" "$out/siteplane-cached.md"
+  [[ -f $out/wordpress.md ]] && cat "$out/wordpress.md"
+  if [[ -f $out/wordpress.json ]]; then
+    bin/loadgen -compare "$out/siteplane-cached.json,$out/wordpress.json"
+  fi
+} >"$out/results.md.tmp"
+mv "$out/results.md.tmp" "$out/results.md"
+cat "$out/results.md"
 echo
-echo "Results: .cache/bench/results.md (machine: $(nproc) cores; load generator on the same machine)"
+echo "Results: $out/results.md"
 if [[ $status -ne 0 ]]; then
-  echo "bench: some requests failed or answered other than 2xx (see the non-2xx and errors columns)" >&2
+  echo "bench: some requests failed or got an unexpected status (see the unexpected status and errors columns)" >&2
 fi
 exit "$status"

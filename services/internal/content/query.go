@@ -120,6 +120,9 @@ func searchTerms(search string) []string {
 	return terms
 }
 
+// searchDocSQL is the expression of the posts_search_trgm index.
+const searchDocSQL = "(p.title || ' ' || p.excerpt || ' ' || p.content)"
+
 var searchColumnSQL = map[string]string{"post_title": "p.title", "post_excerpt": "p.excerpt", "post_content": "p.content"}
 
 // maxSearchTerms is WP_Query's: a search of more words is one phrase, so a
@@ -147,6 +150,11 @@ func (b *sqlBuilder) searchClause(q *ListQuery) {
 			pattern = "%" + pattern + "%"
 		}
 		a := b.arg(pattern)
+		if !neg && !q.Exact {
+			// narrows the candidates through the trigram index (migration
+			// 0201): a match in any column is a match in the three together
+			b.add(searchDocSQL + " ILIKE " + a)
+		}
 		var parts []string
 		for _, c := range cols {
 			if neg {
@@ -196,9 +204,14 @@ func (b *sqlBuilder) taxClauseSQL(c TaxClause) string {
 func (b *sqlBuilder) filters(q *ListQuery) {
 	b.add("p.type = " + b.arg(q.Type.Name))
 	anyStatus := slices.Contains(q.Statuses, "any")
-	if anyStatus {
+	switch {
+	case anyStatus:
 		b.add("p.status NOT IN ('trash', 'auto-draft')")
-	} else {
+	case len(q.Statuses) == 1:
+		// an equality, not = ANY: only then can an index on (type, status,
+		// order) hand the rows over in order (PostgreSQL before 17)
+		b.add("p.status = " + b.arg(q.Statuses[0]))
+	default:
 		b.add("p.status = ANY(" + b.arg(q.Statuses) + ")")
 	}
 	if q.Search != "" {
@@ -316,19 +329,63 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 
 // listSQL returns one statement that yields the requested page, each row
 // carrying the total number of matches (X-WP-Total) in its last column.
+//
+// Neither part depends on how many posts match in the common cases: the
+// page's ids come from an index in the requested order (LIMIT/OFFSET, so a
+// late page costs its offset), and the total is offset + rows when the page
+// is the last one, else read from the counts the writes maintain (migration
+// 0201) when q filters by no more than type, status and one term, else
+// counted (O(matches): searches and the rarer filters).
 func listSQL(q *ListQuery) (string, []any) {
 	b := &sqlBuilder{}
-	b.filters(q)
-	order := b.orderBy(q)
 	offset := rest.Offset(q.Page, q.PerPage)
 	if q.Offset != nil {
 		offset = *q.Offset
 	}
-	inner := "SELECT p.id, count(*) OVER () AS total, row_number() OVER (ORDER BY " + order + ") AS rn FROM posts p WHERE " +
-		strings.Join(b.where, " AND ") + " ORDER BY " + order + " LIMIT " + b.arg(q.PerPage) + " OFFSET " + b.arg(offset)
+	// LIMIT and OFFSET are written as numbers, not parameters: with
+	// parameters PostgreSQL's generic plan guesses a tenth of the table,
+	// which at 100,000 posts looks far costlier than the custom plans, so it
+	// planned every execution anew (0.5 ms each); with numbers the cached
+	// generic plan wins after a few runs
+	limit, off := itoa(int64(q.PerPage)), itoa(int64(offset))
+	// the filter's arguments are added only when it is used: PostgreSQL
+	// refuses a parameter the statement never mentions
+	where := ""
+	filter := func() string {
+		if where == "" {
+			b.filters(q)
+			where = strings.Join(b.where, " AND ")
+		}
+		return where
+	}
+	with := "WITH "
+	inner := b.termPageSQL(q, limit, off)
+	if inner == "" && q.Search != "" {
+		// A search has no count kept ahead and its order seldom an index:
+		// its matches are found once, numbered in order and counted, and
+		// PostgreSQL plans the filter once rather than twice.
+		with += "m AS MATERIALIZED (SELECT p.id, row_number() OVER (ORDER BY " + b.orderBy(q) + ") AS rn FROM posts p WHERE " +
+			filter() + "), "
+		inner = "SELECT id FROM m ORDER BY rn LIMIT " + limit + " OFFSET " + off
+	}
+	if inner == "" {
+		inner = "SELECT p.id FROM posts p WHERE " + filter() + " ORDER BY " + b.orderBy(q) + " LIMIT " + limit + " OFFSET " + off
+	}
+	total := b.countedTotal(q)
+	if total == "" && q.Search != "" {
+		total = "(SELECT count(*) FROM m)"
+	}
+	if total == "" {
+		total = "(SELECT count(*) FROM posts p WHERE " + filter() + ")"
+	}
+	// the total: a short (or empty first) page is the last one, so its
+	// offset and length give it without counting
+	total = "(SELECT CASE WHEN n < " + limit + " AND (n > 0 OR " + off + " = 0) THEN " + off + "::bigint + n ELSE " +
+		total + " END FROM (SELECT count(*) AS n FROM pg) c)"
+	pg := with + "pg AS (SELECT x.id, x.rn FROM unnest(ARRAY(" + inner + ")) WITH ORDINALITY AS x(id, rn))"
 	laterals := lateralsFor(q.Type)
 	if !q.StickyFirst {
-		sql := "SELECT " + postColumns + ", pg.total, pg.rn FROM (" + inner + ") pg JOIN posts p ON p.id = pg.id" +
+		sql := pg + " SELECT " + postColumns + ", " + total + ", pg.rn FROM pg JOIN posts p ON p.id = pg.id" +
 			laterals + " ORDER BY pg.rn"
 		return sql, b.args
 	}
@@ -339,9 +396,76 @@ func listSQL(q *ListQuery) (string, []any) {
 	if len(q.Exclude) > 0 {
 		extra += " AND p.id <> ALL(" + b.arg(q.Exclude) + ")"
 	}
-	sql := "WITH pg AS (" + inner + ") SELECT * FROM (SELECT " + postColumns + ", pg.total AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
+	sql := pg + " SELECT * FROM (SELECT " + postColumns + ", " + total + " AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
 		laterals + " UNION ALL " + extra + ") u ORDER BY u.rn NULLS LAST, u.date_gmt DESC, u.id DESC"
 	return sql, b.args
+}
+
+// countedOnly reports whether q filters by nothing but type, status and
+// (optionally) one term without its children: what the maintained counts
+// record.
+func countedOnly(q *ListQuery) bool {
+	if q.Search != "" || q.After != nil || q.Before != nil || q.ModifiedAfter != nil || q.ModifiedBefore != nil ||
+		len(q.Author) > 0 || len(q.AuthorExclude) > 0 || len(q.Include) > 0 || len(q.Exclude) > 0 ||
+		len(q.Parent) > 0 || len(q.ParentExclude) > 0 || q.MenuOrder != nil || len(q.Slugs) > 0 ||
+		len(q.Formats) > 0 || q.Sticky != nil || len(q.Tax) > 1 {
+		return false
+	}
+	if len(q.Tax) == 1 {
+		c := q.Tax[0]
+		return c.Operator == "IN" && len(c.Terms) == 1 && !c.IncludeChildren
+	}
+	return true
+}
+
+// statusSQL restricts col to q's statuses as filters does.
+func (b *sqlBuilder) statusSQL(q *ListQuery, col string) string {
+	switch {
+	case slices.Contains(q.Statuses, "any"):
+		return col + " NOT IN ('trash', 'auto-draft')"
+	case len(q.Statuses) == 1:
+		return col + " = " + b.arg(q.Statuses[0])
+	default:
+		return col + " = ANY(" + b.arg(q.Statuses) + ")"
+	}
+}
+
+// countedTotal is SQL for the number of matches of q read from the
+// maintained counts (post_counts, term_post_counts), or "" when q filters
+// by more than they record.
+func (b *sqlBuilder) countedTotal(q *ListQuery) string {
+	if !countedOnly(q) {
+		return ""
+	}
+	if len(q.Tax) == 0 {
+		return "(SELECT COALESCE(sum(n), 0) FROM post_counts WHERE type = " + b.arg(q.Type.Name) + " AND " +
+			b.statusSQL(q, "status") + ")"
+	}
+	c := q.Tax[0]
+	term := b.arg(c.Terms[0])
+	return "(SELECT COALESCE(sum(n), 0) FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.arg(q.Type.Name) +
+		" AND " + b.statusSQL(q, "status") + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
+		" AND taxonomy = " + b.arg(c.Tax.Name) + "))"
+}
+
+// termPageSQL reads the ids of a page of one term's posts, newest (or
+// oldest) first, from term_relationships' listing index, so that the page
+// costs its offset rather than the term's posts; "" when q is not such a
+// listing.
+func (b *sqlBuilder) termPageSQL(q *ListQuery, limit, off string) string {
+	if !countedOnly(q) || len(q.Tax) != 1 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
+		(q.OrderBy != "" && q.OrderBy != "date") {
+		return ""
+	}
+	dir := " DESC"
+	if q.Order == "asc" {
+		dir = " ASC"
+	}
+	c := q.Tax[0]
+	term := b.arg(c.Terms[0])
+	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.arg(q.Type.Name) +
+		" AND r.post_status = " + b.arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
+		" AND taxonomy = " + b.arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
 }
 
 // stickyOrder puts the page's sticky posts first (in page order), then the

@@ -127,7 +127,7 @@ func benchmarkSitePage(b *testing.B, path string) {
 		b.Fatal(err)
 	}
 	e.listen(b)
-	h := identity.Middleware(testKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 	})(e.svc.SiteHandler(nil))
 	get := func() *httptest.ResponseRecorder {

@@ -216,8 +216,14 @@ func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post)
 		}
 		likes[i] = slugLike(bases[i])
 	}
-	rows, err := q.Query(ctx, `SELECT id, parent, slug FROM posts WHERE type = $1 AND (slug = ANY($2) OR slug LIKE ANY($3))`,
-		pt.Name, bases, likes)
+	// one LIKE per base rather than LIKE ANY, which no index serves
+	sql := `SELECT id, parent, slug FROM posts WHERE type = $1 AND (slug = ANY($2)`
+	args := []any{pt.Name, bases}
+	for _, l := range likes {
+		args = append(args, l)
+		sql += " OR slug LIKE $" + strconv.Itoa(len(args))
+	}
+	rows, err := q.Query(ctx, sql+")", args...)
 	if err != nil {
 		return nil, fmt.Errorf("select generated slugs: %w", err)
 	}

@@ -73,6 +73,9 @@ func (b *bumpOnAnswer) WriteHeader(code int) {
 	if !b.done && code >= 200 && !b.skip {
 		b.done = true
 		b.g.cfg.Cache.Bump()
+		if b.g.cfg.Changes != b.g.cfg.Cache {
+			b.g.cfg.Changes.Bump()
+		}
 		if b.owned && code < 400 && b.g.cfg.Notify != nil {
 			if err := b.g.cfg.Notify(context.WithoutCancel(b.ctx), contract.ServiceGateway); err != nil {
 				logging.FromContext(b.ctx, b.g.cfg.Logger).Warn("change notification failed", "error", err.Error())

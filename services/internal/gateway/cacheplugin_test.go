@@ -22,7 +22,7 @@ func cacheFixture(t *testing.T) (*fixture, *edgecache.Cache) {
 	f := newFixture(t)
 	c := edgecache.New(1 << 20)
 	c.SetOnline(true)
-	f.gw.cfg.Cache = c
+	f.gw.cfg.Cache, f.gw.cfg.Changes = c, c
 	pool := f.store.Pool()
 	f.gw.cfg.Notify = func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, pool, payload) }
 	return f, c
@@ -302,9 +302,26 @@ func contentURL(t *testing.T, f *fixture) string {
 }
 
 // The index reads the site settings from content once per cache generation:
-// settings change only by a committed write, which starts a new one.
+// settings change only by a committed write, which starts a new one. With
+// the edge cache switched off the generations are still heard (Changes).
 func TestIndexSettingsOncePerGeneration(t *testing.T) {
-	f, c := cacheFixture(t)
+	t.Run("cache on", func(t *testing.T) {
+		f, c := cacheFixture(t)
+		indexSettingsOncePerGeneration(t, f, c)
+	})
+	t.Run("cache off", func(t *testing.T) {
+		f := newFixture(t)
+		c := edgecache.New(0)
+		c.SetOnline(true)
+		f.gw.cfg.Cache, f.gw.cfg.Changes = nil, c
+		indexSettingsOncePerGeneration(t, f, c)
+		if rec, _ := f.do("GET", "/cms-json/cms/v2/posts", nil); rec.Header().Get(edgecache.XCache) != "" {
+			t.Fatalf("X-Cache %q with the cache off", rec.Header().Get(edgecache.XCache))
+		}
+	})
+}
+
+func indexSettingsOncePerGeneration(t *testing.T, f *fixture, c *edgecache.Cache) {
 	asked := func() int {
 		n := 0
 		for _, r := range *f.upstream {

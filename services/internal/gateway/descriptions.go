@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,6 +26,23 @@ type serviceIndex struct {
 	index     *rest.Index
 	validator *rest.Server
 	fetched   time.Time
+	// sum identifies the description the service published: an unchanged
+	// one keeps its parsed index and validator (and the merged index)
+	sum [sha256.Size]byte
+}
+
+// sameIndexes reports whether two sets of service indexes describe the
+// same routes.
+func sameIndexes(a, b map[string]*serviceIndex) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, x := range a {
+		if y := b[name]; y == nil || y.sum != x.sum {
+			return false
+		}
+	}
+	return true
 }
 
 // descriptions caches the services' route descriptions.
@@ -37,6 +55,9 @@ type descriptions struct {
 	loaded  time.Time
 	byName  map[string]*serviceIndex
 	loading chan struct{} // non-nil while a refresh runs
+	// version counts the refreshes: what is built from byName (the merged
+	// index) is kept until it changes
+	version uint64
 }
 
 func newDescriptions(transport http.RoundTripper, rootURL string) *descriptions {
@@ -58,21 +79,28 @@ func (d *descriptions) invalidate() {
 // service that cannot be reached keeps its last known index (or is left
 // out), so one service being down does not break the index.
 func (d *descriptions) get(ctx context.Context, t *routing.Table) map[string]*serviceIndex {
+	out, _ := d.getVersioned(ctx, t)
+	return out
+}
+
+// getVersioned is get with the version of the answer: equal versions mean
+// equal indexes.
+func (d *descriptions) getVersioned(ctx context.Context, t *routing.Table) (map[string]*serviceIndex, uint64) {
 	for {
 		d.mu.Lock()
 		sameTable := d.table == t && !d.loaded.IsZero()
 		if sameTable && time.Since(d.loaded) < descriptionsTTL {
-			out := d.byName
+			out, v := d.byName, d.version
 			d.mu.Unlock()
-			return out
+			return out, v
 		}
 		if sameTable {
-			out := d.byName
+			out, v := d.byName, d.version
 			if d.loading == nil {
 				d.startRefresh(t)
 			}
 			d.mu.Unlock()
-			return out
+			return out, v
 		}
 		wait := d.loading
 		if wait == nil {
@@ -83,9 +111,9 @@ func (d *descriptions) get(ctx context.Context, t *routing.Table) map[string]*se
 		case <-wait:
 		case <-ctx.Done():
 			d.mu.Lock()
-			out := d.byName
+			out, v := d.byName, d.version
 			d.mu.Unlock()
-			return out
+			return out, v
 		}
 	}
 }
@@ -100,6 +128,9 @@ func (d *descriptions) startRefresh(t *routing.Table) chan struct{} {
 		defer cancel()
 		fresh := d.fetchAll(ctx, t, old)
 		d.mu.Lock()
+		if !sameIndexes(d.byName, fresh) || d.table != t {
+			d.version++
+		}
 		d.byName, d.table, d.loaded, d.loading = fresh, t, time.Now(), nil
 		d.mu.Unlock()
 		close(done)
@@ -115,7 +146,7 @@ func (d *descriptions) fetchAll(ctx context.Context, t *routing.Table, old map[s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			si, err := d.fetch(ctx, b)
+			si, err := d.fetch(ctx, b, old[b.Name])
 			if err != nil {
 				results[i] = old[b.Name] // keep the last known description
 				return
@@ -133,7 +164,7 @@ func (d *descriptions) fetchAll(ctx context.Context, t *routing.Table, old map[s
 	return out
 }
 
-func (d *descriptions) fetch(ctx context.Context, b *routing.Backend) (*serviceIndex, error) {
+func (d *descriptions) fetch(ctx context.Context, b *routing.Backend, old *serviceIndex) (*serviceIndex, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.Base.String()+contract.RouteDescriptionsPath, nil)
 	if err != nil {
 		return nil, err
@@ -150,6 +181,10 @@ func (d *descriptions) fetch(ctx context.Context, b *routing.Backend) (*serviceI
 	if err != nil {
 		return nil, err
 	}
+	sum := sha256.Sum256(body)
+	if old != nil && old.sum == sum {
+		return old, nil
+	}
 	ix, err := rest.ParseIndex(body)
 	if err != nil {
 		return nil, fmt.Errorf("%s: route descriptions: %w", b.Name, err)
@@ -158,5 +193,5 @@ func (d *descriptions) fetch(ctx context.Context, b *routing.Backend) (*serviceI
 	if err != nil {
 		return nil, fmt.Errorf("%s: route descriptions: %w", b.Name, err)
 	}
-	return &serviceIndex{index: ix, validator: v, fetched: time.Now()}, nil
+	return &serviceIndex{index: ix, validator: v, fetched: time.Now(), sum: sum}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
@@ -58,6 +59,10 @@ type Config struct {
 	// Cache is the edge cache of anonymous reads (cache.go); nil switches
 	// it off.
 	Cache *edgecache.Cache
+	// Changes holds the site's change generations (a new one for every
+	// committed write, heard on siteplane_changes) even when Cache is nil:
+	// the settings the index shows are kept for one generation. nil: Cache.
+	Changes *edgecache.Cache
 	// Notify announces a write of the gateway's own routes to the other
 	// replicas (postgres.NotifyChanged); nil for none.
 	Notify func(ctx context.Context, payload string) error
@@ -72,6 +77,8 @@ type Gateway struct {
 	// involved: failed authentication and routes nobody serves.
 	bare *rest.Server
 	desc *descriptions
+	// index is the merged route index last built (index.go)
+	index atomic.Pointer[mergedIndex]
 	// settings are the site settings of the current cache generation
 	// (settings.go).
 	settings settingsMemo
@@ -98,6 +105,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if cfg.Throttle.Window <= 0 {
 		cfg.Throttle = accounts.DefaultThrottle
+	}
+	if cfg.Changes == nil {
+		cfg.Changes = cfg.Cache
 	}
 	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)

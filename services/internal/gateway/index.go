@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
@@ -29,6 +31,48 @@ var helperNamespaces = []string{"cms-site-health/v1", "cms-block-editor/v1", "cm
 // then the services' in route-file order). A pattern declared twice keeps
 // its first declaration.
 func (g *Gateway) merged(ctx context.Context) (descs []rest.RouteDescription, namespaces []string) {
+	m := g.mergedIndex(ctx)
+	return m.descs, m.namespaces
+}
+
+// mergedIndex is the merged index with its encoded routes, built once per
+// route table and services' descriptions (the gateway's own routes never
+// change): the index answers without rebuilding or re-encoding ~100 KB of
+// route descriptions per request.
+type mergedIndex struct {
+	table      *routing.Table
+	version    uint64
+	descs      []rest.RouteDescription
+	namespaces []string
+
+	once   [2]sync.Once
+	routes [2]rest.Encoded // without, with schemas (context=help)
+}
+
+func (m *mergedIndex) encodedRoutes(withSchema bool) rest.Encoded {
+	i := 0
+	if withSchema {
+		i = 1
+	}
+	m.once[i].Do(func() { m.routes[i] = rest.Encode(rest.RoutesObject(m.descs, withSchema)) })
+	return m.routes[i]
+}
+
+func (g *Gateway) mergedIndex(ctx context.Context) *mergedIndex {
+	t := g.cfg.Routes.Current()
+	indexes, version := g.desc.getVersioned(ctx, t)
+	if m := g.index.Load(); m != nil && m.table == t && m.version == version {
+		return m
+	}
+	m := &mergedIndex{table: t, version: version}
+	m.descs, m.namespaces = g.merge(t, indexes)
+	g.index.Store(m)
+	return m
+}
+
+// merge builds the merged index from the gateway's own routes and the
+// services' indexes.
+func (g *Gateway) merge(t *routing.Table, indexes map[string]*serviceIndex) (descs []rest.RouteDescription, namespaces []string) {
 	own := g.local.Describe()
 	var first, last []rest.RouteDescription
 	for _, d := range own {
@@ -39,8 +83,6 @@ func (g *Gateway) merged(ctx context.Context) (descs []rest.RouteDescription, na
 		}
 	}
 	all := first
-	t := g.cfg.Routes.Current()
-	indexes := g.desc.get(ctx, t)
 	for _, b := range t.Describing() {
 		if si := indexes[b.Name]; si != nil {
 			all = append(all, si.index.Routes...)
@@ -126,7 +168,13 @@ func (g *Gateway) knownNamespace(ctx context.Context, route string) (string, boo
 
 // serveIndex is GET / (reference §2.1).
 func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
-	descs, namespaces := g.merged(r.Context())
+	m := g.mergedIndex(r.Context())
+	namespaces := m.namespaces
+	var routes any = m.encodedRoutes(r.String("context") == "help")
+	if strings.Contains(r.String("_fields"), "routes.") {
+		// _fields names members inside the routes: the kit filters them
+		routes = rest.RoutesObject(m.descs, r.String("context") == "help")
+	}
 	site := g.siteSettings(r.Context())
 	if namespaces == nil {
 		namespaces = []string{}
@@ -145,7 +193,7 @@ func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
 		{Key: "authentication", Value: rest.Object{{Key: "application-passwords", Value: rest.Object{
 			{Key: "endpoints", Value: rest.Object{{Key: "authorization", Value: site.URL + "/cms-admin/authorize-application.php"}}},
 		}}}},
-		{Key: "routes", Value: rest.RoutesObject(descs, r.String("context") == "help")},
+		{Key: "routes", Value: routes},
 		{Key: "site_logo", Value: 0},
 		{Key: "site_icon", Value: 0},
 		{Key: "site_icon_url", Value: ""},

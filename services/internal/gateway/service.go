@@ -45,20 +45,25 @@ const (
 // media uploads, which the media service limits more precisely.
 const MaxBodyBytes = 256 << 20
 
-// startEdgeCache returns the edge cache (nil when switched off) and starts
-// its change listener on a dedicated connection to the site's database.
-func startEdgeCache(ctx context.Context, env *service.Env, budget int64) *edgecache.Cache {
+// startEdgeCache returns the edge cache (nil when switched off) and the
+// site's change generations, and starts their change listener on a
+// dedicated connection to the site's database. With the cache switched off
+// the listener still runs, for the generations alone: the settings and
+// index the gateway keeps between writes depend on it.
+func startEdgeCache(ctx context.Context, env *service.Env, budget int64) (cache, changes *edgecache.Cache) {
 	if budget == 0 {
 		env.Logger.Info("edge cache switched off (" + contract.EnvEdgeCacheBytes + "=0)")
-		return nil
+		changes = edgecache.New(0)
+	} else {
+		cache = edgecache.New(budget)
+		changes = cache
 	}
-	cache := edgecache.New(budget)
 	connCfg := env.Pool.Config().ConnConfig.Copy()
 	connCfg.RuntimeParams["application_name"] = "siteplane-gateway-listener"
-	l := &edgecache.Listener{Cache: cache, Logger: env.Logger,
+	l := &edgecache.Listener{Cache: changes, Logger: env.Logger,
 		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) }}
 	go l.Run(ctx)
-	return cache
+	return cache, changes
 }
 
 // Register wires the gateway into the platform service runner.
@@ -104,9 +109,9 @@ func Register(ctx context.Context, env *service.Env) error {
 	if oembed.AllowLoopbackForTests {
 		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
 	}
-	cache := startEdgeCache(ctx, env, cacheBytes)
+	cache, changes := startEdgeCache(ctx, env, cacheBytes)
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Keys: env.Keys, Secret: secret, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
-		TrustedProxies: trustedProxies, Cache: cache,
+		TrustedProxies: trustedProxies, Cache: cache, Changes: changes,
 		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ type settingsMemo struct {
 // written through /cms/v2/settings show in GET / at once). When the
 // content service cannot answer quickly, the site file's values stand.
 func (g *Gateway) siteSettings(ctx context.Context) contract.Site {
-	c := g.cfg.Cache
+	c := g.cfg.Changes
 	if c == nil {
 		site, _ := g.readSettings(ctx)
 		return site

@@ -18,6 +18,16 @@
 // this way. -write-jpeg PATH writes a -jpeg-size photo-like JPEG and exits
 // (the upload scenario's file).
 //
+// Server cost: -cpu 'LABEL=pid:N' (or tree:N for a process and its
+// children, or comm:NAME|NAME for every process so named) reads each set's
+// CPU time (utime+stime) from /proc before and after every target and
+// reports it per request; -mem 'LABEL=pid:N' samples resident memory over
+// the whole run and reports each set's peak and the peak of their sum.
+// -expect 'NAME=400' makes another status than 2xx the expected answer of
+// target NAME. A BODY's "{{seq}}" is replaced by a number unique to each
+// request. -json FILE writes the results for -compare A.json,B.json,
+// which prints two runs side by side with their ratios. -title names a run.
+//
 // The exit status is 0 when every request of every target got a 2xx answer,
 // 1 when any request failed or got another status (the table is printed
 // first), and 2 for a usage error.
@@ -25,6 +35,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -33,10 +44,10 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,6 +57,7 @@ type target struct {
 	concurrency             int           // 0: the -concurrency flag
 	duration                time.Duration // 0: the -duration flag
 	rssPID                  int           // sample this process's RSS while running
+	expect                  int           // the expected status; 0: any 2xx
 }
 
 type result struct {
@@ -56,6 +68,7 @@ type result struct {
 	elapsed   time.Duration
 	peakRSS   int64 // bytes; 0 when not sampled
 	conc      int
+	cpu       []time.Duration // CPU time of each -cpu set during the target
 }
 
 type multiFlag []string
@@ -78,7 +91,21 @@ func main() {
 	flag.Var(&rssPIDs, "rss", "NAME=PID: report the peak resident memory of process PID while NAME runs (repeatable)")
 	writeJPEG := flag.String("write-jpeg", "", "write a photo-like JPEG to this path and exit")
 	jpegSize := flag.String("jpeg-size", "4000x3000", "size of the -write-jpeg image, WxH")
+	var cpuSpecs, memSpecs, expects multiFlag
+	flag.Var(&cpuSpecs, "cpu", "LABEL=pid:N|tree:N|comm:NAME: report this set's server CPU per request (repeatable)")
+	flag.Var(&memSpecs, "mem", "LABEL=pid:N|tree:N|comm:NAME: report this set's peak RSS over the run (repeatable)")
+	flag.Var(&expects, "expect", "NAME=STATUS: the expected status of target NAME (default any 2xx)")
+	jsonOut := flag.String("json", "", "also write the results as JSON to this file")
+	title := flag.String("title", "", "a title printed above the table")
+	compare := flag.String("compare", "", "A.json,B.json: print two runs side by side and exit")
 	flag.Parse()
+	if *compare != "" {
+		if err := compareReports(*compare, *markdown); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if *writeJPEG != "" {
 		if err := writePhoto(*writeJPEG, *jpegSize); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
@@ -97,11 +124,24 @@ func main() {
 	if err == nil {
 		err = applyDurations(parsed, targetDur)
 	}
+	if err == nil {
+		err = applyExpects(parsed, expects)
+	}
+	var cpuSets, memSets []procSet
+	for _, spec := range cpuSpecs {
+		ps, perr := parseProcSet(spec)
+		cpuSets, err = append(cpuSets, ps), errors.Join(err, perr)
+	}
+	for _, spec := range memSpecs {
+		ps, perr := parseProcSet(spec)
+		memSets, err = append(memSets, ps), errors.Join(err, perr)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
 	var results []result
+	mem := watchMemory(memSets, 100*time.Millisecond)
 	for _, t := range parsed {
 		conc := *concurrency
 		if t.concurrency > 0 {
@@ -112,9 +152,22 @@ func main() {
 			d = t.duration
 		}
 		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, d, conc)
-		results = append(results, runWith(t, append(slices.Clip(headers), own[t.name]...), d, conc, *timeout))
+		before := takeCPU(cpuSets)
+		r := runWith(t, append(slices.Clip(headers), own[t.name]...), d, conc, *timeout)
+		if cpuSets != nil {
+			r.cpu = cpuSince(before, takeCPU(cpuSets))
+		}
+		results = append(results, r)
 	}
-	table := render(results, *concurrency, *duration)
+	peaks, peakTotal := mem.Stop()
+	rep := summarise(*title, results, cpuSets, memSets, peaks, peakTotal)
+	table := fmt.Sprintf("\n%d connections per target unless noted, %s each unless noted\n", *concurrency, *duration) + renderReport(rep)
+	if *jsonOut != "" {
+		if err := writeJSON(*jsonOut, rep); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(1)
+		}
+	}
 	fmt.Print(table)
 	if *markdown != "" {
 		if err := os.WriteFile(*markdown, []byte(table), 0o644); err != nil {
@@ -202,6 +255,7 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 		go func() { peak <- samplePeakRSS(t.rssPID, done) }()
 		stopRSS = func() { close(done); res.peakRSS = <-peak }
 	}
+	var seq atomic.Int64
 	stop := time.Now().Add(d)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -217,7 +271,7 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 				case t.file != nil:
 					body = bytes.NewReader(t.file)
 				case t.body != "":
-					body = strings.NewReader(t.body)
+					body = strings.NewReader(withSeq(t.body, &seq))
 				}
 				req, err := http.NewRequest(t.method, t.url, body)
 				if err != nil {
@@ -229,6 +283,10 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 				}
 				for _, h := range headers {
 					k, v, _ := strings.Cut(h, ":")
+					if strings.EqualFold(strings.TrimSpace(k), "Host") {
+						req.Host = strings.TrimSpace(v) // a virtual host on the same address
+						continue
+					}
 					req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
 				}
 				t0 := time.Now()
@@ -240,7 +298,7 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 				_, _ = io.Copy(io.Discard, r.Body)
 				r.Body.Close()
 				lat = append(lat, time.Since(t0))
-				if r.StatusCode < 200 || r.StatusCode >= 300 {
+				if !expected(t.expect, r.StatusCode) {
 					bad++
 				}
 			}
@@ -292,6 +350,64 @@ func readRSS(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// withSeq replaces every {{seq}} in body with a number unique to this
+// request of the run (so that, say, created posts get distinct titles).
+func withSeq(body string, seq *atomic.Int64) string {
+	if !strings.Contains(body, "{{seq}}") {
+		return body
+	}
+	return strings.ReplaceAll(body, "{{seq}}", strconv.FormatInt(seq.Add(1), 10))
+}
+
+// expected reports whether status is the answer wanted: want, or any 2xx
+// when want is 0.
+func expected(want, status int) bool {
+	if want != 0 {
+		return status == want
+	}
+	return status >= 200 && status < 300
+}
+
+// applyExpects sets per-target expected statuses.
+func applyExpects(targets []target, specs []string) error {
+	for _, spec := range specs {
+		name, v, ok := strings.Cut(spec, "=")
+		code, err := strconv.Atoi(v)
+		found := false
+		for i := range targets {
+			if targets[i].name == name && ok && err == nil && code >= 100 && code <= 599 {
+				targets[i].expect, found = code, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%q: want NAME=STATUS for a given target", spec)
+		}
+	}
+	return nil
+}
+
+// compareReports prints (and with -markdown writes) two -json runs side by side.
+func compareReports(spec, markdown string) error {
+	a, b, ok := strings.Cut(spec, ",")
+	if !ok {
+		return fmt.Errorf("-compare %q: want A.json,B.json", spec)
+	}
+	ra, err := readReport(a)
+	if err != nil {
+		return err
+	}
+	rb, err := readReport(b)
+	if err != nil {
+		return err
+	}
+	out := renderComparison(ra, rb)
+	fmt.Print(out)
+	if markdown != "" {
+		return os.WriteFile(markdown, []byte(out), 0o644)
+	}
+	return nil
 }
 
 // applyDurations sets per-target load durations (at most 10 minutes).
@@ -377,27 +493,7 @@ func pct(sorted []time.Duration, p float64) time.Duration {
 	return sorted[i]
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
-
 func render(results []result, conc int, d time.Duration) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n%d connections per target unless noted, %s each unless noted\n\n", conc, d)
-	b.WriteString("| target | conns | secs | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | errors | peak RSS MiB |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range results {
-		sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
-		n := len(r.latencies)
-		rps := float64(n) / r.elapsed.Seconds()
-		rss := "-"
-		if r.peakRSS > 0 {
-			rss = fmt.Sprintf("%.0f", float64(r.peakRSS)/(1<<20))
-		}
-		rate := fmt.Sprintf("%.0f", rps)
-		if rps < 10 {
-			rate = fmt.Sprintf("%.2f", rps)
-		}
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %d | %s | %s | %s | %s | %s | %d | %d | %s |\n", r.target.name, r.conc, r.elapsed.Seconds(), n, rate,
-			ms(pct(r.latencies, .50)), ms(pct(r.latencies, .90)), ms(pct(r.latencies, .99)), ms(pct(r.latencies, 1)), r.non2xx, r.errors, rss)
-	}
-	return b.String()
+	return fmt.Sprintf("\n%d connections per target unless noted, %s each unless noted\n", conc, d) +
+		renderReport(summarise("", results, nil, nil, nil, 0))
 }

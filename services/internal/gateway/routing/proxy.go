@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -61,6 +62,21 @@ func NewProxy(cfg ProxyConfig, writeError ErrorFunc, onError func(r *http.Reques
 	return &Proxy{cfg: cfg, transport: t, writeError: writeError, onError: onError}
 }
 
+// copyBuffers lends the 32 KiB buffers the reverse proxy copies bodies
+// with, rather than allocating one per request.
+var copyBuffers = &bufferPool{}
+
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte {
+	if v, ok := b.p.Get().(*[]byte); ok {
+		return *v
+	}
+	return make([]byte, 32<<10)
+}
+
+func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
+
 // Transport is the pooled transport (the index fetcher shares it).
 func (p *Proxy) Transport() *http.Transport { return p.transport }
 
@@ -111,6 +127,7 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 			}
 		},
 		Transport:      p.transport,
+		BufferPool:     copyBuffers,
 		ModifyResponse: t.ModifyResponse,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			status, code, msg := Classify(err)

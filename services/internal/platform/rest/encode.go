@@ -31,6 +31,16 @@ type encoder struct {
 	req    *Request
 }
 
+// Encoded is a value this encoder already wrote (Encode): copied as it is,
+// so a large value that changes rarely (the REST index's routes) is
+// encoded once rather than per request. Context filtering and _fields do
+// not reach inside it.
+type Encoded []byte
+
+// Encode writes v compactly, as a response would, for later use as an
+// Encoded value.
+func Encode(v any) Encoded { return appendJSON(v, false) }
+
 func appendJSON(v any, pretty bool) []byte {
 	e := encoder{pretty: pretty}
 	e.value(v)
@@ -301,6 +311,12 @@ func (e *encoder) value(v any) {
 		e.closeObject()
 	case json.RawMessage:
 		e.raw(x)
+	case Encoded:
+		if e.pretty {
+			e.raw(x) // re-laid out for _pretty
+		} else {
+			e.buf = append(e.buf, x...)
+		}
 	case Raw:
 		e.str(string(x))
 	default:

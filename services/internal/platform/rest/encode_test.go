@@ -2,6 +2,7 @@ package rest
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,22 @@ func TestMultiErrorBody(t *testing.T) {
 	}
 	if e.With(NewError("late", "x", 422)).Status() != 422 {
 		t.Fatal("status is the last payload's")
+	}
+}
+
+// An Encoded value is written exactly as the value it was encoded from,
+// compact and with _pretty.
+func TestEncodedValue(t *testing.T) {
+	inner := Object{{Key: "route/é", Value: []any{"a/b", 1, true, nil}}, {Key: "n", Value: Object{{Key: "x", Value: "<tag>"}}}}
+	enc := Encode(inner)
+	for _, pretty := range []bool{false, true} {
+		want := appendJSON(Object{{Key: "routes", Value: inner}, {Key: "z", Value: 2}}, pretty)
+		got := appendJSON(Object{{Key: "routes", Value: enc}, {Key: "z", Value: 2}}, pretty)
+		if string(got) != string(want) {
+			t.Errorf("pretty=%v:\n got %s\nwant %s", pretty, got, want)
+		}
+	}
+	if !strings.Contains(string(enc), `"route\/\u00e9"`) {
+		t.Errorf("Encode did not use PHP escaping: %s", enc)
 	}
 }

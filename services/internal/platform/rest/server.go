@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -381,6 +382,7 @@ func (s *Server) writeBody(w http.ResponseWriter, req *Request, hr *http.Request
 		return
 	}
 	if raw, ok := body.(Raw); ok && !jp.use {
+		w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
 		w.WriteHeader(status)
 		_, _ = w.Write(raw)
 		return
@@ -396,6 +398,10 @@ func (s *Server) writeBody(w http.ResponseWriter, req *Request, hr *http.Request
 	if jp.use {
 		buf = append(buf, ')')
 	}
+	// The whole body is known: with its length the answer is not chunked,
+	// and a proxy in front (the gateway) copies it without flushing each
+	// piece.
+	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf)
 	if cap(buf) <= 1<<20 {

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Bulk content for `make bench` (hack/bench.sh): brings a site to N published
+# posts with one SQL statement each, never through the API.
+#
+#   hack/bench-content.sh siteplane N DSN    add N-200 posts to a stack's content
+#                                            schema (the demo seed has 200)
+#   hack/bench-content.sh wordpress N HOST   make HOST (a Host header) a copy of
+#                                            the WordPress peer with N posts
+#
+# Generated posts are older than the seeded ones (page 1 of every listing is
+# unchanged), carry a category and a tag (round robin over the site's, so
+# the category filter has about N/categories matches) and ~600 bytes of
+# paragraphs; no word of theirs is "demo" or "peer", so a search for the
+# seeded posts' title word matches the same 200 posts at any N.
+#
+# WordPress: the peer on 127.0.0.1:8081 is left as it is. Its database
+# (wp_peer) is copied to wp_siteplane_bench, which Debian's WordPress serves
+# for requests whose Host is HOST (/etc/wordpress/config-HOST.php, a copy of
+# the peer's config naming that database); the posts are added there. Each
+# call recopies, so posts created by a previous bench are gone. Needs root
+# (MariaDB over its socket, /etc/wordpress).
+set -euo pipefail
+kind=${1:?siteplane or wordpress}
+posts=${2:?number of posts}
+[[ $posts =~ ^[0-9]+$ ]] || { echo "bench-content: $posts is no number" >&2; exit 2; }
+
+content_sql() { # $1, $2: SQL for two numbers of the post (as text)
+  printf '%s' "'<!-- wp:paragraph -->' || chr(10) || '<p>' || repeat('lorem ipsum dolor sit amet consectetur ', 6) || 'number ' || $1 || '</p>' || chr(10) || '<!-- /wp:paragraph -->' || chr(10) || chr(10) || '<!-- wp:paragraph -->' || chr(10) || '<p>' || repeat('sed do eiusmod tempor incididunt ut labore ', 6) || 'next ' || $2 || '</p>' || chr(10) || '<!-- /wp:paragraph -->'"
+}
+
+case $kind in
+siteplane)
+  dsn=${3:?database URL}
+  add=$((posts - 200))
+  if ((add <= 0)); then exit 0; fi
+  psql=$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1)
+  SECONDS=0
+  # The search index is rebuilt once after the insert (much faster than
+  # growing it row by row); its definition is the migration's.
+  "$psql" -q -v ON_ERROR_STOP=1 "$dsn" <<SQL
+SET search_path = content;
+SET maintenance_work_mem = '256MB';
+SELECT COALESCE((SELECT indexdef FROM pg_indexes WHERE schemaname = 'content' AND indexname = 'posts_search_trgm'),
+  'SELECT 1') AS search_index \gset
+DROP INDEX IF EXISTS posts_search_trgm;
+WITH cats AS (SELECT array_agg(id ORDER BY id) AS a FROM terms WHERE taxonomy = 'category'),
+tags AS (SELECT array_agg(id ORDER BY id) AS a FROM terms WHERE taxonomy = 'post_tag'),
+ins AS (
+  INSERT INTO posts (type, status, author, date_gmt, modified_gmt, slug, title, content, excerpt, comment_status, ping_status, format)
+  SELECT 'post', 'publish', 1, d, d, 'bench-post-' || g, 'Bench post ' || g,
+    $(content_sql "g::text" "(g + 1)::text"), '', 'open', 'open', 'standard'
+  FROM generate_series(1, $add) g,
+  LATERAL (SELECT date_trunc('second', now() AT TIME ZONE 'UTC') - interval '60 days' - g * interval '1 minute' AS d) t
+  RETURNING id, type, status, date_gmt)
+INSERT INTO term_relationships (post_id, term_id, post_type, post_status, post_date)
+SELECT i.id, c.a[1 + i.id % cardinality(c.a)], i.type, i.status, i.date_gmt FROM ins i, cats c
+UNION ALL
+SELECT i.id, t.a[1 + i.id % cardinality(t.a)], i.type, i.status, i.date_gmt FROM ins i, tags t;
+:search_index;
+VACUUM ANALYZE posts;
+VACUUM ANALYZE term_relationships;
+SQL
+  echo "bench-content: added $add posts to Siteplane in ${SECONDS} s" >&2
+  ;;
+wordpress)
+  host=${3:?Host name}
+  [[ $host =~ ^[a-z0-9.-]+$ ]] || { echo "bench-content: bad host $host" >&2; exit 2; }
+  [[ $(id -u) -eq 0 ]] || { echo "bench-content: copying the WordPress peer needs root" >&2; exit 1; }
+  db=wp_siteplane_bench
+  peer_conf=/etc/wordpress/config-127.0.0.1.php
+  [[ -r $peer_conf ]] || { echo "bench-content: no $peer_conf (is the peer set up?)" >&2; exit 1; }
+  SECONDS=0
+  mysql -e "DROP DATABASE IF EXISTS $db; CREATE DATABASE $db DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci;
+    GRANT ALL PRIVILEGES ON $db.* TO 'wp_peer'@'localhost';"
+  mysqldump --single-transaction wp_peer | mysql "$db"
+  add=$((posts - $(mysql -N "$db" -e "SELECT count(*) FROM wp_posts WHERE post_type = 'post' AND post_status = 'publish'")))
+  if ((add > 0)); then
+    mysql "$db" <<SQL
+SET sql_mode = 'PIPES_AS_CONCAT';
+INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
+  comment_status, ping_status, post_password, post_name, to_ping, pinged, post_modified, post_modified_gmt,
+  post_content_filtered, post_parent, guid, menu_order, post_type, post_mime_type, comment_count)
+SELECT 1, d, d, $(content_sql "seq" "seq + 1" | sed 's/chr(10)/char(10)/g'), 'Bench post ' || seq, '', 'publish',
+  'open', 'open', '', 'bench-post-' || seq, '', '', d, d, '', 0, 'http://$host/?p=bench-' || seq, 0, 'post', '', 0
+FROM (SELECT seq, TIMESTAMP('2023-11-01') - INTERVAL seq MINUTE AS d FROM seq_1_to_$add) s;
+INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order)
+SELECT p.ID, c.term_taxonomy_id, 0 FROM wp_posts p JOIN (
+  SELECT term_taxonomy_id, taxonomy, ROW_NUMBER() OVER (PARTITION BY taxonomy ORDER BY term_taxonomy_id) - 1 AS k,
+    COUNT(*) OVER (PARTITION BY taxonomy) AS n
+  FROM wp_term_taxonomy WHERE taxonomy IN ('category', 'post_tag')) c ON c.k = p.ID % c.n
+WHERE p.post_name LIKE 'bench-post-%';
+UPDATE wp_term_taxonomy tt SET count = (SELECT count(*) FROM wp_term_relationships r
+  JOIN wp_posts p ON p.ID = r.object_id AND p.post_status = 'publish' WHERE r.term_taxonomy_id = tt.term_taxonomy_id)
+WHERE taxonomy IN ('category', 'post_tag');
+ANALYZE TABLE wp_posts, wp_term_relationships, wp_term_taxonomy;
+SQL
+  fi
+  conf=/etc/wordpress/config-$host.php
+  tmp=$(mktemp)
+  sed -e "s/define( *'DB_NAME', *'[^']*' *);/define( 'DB_NAME', '$db' );/" \
+    -e "s#http://127.0.0.1:8081#http://$host#g" "$peer_conf" >"$tmp"
+  grep -q "'DB_NAME', '$db'" "$tmp" || { rm -f "$tmp"; echo "bench-content: could not point a copy of $peer_conf at $db" >&2; exit 1; }
+  install -o root -g www-data -m 0640 "$tmp" "$conf"
+  rm -f "$tmp"
+  echo "bench-content: WordPress copy ($db, Host: $host) with $posts posts in ${SECONDS} s" >&2
+  ;;
+*)
+  echo "bench-content: siteplane or wordpress, not $kind" >&2
+  exit 2
+  ;;
+esac
