@@ -131,7 +131,7 @@ func (r *SiteReconciler) applyGenerated(ctx context.Context, site *sitev1.Site, 
 		return fmt.Errorf("apply Secret %s: %w", name, err)
 	}
 	if fresh {
-		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
 	}
 	p.mounted.Secrets[name] = data
 	return nil
@@ -204,10 +204,10 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 
 		switch {
 		case plan.Rotated:
-			r.event(site, corev1.EventTypeNormal, "APIKeyRotated", "Rotate",
+			r.event(site, secretRef(site, curName), corev1.EventTypeNormal, "APIKeyRotated", "Rotate",
 				"rotated marketplace key %s; the previous key works until %s", key.Name, plan.Previous.At.UTC().Format(time.RFC3339))
 		case plan.Generated:
-			r.event(site, corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
+			r.event(site, secretRef(site, curName), corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
 		}
 		if plan.Previous == nil && prev != nil {
 			deleted, err := r.deleteOwned(ctx, site, prev)
@@ -215,7 +215,8 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 				return fmt.Errorf("delete expired Secret %s: %w", prevName, err)
 			}
 			if deleted && plan.PreviousExpired {
-				r.event(site, corev1.EventTypeNormal, "APIKeyExpired", "Expire", "the previous marketplace key %s expired", key.Name)
+				r.event(site, secretRef(site, prevName), corev1.EventTypeNormal, "APIKeyExpired", "Expire",
+					"the previous marketplace key %s expired; Secret %s deleted", key.Name, prevName)
 			}
 		}
 		if !plan.Next.IsZero() && (p.next.IsZero() || plan.Next.Before(p.next)) {
@@ -249,7 +250,7 @@ func (r *SiteReconciler) revokeRemovedKeys(ctx context.Context, site *sitev1.Sit
 		if !deleted {
 			continue
 		}
-		r.event(site, corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
+		r.event(site, secretRef(site, s.Name), corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
 	}
 	return nil
 }

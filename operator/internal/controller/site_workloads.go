@@ -39,8 +39,8 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 			newHashes := desired.Spec.Template.Annotations
 			if oldHashes[resources.AnnotationConfigHash] != newHashes[resources.AnnotationConfigHash] ||
 				oldHashes[resources.AnnotationSecretHash] != newHashes[resources.AnnotationSecretHash] {
-				r.event(site, corev1.EventTypeNormal, "RollingOut", "Rollout",
-					"configuration or Secrets of %s changed; rolling its pods", component)
+				r.event(site, deploymentRef(site, name), corev1.EventTypeNormal, "RollingOut", "Rollout",
+					"configuration or Secrets of %s changed; rolling the pods of Deployment %s", component, name)
 			}
 		}
 		// The apply response is the live object, status included.
