@@ -186,7 +186,7 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 		// The previous key is written before the new current one, so a
 		// failure in between never leaves the old key without a Secret.
 		if plan.Previous != nil {
-			data := resources.APIKeyData(plan.Previous.Value, key.Account)
+			data := resources.APIKeyData(site, key, plan.Previous.Value)
 			ann := map[string]string{resources.AnnotationExpiresAt: plan.Previous.At.UTC().Format(time.RFC3339)}
 			if err := r.apply(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
 				return fmt.Errorf("apply Secret %s: %w", prevName, err)
@@ -194,7 +194,7 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 			p.mounted.Secrets[prevName] = data
 			st.PreviousSecretName, st.PreviousExpiresAt = prevName, ptrTime(plan.Previous.At)
 		}
-		data := resources.APIKeyData(plan.Current.Value, key.Account)
+		data := resources.APIKeyData(site, key, plan.Current.Value)
 		ann := map[string]string{resources.AnnotationCreatedAt: plan.Current.At.UTC().Format(time.RFC3339)}
 		if err := r.apply(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
 			return fmt.Errorf("apply Secret %s: %w", curName, err)
