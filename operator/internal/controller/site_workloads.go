@@ -66,7 +66,18 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 		if dep.Spec.Replicas != nil {
 			want = *dep.Spec.Replicas
 		}
-		setCondition(site, componentCondition(component, dep, want))
+		cond := componentCondition(component, dep, want)
+		if cond.Status != metav1.ConditionTrue {
+			// Say why, not only how many: the pods' own reports.
+			problems, err := r.componentPodProblems(ctx, site, component)
+			if err != nil {
+				return err
+			}
+			if problems != "" {
+				cond.Message += "; " + problems
+			}
+		}
+		setCondition(site, cond)
 
 		if err := r.apply(ctx, resources.Service(site, component)); err != nil {
 			return fmt.Errorf("apply Service %s: %w", name, err)
