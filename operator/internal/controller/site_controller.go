@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
@@ -53,8 +54,14 @@ type SiteReconciler struct {
 	// OnReconcile, when set, is called at the start of every pass (tests
 	// count passes with it to prove there is no hot loop).
 	OnReconcile func(types.NamespacedName)
+	// OptionalAPIInterval is how often the cluster is asked whether the
+	// optional APIs (Gateway API HTTPRoute, Prometheus Operator
+	// ServiceMonitor) are served (default: a minute).
+	OptionalAPIInterval time.Duration
 
-	served servedKinds
+	served   servedKinds
+	optional *optionalAPIs
+	wake     chan event.GenericEvent
 }
 
 // Least privilege: every write is a server-side apply (create and patch) or
