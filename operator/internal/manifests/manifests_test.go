@@ -49,13 +49,6 @@ func TestChartRulesMatchGeneratedRole(t *testing.T) {
 	}
 }
 
-// TestChartCRDMatchesGenerated checks `make manifests` copied the CRD.
-func TestChartCRDMatchesGenerated(t *testing.T) {
-	if string(read(t, "charts/siteplane-operator/crds/siteplane.dev_sites.yaml")) != string(read(t, "config/crd/bases/siteplane.dev_sites.yaml")) {
-		t.Error("the chart's CRD differs from config/crd/bases: run make manifests")
-	}
-}
-
 // TestSampleSiteDecodesStrictly catches a sample field the API does not
 // have (the envtest suite also creates the sample on a real API server).
 func TestSampleSiteDecodesStrictly(t *testing.T) {
