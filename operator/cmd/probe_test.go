@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"k8s.io/client-go/rest"
 )
 
 func TestProbeCommand(t *testing.T) {
@@ -46,5 +50,16 @@ func TestProbeCommand(t *testing.T) {
 	}
 	if err := probeCommand(context.Background(), nil, &out); err == nil {
 		t.Error("a probe without URLs succeeded")
+	}
+}
+
+// TestRunRefusesBadConcurrency: a reconcile concurrency below 1 is refused
+// before the operator connects anywhere.
+func TestRunRefusesBadConcurrency(t *testing.T) {
+	called := false
+	err := run(context.Background(), flag.NewFlagSet("test", flag.ContinueOnError), []string{"--max-concurrent-reconciles=0"},
+		func() (*rest.Config, error) { called = true; return nil, errors.New("no cluster") })
+	if err == nil || !strings.Contains(err.Error(), "--max-concurrent-reconciles must be at least 1") || called {
+		t.Errorf("run: %v (config requested: %t)", err, called)
 	}
 }

@@ -83,7 +83,7 @@ func TestOperatorBinary(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(runCtx, flag.NewFlagSet("test", flag.ContinueOnError), []string{
-			"--watch-namespace=watched", "--leader-elect", "--leader-election-namespace=watched", "--metrics-bind-address=" + metricsAddr, "--metrics-secure=true",
+			"--watch-namespace=watched", "--max-concurrent-reconciles=2", "--leader-elect", "--leader-election-namespace=watched", "--metrics-bind-address=" + metricsAddr, "--metrics-secure=true",
 			"--health-probe-bind-address=" + probeAddr, "--zap-log-level=error",
 		}, func() (*rest.Config, error) { return operator.Config(), nil })
 	}()
