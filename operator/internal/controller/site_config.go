@@ -26,7 +26,7 @@ func (r *SiteReconciler) reconcileConfig(ctx context.Context, site *sitev1.Site,
 		}
 		return false, nil
 	}
-	if err := r.apply(ctx, resources.ConfigMap(site, data)); err != nil {
+	if err := r.applyMemoized(ctx, resources.ConfigMap(site, data)); err != nil {
 		return false, fmt.Errorf("apply ConfigMap: %w", err)
 	}
 	p.mounted.Config = data

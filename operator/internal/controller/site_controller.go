@@ -60,6 +60,7 @@ type SiteReconciler struct {
 	OptionalAPIInterval time.Duration
 
 	served   servedKinds
+	memo     applyMemo
 	optional *optionalAPIs
 	wake     chan event.GenericEvent
 }
@@ -94,6 +95,9 @@ func (r *SiteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	}
 	site := &sitev1.Site{}
 	if err := r.Get(ctx, req.NamespacedName, site); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forgetSite(req.Namespace, req.Name)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !site.DeletionTimestamp.IsZero() {

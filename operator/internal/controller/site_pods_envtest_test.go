@@ -38,6 +38,8 @@ func TestComponentConditionSaysWhy(t *testing.T) {
 	if err := k8s.Status().Update(ctx, pod); err != nil {
 		t.Fatal(err)
 	}
+	// The Deployment controller has acted on the generation: 0 available.
+	setDeploymentAvailable(t, ns, "why-content", false)
 	poke(t, ns, "why")
 	eventually(t, "the pull failure in ContentReady", func() error {
 		c := meta.FindStatusCondition(getSite(t, ns, "why").Status.Conditions, "ContentReady")

@@ -127,7 +127,7 @@ func (r *SiteReconciler) applyGenerated(ctx context.Context, site *sitev1.Site, 
 		value, fresh = resources.RandomAlphanumeric(n), true
 	}
 	data := build(value)
-	if err := r.apply(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
+	if err := r.applyMemoized(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
 		return fmt.Errorf("apply Secret %s: %w", name, err)
 	}
 	if fresh {
@@ -188,7 +188,7 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 		if plan.Previous != nil {
 			data := resources.APIKeyData(site, key, plan.Previous.Value)
 			ann := map[string]string{resources.AnnotationExpiresAt: plan.Previous.At.UTC().Format(time.RFC3339)}
-			if err := r.apply(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
+			if err := r.applyMemoized(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
 				return fmt.Errorf("apply Secret %s: %w", prevName, err)
 			}
 			p.mounted.Secrets[prevName] = data
@@ -196,7 +196,7 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 		}
 		data := resources.APIKeyData(site, key, plan.Current.Value)
 		ann := map[string]string{resources.AnnotationCreatedAt: plan.Current.At.UTC().Format(time.RFC3339)}
-		if err := r.apply(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
+		if err := r.applyMemoized(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
 			return fmt.Errorf("apply Secret %s: %w", curName, err)
 		}
 		p.mounted.Secrets[curName] = data

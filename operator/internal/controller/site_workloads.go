@@ -24,7 +24,7 @@ import (
 // yet, and only a person can tell.
 func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Site, p *pass) error {
 	if resources.MediaUsesClaim(site) {
-		if err := r.apply(ctx, resources.MediaPVC(site)); err != nil {
+		if err := r.applyMemoized(ctx, resources.MediaPVC(site)); err != nil {
 			return fmt.Errorf("apply PersistentVolumeClaim: %w", err)
 		}
 	}
@@ -67,8 +67,10 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 			want = *dep.Spec.Replicas
 		}
 		cond := componentCondition(component, dep, want)
-		if cond.Status != metav1.ConditionTrue {
-			// Say why, not only how many: the pods' own reports.
+		if cond.Status != metav1.ConditionTrue && dep.Status.ObservedGeneration >= dep.Generation {
+			// Say why, not only how many: the pods' own reports (once the
+			// Deployment controller has acted on this generation; before,
+			// the pods are the previous rollout's or not there yet).
 			problems, err := r.componentPodProblems(ctx, site, component)
 			if err != nil {
 				return err
@@ -79,7 +81,7 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 		}
 		setCondition(site, cond)
 
-		if err := r.apply(ctx, resources.Service(site, component)); err != nil {
+		if err := r.applyMemoized(ctx, resources.Service(site, component)); err != nil {
 			return fmt.Errorf("apply Service %s: %w", name, err)
 		}
 	}
