@@ -194,6 +194,12 @@ func TestOperatorBinary(t *testing.T) {
 		`siteplane_site_component_ready{component="gateway",namespace="watched",site="s"} 0`,
 		`siteplane_apikey_age_seconds{key="k",namespace="watched",site="s"}`,
 		`controller_runtime_reconcile_total{controller="site"`)
+	// The chart's Grafana dashboard queries only series the operator exports.
+	_, body, err := scrape(prometheus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDashboardOperatorMetrics(t, body)
 }
 
 func readYAML(t *testing.T, name string, into any) {
