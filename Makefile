@@ -80,7 +80,7 @@ $(CONTROLLER_GEN):
 manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC into config/.
 	cd operator && $(CONTROLLER_GEN) rbac:roleName=siteplane-operator crd:allowDangerousTypes=false webhook paths="./..." \
 		output:crd:artifacts:config=../config/crd/bases output:rbac:artifacts:config=../config/rbac
-	cp config/crd/bases/*.yaml charts/siteplane-operator/crds/
+	hack/chart-crds.sh
 	@# The chart's ClusterRole rules are the generated role's rules, verbatim (a test checks it).
 	mkdir -p .cache
 	{ sed '/^rules:/,$$d' charts/siteplane-operator/templates/clusterrole.yaml; sed -n '/^rules:/,$$p' config/rbac/role.yaml; } > .cache/clusterrole.yaml

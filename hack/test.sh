@@ -38,6 +38,10 @@ if [[ -x hack/envtest.sh ]]; then
   export KUBEBUILDER_ASSETS
 fi
 
+step "helm (the chart tests render and lint the chart with it)"
+SITEPLANE_HELM=$(hack/helm.sh)
+export SITEPLANE_HELM
+
 step "versitygw (S3-compatible server for the media S3 backend's tests)"
 SITEPLANE_TEST_VERSITYGW=$(hack/versitygw.sh)
 export SITEPLANE_TEST_VERSITYGW

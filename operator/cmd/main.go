@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -41,6 +42,13 @@ func init() {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "probe" {
+		if err := probeCommand(context.Background(), os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctrl.SetupSignalHandler(), flag.CommandLine, os.Args[1:], ctrl.GetConfig); err != nil {
 		ctrl.Log.WithName("setup").Error(err, "operator failed")
 		os.Exit(1)
@@ -55,6 +63,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		secureMetrics, enableHTTP2, leaderElect bool
 		watchNamespace, imageRegistry, imageTag string
 		leaderElectionNamespace                 string
+		maxConcurrentReconciles                 int
 	)
 	fs.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
 	fs.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
@@ -66,10 +75,14 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 	fs.StringVar(&watchNamespace, "watch-namespace", "", "Reconcile Sites of this namespace only (all namespaces when empty).")
 	fs.StringVar(&imageRegistry, "image-registry", "ghcr.io/siteplane", "Registry and path prefix of the default service images.")
 	fs.StringVar(&imageTag, "image-tag", version, "Tag of the default service images.")
+	fs.IntVar(&maxConcurrentReconciles, "max-concurrent-reconciles", 4, "Sites reconciled at the same time (passes of one Site never overlap).")
 	opts := zap.Options{}
 	opts.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if maxConcurrentReconciles < 1 {
+		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", maxConcurrentReconciles)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("setup")
@@ -104,6 +117,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		// lease early only speeds up the hand-over to the next leader.
 		LeaderElectionReleaseOnCancel: true,
 		Cache:                         controller.CacheOptions(watchNamespace),
+		Controller:                    config.Controller{MaxConcurrentReconciles: maxConcurrentReconciles},
 	})
 	if err != nil {
 		return fmt.Errorf("create the manager: %w", err)

@@ -66,6 +66,13 @@ func TestOperatorBinary(t *testing.T) {
 		&rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "operator-metrics-auth"},
 			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: metricsAuth.Name},
 			Subjects: []rbacv1.Subject{subject}})
+	// Leader election under exactly the shipped leader-election Role: its
+	// Lease and the LeaderElection event (core API) in the Lease's namespace.
+	var election rbacv1.Role
+	readYAML(t, "leader_election_role.yaml", &election)
+	election.Namespace = "watched"
+	mustCreate(t, c, &election, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "operator-election", Namespace: "watched"},
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: election.Name}, Subjects: []rbacv1.Subject{subject}})
 	operator, err := env.AddUser(envtest.User{Name: user}, admin)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +83,7 @@ func TestOperatorBinary(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(runCtx, flag.NewFlagSet("test", flag.ContinueOnError), []string{
-			"--watch-namespace=watched", "--metrics-bind-address=" + metricsAddr, "--metrics-secure=true",
+			"--watch-namespace=watched", "--max-concurrent-reconciles=2", "--leader-elect", "--leader-election-namespace=watched", "--metrics-bind-address=" + metricsAddr, "--metrics-secure=true",
 			"--health-probe-bind-address=" + probeAddr, "--zap-log-level=error",
 		}, func() (*rest.Config, error) { return operator.Config(), nil })
 	}()
@@ -107,6 +114,20 @@ func TestOperatorBinary(t *testing.T) {
 			return fmt.Errorf("no status yet")
 		}
 		return nil
+	})
+	// The election's event is refused without core events in the Role (the
+	// Lease alone is not enough for a leader that reports its election).
+	poll(t, "the LeaderElection event", func() error {
+		var evs corev1.EventList
+		if err := c.List(ctx, &evs, client.InNamespace("watched")); err != nil {
+			return err
+		}
+		for _, e := range evs.Items {
+			if e.Reason == "LeaderElection" && e.InvolvedObject.Kind == "Lease" {
+				return nil
+			}
+		}
+		return fmt.Errorf("no LeaderElection event among %d", len(evs.Items))
 	})
 	time.Sleep(time.Second)
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "other", Name: "s-config"}, &corev1.ConfigMap{}); !apierrors.IsNotFound(err) {
@@ -173,6 +194,12 @@ func TestOperatorBinary(t *testing.T) {
 		`siteplane_site_component_ready{component="gateway",namespace="watched",site="s"} 0`,
 		`siteplane_apikey_age_seconds{key="k",namespace="watched",site="s"}`,
 		`controller_runtime_reconcile_total{controller="site"`)
+	// The chart's Grafana dashboard queries only series the operator exports.
+	_, body, err := scrape(prometheus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDashboardOperatorMetrics(t, body)
 }
 
 func readYAML(t *testing.T, name string, into any) {

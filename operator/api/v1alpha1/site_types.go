@@ -496,10 +496,20 @@ type APIKeySpec struct {
 	Name string `json:"name"`
 
 	// Account is the username of the marketplace account owning the key.
+	// The marketplace creates the account when it does not exist (empty:
+	// no balance, no profile; an import can fill it later) and never
+	// changes an existing one, so the key works without an import.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=100
 	Account string `json:"account"`
+
+	// AccountEmail is the email address of the account when the marketplace
+	// creates it; defaults to <account>@<the site's host>.
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:Pattern=`^[^@\s]+@[^@\s]+\.[^@\s]+$`
+	// +optional
+	AccountEmail string `json:"accountEmail,omitempty"`
 
 	// Rotation replaces the key periodically; unset means never.
 	// +optional

@@ -41,7 +41,10 @@ func TestManagerRunsWithGeneratedRoleOnly(t *testing.T) {
 		{"", "configmaps", "", "delete", false},
 		{"", "persistentvolumeclaims", "", "delete", false},
 		{"networking.k8s.io", "ingresses", "", "delete", true},
+		// Pods are listed (uncached) to say why a component is not available.
+		{"", "pods", "", "list", true},
 		{"", "pods", "", "get", false},
+		{"", "pods", "", "delete", false},
 		{"rbac.authorization.k8s.io", "clusterroles", "", "create", false},
 	}
 	for _, tt := range tests {

@@ -32,6 +32,18 @@ func (s *servedKinds) isServed(mapper meta.RESTMapper, gvk schema.GroupVersionKi
 	if a, ok := s.answers[gvk]; ok && now.Sub(a.at) < servedTTL {
 		return a.served, nil
 	}
+	return s.askLocked(mapper, gvk, now)
+}
+
+// refresh asks the REST mapper whatever the cached answer says. (The
+// mapper asks the API server again for a kind it did not know.)
+func (s *servedKinds) refresh(mapper meta.RESTMapper, gvk schema.GroupVersionKind, now time.Time) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.askLocked(mapper, gvk, now)
+}
+
+func (s *servedKinds) askLocked(mapper meta.RESTMapper, gvk schema.GroupVersionKind, now time.Time) (bool, error) {
 	_, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	served := err == nil
 	if err != nil && !meta.IsNoMatchError(err) {

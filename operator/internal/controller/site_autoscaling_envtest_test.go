@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
 )
 
 // TestAutoscalingHandsReplicasToTheHPA: with autoscaling the operator writes
@@ -115,4 +116,59 @@ func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestAutoscalingOnKeepsTheReplicaCount: turning autoscaling on for a
+// running component must not scale it down first. Were the operator the
+// only owner of spec.replicas when its apply stops carrying the field,
+// server-side apply would drop it and the API server default it to 1,
+// until the autoscaler (here none runs) scaled back up.
+func TestAutoscalingOnKeepsTheReplicaCount(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "busy-db")
+	site := newSite(ns, "busy")
+	site.Spec.Components.Content.Replicas = ptr.To[int32](3)
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "3 content replicas", func() error {
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, key(ns, "busy-content"), &d); err != nil {
+			return err
+		}
+		if d.Spec.Replicas == nil || *d.Spec.Replicas != 3 {
+			return fmt.Errorf("replicas %v", d.Spec.Replicas)
+		}
+		return nil
+	})
+
+	updateSite(t, ns, "busy", func(s *sitev1.Site) {
+		s.Spec.Components.Content.Autoscaling = &sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](1), MaxReplicas: 6}
+	})
+	eventually(t, "the HorizontalPodAutoscaler", func() error {
+		return k8s.Get(ctx, key(ns, "busy-content"), &autoscalingv2.HorizontalPodAutoscaler{})
+	})
+	settle(t, ns, "busy")
+	var d appsv1.Deployment
+	if err := k8s.Get(ctx, key(ns, "busy-content"), &d); err != nil {
+		t.Fatal(err)
+	}
+	if *d.Spec.Replicas != 3 {
+		t.Errorf("turning autoscaling on changed the replicas to %d, want 3 until the autoscaler decides", *d.Spec.Replicas)
+	}
+	if ownsReplicas(d.ManagedFields, resources.FieldManager) {
+		t.Error("the operator still owns spec.replicas: the autoscaler's changes would be reverted")
+	}
+
+	// The autoscaler scales; later passes leave its choice alone.
+	d.Spec.Replicas = ptr.To[int32](5)
+	if err := k8s.Update(ctx, &d, client.FieldOwner("horizontal-pod-autoscaler")); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ns, "busy")
+	_ = get(t, ns, "busy-content", &d)
+	if *d.Spec.Replicas != 5 {
+		t.Errorf("the operator reset the autoscaler's 5 replicas to %d", *d.Spec.Replicas)
+	}
 }

@@ -22,11 +22,11 @@ func (r *SiteReconciler) reconcileConfig(ctx context.Context, site *sitev1.Site,
 		setCondition(site, metav1.Condition{Type: sitev1.ConditionRoutesReady, Status: metav1.ConditionFalse,
 			Reason: sitev1.ReasonInvalidSettings, Message: err.Error()})
 		if prev == nil || prev.Reason != sitev1.ReasonInvalidSettings {
-			r.event(site, corev1.EventTypeWarning, sitev1.ReasonInvalidSettings, "Render", "%v", err)
+			r.event(site, nil, corev1.EventTypeWarning, sitev1.ReasonInvalidSettings, "Render", "%v", err)
 		}
 		return false, nil
 	}
-	if err := r.apply(ctx, resources.ConfigMap(site, data)); err != nil {
+	if err := r.applyMemoized(ctx, resources.ConfigMap(site, data)); err != nil {
 		return false, fmt.Errorf("apply ConfigMap: %w", err)
 	}
 	p.mounted.Config = data

@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
@@ -53,8 +54,15 @@ type SiteReconciler struct {
 	// OnReconcile, when set, is called at the start of every pass (tests
 	// count passes with it to prove there is no hot loop).
 	OnReconcile func(types.NamespacedName)
+	// OptionalAPIInterval is how often the cluster is asked whether the
+	// optional APIs (Gateway API HTTPRoute, Prometheus Operator
+	// ServiceMonitor) are served (default: a minute).
+	OptionalAPIInterval time.Duration
 
-	served servedKinds
+	served   servedKinds
+	memo     applyMemo
+	optional *optionalAPIs
+	wake     chan event.GenericEvent
 }
 
 // Least privilege: every write is a server-side apply (create and patch) or
@@ -71,6 +79,7 @@ type SiteReconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=configmaps;services;persistentvolumeclaims,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=list
 // +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses;networkpolicies,verbs=get;list;watch;create;patch;delete
@@ -86,6 +95,9 @@ func (r *SiteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	}
 	site := &sitev1.Site{}
 	if err := r.Get(ctx, req.NamespacedName, site); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forgetSite(req.Namespace, req.Name)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !site.DeletionTimestamp.IsZero() {

@@ -26,7 +26,7 @@ func (r *SiteReconciler) reconcileExposure(ctx context.Context, site *sitev1.Sit
 	cond := metav1.Condition{Type: sitev1.ConditionRoutesReady, Status: metav1.ConditionTrue}
 
 	if typ == sitev1.ExposureIngress {
-		if err := r.apply(ctx, resources.Ingress(site)); err != nil {
+		if err := r.applyMemoized(ctx, resources.Ingress(site)); err != nil {
 			return fmt.Errorf("apply Ingress: %w", err)
 		}
 		cond.Reason, cond.Message = sitev1.ReasonRoutesConfigured, "route file rendered; Ingress "+name+" routes to the gateway"

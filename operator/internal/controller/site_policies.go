@@ -22,21 +22,21 @@ func (r *SiteReconciler) reconcilePolicies(ctx context.Context, site *sitev1.Sit
 	for _, component := range contract.Services {
 		name := resources.ComponentName(site.Name, component)
 		if resources.NeedsPDB(site, component) {
-			if err := r.apply(ctx, resources.PodDisruptionBudget(site, component)); err != nil {
+			if err := r.applyMemoized(ctx, resources.PodDisruptionBudget(site, component)); err != nil {
 				return fmt.Errorf("apply PodDisruptionBudget %s: %w", name, err)
 			}
 		} else if err := r.deleteIfOwned(ctx, site, &policyv1.PodDisruptionBudget{}, name); err != nil {
 			return fmt.Errorf("delete PodDisruptionBudget %s: %w", name, err)
 		}
 		if site.Component(component).Autoscaling != nil {
-			if err := r.apply(ctx, resources.HorizontalPodAutoscaler(site, component)); err != nil {
+			if err := r.applyMemoized(ctx, resources.HorizontalPodAutoscaler(site, component)); err != nil {
 				return fmt.Errorf("apply HorizontalPodAutoscaler %s: %w", name, err)
 			}
 		} else if err := r.deleteIfOwned(ctx, site, &autoscalingv2.HorizontalPodAutoscaler{}, name); err != nil {
 			return fmt.Errorf("delete HorizontalPodAutoscaler %s: %w", name, err)
 		}
 		if netpol {
-			if err := r.apply(ctx, resources.NetworkPolicy(site, component)); err != nil {
+			if err := r.applyMemoized(ctx, resources.NetworkPolicy(site, component)); err != nil {
 				return fmt.Errorf("apply NetworkPolicy %s: %w", name, err)
 			}
 		} else if err := r.deleteIfOwned(ctx, site, &networkingv1.NetworkPolicy{}, name); err != nil {

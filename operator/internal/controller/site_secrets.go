@@ -129,11 +129,11 @@ func (r *SiteReconciler) applyGenerated(ctx context.Context, site *sitev1.Site, 
 		value, fresh = resources.RandomAlphanumeric(n), true
 	}
 	data := build(value)
-	if err := r.apply(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
+	if err := r.applyMemoized(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
 		return fmt.Errorf("apply Secret %s: %w", name, err)
 	}
 	if fresh {
-		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
 	}
 	p.mounted.Secrets[name] = data
 	return nil
@@ -188,17 +188,17 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 		// The previous key is written before the new current one, so a
 		// failure in between never leaves the old key without a Secret.
 		if plan.Previous != nil {
-			data := resources.APIKeyData(plan.Previous.Value, key.Account)
+			data := resources.APIKeyData(site, key, plan.Previous.Value)
 			ann := map[string]string{resources.AnnotationExpiresAt: plan.Previous.At.UTC().Format(time.RFC3339)}
-			if err := r.apply(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
+			if err := r.applyMemoized(ctx, apiKeySecret(site, prevName, key.Name, data, ann)); err != nil {
 				return fmt.Errorf("apply Secret %s: %w", prevName, err)
 			}
 			p.mounted.Secrets[prevName] = data
 			st.PreviousSecretName, st.PreviousExpiresAt = prevName, ptrTime(plan.Previous.At)
 		}
-		data := resources.APIKeyData(plan.Current.Value, key.Account)
+		data := resources.APIKeyData(site, key, plan.Current.Value)
 		ann := map[string]string{resources.AnnotationCreatedAt: plan.Current.At.UTC().Format(time.RFC3339)}
-		if err := r.apply(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
+		if err := r.applyMemoized(ctx, apiKeySecret(site, curName, key.Name, data, ann)); err != nil {
 			return fmt.Errorf("apply Secret %s: %w", curName, err)
 		}
 		p.mounted.Secrets[curName] = data
@@ -206,10 +206,10 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 
 		switch {
 		case plan.Rotated:
-			r.event(site, corev1.EventTypeNormal, "APIKeyRotated", "Rotate",
+			r.event(site, secretRef(site, curName), corev1.EventTypeNormal, "APIKeyRotated", "Rotate",
 				"rotated marketplace key %s; the previous key works until %s", key.Name, plan.Previous.At.UTC().Format(time.RFC3339))
 		case plan.Generated:
-			r.event(site, corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
+			r.event(site, secretRef(site, curName), corev1.EventTypeNormal, "APIKeyIssued", "Issue", "issued marketplace key %s into Secret %s", key.Name, curName)
 		}
 		if plan.Previous == nil && prev != nil {
 			deleted, err := r.deleteOwned(ctx, site, prev)
@@ -217,7 +217,8 @@ func (r *SiteReconciler) reconcileAPIKeys(ctx context.Context, site *sitev1.Site
 				return fmt.Errorf("delete expired Secret %s: %w", prevName, err)
 			}
 			if deleted && plan.PreviousExpired {
-				r.event(site, corev1.EventTypeNormal, "APIKeyExpired", "Expire", "the previous marketplace key %s expired", key.Name)
+				r.event(site, secretRef(site, prevName), corev1.EventTypeNormal, "APIKeyExpired", "Expire",
+					"the previous marketplace key %s expired; Secret %s deleted", key.Name, prevName)
 			}
 		}
 		if !plan.Next.IsZero() && (p.next.IsZero() || plan.Next.Before(p.next)) {
@@ -251,7 +252,7 @@ func (r *SiteReconciler) revokeRemovedKeys(ctx context.Context, site *sitev1.Sit
 		if !deleted {
 			continue
 		}
-		r.event(site, corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
+		r.event(site, secretRef(site, s.Name), corev1.EventTypeNormal, "APIKeyRevoked", "Revoke", "revoked marketplace key Secret %s", s.Name)
 	}
 	return nil
 }

@@ -8,16 +8,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/operator/internal/resources"
@@ -38,6 +40,10 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIReader == nil {
 		r.APIReader = mgr.GetAPIReader()
 	}
+	if r.OptionalAPIInterval <= 0 {
+		r.OptionalAPIInterval = servedTTL
+	}
+	r.wake = make(chan event.GenericEvent)
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, userSecretIndex,
 		func(o client.Object) []string {
 			site := o.(*sitev1.Site)
@@ -66,19 +72,26 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&networkingv1.NetworkPolicy{}).
 		Owns(&networkingv1.Ingress{}).
-		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForUserSecret))
-	for _, gvk := range []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK} {
-		served, err := r.served.isServed(mgr.GetRESTMapper(), gvk, r.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if served {
-			u := &unstructured.Unstructured{}
-			u.SetGroupVersionKind(gvk)
-			b = b.Owns(u)
-		}
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForUserSecret)).
+		// Wake-ups of every Site when an optional API appears.
+		WatchesRawSource(source.Channel(r.wake, &handler.EnqueueRequestForObject{}))
+	c, err := b.Build(r)
+	if err != nil {
+		return err
 	}
-	return b.Complete(r)
+	r.optional = &optionalAPIs{
+		kinds:    []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK},
+		watching: map[schema.GroupVersionKind]bool{},
+		ctrl:     c,
+		cache:    mgr.GetCache(),
+		mapper:   mgr.GetRESTMapper(),
+		scheme:   mgr.GetScheme(),
+	}
+	// Kinds served now are watched from the start, like every other child.
+	if _, err := r.checkOptionalAPIs(context.Background()); err != nil {
+		return err
+	}
+	return mgr.Add(manager.RunnableFunc(r.followOptionalAPIs))
 }
 
 // sitesForUserSecret maps a Secret to the Sites using it as database or

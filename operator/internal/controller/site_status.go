@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/services/pkg/contract"
@@ -127,15 +128,15 @@ func (r *SiteReconciler) recordTransitions(before, after *sitev1.Site) {
 	}
 	switch after.Status.Phase {
 	case sitev1.PhaseReady:
-		r.event(after, corev1.EventTypeNormal, "Ready", "Reconcile", "site is ready at %s", after.Status.URL)
+		r.event(after, nil, corev1.EventTypeNormal, "Ready", "Reconcile", "site is ready at %s", after.Status.URL)
 	case sitev1.PhaseDegraded, sitev1.PhaseFailed:
 		msg := ""
 		if c := findCondition(after, sitev1.ConditionReady); c != nil {
 			msg = c.Message
 		}
-		r.event(after, corev1.EventTypeWarning, string(after.Status.Phase), "Reconcile", "site is %s: %s", after.Status.Phase, msg)
+		r.event(after, nil, corev1.EventTypeWarning, string(after.Status.Phase), "Reconcile", "site is %s: %s", after.Status.Phase, msg)
 	case sitev1.PhaseSuspended:
-		r.event(after, corev1.EventTypeNormal, "Suspended", "Reconcile", "reconciliation suspended")
+		r.event(after, nil, corev1.EventTypeNormal, "Suspended", "Reconcile", "reconciliation suspended")
 	}
 }
 
@@ -150,9 +151,28 @@ func statusEqual(a, b sitev1.SiteStatus) bool {
 	return equality.Semantic.DeepEqual(a, b)
 }
 
-func (r *SiteReconciler) event(site *sitev1.Site, eventType, reason, action, note string, args ...any) {
+// event records an event about site. related names the child it concerns:
+// the recorder folds events of the same regarding object, related object,
+// reason and action into one series and keeps only the first note, so two
+// Secrets generated in one pass would otherwise show as one event naming
+// one Secret.
+func (r *SiteReconciler) event(site *sitev1.Site, related *corev1.ObjectReference, eventType, reason, action, note string, args ...any) {
 	if r.Recorder == nil {
 		return
 	}
-	r.Recorder.Eventf(site, nil, eventType, reason, action, note, args...)
+	var rel runtime.Object
+	if related != nil {
+		rel = related
+	}
+	r.Recorder.Eventf(site, rel, eventType, reason, action, note, args...)
+}
+
+// secretRef refers to a Secret of site, for an event's related object.
+func secretRef(site *sitev1.Site, name string) *corev1.ObjectReference {
+	return &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: site.Namespace, Name: name}
+}
+
+// deploymentRef refers to a Deployment of site.
+func deploymentRef(site *sitev1.Site, name string) *corev1.ObjectReference {
+	return &corev1.ObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Namespace: site.Namespace, Name: name}
 }

@@ -42,7 +42,7 @@ func TestManifestsApplyToAPIServer(t *testing.T) {
 	renders := map[string][]string{
 		"helm template (defaults)": {helm, "template", "rel", filepath.Join(root, "charts", "siteplane-operator"), "-n", "ops"},
 		"helm template (one namespace, ServiceMonitor)": {helm, "template", "rel", filepath.Join(root, "charts", "siteplane-operator"),
-			"-n", "ops", "--set", "watchNamespace=ops", "--set", "metrics.serviceMonitor.enabled=true"},
+			"-n", "ops", "--set", "watchNamespace=ops", "--set", "metrics.serviceMonitor.enabled=true", "--set", "tests.site=blog"},
 	}
 	if kubectl, err := exec.LookPath("kubectl"); err == nil {
 		renders["kubectl kustomize config/default"] = []string{kubectl, "kustomize", filepath.Join(root, "config", "default")}

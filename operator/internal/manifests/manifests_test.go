@@ -49,13 +49,6 @@ func TestChartRulesMatchGeneratedRole(t *testing.T) {
 	}
 }
 
-// TestChartCRDMatchesGenerated checks `make manifests` copied the CRD.
-func TestChartCRDMatchesGenerated(t *testing.T) {
-	if string(read(t, "charts/siteplane-operator/crds/siteplane.dev_sites.yaml")) != string(read(t, "config/crd/bases/siteplane.dev_sites.yaml")) {
-		t.Error("the chart's CRD differs from config/crd/bases: run make manifests")
-	}
-}
-
 // TestSampleSiteDecodesStrictly catches a sample field the API does not
 // have (the envtest suite also creates the sample on a real API server).
 func TestSampleSiteDecodesStrictly(t *testing.T) {
@@ -117,17 +110,23 @@ func TestChartValuesSchemaIsClosed(t *testing.T) {
 	walk("", top, values)
 }
 
-// helmBinary is helm from PATH or the copy `make chart` builds into bin/.
+// helmBinary is the pinned helm hack/helm.sh builds: $SITEPLANE_HELM (set
+// by hack/test.sh), else bin/helm-*/helm. Without it the chart tests skip,
+// except under CI=true, where a skipped chart test would hide a broken chart.
 func helmBinary(t *testing.T) string {
 	t.Helper()
-	if p, err := exec.LookPath("helm"); err == nil {
+	if p := os.Getenv("SITEPLANE_HELM"); p != "" {
 		return p
 	}
-	p, _ := filepath.Abs(filepath.Join(root, "bin", "helm"))
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("helm not found (make chart builds it into bin/)")
+	if found, _ := filepath.Glob(filepath.Join(root, "bin", "helm-*", "helm")); len(found) > 0 {
+		p, _ := filepath.Abs(found[len(found)-1])
+		return p
 	}
-	return p
+	if os.Getenv("CI") == "true" {
+		t.Fatal("helm not found: set SITEPLANE_HELM=$(hack/helm.sh) (hack/test.sh does)")
+	}
+	t.Skip("helm not found: set SITEPLANE_HELM=$(hack/helm.sh)")
+	return ""
 }
 
 // TestChartOperatorRoleScope renders the chart: the operator's rules are a

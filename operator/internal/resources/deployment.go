@@ -161,27 +161,28 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 		keyMounts := append([]KeyMount(nil), m.APIKeys...)
 		sort.Slice(keyMounts, func(i, j int) bool { return keyMounts[i].Dir < keyMounts[j].Dir })
 		proj := corev1ac.ProjectedVolumeSource()
-		secretKeys := map[string][]string{}
 		for _, k := range keyMounts {
 			// Optional: a key Secret deleted at the end of its grace period
 			// must not keep new pods from starting.
-			proj.WithSources(corev1ac.VolumeProjection().WithSecret(corev1ac.SecretProjection().
-				WithName(k.SecretName).WithOptional(true).
-				WithItems(
-					corev1ac.KeyToPath().WithKey(contract.KeyDirAPIKeyFile).WithPath(path.Join(k.Dir, contract.KeyDirAPIKeyFile)),
-					corev1ac.KeyToPath().WithKey(contract.KeyDirAccountFile).WithPath(path.Join(k.Dir, contract.KeyDirAccountFile)),
-				)))
-			secretKeys[k.SecretName] = []string{contract.KeyDirAPIKeyFile, contract.KeyDirAccountFile}
+			src := corev1ac.SecretProjection().WithName(k.SecretName).WithOptional(true)
+			for _, f := range []string{contract.KeyDirAPIKeyFile, contract.KeyDirAccountFile, contract.KeyDirAccountEmailFile} {
+				src.WithItems(corev1ac.KeyToPath().WithKey(f).WithPath(path.Join(k.Dir, f)))
+			}
+			proj.WithSources(corev1ac.VolumeProjection().WithSecret(src))
 		}
 		if len(keyMounts) == 0 {
 			// A projected volume needs a source list; an empty one is valid
 			// and gives the service an empty key directory.
 			proj.Sources = []corev1ac.VolumeProjectionApplyConfiguration{}
 		}
+		// The key Secrets are not hashed into the pod template: the
+		// marketplace re-reads its key directory every few seconds and the
+		// kubelet refreshes a projected volume's files in place, so a
+		// rotation or an expiry reaches running pods without restarting
+		// them. Adding or removing a key changes the sources, and so rolls.
 		list = append(list, mount{
-			volume:     corev1ac.Volume().WithName(volKeys).WithProjected(proj),
-			mountPath:  contract.MarketplaceKeysMountPath,
-			secretKeys: secretKeys,
+			volume:    corev1ac.Volume().WithName(volKeys).WithProjected(proj),
+			mountPath: contract.MarketplaceKeysMountPath,
 		})
 	case contract.ServiceMedia:
 		list = append(list, mediaMount(site))

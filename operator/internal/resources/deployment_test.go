@@ -18,12 +18,13 @@ func testMounted() Mounted {
 	return Mounted{
 		Config: map[string]string{contract.SiteFileName: `{"title":"a"}`, contract.RoutesFileName: `{"version":1}`},
 		Secrets: map[string]map[string][]byte{
-			"blog-internal-key": {contract.InternalKeySecretKey: []byte("k1")},
-			"blog-admin":        {contract.AdminPasswordKey: []byte("p1")},
-			"blog-db":           {"uri": []byte("postgres://x"), "password": []byte("pw")},
-			"blog-apikey-shop":  {contract.KeyDirAPIKeyFile: []byte("key1"), contract.KeyDirAccountFile: []byte("acme")},
+			"blog-internal-key":         {contract.InternalKeySecretKey: []byte("k1")},
+			"blog-admin":                {contract.AdminPasswordKey: []byte("p1")},
+			"blog-db":                   {"uri": []byte("postgres://x"), "password": []byte("pw")},
+			"blog-apikey-shop":          {contract.KeyDirAPIKeyFile: []byte("key1"), contract.KeyDirAccountFile: []byte("acme")},
+			"blog-apikey-shop-previous": {contract.KeyDirAPIKeyFile: []byte("key0"), contract.KeyDirAccountFile: []byte("acme")},
 		},
-		APIKeys: []KeyMount{{Dir: "shop", SecretName: "blog-apikey-shop"}},
+		APIKeys: []KeyMount{{Dir: "shop", SecretName: "blog-apikey-shop"}, {Dir: "shop-previous", SecretName: "blog-apikey-shop-previous"}},
 	}
 }
 
@@ -244,7 +245,6 @@ func TestMediaStrategyAndVolume(t *testing.T) {
 
 func TestMarketplaceKeyProjection(t *testing.T) {
 	m := testMounted()
-	m.APIKeys = append(m.APIKeys, KeyMount{Dir: "shop-previous", SecretName: "blog-apikey-shop-previous"})
 	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceMarketplace, ImageDefaults{}, m))
 	var proj *corev1.ProjectedVolumeSource
 	for _, v := range d.Spec.Template.Spec.Volumes {
@@ -269,6 +269,7 @@ func TestMarketplaceKeyProjection(t *testing.T) {
 		"shop/account":          "blog-apikey-shop:account",
 		"shop-previous/api-key": "blog-apikey-shop-previous:api-key",
 		"shop-previous/account": "blog-apikey-shop-previous:account",
+		"shop/account-email":    "blog-apikey-shop:account-email",
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -328,10 +329,16 @@ func TestPodHashes(t *testing.T) {
 			unmoved: []string{contract.ServiceContent, contract.ServiceMarketplace},
 		},
 		{
-			name:    "api key",
+			// The marketplace re-reads its key directory: a rotated or
+			// expired key reaches it without a restart.
+			name:    "api key rotated",
 			change:  func(m *Mounted) { m.Secrets["blog-apikey-shop"][contract.KeyDirAPIKeyFile] = []byte("key2") },
-			rolls:   []string{contract.ServiceMarketplace},
-			unmoved: []string{contract.ServiceGateway, contract.ServiceContent},
+			unmoved: []string{contract.ServiceMarketplace, contract.ServiceGateway, contract.ServiceContent, contract.ServiceMedia},
+		},
+		{
+			name:    "previous api key expired",
+			change:  func(m *Mounted) { delete(m.Secrets, "blog-apikey-shop-previous") },
+			unmoved: []string{contract.ServiceMarketplace},
 		},
 		{
 			name:   "database dsn",

@@ -9,6 +9,10 @@ import (
 // FieldManager is the one server-side apply field manager of the operator.
 const FieldManager = "siteplane-operator"
 
+// ReplicasHandoverManager co-owns a Deployment's spec.replicas while the
+// operator hands the field over to a HorizontalPodAutoscaler.
+const ReplicasHandoverManager = "siteplane-operator-replicas-handover"
+
 // Names of the children of a Site. Every name is prefixed with the Site name
 // (at most 40 characters, enforced by the CRD) so two Sites in a namespace
 // never collide.

@@ -110,12 +110,48 @@ func AdminData(site *sitev1.Site, password string) map[string][]byte {
 }
 
 // APIKeyData is one marketplace key Secret's data, laid out as the key
-// directory expects once projected into <dir>/<key-name>/.
-func APIKeyData(key, account string) map[string][]byte {
+// directory expects once projected into <dir>/<key-name>/: the key, its
+// account, and the email the marketplace gives the account if it has to
+// create it.
+func APIKeyData(site *sitev1.Site, spec sitev1.APIKeySpec, key string) map[string][]byte {
 	return map[string][]byte{
-		contract.KeyDirAPIKeyFile:  []byte(key),
-		contract.KeyDirAccountFile: []byte(account),
+		contract.KeyDirAPIKeyFile:       []byte(key),
+		contract.KeyDirAccountFile:      []byte(spec.Account),
+		contract.KeyDirAccountEmailFile: []byte(AccountEmail(site, spec)),
 	}
+}
+
+// AccountEmail is spec.accountEmail, or <account>@<site host> derived as
+// the administrator's address is (see AdminEmail) when the account name
+// makes a plain local part, else marketplace@<site host>.
+func AccountEmail(site *sitev1.Site, spec sitev1.APIKeySpec) string {
+	if spec.AccountEmail != "" {
+		return spec.AccountEmail
+	}
+	admin := AdminEmail(&sitev1.Site{Spec: sitev1.SiteSpec{URL: site.Spec.URL}})
+	domain := admin[strings.IndexByte(admin, '@'):]
+	local := spec.Account
+	if !plainLocalPart(local) {
+		local = "marketplace"
+	}
+	if email := local + domain; len(email) <= maxAdminEmail {
+		return email
+	}
+	return "marketplace" + domain
+}
+
+// plainLocalPart reports whether s is a dot-atom of letters, digits and
+// ._+- (no leading, trailing or doubled dot).
+func plainLocalPart(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // KeyState is a marketplace key as stored: its value and a timestamp (when

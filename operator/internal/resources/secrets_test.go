@@ -113,9 +113,33 @@ func TestSecretData(t *testing.T) {
 	if got := AdminEmail(site); got != "ops@example.com" {
 		t.Errorf("email %q", got)
 	}
-	key := APIKeyData("k", "acme")
-	if string(key[contract.KeyDirAPIKeyFile]) != "k" || string(key[contract.KeyDirAccountFile]) != "acme" || len(key) != 2 {
+	key := APIKeyData(site, sitev1.APIKeySpec{Name: "shop", Account: "acme"}, "k")
+	if string(key[contract.KeyDirAPIKeyFile]) != "k" || string(key[contract.KeyDirAccountFile]) != "acme" ||
+		string(key[contract.KeyDirAccountEmailFile]) != "acme@blog.example.com" || len(key) != 3 {
 		t.Errorf("key data %q", key)
+	}
+}
+
+// TestAccountEmail: the address the marketplace gives an account it
+// creates must pass the same rule as the administrator's.
+func TestAccountEmail(t *testing.T) {
+	tests := []struct {
+		url, account, email, want string
+	}{
+		{"https://blog.example.com", "acme", "", "acme@blog.example.com"},
+		{"https://blog.example.com", "acme", "sales@acme.example", "sales@acme.example"},
+		{"http://blog", "acme", "", "acme@blog.invalid"},
+		{"https://blog.example.com", "Jane Doe", "", "marketplace@blog.example.com"},
+		{"https://blog.example.com", ".dot", "", "marketplace@blog.example.com"},
+		{"https://blog.example.com", strings.Repeat("a", 100), "", "marketplace@blog.example.com"},
+		{"http://[::1]:8080", "acme", "", "acme@siteplane.invalid"},
+	}
+	for _, tt := range tests {
+		site := &sitev1.Site{Spec: sitev1.SiteSpec{URL: tt.url}}
+		got := AccountEmail(site, sitev1.APIKeySpec{Account: tt.account, AccountEmail: tt.email})
+		if got != tt.want || !gatewayEmail.MatchString(got) || len(got) > maxAdminEmail {
+			t.Errorf("AccountEmail(%s, %q, %q) = %q, want %q", tt.url, tt.account, tt.email, got, tt.want)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -44,6 +45,11 @@ type API struct {
 	limit  *limiter
 	logger *slog.Logger
 	dirInt time.Duration
+
+	// ensureMu guards ensured, the fingerprint of the last account set
+	// EnsureAccounts stored.
+	ensureMu sync.Mutex
+	ensured  string
 }
 
 // New returns the API. When a key directory is configured it is read once
@@ -68,9 +74,24 @@ func New(cfg Config) *API {
 }
 
 // Run follows the key directory until ctx ends; without one it returns at once.
+// After each reload it creates the accounts the directory names that do not
+// exist yet (EnsureAccounts).
 func (a *API) Run(ctx context.Context) {
-	if a.auth.dir != nil {
-		a.auth.dir.run(ctx, a.dirInt)
+	if a.auth.dir == nil {
+		return
+	}
+	t := time.NewTicker(a.dirInt)
+	defer t.Stop()
+	for {
+		if err := a.EnsureAccounts(ctx); err != nil && ctx.Err() == nil {
+			a.logger.Warn("marketplace accounts of the key directory not created yet; retrying", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			a.auth.dir.reload()
+		}
 	}
 }
 

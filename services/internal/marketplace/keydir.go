@@ -1,7 +1,6 @@
 package marketplace
 
 import (
-	"context"
 	"crypto/sha256"
 	"errors"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -21,6 +19,7 @@ import (
 //
 //	<dir>/<key-name>/api-key   the key
 //	<dir>/<key-name>/account   the owning account's username
+//	<dir>/<key-name>/account-email   (optional) the email of a created account
 //
 // Each key Secret is projected into its own sub-directory; Kubernetes swaps
 // a Secret volume's content by re-pointing a `..data` symlink, which file
@@ -43,6 +42,7 @@ type dirKey struct {
 	hash    keyHash
 	name    string
 	account string
+	email   string
 }
 
 func newKeyDir(path string, logger *slog.Logger) *keyDir {
@@ -55,20 +55,6 @@ func newKeyDir(path string, logger *slog.Logger) *keyDir {
 func (d *keyDir) lookup(h keyHash) (dirKey, bool) {
 	e, ok := (*d.keys.Load())[h]
 	return e, ok
-}
-
-// run reloads every interval until ctx ends.
-func (d *keyDir) run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			d.reload()
-		}
-	}
 }
 
 // reload re-reads the directory and swaps the key set in one step. It logs
@@ -128,15 +114,35 @@ func readKeyDir(dir string) (map[keyHash]dirKey, []string) {
 			problems = append(problems, name+": no readable, non-empty "+contract.KeyDirAccountFile+" file")
 			continue
 		}
+		// Optional: without it the account is created with a placeholder.
+		email, _ := readTrimmed(filepath.Join(sub, contract.KeyDirAccountEmailFile))
 		h := hashKey(key)
 		if other, dup := keys[h]; dup {
 			// Entries come in name order, so the first name wins consistently.
 			problems = append(problems, name+": same key as "+other.name+", ignored")
 			continue
 		}
-		keys[h] = dirKey{hash: h, name: name, account: account}
+		keys[h] = dirKey{hash: h, name: name, account: account, email: email}
 	}
 	return keys, problems
+}
+
+// accounts returns the accounts the directory's keys name, each with the
+// email of its first key (in key name order) that gives one.
+func (d *keyDir) accounts() map[string]string {
+	keys := *d.keys.Load()
+	list := make([]dirKey, 0, len(keys))
+	for _, k := range keys {
+		list = append(list, k)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })
+	out := map[string]string{}
+	for _, k := range list {
+		if out[k.account] == "" {
+			out[k.account] = k.email
+		}
+	}
+	return out
 }
 
 func readTrimmed(path string) (string, error) {
@@ -148,7 +154,7 @@ func readTrimmed(path string) (string, error) {
 func fingerprintKeys(keys map[keyHash]dirKey, problems []string) [sha256.Size]byte {
 	lines := make([]string, 0, len(keys)+len(problems))
 	for h, k := range keys {
-		lines = append(lines, string(h[:])+"\x00"+k.name+"\x00"+k.account)
+		lines = append(lines, string(h[:])+"\x00"+k.name+"\x00"+k.account+"\x00"+k.email)
 	}
 	lines = append(lines, problems...)
 	sort.Strings(lines)

@@ -248,3 +248,67 @@ func TestKeyDirectoryIsPolled(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestKeyDirectoryAccountsAreCreated: a key the operator issues names an
+// account the Site declares but nothing imported. Run creates it (empty,
+// with the directory's email), so the key works without a restart or an
+// import; an existing account is left exactly as imported.
+func TestKeyDirectoryAccountsAreCreated(t *testing.T) {
+	dir := t.TempDir()
+	writeDirKey(t, dir, "shop", "operator-key-newcomer", "newcomer", 1)
+	if err := os.WriteFile(filepath.Join(dir, "shop", "account-email"), []byte("shop@blog.example.com\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeDirKey(t, dir, "alice-ops", "operator-key-alice", "alice", 1)
+	if err := os.WriteFile(filepath.Join(dir, "alice-ops", "account-email"), []byte("other@example.com"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, Config{KeysDir: dir, KeysDirInterval: 20 * time.Millisecond})
+	var aliceBefore string
+	if err := e.pool.QueryRow(context.Background(), `SELECT email FROM accounts WHERE username = 'alice'`).Scan(&aliceBefore); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.status("operator-key-newcomer"); got != 401 {
+		t.Fatalf("before Run: %d, want 401 (the account does not exist yet)", got)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.api.Run(ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for e.status("operator-key-newcomer") != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("the key of a declared account never started working")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var email, balance string
+	if err := e.pool.QueryRow(ctx, `SELECT email, balance::text FROM accounts WHERE username = 'newcomer'`).Scan(&email, &balance); err != nil {
+		t.Fatal(err)
+	}
+	if email != "shop@blog.example.com" || balance != "0.00" {
+		t.Errorf("created account: email %q balance %s", email, balance)
+	}
+	var aliceAfter string
+	if err := e.pool.QueryRow(ctx, `SELECT email FROM accounts WHERE username = 'alice'`).Scan(&aliceAfter); err != nil {
+		t.Fatal(err)
+	}
+	if aliceAfter != aliceBefore {
+		t.Errorf("an existing account was changed: email %q, was %q", aliceAfter, aliceBefore)
+	}
+
+	// A key added later, for another new account, without an email file.
+	writeDirKey(t, dir, "late", "operator-key-late", "latecomer", 1)
+	for e.status("operator-key-late") != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("the key of an account added later never started working")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := e.pool.QueryRow(ctx, `SELECT email FROM accounts WHERE username = 'latecomer'`).Scan(&email); err != nil || email != "latecomer@marketplace.invalid" {
+		t.Errorf("account without an email file: %q %v", email, err)
+	}
+	if !strings.Contains(e.logs.String(), `"accounts":["newcomer"]`) {
+		t.Errorf("the creation is not logged:\n%s", e.logs.String())
+	}
+}

@@ -38,6 +38,11 @@ const (
 	// Secret removes the directory and the key stops working.
 	KeyDirAPIKeyFile  = "api-key"
 	KeyDirAccountFile = "account"
+	// KeyDirAccountEmailFile (optional) is the email address the marketplace
+	// gives the account when it creates it: the marketplace makes sure every
+	// account its key directory names exists (created when missing, never
+	// changed), so a key the operator issues works without an import.
+	KeyDirAccountEmailFile = "account-email"
 
 	// S3AccessKeyIDSecretKey and S3SecretAccessKeySecretKey are the default
 	// keys of the user-provided S3 credentials Secret named by a Site's
