@@ -23,6 +23,7 @@ if [[ -n $out ]]; then echo "gofmt would change:"; echo "$out"; exit 1; fi
 
 step "go vet"
 go vet ./services/... ./operator/... ./test/...
+go vet -tags e2e ./test/e2e/
 
 step "golangci-lint (make lint; .golangci.yml says what it checks)"
 make --no-print-directory lint
@@ -52,6 +53,10 @@ elif [[ ${CI:-} == true ]]; then
 else
   echo "no Chromium: the browser tests will skip" >&2
 fi
+
+step "helm (the chart and image-reference tests render the chart with it)"
+SITEPLANE_HELM=$(hack/helm.sh)
+export SITEPLANE_HELM
 
 step "throwaway PostgreSQL"
 started=0
