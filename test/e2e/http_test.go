@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,24 +11,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // httpClient is bounded: a hung Service fails the request, not the suite.
 var httpClient = &http.Client{Timeout: 15 * time.Second}
 
-// serviceURL is http://<ClusterIP>:<port> of a Service: the local
-// provider's host routes Service VIPs through kube-proxy, like a pod does.
+// serviceURL is http:// and an address reaching port of Service ns/name:
+// its ClusterIP on the local provider (the host routes Service VIPs through
+// kube-proxy, as a pod does), else a port-forward.
 func serviceURL(t *testing.T, ns, name string, port int32) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	svc, err := env.kube.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("http://%s:%d", svc.Spec.ClusterIP, port)
+	return "http://" + serviceAddr(t, ns, name, port)
 }
 
 type response struct {

@@ -46,11 +46,7 @@ func scrapeOperator(t *testing.T, ns string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := env.kube.CoreV1().Services(operatorNamespace).Get(ctx, release+"-metrics", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := fmt.Sprintf("https://%s:%d/metrics", svc.Spec.ClusterIP, svc.Spec.Ports[0].Port)
+	u := "https://" + serviceAddr(t, operatorNamespace, release+"-metrics", 8443) + "/metrics"
 	// The operator serves a self-signed certificate unless one is mounted.
 	c := &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // self-signed, loopback cluster
