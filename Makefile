@@ -99,11 +99,19 @@ envtest: ## Provide kube-apiserver and etcd for envtest in bin/ (download, or bu
 	hack/envtest.sh
 
 .PHONY: test-e2e
-test-e2e: ## End-to-end suite against a real cluster (KUBECONFIG): Helm install, a Site, HTTP through the gateway.
+test-e2e: ## End-to-end suite on a real cluster (E2E_PROVIDER=local|kind|existing; local: root, brought up and torn down).
 	hack/e2e.sh
 
+.PHONY: cluster-up cluster-down
+cluster-up: ## Start the local single-node cluster (host processes; root) with the images; prints its kubeconfig.
+	hack/cluster/prereqs.sh
+	E2E_IMAGES=1 hack/images.sh
+	hack/cluster/up.sh $(addprefix .cache/images/,pause.tar postgres.tar gateway.tar content.tar media.tar marketplace.tar operator.tar)
+cluster-down: ## Stop the local cluster and remove everything it left on the host.
+	hack/cluster/down.sh
+
 .PHONY: images
-images: ## Build the container images (needs a container builder).
+images: ## Build the images as OCI archives in .cache/images/ (no daemon, no registry; REGISTRY=... also pushes).
 	hack/images.sh
 
 .PHONY: chart

@@ -1,32 +1,22 @@
 #!/usr/bin/env bash
-# Build the container images: one per service plus the operator.
-#   REGISTRY=ghcr.io/siteplane TAG=dev hack/images.sh
-# Needs a container builder (docker, podman or buildah). The operator's
-# default images are $REGISTRY/<component>:$TAG (see operator/internal/resources).
+# `make images`: the product's container images, built without a daemon or a
+# registry by test/cmd/images (go-containerregistry): static binaries on no
+# base image, user 65532, written as OCI archives to .cache/images/ (ignored),
+# with an index .cache/images/images.txt.
+#
+#   make images                                   # ghcr.io/siteplane/<component>:<appVersion> (+ content tag)
+#   REGISTRY=127.0.0.1:5001/siteplane make images # named there, and pushed
+#   TAG=0.2.0-rc1 make images                     # another release tag
+#   E2E_IMAGES=1 make images                      # + pause and PostgreSQL 15 (from Debian's postgresql-15)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-registry=${REGISTRY:-ghcr.io/siteplane}
-tag=${TAG:-dev}
-builder=""
-for b in docker podman buildah; do
-  if command -v "$b" >/dev/null 2>&1 && { [[ $b != docker ]] || docker info >/dev/null 2>&1; }; then builder=$b; break; fi
-done
-if [[ -z $builder ]]; then
-  echo "images.sh: no container builder here (docker with a running engine, podman or buildah)." >&2
-  echo "Install one, or build the binaries with 'make build' and package them yourself." >&2
-  exit 1
+out=${IMAGES_DIR:-$root/.cache/images}
+args=(-root "$root" -out "$out")
+if [[ -n ${REGISTRY:-} ]]; then args+=(-registry "$REGISTRY" -push); fi
+if [[ -n ${TAG:-} ]]; then args+=(-tag "$TAG"); fi
+if [[ ${E2E_IMAGES:-0} == 1 ]]; then
+  args+=(-e2e -postgres-rootfs "$(hack/postgres-rootfs.sh "$out/postgres-rootfs")")
 fi
-build() {
-  local name=$1 cmd=$2
-  echo "==> $registry/$name:$tag ($cmd)"
-  if [[ $builder == buildah ]]; then
-    buildah bud --build-arg CMD="$cmd" --build-arg VERSION="$tag" -t "$registry/$name:$tag" .
-  else
-    "$builder" build --build-arg CMD="$cmd" --build-arg VERSION="$tag" -t "$registry/$name:$tag" .
-  fi
-}
-for svc in gateway content media marketplace; do
-  [[ -d services/cmd/$svc ]] && build "$svc" "./services/cmd/$svc"
-done
-build operator ./operator/cmd
+go build -o "$root/bin/siteplane-images" ./test/cmd/images
+"$root/bin/siteplane-images" "${args[@]}"

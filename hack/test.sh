@@ -23,6 +23,7 @@ if [[ -n $out ]]; then echo "gofmt would change:"; echo "$out"; exit 1; fi
 
 step "go vet"
 go vet ./services/... ./operator/... ./test/...
+go vet -tags e2e ./test/e2e/
 
 step "golangci-lint (make lint; .golangci.yml says what it checks)"
 make --no-print-directory lint

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# hack/cluster/prereqs.sh — the Debian packages the local cluster needs
+# (root). Installs only what is missing, so a warm machine pays nothing.
+set -euo pipefail
+pkgs=(containerd runc containernetworking-plugins iptables conntrack busybox-static postgresql-15 openssl curl iproute2)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then echo "prereqs: all installed" >&2; exit 0; fi
+[[ $(id -u) == 0 ]] || { echo "prereqs: need root to install ${missing[*]}" >&2; exit 1; }
+echo "prereqs: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+timeout 300 apt-get update -qq
+timeout 600 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

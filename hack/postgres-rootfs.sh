@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# hack/postgres-rootfs.sh DIR — assemble the root file system of the e2e
+# PostgreSQL image from this machine's Debian postgresql-15 (binaries, their
+# shared libraries, share/, a busybox shell) and print DIR. No image of
+# PostgreSQL can be pulled where there is no registry. Needs root (owners).
+set -euo pipefail
+R=${1:?usage: postgres-rootfs.sh DIR}
+PG=/usr/lib/postgresql/15
+if [[ ! -x $PG/bin/postgres ]]; then
+  echo "postgres-rootfs: $PG/bin/postgres missing (apt-get install postgresql-15)" >&2
+  exit 1
+fi
+command -v busybox >/dev/null || { echo "postgres-rootfs: busybox missing (apt-get install busybox-static)" >&2; exit 1; }
+rm -rf "$R"
+mkdir -p "$R"/{bin,etc,tmp,var/run/postgresql,var/lib/postgresql,usr/lib/postgresql/15,usr/share/postgresql,lib64}
+chmod 1777 "$R/tmp"
+cp -a $PG/bin $PG/lib "$R/usr/lib/postgresql/15/"
+cp -a /usr/share/postgresql/15 "$R/usr/share/postgresql/"
+rm -rf "$R/usr/share/postgresql/15/man"
+cp -a /usr/share/zoneinfo "$R/usr/share/"   # Debian's PostgreSQL uses the system zone database
+libs=$(for f in "$R"/usr/lib/postgresql/15/bin/{postgres,initdb,pg_ctl,psql,pg_isready} "$R"/usr/lib/postgresql/15/lib/*.so; do
+  ldd "$f" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3}'; done | sort -u)
+for l in $libs /lib/x86_64-linux-gnu/libnss_files.so.2; do
+  [[ -e $l ]] || continue
+  mkdir -p "$R$(dirname "$l")"
+  cp -L "$l" "$R$l"
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
+cp "$(command -v busybox)" "$R/bin/busybox"
+for a in sh ls cat mkdir chown chmod id env sleep rm; do ln -sf busybox "$R/bin/$a"; done
+printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh\n' >"$R/etc/passwd"
+printf 'root:x:0:\npostgres:x:999:\n' >"$R/etc/group"
+printf 'passwd: files\ngroup: files\n' >"$R/etc/nsswitch.conf"
+cat >"$R/bin/pg-entrypoint" <<'EOS'
+#!/bin/sh
+# initdb on first start (password from POSTGRES_PASSWORD), then exec postgres.
+set -e
+PGDATA=${PGDATA:-/var/lib/postgresql/data}
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+  mkdir -p "$PGDATA"; chmod 700 "$PGDATA"
+  echo "${POSTGRES_PASSWORD:-postgres}" > /tmp/pw
+  initdb -D "$PGDATA" -U "${POSTGRES_USER:-postgres}" --pwfile=/tmp/pw --auth-host=scram-sha-256 --auth-local=trust --no-locale -E UTF8 >/dev/null
+  rm -f /tmp/pw
+  echo "host all all 0.0.0.0/0 scram-sha-256" >> "$PGDATA/pg_hba.conf"
+fi
+exec postgres -D "$PGDATA" -c listen_addresses='*' -c unix_socket_directories=/tmp "$@"
+EOS
+chmod 755 "$R/bin/pg-entrypoint"
+chown -R 999:999 "$R/var/lib/postgresql" "$R/var/run/postgresql"
+echo "$R"

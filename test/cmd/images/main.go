@@ -1,0 +1,178 @@
+// Command images builds Siteplane's container images without a daemon or a
+// registry (`make images`): one OCI archive per image under -out, each
+// holding the release tag (the chart's appVersion) and a content tag, and an
+// index (images.txt: archive, then its references). With -push the images
+// also go to -registry.
+//
+//	go run ./test/cmd/images                       # product images
+//	go run ./test/cmd/images -e2e                  # + pause and PostgreSQL for the e2e cluster
+//	go run ./test/cmd/images -list                 # the release references, built or not
+//	go run ./test/cmd/images -registry 127.0.0.1:5001/siteplane -push
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+
+	"siteplane.dev/test/images"
+)
+
+// Images the e2e cluster needs besides the product. Their registry host
+// does not resolve: they are only ever imported, never pulled.
+const (
+	PauseRef    = "siteplane.local/pause:3.10"
+	PostgresRef = "siteplane.local/postgres:15"
+)
+
+func main() {
+	root := flag.String("root", ".", "repository root")
+	out := flag.String("out", ".cache/images", "directory of the OCI archives")
+	registry := flag.String("registry", images.DefaultRegistry, "registry and path prefix of the product images")
+	tag := flag.String("tag", "", "release tag (default: the chart's appVersion)")
+	push := flag.Bool("push", false, "also push every image to -registry")
+	list := flag.Bool("list", false, "print the release references and exit (builds nothing)")
+	e2e := flag.Bool("e2e", false, "also build the pause image and, from -postgres-rootfs, the PostgreSQL image")
+	pgRoot := flag.String("postgres-rootfs", "", "root file system of the PostgreSQL image (hack/images-postgres-rootfs.sh)")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("images: ")
+
+	if *tag == "" {
+		v, err := images.AppVersion(*root)
+		if err != nil {
+			log.Fatal(err)
+		}
+		*tag = v
+	}
+	if *list {
+		for _, r := range images.ReleaseRefs(*registry, *tag) {
+			fmt.Println(r)
+		}
+		return
+	}
+	if err := run(*root, *out, *registry, *tag, *push, *e2e, *pgRoot); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(root, out, registry, tag string, push, e2e bool, pgRoot string) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	bins, err := os.MkdirTemp(out, ".bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(bins)
+
+	pkgs := map[string]string{}
+	for _, c := range images.Components {
+		pkgs[c.Name] = c.Pkg
+	}
+	if e2e {
+		pkgs["pause"] = "./test/cmd/pause"
+	}
+	t0 := time.Now()
+	for name, pkg := range pkgs {
+		if err := goBuild(root, pkg, filepath.Join(bins, name), tag); err != nil {
+			return err
+		}
+	}
+	log.Printf("built %d static binaries in %.1fs", len(pkgs), time.Since(t0).Seconds())
+
+	ca, _ := os.ReadFile("/etc/ssl/certs/ca-certificates.crt") // optional: S3 over TLS
+	var index []string
+	write := func(file string, img v1.Image, refs []string, pushed bool) error {
+		ct, err := images.ContentTag(tag, img)
+		if err != nil {
+			return err
+		}
+		base := refs[0][:strings.LastIndex(refs[0], ":")]
+		refs = append(refs, base+":"+ct)
+		path := filepath.Join(out, file)
+		if err := images.WriteArchive(path, img, refs); err != nil {
+			return err
+		}
+		if pushed {
+			if err := images.Push(img, refs); err != nil {
+				return err
+			}
+		}
+		index = append(index, file+" "+strings.Join(refs, " "))
+		log.Printf("%s: %s", file, strings.Join(refs, " "))
+		return nil
+	}
+	for _, c := range images.Components {
+		bin, err := os.ReadFile(filepath.Join(bins, c.Name))
+		if err != nil {
+			return err
+		}
+		img, err := images.Image(images.BinaryFiles(bin, ca), images.BinaryConfig(c.Name))
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		if err := write(c.Name+".tar", img, []string{images.Ref(registry, c.Name, tag)}, push); err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+	}
+	if e2e {
+		bin, err := os.ReadFile(filepath.Join(bins, "pause"))
+		if err != nil {
+			return err
+		}
+		img, err := images.Image([]images.File{{Path: "/pause", Mode: 0o755, Data: bin}},
+			images.Config{Entrypoint: []string{"/pause"}, User: "65535:65535"})
+		if err != nil {
+			return fmt.Errorf("pause: %w", err)
+		}
+		if err := write("pause.tar", img, []string{PauseRef}, false); err != nil {
+			return fmt.Errorf("pause: %w", err)
+		}
+		if pgRoot != "" {
+			files, err := images.DirFiles(pgRoot)
+			if err != nil {
+				return err
+			}
+			img, err := images.Image(files, images.Config{
+				Entrypoint:   []string{"/bin/pg-entrypoint"},
+				User:         "999:999",
+				Env:          []string{"PATH=/usr/lib/postgresql/15/bin:/bin", "PGDATA=/var/lib/postgresql/data"},
+				ExposedPorts: []string{"5432/tcp"},
+			})
+			if err != nil {
+				return fmt.Errorf("postgres: %w", err)
+			}
+			if err := write("postgres.tar", img, []string{PostgresRef}, false); err != nil {
+				return fmt.Errorf("postgres: %w", err)
+			}
+		}
+	}
+	idx := filepath.Join(out, "images.txt")
+	if err := os.WriteFile(idx, []byte(strings.Join(index, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	log.Printf("wrote %s in %.1fs", idx, time.Since(t0).Seconds())
+	return nil
+}
+
+// goBuild builds a static, reproducible binary (no cgo, no paths, no VCS
+// stamp); -X main.version names the release where a main has that variable.
+func goBuild(root, pkg, out, tag string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false",
+		"-ldflags", "-s -w -X main.version="+tag, "-o", out, pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	return nil
+}
