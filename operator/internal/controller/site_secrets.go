@@ -320,7 +320,7 @@ func (r *SiteReconciler) reconcileGatewaySecret(ctx context.Context, site *sitev
 		return fmt.Errorf("apply Secret %s: %w", name, err)
 	}
 	if how != "" {
-		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "%s %s in Secret %s", how, contract.GatewaySecretKey, name)
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "SecretGenerated", "Generate", "%s %s in Secret %s", how, contract.GatewaySecretKey, name)
 	}
 	p.mounted.Secrets[name] = data
 	return nil
@@ -351,16 +351,16 @@ func (r *SiteReconciler) reconcileInternalKey(ctx context.Context, site *sitev1.
 	}
 	switch {
 	case plan.Generated:
-		r.event(site, corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", contract.InternalKeySecretKey, name)
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", contract.InternalKeySecretKey, name)
 	case plan.Rotated:
-		r.event(site, corev1.EventTypeNormal, "InternalKeyRotated", "Rotate",
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "InternalKeyRotated", "Rotate",
 			"rotated the internal key; the previous key is accepted until %s", plan.Next.UTC().Format(time.RFC3339))
 	case plan.Deferred:
-		r.event(site, corev1.EventTypeNormal, "InternalKeyRotationDeferred", "Rotate",
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "InternalKeyRotationDeferred", "Rotate",
 			"the previous rotation's grace window ends at %s; the requested rotation happens then", plan.Next.UTC().Format(time.RFC3339))
 	}
 	if plan.PreviousExpired {
-		r.event(site, corev1.EventTypeNormal, "InternalKeyExpired", "Expire", "the previous internal key is no longer accepted")
+		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "InternalKeyExpired", "Expire", "the previous internal key is no longer accepted")
 	}
 	if !plan.Next.IsZero() && (p.next.IsZero() || plan.Next.Before(p.next)) {
 		p.next = plan.Next
