@@ -15,8 +15,8 @@ import (
 
 func sorted(s ...string) []string { sort.Strings(s); return s }
 
-// TestSameReasonEventsStayApart: one pass generates two Secrets (the
-// internal key and the administrator's) and issues two marketplace keys.
+// TestSameReasonEventsStayApart: one pass generates three Secrets (the
+// internal key, the gateway secret and the administrator's) and issues two marketplace keys.
 // Each gets an Event of its own naming its Secret as the related object
 // and in the note; the recorder folds events that share regarding,
 // related, reason and action into one series keeping the first note, so
@@ -31,7 +31,7 @@ func TestSameReasonEventsStayApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"SecretGenerated": sorted(resources.AdminSecretName("ev"), resources.InternalKeySecretName("ev")),
+		"SecretGenerated": sorted(resources.AdminSecretName("ev"), resources.GatewaySecretName("ev"), resources.InternalKeySecretName("ev")),
 		"APIKeyIssued":    sorted(resources.APIKeySecretName("ev", "one"), resources.APIKeySecretName("ev", "two")),
 	}
 	eventually(t, "one event per Secret", func() error {
