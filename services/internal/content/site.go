@@ -18,6 +18,7 @@ import (
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -84,6 +85,11 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 		return nil
+	}
+	// NUL and invalid UTF-8 match nothing PostgreSQL can store or compare:
+	// no page has them (a 404, never a failed query).
+	if !rest.ValidText(path) || !validQuery(req.query) {
+		return s.notFound(req)
 	}
 	// files first: they have no trailing slash
 	switch {
@@ -332,4 +338,19 @@ func queryID(v string) int64 {
 		return 0
 	}
 	return id
+}
+
+// validQuery reports whether every name and value of q is rest.ValidText.
+func validQuery(q url.Values) bool {
+	for k, vs := range q {
+		if !rest.ValidText(k) {
+			return false
+		}
+		for _, v := range vs {
+			if !rest.ValidText(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
