@@ -664,15 +664,15 @@ func (sn *siteSnapshot) excerpt(p *Post) string {
 // content's paragraphs made once.
 func (sn *siteSnapshot) postContent(p *Post, env *blocks.Env) string {
 	if v, ok := sn.contents.Load(p.ID); ok {
-		if html, ok := v.(string); ok {
-			return html
+		if classic, ok := v.(string); ok {
+			return classic
 		}
 		return blocks.Render(v.([]blocks.Node), env)
 	}
 	if !hasBlocks(p.Content) {
-		html := autop(p.Content)
-		sn.contents.Store(p.ID, html)
-		return html
+		classic := autop(p.Content)
+		sn.contents.Store(p.ID, classic)
+		return classic
 	}
 	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
 	nodes := blocks.Compile(blocks.Parse(p.Content), site)
