@@ -14,7 +14,7 @@ import (
 func TestSiteHostileInputsNever5xx(t *testing.T) {
 	e := newEnv(t)
 	wantStatus(t, e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "One", "status": "publish"}), 201)
-	h := identity.Middleware(testKey, nil, func(w http.ResponseWriter, r *http.Request, err error) {
+	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 	})(e.svc.SiteHandler(nil))
 	for _, p := range []string{"/?s=%00", "/?s=%ff", "/?p=99999999999999999999", "/?paged=9223372036854775807", "/?cat=%00",
