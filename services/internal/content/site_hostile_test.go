@@ -21,7 +21,7 @@ func TestSiteHostileInputsNever5xx(t *testing.T) {
 		"/?author_name=%00", "/?tag=%00", "/?name=%00", "/?feed=rss2&s=%00", "/?page_id=%00", "/?s=a+b+c+d+e+f+g+h+i+j+k",
 		"/tag/%00/", "/%ff/", "/author/%00/", "/?m=%00", "/?p=-1", "/page/9223372036854775807/", "/?%00=1"} {
 		req := httptest.NewRequest("GET", contract.SitePath+p, nil)
-		req.Header.Set(contract.IdentityHeader, identity.Sign(testKey, callers[admin], time.Now().Add(time.Hour)))
+		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, callers[admin], time.Now().Add(time.Minute)))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
