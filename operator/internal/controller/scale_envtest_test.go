@@ -89,6 +89,9 @@ func TestScale(t *testing.T) {
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
 	}
+	// Four ClusterIP Services per Site: envtest's default /24 runs out at
+	// 63 Sites.
+	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", "10.96.0.0/16")
 	cfg, err := env.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -134,7 +134,7 @@ func ownsReplicas(fields []metav1.ManagedFieldsEntry, manager string) bool {
 		var set struct {
 			Spec map[string]json.RawMessage `json:"f:spec"`
 		}
-		if err := json.Unmarshal(f.FieldsV1.Raw, &set); err != nil {
+		if err := json.Unmarshal(f.FieldsV1.GetRawBytes(), &set); err != nil {
 			continue
 		}
 		if _, ok := set.Spec["f:replicas"]; ok {
