@@ -136,8 +136,8 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if req.path == "/" {
 		return s.front(req)
 	}
-	if feed, rest, ok := feedPath(req.path); ok {
-		return s.feed(req, rest, feed)
+	if feed, base, ok := feedPath(req.path); ok {
+		return s.feed(req, base, feed)
 	}
 	if segs[len(segs)-1] == "embed" && len(segs) > 1 {
 		return s.embed(req, segs[:len(segs)-1])
@@ -167,7 +167,7 @@ func rawQuery(r *http.Request) string {
 
 // feedPath splits ".../feed/" and ".../feed/{rss2,atom}/" into the feed
 // kind and the listing it belongs to.
-func feedPath(p string) (kind, rest string, ok bool) {
+func feedPath(p string) (kind, base string, ok bool) {
 	for _, suffix := range []struct{ s, kind string }{{"feed/", "rss2"}, {"feed/rss2/", "rss2"}, {"feed/atom/", "atom"}} {
 		if r, ok := strings.CutSuffix(p, "/"+suffix.s); ok {
 			return suffix.kind, r + "/", true
