@@ -76,6 +76,18 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.clos
 PY
 }
 
+port_free() {
+  python3 - "$1" <<'PY' 2>/dev/null
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as PostgreSQL binds
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+PY
+}
+
 running() { [[ -f $data/postmaster.pid ]] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; }
 port() { cat "$dir/port"; }
 dsn() { echo "postgres://postgres@127.0.0.1:$(port)/postgres?sslmode=disable"; }
@@ -91,7 +103,9 @@ case $verb in
         || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     if running; then dsn; exit 0; fi
-    p=$(free_port)
+    # Restarted, an instance keeps its port when it is still free, so clients
+    # (a stopped and restarted test database, make run's services) reconnect.
+    if [[ -f $dir/port ]] && port_free "$(cat "$dir/port")"; then p=$(cat "$dir/port"); else p=$(free_port); fi
     echo "$p" >"$dir/port"
     # Test instances (names starting with "test") hold throwaway data: durability
     # off for speed. Every other instance (make run's "run") holds what people

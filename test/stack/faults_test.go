@@ -67,7 +67,9 @@ func runExtra(t *testing.T, name, addr string, extra ...string) *exec.Cmd {
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		select {
 		case <-exited:
-			t.Fatalf("%s on %s exited during start-up (log %s-extra.log)", name, addr, name)
+			b, _ := os.ReadFile(logf.Name())
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			t.Fatalf("%s on %s exited during start-up; log tail:\n%s", name, addr, strings.Join(lines[max(0, len(lines)-5):], "\n"))
 		default:
 		}
 		if res, err := client.Get("http://" + addr + contract.ReadyzPath); err == nil {
@@ -336,6 +338,10 @@ func (p *pgProxy) restore() { p.down.Store(false) }
 // is right". Now: every failure is a 503 with Retry-After, clients retry
 // with the same Idempotency-Key, and in the end every acknowledged create
 // exists exactly once: 0 lost, 0 duplicates, 0 answers of 500.
+//
+// Here the content replica's connections are cut for 5 s by a proxy (every
+// connection dropped, new ones refused); TestPostgresRestartUnderCreateLoad
+// stops and restarts a real server.
 func TestDatabaseOutageUnderCreateLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cuts the database")
@@ -347,11 +353,71 @@ func TestDatabaseOutageUnderCreateLoad(t *testing.T) {
 	proxy := newPGProxy(t, u.Host)
 	viaProxy := *u
 	viaProxy.Host = proxy.ln.Addr().String()
-	// One content replica whose database is behind the proxy; short
-	// timeouts so that the outage is noticed within the test.
-	_, contentURL := startExtra(t, contract.ServiceContent, contract.EnvDatabaseURL+"="+viaProxy.String(), contract.EnvMetricsAddr+"=off",
-		"SITEPLANE_DB_ACQUIRE_TIMEOUT=2s", "SITEPLANE_DB_CONNECT_TIMEOUT=1s")
-	lb, lbURL := newBalancer(t, 200*time.Millisecond, contentURL)
+	createsThroughOutage(t, viaProxy.String(), st.dsn, func() {
+		proxy.cut()
+		time.Sleep(5 * time.Second)
+		proxy.restore()
+	})
+}
+
+// The same with a real PostgreSQL of its own (durability on, as make run's),
+// stopped (fast shutdown: sessions ended, open transactions rolled back) for
+// 5 s and started again on the same port.
+func TestPostgresRestartUnderCreateLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("restarts a database server")
+	}
+	script := filepath.Join(repoRoot(), "hack", "postgres.sh")
+	name := "outage-" + randomHex(3)
+	pg := func(verb string) string {
+		out, err := exec.Command(script, verb, name).Output()
+		if err != nil {
+			t.Fatalf("hack/postgres.sh %s %s: %v", verb, name, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	server := pg("start")
+	t.Cleanup(func() { _ = exec.Command(script, "destroy", name).Run() })
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE DATABASE content_outage"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	u, _ := url.Parse(server)
+	u.Path = "/content_outage"
+	dsn := u.String()
+	createsThroughOutage(t, dsn, dsn, func() {
+		pg("stop")
+		time.Sleep(5 * time.Second)
+		if again := pg("start"); again != server {
+			t.Errorf("restarted on %s, not on %s", again, server)
+		}
+	})
+}
+
+// repoRoot is the checkout (test/stack → ../..).
+func repoRoot() string {
+	root, _ := filepath.Abs("../..")
+	return root
+}
+
+// createsThroughOutage runs one content replica on contentDSN behind the
+// gateway, has 16 clients create posts with Idempotency-Keys (retrying on
+// 503 after Retry-After) while outage runs, then counts the posts in
+// checkDSN.
+func createsThroughOutage(t *testing.T, contentDSN, checkDSN string, outage func()) {
+	t.Helper()
+	// Short timeouts so that the outage is noticed within the test.
+	_, contentURL := startExtra(t, contract.ServiceContent, contract.EnvDatabaseURL+"="+contentDSN, contract.EnvMetricsAddr+"=off",
+		"SITEPLANE_DB_ACQUIRE_TIMEOUT=2s")
+	// The balancer only tells when the gateway has switched; it never
+	// re-probes (a single replica whose database is down stays the target,
+	// so that the answers seen are the service's own).
+	lb, lbURL := newBalancer(t, time.Hour, contentURL)
 	routeContentTo(t, lbURL, func() bool { return lb.served.Load() > 0 })
 
 	run := randomHex(4)
@@ -423,9 +489,7 @@ func TestDatabaseOutageUnderCreateLoad(t *testing.T) {
 		}()
 	}
 	time.Sleep(1500 * time.Millisecond)
-	proxy.cut()
-	time.Sleep(5 * time.Second)
-	proxy.restore()
+	outage()
 	time.Sleep(4 * time.Second)
 	close(stop)
 	wg.Wait()
@@ -445,7 +509,7 @@ func TestDatabaseOutageUnderCreateLoad(t *testing.T) {
 
 	// Count in the database itself (not through the proxy).
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, st.dsn)
+	conn, err := pgx.Connect(ctx, checkDSN)
 	if err != nil {
 		t.Fatal(err)
 	}

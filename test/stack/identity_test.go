@@ -27,6 +27,16 @@ func signIdentity(key, audience string, user int64, role string, exp time.Time) 
 	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(m.Sum(nil))
 }
 
+// signIdentityV1 is the header format before key ids, audiences and the
+// lifetime bound: exactly what the attacker sent.
+func signIdentityV1(key string, user int64, role string, exp time.Time) string {
+	payload := fmt.Sprintf("v1|%d|%s|%d", user, role, exp.Unix())
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte(payload))
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(m.Sum(nil))
+}
+
 func rawGet(t *testing.T, url, identityHeader string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
@@ -60,6 +70,7 @@ func TestIdentityHeaderLifetimeAudienceAndInternalListener(t *testing.T) {
 	}{
 		{"valid, two minutes", signIdentity(st.key, contract.ServiceContent, 1, "administrator", now.Add(2*time.Minute)), 0},
 		{"expires in 2100", signIdentity(st.key, contract.ServiceContent, 1, "administrator", year2100), 401},
+		{"old format, expires in 2100", signIdentityV1(st.key, 1, "administrator", year2100), 401},
 		{"one hour", signIdentity(st.key, contract.ServiceContent, 1, "administrator", now.Add(time.Hour)), 401},
 		{"signed for media", signIdentity(st.key, contract.ServiceMedia, 1, "administrator", now.Add(time.Minute)), 401},
 		{"signed with another key", signIdentity("not-the-key", contract.ServiceContent, 1, "administrator", now.Add(time.Minute)), 401},
@@ -82,8 +93,10 @@ func TestIdentityHeaderLifetimeAudienceAndInternalListener(t *testing.T) {
 
 	lookup := contract.UserLookupPath + "/1"
 	valid := signIdentity(st.key, contract.ServiceGateway, 0, "subscriber", now.Add(time.Minute))
-	if status, body := rawGet(t, st.Gateway+lookup, valid); status != http.StatusNotFound {
-		t.Errorf("public listener %s: %d %s, want 404", lookup, status, body)
+	for _, h := range []string{valid, signIdentityV1(st.key, 0, "subscriber", year2100)} {
+		if status, body := rawGet(t, st.Gateway+lookup, h); status != http.StatusNotFound {
+			t.Errorf("public listener %s: %d %s, want 404", lookup, status, body)
+		}
 	}
 	if status, body := rawGet(t, st.GatewayInternal+lookup, valid); status != http.StatusOK {
 		t.Errorf("internal listener %s: %d %s, want 200", lookup, status, body)

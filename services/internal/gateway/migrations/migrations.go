@@ -6,7 +6,7 @@ package migrations
 
 import "embed"
 
-// FS holds the golang-migrate files applied at start-up.
+// FS holds the migration files (NNNN_name.up.sql) applied at start-up.
 //
 //go:embed *.sql
 var FS embed.FS

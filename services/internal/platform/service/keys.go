@@ -9,11 +9,8 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
-// EnvShutdownDelay is how long a service keeps serving, already unready,
-// after SIGTERM (Go duration). Default "0s"; the operator sets it together
-// with the pods' terminationGracePeriodSeconds.
-const EnvShutdownDelay = contract.EnvShutdownDelay
-
+// shutdownDelay reads contract.EnvShutdownDelay: how long the service keeps
+// serving, already unready, after SIGTERM. "0s" (the default) is allowed.
 func shutdownDelay(cfg *config.Loader) time.Duration {
 	v := cfg.String(contract.EnvShutdownDelay, "")
 	if v == "" || v == "0" || v == "0s" {

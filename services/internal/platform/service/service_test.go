@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -75,6 +77,9 @@ func TestRunServesWithIdentityAndDatabase(t *testing.T) {
 		{"anonymous", "", 200, ""},
 		{"signed editor", identity.Sign(identity.NewKey([]byte(key)), "svc", identity.Identity{UserID: 2, Role: identity.Editor}, exp), 200, "editor"},
 		{"forged", identity.Sign(identity.NewKey([]byte("other")), "svc", identity.Identity{UserID: 1, Role: identity.Administrator}, exp), 401, "rest_invalid_identity"},
+		{"for another service", identity.Sign(identity.NewKey([]byte(key)), "media", identity.Identity{UserID: 1, Role: identity.Administrator}, exp), 401, "rest_invalid_identity"},
+		{"valid until 2100", identity.Sign(identity.NewKey([]byte(key)), "svc", identity.Identity{UserID: 1, Role: identity.Administrator},
+			time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)), 401, "rest_invalid_identity"},
 	}
 	for _, tt := range tests {
 		status, body := do(tt.header)
@@ -105,5 +110,49 @@ func TestRunServesWithIdentityAndDatabase(t *testing.T) {
 	}
 	if code := readyz(); code != 503 {
 		t.Fatalf("readyz with a dirty schema = %d, want 503", code)
+	}
+}
+
+// A service that takes no identities (the marketplace) starts without an
+// internal key and never lets a handler see an identity header.
+func TestNoIdentityServiceNeedsNoKey(t *testing.T) {
+	base := servicetest.Start(t, service.Options{Name: "mp", NoIdentity: true}, map[string]string{}, func(ctx context.Context, env *service.Env) error {
+		if env.Keys != nil {
+			t.Error("a NoIdentity service got keys")
+		}
+		env.Router.HandleFunc("/h", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "["+r.Header.Get(contract.IdentityHeader)+"]")
+		})
+		return nil
+	})
+	req, _ := http.NewRequest("GET", base+"/h", nil)
+	req.Header.Set(contract.IdentityHeader, "anything")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || string(b) != "[]" {
+		t.Fatalf("%d %q, want 200 and no header", res.StatusCode, b)
+	}
+}
+
+// The internal key is read from its file and re-read there: a rotation
+// written to the mounted files is accepted without a restart.
+func TestInternalKeyFileIsReread(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, contract.InternalKeySecretKey)
+	if err := os.WriteFile(path, []byte("first-key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var keys identity.Keys
+	servicetest.Start(t, service.Options{Name: "svc"}, map[string]string{contract.EnvInternalKeyFile: path},
+		func(ctx context.Context, env *service.Env) error { keys = env.Keys; return nil })
+	if got := keys.Keyring().Current.ID; got != identity.NewKey([]byte("first-key")).ID {
+		t.Fatalf("current key %s", got)
+	}
+	if _, ok := keys.(*identity.FileKeys); !ok {
+		t.Fatalf("keys from a file are %T, want *identity.FileKeys (re-read)", keys)
 	}
 }
