@@ -19,9 +19,9 @@
 #                        ../shared/peers/wordpress/app-password.txt)
 #   BENCH_MEDIA=0        skip the 30 s media upload scenario
 #
-# The stack starts from empty data (hack/postgres.sh destroy run: a `make
-# run` database is replaced) with the edge cache off, so every read reaches
-# the services; the cached-* scenarios then run against the same data with
+# The stack starts from empty data (its own instance, hack/postgres.sh
+# destroy bench-stack; a `make run` database is never touched) with the
+# edge cache off, so every read reaches the services; the cached-* scenarios then run against the same data with
 # the cache on. Server CPU per request is read from /proc for each process
 # (gateway, content, media, marketplace, PostgreSQL's postmaster and
 # backends; WordPress: php-fpm, mariadbd, nginx), peak RSS of the four
@@ -54,28 +54,34 @@ mkdir -p "$out"
 rm -f "$out"/*.json
 go build -o bin/loadgen ./test/cmd/loadgen
 
+# The bench stack has its own name, PostgreSQL instance and directory
+# (.cache/bench-stack), so a `make run` database is never touched; a running
+# `make run-detached` stack is stopped (its data kept) so that the /proc
+# samples see only the bench's processes.
+stack=bench-stack
 bin/siteplane-run -stop >/dev/null 2>&1 || true
+bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
 # shellcheck disable=SC2317 # called by the EXIT trap
 stop_stack() {
   local rc=$?
-  bin/siteplane-run -stop >/dev/null 2>&1 || echo "bench: stopping the stack failed (bin/siteplane-run -stop)" >&2
+  bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || echo "bench: stopping the stack failed (bin/siteplane-run -name $stack -stop)" >&2
   exit "$rc"
 }
 trap stop_stack EXIT
 start_stack() { # $1: edge cache bytes
-  if ! SITEPLANE_EDGE_CACHE_BYTES=$1 bin/siteplane-run -detach >"$out/run.txt" 2>&1; then
+  if ! SITEPLANE_EDGE_CACHE_BYTES=$1 bin/siteplane-run -name "$stack" -detach >"$out/run.txt" 2>&1; then
     echo "bench: the stack did not start:" >&2
     tail -n 20 "$out/run.txt" >&2
     exit 1
   fi
   # shellcheck disable=SC1091
-  . .cache/run/env
+  . ".cache/$stack/env"
 }
 pid_of() { pgrep -f "^$root/bin/$1\$" | head -1 || true; }
 json_field() { grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 
 # ---------------------------------------------------------------- content
-hack/postgres.sh destroy run >/dev/null 2>&1 || true
+hack/postgres.sh destroy "$stack" >/dev/null 2>&1 || true
 start_stack 0
 hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
 
@@ -153,7 +159,7 @@ bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -tit
   -json "$out/siteplane.json" -markdown "$out/siteplane.md" "${cpu[@]}" "${mem[@]}" "${targets[@]}" || status=$?
 
 # ---------------------------------------------------------------- Siteplane, edge cache on
-bin/siteplane-run -stop >/dev/null 2>&1 || true
+bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
 start_stack $((64 << 20))
 targets=(-target "posts-list=GET $REST_ROOT/cms/v2/posts?per_page=10" -target "post-by-id=GET $REST_ROOT/cms/v2/posts/$post_id")
 cpu=() mem=()
@@ -161,7 +167,7 @@ cpu_sets
 echo "bench: Siteplane, edge cache on" >&2
 bin/loadgen -duration "$duration" -concurrency "$concurrency" -title "Siteplane ($total posts, edge cache on)" \
   -json "$out/siteplane-cached.json" -markdown "$out/siteplane-cached.md" "${cpu[@]}" "${targets[@]}" || status=$?
-bin/siteplane-run -stop >/dev/null 2>&1 || true
+bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
 
 # ---------------------------------------------------------------- WordPress
 wp_note=""

@@ -31,20 +31,24 @@ func main() {
 	port := flag.Int("port", 8080, "preferred gateway port (a free one is used when taken; 0 always picks a free one)")
 	detach := flag.Bool("detach", false, "run in the background; stop with -stop")
 	stop := flag.Bool("stop", false, "stop a stack started with -detach")
+	name := flag.String("name", devstack.DefaultName, "the stack's name: its PostgreSQL instance and its directory .cache/NAME (make bench uses its own)")
 	flag.Parse()
+	if !validName(*name) {
+		fail(fmt.Errorf("-name %q: use letters, digits and '-' only", *name))
+	}
 
 	abs, err := filepath.Abs(*root)
 	if err != nil {
 		fail(err)
 	}
-	runDir := filepath.Join(abs, ".cache", "run")
+	runDir := filepath.Join(abs, ".cache", *name)
 	switch {
 	case *stop:
 		err = stopDetached(runDir)
 	case *detach:
-		err = startDetached(abs, runDir, *port)
+		err = startDetached(abs, runDir, *name, *port)
 	default:
-		err = foreground(abs, runDir, *port)
+		err = foreground(abs, runDir, *name, *port)
 	}
 	if err != nil {
 		fail(err)
@@ -56,10 +60,23 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-func foreground(root, runDir string, port int) error {
+// validName keeps a stack's name a plain directory and instance name.
+func validName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func foreground(root, runDir, name string, port int) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer cancel()
-	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout})
+	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout, Name: name})
 	if err != nil {
 		return err
 	}
@@ -78,7 +95,7 @@ func foreground(root, runDir string, port int) error {
 
 const detachedEnv = "SITEPLANE_RUN_DETACHED"
 
-func startDetached(root, runDir string, port int) error {
+func startDetached(root, runDir, name string, port int) error {
 	if pid, ok := readPID(runDir); ok && alive(pid) {
 		return fmt.Errorf("a stack is already running (pid %d): `make stop` first", pid)
 	}
@@ -96,7 +113,7 @@ func startDetached(root, runDir string, port int) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(self, "-root", root, "-port", strconv.Itoa(port))
+	cmd := exec.Command(self, "-root", root, "-port", strconv.Itoa(port), "-name", name)
 	cmd.Env = append(os.Environ(), detachedEnv+"=1")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -27,7 +27,14 @@ type Options struct {
 	Out io.Writer
 	// ReadyTimeout bounds each service's start-up.
 	ReadyTimeout time.Duration
+	// Name names the stack: its PostgreSQL instance (hack/postgres.sh) and
+	// its directory .cache/<Name>. "run" (the default) is `make run`'s, whose
+	// data people keep; `make bench` uses its own so that it never touches it.
+	Name string
 }
+
+// DefaultName is the name of `make run`'s stack.
+const DefaultName = "run"
 
 // Stack is a running local stack.
 type Stack struct {
@@ -66,7 +73,10 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if opts.ReadyTimeout == 0 {
 		opts.ReadyTimeout = 60 * time.Second
 	}
-	st = &Stack{opts: opts, runDir: filepath.Join(opts.Root, ".cache", "run"), pgName: "run"}
+	if opts.Name == "" {
+		opts.Name = DefaultName
+	}
+	st = &Stack{opts: opts, runDir: filepath.Join(opts.Root, ".cache", opts.Name), pgName: opts.Name}
 	defer func() {
 		if err != nil {
 			st.Stop()
