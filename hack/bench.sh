@@ -115,7 +115,7 @@ cpu_sets() {
     p=$(pid_of "$n")
     [[ -n $p ]] && cpu+=(-cpu "$n=pid:$p") && mem+=(-mem "$n=pid:$p")
   done
-  p=$(head -1 .cache/postgres/run/data/postmaster.pid 2>/dev/null || true)
+  p=$(head -1 ".cache/postgres/$stack/data/postmaster.pid" 2>/dev/null || true)
   [[ -n $p ]] && cpu+=(-cpu "postgres=tree:$p")
 }
 

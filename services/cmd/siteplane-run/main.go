@@ -142,7 +142,11 @@ func startDetached(root, runDir, name string, port int) error {
 			if i := strings.Index(string(out), "\nSiteplane is running."); i >= 0 {
 				fmt.Print(string(out[i:]))
 			}
-			fmt.Printf("\nRunning in the background (pid %d, log %s). Stop it with `make stop`.\n", pid, logPath)
+			stopWith := "make stop"
+			if name != devstack.DefaultName {
+				stopWith = "bin/siteplane-run -name " + name + " -stop"
+			}
+			fmt.Printf("\nRunning in the background (pid %d, log %s). Stop it with `%s`.\n", pid, logPath, stopWith)
 			return nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 )
 
@@ -37,7 +38,8 @@ func (s Summary) Print(w io.Writer) {
 	if s.UploadsDir != "" {
 		fmt.Fprintf(w, "  Uploaded files:       %s\n", s.UploadsDir)
 	}
-	fmt.Fprintf(w, "\nEverything above is in .cache/run/env:  . .cache/run/env\nLogs: %s\n", s.LogDir)
+	env := filepath.Join(filepath.Dir(s.LogDir), "env")
+	fmt.Fprintf(w, "\nEverything above is in %s:  . %s\nLogs: %s\n", env, env, s.LogDir)
 	fmt.Fprintln(w, "\nTry:")
 	if s.GatewayURL != "" {
 		fmt.Fprintln(w, `  xdg-open "$GATEWAY_URL/"   # the website, rendered from the block theme`)
