@@ -2,15 +2,12 @@ package content
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/theme"
@@ -149,60 +146,22 @@ func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 
 // ListenChanges keeps the website's generation current until ctx ends:
 // one pooled connection, taken out of the pool, LISTENs on the site's
-// change channel; it reconnects with a capped back-off.
+// change channel. Every payload (a write, or an edge cache purge) may
+// change what pages show, so each starts a new generation.
 func (s *Service) ListenChanges(ctx context.Context, logger *slog.Logger) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		err := s.listenSession(ctx)
-		s.siteGen.setOnline(false)
-		if ctx.Err() != nil {
-			return
-		}
-		logger.Warn("website snapshot off: change listener lost", "error", postgres.RedactDSN(err.Error()), "retry_in", backoff.String())
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, 5*time.Second)
-	}
-}
-
-// listenSession is one connection's life; it returns why it ended.
-func (s *Service) listenSession(ctx context.Context) error {
-	pc, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("acquire listener connection: %w", err)
-	}
-	conn := pc.Hijack() // a LISTEN belongs to its session: not back to the pool
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{postgres.ChangesChannel}.Sanitize()); err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	s.siteGen.setOnline(true)
-	const probe = 5 * time.Second
-	for {
-		wctx, cancel := context.WithTimeout(ctx, probe)
-		_, err := conn.WaitForNotification(wctx)
-		cancel()
-		switch {
-		case err == nil:
-			// every payload (a write, or an edge cache purge) may
-			// change what pages show
-			s.siteGen.bump()
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
-			pctx, pcancel := context.WithTimeout(ctx, probe)
-			err = conn.Ping(pctx)
-			pcancel()
+	l := &postgres.ChangeListener{
+		Connect: func(ctx context.Context) (*pgx.Conn, error) {
+			pc, err := s.pool.Acquire(ctx)
 			if err != nil {
-				return fmt.Errorf("ping: %w", err)
+				return nil, fmt.Errorf("acquire listener connection: %w", err)
 			}
-		default:
-			return fmt.Errorf("wait for notification: %w", err)
-		}
+			return pc.Hijack(), nil // a LISTEN belongs to its session: not back to the pool
+		},
+		Online:  s.siteGen.setOnline,
+		Changed: func(string) { s.siteGen.bump() },
+		Logger:  logger, Name: "website snapshot",
 	}
+	l.Run(ctx)
 }
 
 // compiledNodes returns the template or part (kind "template", "part") of
