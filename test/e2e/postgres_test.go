@@ -102,7 +102,7 @@ func startPostgres(ctx context.Context) error {
 	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
 		d, err := k.AppsV1().Deployments(dbNamespace).Get(ctx, dbName, metav1.GetOptions{})
 		if err != nil {
-			return false, nil
+			return false, nil //nolint:nilerr // a failed read while polling is retried
 		}
 		return d.Status.ReadyReplicas >= 1, nil
 	})
@@ -144,7 +144,7 @@ func siteDatabase(t *testing.T, ns, site string) string {
 	err = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
 		j, err := env.kube.BatchV1().Jobs(dbNamespace).Get(ctx, created.Name, metav1.GetOptions{})
 		if err != nil {
-			return false, nil
+			return false, nil //nolint:nilerr // a failed read while polling is retried
 		}
 		if j.Status.Failed > 3 {
 			return false, fmt.Errorf("createdb job %s failed", j.Name)
