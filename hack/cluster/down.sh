@@ -52,10 +52,11 @@ awk -v a="$STATE" -v b="$RUN" '$2 ~ "^"a || $2 ~ "^"b {print $2}' /proc/mounts |
 if command -v kube-proxy >/dev/null; then kube-proxy --cleanup >/dev/null 2>&1; fi
 for t in filter nat mangle; do
   for ch in $(iptables -t $t -S 2>/dev/null | awk '$1 == "-N" && ($2 ~ /^KUBE-/ || $2 ~ /^CNI-/) {print $2}'); do
-    while read -r rule; do
-      # shellcheck disable=SC2086
-      iptables -t $t ${rule/-A/-D} 2>/dev/null
-    done < <(iptables -t $t -S 2>/dev/null | awk -v c="$ch" '$1 == "-A" && $0 ~ "-j "c"( |$)"')
+    # Rules jumping to it, deleted by number (their comments hold quotes), last first.
+    for chain in $(iptables -t $t -S 2>/dev/null | awk '$1 == "-N" || $1 == "-P" {print $2}'); do
+      iptables -t $t -L "$chain" --line-numbers -n 2>/dev/null | awk -v c="$ch" 'NR > 2 && $2 == c {print $1}' | sort -rn |
+        while read -r n; do iptables -t $t -D "$chain" "$n" 2>/dev/null; done
+    done
   done
   for ch in $(iptables -t $t -S 2>/dev/null | awk '$1 == "-N" && ($2 ~ /^KUBE-/ || $2 ~ /^CNI-/) {print $2}'); do iptables -t $t -F "$ch" 2>/dev/null; done
   for ch in $(iptables -t $t -S 2>/dev/null | awk '$1 == "-N" && ($2 ~ /^KUBE-/ || $2 ~ /^CNI-/) {print $2}'); do iptables -t $t -X "$ch" 2>/dev/null; done
@@ -64,6 +65,14 @@ added_ip=0
 if [[ -f $RUN/node-ip-added ]]; then added_ip=1; ip addr del "$NODE_IP/32" dev lo 2>/dev/null; fi
 rm -f /var/lib/cni/results/siteplane-e2e-* 2>/dev/null
 if [[ -f $RUN/ip_forward.orig ]]; then sysctl -qw net.ipv4.ip_forward="$(cat "$RUN/ip_forward.orig")"; fi
+if [[ -f $RUN/logs.before ]]; then
+  for d in /var/log/pods /var/log/containers; do
+    for f in "$d"/*; do
+      [[ -e $f || -L $f ]] || continue
+      grep -qxF "$(basename "$f")" "$RUN/logs.before" || rm -rf "$f"
+    done
+  done
+fi
 rm -rf "$RUN"
 if [[ ${KEEP_STATE:-0} != 1 ]]; then rm -rf "$STATE"; fi
 # Report anything left, so a leak fails loudly.

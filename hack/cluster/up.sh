@@ -49,6 +49,8 @@ kc() { timeout 20 kubectl --kubeconfig "$KUBECONFIG_FILE" --server "https://$NOD
 
 # --- host ----------------------------------------------------------------
 sysctl -n net.ipv4.ip_forward >"$RUN/ip_forward.orig"
+# The kubelet writes pod logs to /var/log/pods and /var/log/containers; down.sh removes what appears there.
+ls -A /var/log/pods /var/log/containers 2>/dev/null >"$RUN/logs.before" || true
 sysctl -qw net.ipv4.ip_forward=1
 ip -4 -o addr show dev lo | grep -q " $NODE_IP/32 " || { ip addr add "$NODE_IP/32" dev lo; touch "$RUN/node-ip-added"; }
 rm -rf "$STATE/pki" && "$here/pki.sh" "$STATE/pki"
@@ -109,7 +111,7 @@ start etcd etcd --name siteplane-e2e --data-dir "$STATE/etcd" \
 wait_for "etcd" 60 curl -sf http://127.0.0.1:2379/health
 start apiserver kube-apiserver --etcd-servers=http://127.0.0.1:2379 \
   --secure-port=6443 --bind-address="$NODE_IP" --advertise-address="$NODE_IP" \
-  --service-cluster-ip-range="$SERVICE_CIDR" \
+  --service-cluster-ip-range="$SERVICE_CIDR" --kubelet-preferred-address-types=InternalIP \
   --client-ca-file="$P/ca.crt" --tls-cert-file="$P/apiserver.crt" --tls-private-key-file="$P/apiserver.key" \
   --kubelet-client-certificate="$P/apiserver-kubelet-client.crt" --kubelet-client-key="$P/apiserver-kubelet-client.key" \
   --service-account-key-file="$P/sa.pub" --service-account-signing-key-file="$P/sa.key" \

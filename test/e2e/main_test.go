@@ -142,6 +142,9 @@ func namespace(t *testing.T, name string) string {
 		if t.Failed() {
 			dumpNamespace(name)
 		}
+		if os.Getenv("E2E_KEEP") == "1" { // look at it afterwards
+			return
+		}
 		_ = env.kube.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
 	})
 	return name
@@ -163,6 +166,12 @@ func dumpNamespace(ns string) {
 				fmt.Fprint(os.Stderr, "]")
 			}
 			fmt.Fprintln(os.Stderr)
+			if p.Status.Phase == corev1.PodFailed || len(p.Status.ContainerStatuses) > 0 && !p.Status.ContainerStatuses[0].Ready {
+				tail := int64(15)
+				if b, err := env.kube.CoreV1().Pods(ns).GetLogs(p.Name, &corev1.PodLogOptions{TailLines: &tail}).DoRaw(ctx); err == nil {
+					fmt.Fprintf(os.Stderr, "  log: %s\n", strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", "\n  log: "))
+				}
+			}
 		}
 	}
 	evs, err := env.kube.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})

@@ -102,7 +102,7 @@ func startPostgres(ctx context.Context) error {
 	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
 		d, err := k.AppsV1().Deployments(dbNamespace).Get(ctx, dbName, metav1.GetOptions{})
 		if err != nil {
-			return false, nil
+			return false, nil //nolint:nilerr // a failed read while polling is retried
 		}
 		return d.Status.ReadyReplicas >= 1, nil
 	})
@@ -117,17 +117,20 @@ func siteDatabase(t *testing.T, ns, site string) string {
 	defer cancel()
 	name := strings.ReplaceAll("e2e_"+ns+"_"+site, "-", "_")
 	pw := randomHex(12)
-	sql := fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'; CREATE DATABASE %s OWNER %s;", name, pw, name, name)
+	// Two -c: CREATE DATABASE cannot share a transaction with anything.
+	role := fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", name, pw)
+	db := fmt.Sprintf("CREATE DATABASE %s OWNER %s", name, name)
 	job := &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{GenerateName: "createdb-", Namespace: dbNamespace},
 		Spec: batchv1.JobSpec{
-			BackoffLimit: ptr.To[int32](3),
+			BackoffLimit:            ptr.To[int32](3),
+			TTLSecondsAfterFinished: ptr.To[int32](60),
 			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
 				RestartPolicy:   corev1.RestartPolicyNever,
 				SecurityContext: &corev1.PodSecurityContext{RunAsUser: ptr.To[int64](999), RunAsGroup: ptr.To[int64](999)},
 				Containers: []corev1.Container{{
 					Name: "psql", Image: postgresImage, ImagePullPolicy: corev1.PullIfNotPresent,
-					Command: []string{"psql", "-v", "ON_ERROR_STOP=1", "-h", dbName + "." + dbNamespace + ".svc", "-U", "postgres", "-c", sql},
+					Command: []string{"psql", "-v", "ON_ERROR_STOP=1", "-h", dbName + "." + dbNamespace + ".svc", "-U", "postgres", "-c", role, "-c", db},
 					Env: []corev1.EnvVar{{Name: "PGPASSWORD", ValueFrom: &corev1.EnvVarSource{
 						SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "postgres"}, Key: "password"}}}},
 				}},
@@ -141,7 +144,7 @@ func siteDatabase(t *testing.T, ns, site string) string {
 	err = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
 		j, err := env.kube.BatchV1().Jobs(dbNamespace).Get(ctx, created.Name, metav1.GetOptions{})
 		if err != nil {
-			return false, nil
+			return false, nil //nolint:nilerr // a failed read while polling is retried
 		}
 		if j.Status.Failed > 3 {
 			return false, fmt.Errorf("createdb job %s failed", j.Name)
