@@ -38,6 +38,8 @@ export GOWORK=off
 
 log() { printf 'envtest: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=lib/k8s-module.sh
+. "$(dirname "$0")/lib/k8s-module.sh"
 started=$(date +%s)
 has_bins() { [[ -x $1/kube-apiserver && -x $1/etcd ]]; }
 now() { date +%s; }
@@ -158,50 +160,11 @@ new_module() {
 
 # kube-apiserver ----------------------------------------------------------------
 t0=$(now)
-k8s_mod=k8s.io/kubernetes
-log "fetching $k8s_mod v$K8S_VERSION (Go module proxy)"
-if ! dl=$(go mod download -json "$k8s_mod@v$K8S_VERSION" 2>&1); then
-  err=$(sed -n 's/^[[:space:]]*"Error": "\(.*\)",*$/\1/p' <<<"$dl")
-  die "could not download $k8s_mod v$K8S_VERSION from the Go module proxy: ${err:-$dl}"
-fi
-k8s_gomod=$(sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p' <<<"$dl")
-[[ -f $k8s_gomod ]] || die "no go.mod for $k8s_mod v$K8S_VERSION in: $dl"
-log "fetched in $(($(now) - t0))s"
-
-# k8s.io/kubernetes requires its staging modules (k8s.io/api, k8s.io/apiserver,
-# ...) as v0.0.0 and replaces them with ./staging/...; a replace in a
-# dependency is ignored, so point each at its published v0.<minor>.<patch>.
-staging_version="v0.${K8S_VERSION#*.}"
-mapfile -t staging < <(go mod edit -print "$k8s_gomod" | awk '
-  /^require[[:space:]]*\(/ { blk = "req"; next }
-  /^replace[[:space:]]*\(/ { blk = "rep"; next }
-  /^\)/ { blk = ""; next }
-  blk == "req" && $2 == "v0.0.0" { req[$1] = 1 }
-  blk == "rep" && $2 == "=>" && $3 ~ /^\.\/staging\// { rep[$1] = 1 }
-  END { for (m in req) if (m in rep) print m }' | sort)
-((${#staging[@]} > 0)) || die "found no staging modules in $k8s_mod's go.mod; has its layout changed?"
-go_line=$(go mod edit -print "$k8s_gomod" | awk '$1 == "go" { print $2; exit }')
-
+k8s_mod=$K8S_MODULE
 apiserver_mod="$build_root/kube-apiserver-v$K8S_VERSION"
-new_module "$apiserver_mod" siteplane.dev/envtest-build/kube-apiserver
-edits=(-go="$go_line" -require="$k8s_mod@v$K8S_VERSION" -tool="$k8s_mod/cmd/kube-apiserver")
-for m in "${staging[@]}"; do edits+=(-replace="$m=$m@$staging_version"); done
-(cd "$apiserver_mod" && go mod edit "${edits[@]}")
-log "build module $apiserver_mod: ${#staging[@]} staging modules -> $staging_version"
-
-t0=$(now)
-log "resolving kube-apiserver dependencies (go mod tidy)"
-(cd "$apiserver_mod" && go mod tidy >&2) || die "go mod tidy failed in $apiserver_mod"
+k8s_module "$apiserver_mod" siteplane.dev/envtest-build/kube-apiserver "$K8S_VERSION" kube-apiserver
 log "resolved in $(($(now) - t0))s"
-
-# The version stamps Kubernetes' own build sets (hack/lib/version.sh); without
-# them kube-apiserver reports v0.0.0-master.
-minor=${K8S_VERSION#*.}
-minor=${minor%%.*}
-vflags=""
-for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  vflags+=" -X $p.gitVersion=v$K8S_VERSION -X $p.gitMajor=${K8S_VERSION%%.*} -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
-done
+vflags=$(k8s_version_ldflags "$K8S_VERSION")
 
 t0=$(now)
 log "building kube-apiserver v$K8S_VERSION (minutes when the Go build cache is cold)"

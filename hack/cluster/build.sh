@@ -21,6 +21,8 @@ bin="$cache/bin/k8s-v$K8S_VERSION-etcd-v$ETCD_VERSION-coredns-v$COREDNS_VERSION"
 export GOWORK=off CGO_ENABLED=0
 log() { printf 'cluster-build: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=../lib/k8s-module.sh
+. "$(dirname "$0")/../lib/k8s-module.sh"
 now() { date +%s; }
 k8s_cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 complete() {
@@ -38,33 +40,11 @@ tmp=$(mktemp -d "$cache/bin/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 started=$(now)
 
-# Kubernetes: a wrapper module (k8s.io/kubernetes replaces its staging modules
-# with ./staging paths, which a dependency's replace cannot carry).
-k8s_mod=k8s.io/kubernetes
-dl=$(go mod download -json "$k8s_mod@v$K8S_VERSION") || die "download $k8s_mod v$K8S_VERSION: $dl"
-k8s_gomod=$(sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p' <<<"$dl")
-staging_version="v0.${K8S_VERSION#*.}"
-mapfile -t staging < <(go mod edit -print "$k8s_gomod" | awk '
-  /^require[[:space:]]*\(/ { blk = "req"; next }
-  /^replace[[:space:]]*\(/ { blk = "rep"; next }
-  /^\)/ { blk = ""; next }
-  blk == "req" && $2 == "v0.0.0" { req[$1] = 1 }
-  blk == "rep" && $2 == "=>" && $3 ~ /^\.\/staging\// { rep[$1] = 1 }
-  END { for (m in req) if (m in rep) print m }' | sort)
-((${#staging[@]} > 0)) || die "no staging modules in $k8s_mod's go.mod"
-go_line=$(go mod edit -print "$k8s_gomod" | awk '$1 == "go" { print $2; exit }')
+# Kubernetes: a wrapper module (hack/lib/k8s-module.sh, as hack/envtest.sh).
+k8s_mod=$K8S_MODULE
 mod="$cache/build/k8s-v$K8S_VERSION"
-rm -rf "$mod" && mkdir -p "$mod"
-(cd "$mod" && go mod init siteplane.dev/cluster-build/k8s >/dev/null 2>&1)
-edits=(-go="$go_line" -require="$k8s_mod@v$K8S_VERSION")
-for c in "${k8s_cmds[@]}"; do edits+=(-tool="$k8s_mod/cmd/$c"); done
-for m in "${staging[@]}"; do edits+=(-replace="$m=$m@$staging_version"); done
-(cd "$mod" && go mod edit "${edits[@]}" && go mod tidy >&2) || die "go mod tidy (kubernetes)"
-minor=${K8S_VERSION#*.}; minor=${minor%%.*}
-vflags=""
-for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  vflags+=" -X $p.gitVersion=v$K8S_VERSION -X $p.gitMajor=${K8S_VERSION%%.*} -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
-done
+k8s_module "$mod" siteplane.dev/cluster-build/k8s "$K8S_VERSION" "${k8s_cmds[@]}"
+vflags=$(k8s_version_ldflags "$K8S_VERSION")
 t0=$(now)
 log "building ${k8s_cmds[*]} v$K8S_VERSION (about 10 min on 2 cores when the Go build cache is cold)"
 pkgs=(); for c in "${k8s_cmds[@]}"; do pkgs+=("$k8s_mod/cmd/$c"); done
