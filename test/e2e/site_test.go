@@ -161,8 +161,21 @@ func TestSite(t *testing.T) {
 		checkOperatorMetrics(t, ns, name)
 	})
 
-	t.Run("a changed title rolls exactly the pods that mount the site settings", func(t *testing.T) {
+	t.Run("a changed title rolls exactly the pods that mount the site settings, and the rolling update fails no request", func(t *testing.T) {
+		// Every settings-mounting component rolls (one replica each: a new
+		// pod first, then the old one, unready but serving for its shutdown
+		// delay); a REST read goes through the gateway and content meanwhile.
+		gw := serviceURL(t, ns, componentName(name, contract.ServiceGateway), contract.DefaultAPIPort)
+		stop := startLoad(gw+"/cms-json/cms/v2/posts?per_page=1&_fields=id", 4)
 		titleChangeRolls(t, ns, name)
+		res := stop()
+		t.Logf("under the rolling update: %d requests, %d failed", res.sent, res.failed)
+		if res.failed > 0 {
+			t.Errorf("%d of %d requests failed during the rolling update; first: %v", res.failed, res.sent, res.failures)
+		}
+		if res.sent < 100 {
+			t.Errorf("only %d requests were sent during the rolling update: the load did not cover it", res.sent)
+		}
 	})
 
 	t.Run("API-key rotation keeps the old key for the grace period, then refuses it", func(t *testing.T) {
