@@ -177,6 +177,10 @@ func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 			if !canRead(caller(c), pt, p) || (context == "edit" && !canEdit(caller(c), pt, p)) {
 				continue // dropped without adjusting the counts, as WordPress does
 			}
+			if b, ok := s.preparedJSON(c, pt, p, v); ok {
+				items = append(items, b)
+				continue
+			}
 			items = append(items, s.prepare(pt, p, v))
 		}
 		res := rest.OK(items)
@@ -223,7 +227,12 @@ func (s *Service) getPostItem(pt *PostType) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		res := rest.OK(s.prepare(pt, p, v))
+		var res *rest.Response
+		if b, ok := s.preparedJSON(c, pt, p, v); ok {
+			res = rest.OK(b)
+		} else {
+			res = rest.OK(s.prepare(pt, p, v))
+		}
 		if pt.Public {
 			res.Header = http.Header{}
 			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)

@@ -141,9 +141,9 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 	if q.Search != "" {
 		order = b.relevance(q) + ", " + order
 	}
-	sql := "SELECT p.id, count(*) OVER () FROM posts p WHERE " + strings.Join(b.where, " AND ") + " ORDER BY " + order +
+	sql := "SELECT p.id, count(*) OVER () FROM " + b.from() + " WHERE " + strings.Join(b.where, " AND ") + " ORDER BY " + order +
 		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(rest.Offset(page, perPage))
-	count := "SELECT count(*) FROM posts p WHERE " + strings.Join(b.where, " AND ")
+	count := "SELECT count(*) FROM " + b.from() + " WHERE " + strings.Join(b.where, " AND ")
 	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
 	if err != nil || len(ids) == 0 {
 		return nil, total, err

@@ -58,6 +58,8 @@ type Service struct {
 	siteCSS   atomic.Value // cssCache (site_page.go)
 	// siteGen is the website's change generation and snapshot (site_cache.go)
 	siteGen siteGen
+	// encoded keeps anonymous readers' post JSON (post_cache.go)
+	encoded encodedPosts
 }
 
 // New returns a Service over pool for site; users validates author ids.

@@ -58,6 +58,10 @@ func NewProxy(cfg ProxyConfig, writeError ErrorFunc, onError func(r *http.Reques
 		ExpectContinueTimeout: time.Second,
 		// Bodies are passed through as the service encoded them.
 		DisableCompression: true,
+		// A service's answer (a list of posts is ~17 KB) is read in one or
+		// two reads rather than in 4 KiB pieces, each a read system call
+		// and, copied on, a write to the client.
+		ReadBufferSize: 32 << 10,
 	}
 	return &Proxy{cfg: cfg, transport: t, writeError: writeError, onError: onError}
 }

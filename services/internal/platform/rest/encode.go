@@ -618,3 +618,26 @@ func resolveCombining(v any, s *Schema) *Schema {
 	}
 	return &merged
 }
+
+// EncodeItem writes it as this request's answer would write it, as the
+// answer itself or as an element of a list, so that a handler can keep the
+// bytes and answer later requests with them (as an Encoded value). ok is
+// false when the request shapes the item beyond its route and context
+// (_fields, _pretty): the bytes would then not fit another request.
+func (r *Request) EncodeItem(it Item) (b Encoded, ok bool) {
+	if r.ShapesItems() {
+		return nil, false
+	}
+	e := encoder{srv: r.srv, req: r}
+	if r.route != nil {
+		e.schema = r.route.Schema
+		e.ctx = r.ViewContext()
+	}
+	e.item(&it, nil, 0)
+	return e.buf, true
+}
+
+// ShapesItems reports whether the request shapes its answer's items beyond
+// the route's schema and context (_fields, _pretty), so that bytes made
+// by EncodeItem for another request do not fit it.
+func (r *Request) ShapesItems() bool { return r.fieldSet() != nil || r.pretty() }

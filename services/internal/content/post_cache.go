@@ -1,0 +1,86 @@
+package content
+
+import (
+	"reflect"
+	"sync"
+	"time"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
+
+// Anonymous reads of posts in the view context (lists and single posts)
+// are most of the traffic, and most of their CPU went into preparing and
+// encoding each post anew: rendering its content and excerpt, building the
+// object and escaping it as JSON. Such a post's JSON is a function of its
+// row, its type and the site's time zone only: the caller, for whom
+// nothing differs between anonymous readers, and no request option shapes
+// it (_fields, _pretty, excerpt_length and password fall back to the
+// ordinary path). So it is kept, with the row it was made from, and used
+// again only while the row read now equals that one field for field: a
+// changed post (a new title, a term, a revision) is encoded anew by the
+// read that first sees the change, whichever process or transaction made
+// it, and no invalidation is needed for correctness.
+
+// encodedPostsMax bounds the cache: about 3 KB a post (the row and its
+// JSON), so at most a few MiB.
+const encodedPostsMax = 2048
+
+// encodedPost is one post's JSON with what it was made from.
+type encodedPost struct {
+	pt   *PostType
+	loc  *time.Location
+	row  Post
+	json rest.Encoded
+}
+
+// encodedPosts is the cache (Service.encoded).
+type encodedPosts struct {
+	mu sync.RWMutex
+	m  map[int64]*encodedPost
+}
+
+// cacheable reports whether v renders a post the same for every request
+// that reaches the cache: the view context, an anonymous caller, no
+// password given and no excerpt length.
+func cacheable(v view) bool {
+	return v.context == "view" && !v.who.LoggedIn() && v.password == "" && v.excerptLength == 0 && !v.passwordUnlocked
+}
+
+// preparedJSON returns p prepared for v and encoded for c, from the cache
+// when p's row is the one it was made from; ok is false when the request
+// cannot use the cache (prepare and let the kit encode instead).
+func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (rest.Encoded, bool) {
+	if !cacheable(v) || c.ShapesItems() {
+		return nil, false
+	}
+	loc := s.location()
+	s.encoded.mu.RLock()
+	e := s.encoded.m[p.ID]
+	s.encoded.mu.RUnlock()
+	if e != nil && e.pt == pt && e.loc == loc && samePost(&e.row, p) {
+		return e.json, true
+	}
+	b, ok := c.EncodeItem(s.prepare(pt, p, v))
+	if !ok {
+		return nil, false
+	}
+	s.encoded.mu.Lock()
+	if s.encoded.m == nil {
+		s.encoded.m = make(map[int64]*encodedPost)
+	}
+	if _, ok := s.encoded.m[p.ID]; !ok && len(s.encoded.m) >= encodedPostsMax {
+		for id := range s.encoded.m { // an arbitrary one makes room
+			delete(s.encoded.m, id)
+			break
+		}
+	}
+	s.encoded.m[p.ID] = &encodedPost{pt: pt, loc: loc, row: *p, json: b}
+	s.encoded.mu.Unlock()
+	return b, true
+}
+
+// samePost reports whether two reads of a post are equal in every field
+// (reflect.DeepEqual: a field added to Post is compared without a change
+// here; the times are scanned the same way each time, so equal instants
+// are equal values).
+func samePost(a, b *Post) bool { return reflect.DeepEqual(a, b) }
