@@ -164,6 +164,12 @@ func TestCountsDoNotSerialiseWriters(t *testing.T) {
 		return s
 	}
 	var second *pgxpool.Conn
+	var held []*pgxpool.Conn // same slot as first: held, so the next Acquire opens another backend
+	defer func() {
+		for _, c := range held {
+			c.Release()
+		}
+	}()
 	for i := 0; i < 40 && second == nil; i++ {
 		c, err := e.pool.Acquire(ctx)
 		if err != nil {
@@ -173,7 +179,7 @@ func TestCountsDoNotSerialiseWriters(t *testing.T) {
 			second = c
 			continue
 		}
-		defer c.Release() // held, so the next Acquire opens another backend
+		held = append(held, c)
 	}
 	if second == nil {
 		t.Fatal("no connection on another slot")
