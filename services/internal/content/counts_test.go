@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The counts behind X-WP-Total (post_counts, term_post_counts, migration
-// 0201) and the copies of each post's type, status and date on its term
+// 0201; each spread over slots since 0310, so a count is its slots' sum) and the copies of each post's type, status and date on its term
 // links must equal what the rows say after every kind of write: creates in
 // any status, status and date changes, term changes, trash, deletes of
 // posts and terms.
@@ -17,10 +19,11 @@ func checkCounts(t *testing.T, e *testEnv, step string) {
 	for _, q := range []string{
 		// counts that disagree with the rows
 		`SELECT count(*) FROM (SELECT type, status, count(*) AS n FROM posts GROUP BY 1, 2) r
-		 FULL JOIN (SELECT * FROM post_counts WHERE n <> 0) c USING (type, status) WHERE r.n IS DISTINCT FROM c.n`,
+		 FULL JOIN (SELECT type, status, sum(n) AS n FROM post_counts GROUP BY 1, 2 HAVING sum(n) <> 0) c USING (type, status)
+		 WHERE r.n IS DISTINCT FROM c.n`,
 		`SELECT count(*) FROM (SELECT r.term_id, p.type, p.status, count(*) AS n FROM term_relationships r
 		   JOIN posts p ON p.id = r.post_id GROUP BY 1, 2, 3) r
-		 FULL JOIN (SELECT * FROM term_post_counts WHERE n <> 0) c ON c.term_id = r.term_id AND c.type = r.type AND c.status = r.status
+		 FULL JOIN (SELECT term_id, type, status, sum(n) AS n FROM term_post_counts GROUP BY 1, 2, 3 HAVING sum(n) <> 0) c ON c.term_id = r.term_id AND c.type = r.type AND c.status = r.status
 		 WHERE r.n IS DISTINCT FROM c.n`,
 		// links whose copy of their post is out of date
 		`SELECT count(*) FROM term_relationships r JOIN posts p ON p.id = r.post_id
@@ -138,4 +141,93 @@ func TestTermPageOrder(t *testing.T) {
 	}
 	wantError(t, e.do(anon, "GET", fmt.Sprintf("/cms/v2/posts?categories=%d&per_page=2&page=4", cat), nil), 400,
 		"rest_post_invalid_page_number", "")
+}
+
+// Two transactions creating published posts (and so adding to the same
+// counts) on connections of different slots do not wait for each other:
+// the second commits while the first is still open (0310). A post counted
+// from one connection and deleted from another leaves the sums right.
+func TestCountsDoNotSerialiseWriters(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	// two connections whose backends write to different slots
+	first, err := e.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Release()
+	slotOf := func(c *pgxpool.Conn) int {
+		var s int
+		if err := c.QueryRow(ctx, `SELECT pg_backend_pid() % 32`).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	var second *pgxpool.Conn
+	var held []*pgxpool.Conn // same slot as first: held, so the next Acquire opens another backend
+	defer func() {
+		for _, c := range held {
+			c.Release()
+		}
+	}()
+	for i := 0; i < 40 && second == nil; i++ {
+		c, err := e.pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slotOf(c) != slotOf(first) {
+			second = c
+			continue
+		}
+		held = append(held, c)
+	}
+	if second == nil {
+		t.Fatal("no connection on another slot")
+	}
+	defer second.Release()
+	insert := `INSERT INTO posts (type, status, date_gmt, modified_gmt, slug, title)
+		VALUES ('post', 'publish', now(), now(), $1, $1) RETURNING id`
+	txA, err := first.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer txA.Rollback(ctx) //nolint:errcheck // committed below
+	var a int64
+	if err := txA.QueryRow(ctx, insert, "slot-a").Scan(&a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txA.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id) VALUES ($1, 1)`, a); err != nil {
+		t.Fatal(err)
+	}
+	// B must not wait for A's row locks: a lock wait fails it at once
+	txB, err := second.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer txB.Rollback(ctx) //nolint:errcheck // committed below
+	if _, err := txB.Exec(ctx, `SET LOCAL lock_timeout = '200ms'`); err != nil {
+		t.Fatal(err)
+	}
+	var b int64
+	if err := txB.QueryRow(ctx, insert, "slot-b").Scan(&b); err != nil {
+		t.Fatalf("second writer: %v", err)
+	}
+	if _, err := txB.Exec(ctx, `INSERT INTO term_relationships (post_id, term_id) VALUES ($1, 1)`, b); err != nil {
+		t.Fatalf("second writer's term link: %v", err)
+	}
+	if err := txB.Commit(ctx); err != nil {
+		t.Fatalf("second writer's commit: %v", err)
+	}
+	if err := txA.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, e, "two writers")
+	// A's post deleted through B's connection: B's slot goes negative
+	if _, err := second.Exec(ctx, `DELETE FROM posts WHERE id = $1`, a); err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, e, "deleted from another slot")
+	if got := totalOf(t, e, anon, "/cms/v2/posts?per_page=1"); got != "1" {
+		t.Fatalf("published posts: %s, want 1", got)
+	}
 }

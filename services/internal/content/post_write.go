@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -34,7 +32,7 @@ func textValue(c *rest.Request, name string) (string, bool) {
 type postWrite struct {
 	s   *Service
 	c   *rest.Request
-	tx  pgx.Tx
+	tx  querier // the write's transaction, or where a create reads before its one statement
 	pt  *PostType
 	p   *Post // the post as it will be stored; the steps change it
 	old *Post // the stored post; nil on create
@@ -45,7 +43,7 @@ type postWrite struct {
 // conflict checks; old is nil on create. It mutates p. The steps run in
 // WordPress's order (so the first refusal is WordPress's); the first error
 // ends the write.
-func (s *Service) applyWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, old *Post, now time.Time) error {
+func (s *Service) applyWrite(c *rest.Request, tx querier, pt *PostType, p *Post, old *Post, now time.Time) error {
 	w := &postWrite{s: s, c: c, tx: tx, pt: pt, p: p, old: old, now: now}
 	steps := []func() error{
 		w.status, w.dates, w.text, w.author, w.password, w.parent,

@@ -284,33 +284,6 @@ func checkTemplate(c *rest.Request, current string) error {
 	return invalidParam("template", "rest_invalid_param", "template is not one of .", nil)
 }
 
-// createPost is POST /cms/v2/{base}.
-func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
-	return func(c *rest.Request) (*rest.Response, error) {
-		now := s.now()
-		p := &Post{Type: pt.Name, Status: "draft", Author: caller(c).UserID, CommentStatus: pt.DefaultCommentStatus,
-			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}
-		if pt == TypePost {
-			p.PingStatus = "open"
-		}
-		var out *Post
-		err := s.inTx(c.Context(), func(tx pgx.Tx) (err error) {
-			out, err = s.savePost(c, tx, pt, p, nil, now)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		body, err := s.editView(c, pt, out)
-		if err != nil {
-			return nil, err
-		}
-		res := &rest.Response{Status: http.StatusCreated, Data: body, Header: http.Header{}}
-		res.Header.Set("Location", s.postURL(pt, out.ID))
-		return res, nil
-	}
-}
-
 // defaultCategoryID is WordPress's default_category option: the
 // "Uncategorized" category the schema is installed with.
 const defaultCategoryID = 1

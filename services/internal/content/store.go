@@ -166,94 +166,135 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 	if slug == "" {
 		return "", nil
 	}
-	sql := `SELECT slug FROM posts WHERE type = $1 AND id <> $2 AND (slug = $3 OR slug LIKE $4)`
-	args := []any{pt.Name, id, slug, slugLike(slug)}
-	if pt.Hierarchical {
-		sql += " AND parent = $5"
-		args = append(args, parent)
-	}
-	rows, err := q.Query(ctx, sql, args...)
+	out, err := freeSlugs(ctx, q, pt, []slugWant{{slug: slug, stored: stored, id: id, parent: parent}})
 	if err != nil {
-		return "", fmt.Errorf("select slugs like %q: %w", slug, err)
+		return "", err
 	}
-	taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return "", fmt.Errorf("select slugs like %q: %w", slug, err)
-	}
-	used := make(map[string]bool, len(taken))
-	for _, s := range taken {
-		used[s] = true
-	}
-	return firstFreeSlug(pt, slug, stored, used), nil
+	return out[0], nil
 }
 
-// slugLike matches the suffixed forms of slug (slug-2, slug-3, …).
-func slugLike(slug string) string { return likeEscape(truncateSlug(slug, maxSlugLength-2)) + "-%" }
+// slugWant is one wp_unique_post_slug question: the free form of slug for
+// post id (0: a new post) under parent, whose current slug is stored.
+type slugWant struct {
+	slug, stored string
+	id, parent   int64
+}
 
-// firstFreeSlug is the decision of wp_unique_post_slug once the slugs in use
-// (by other posts of the same scope) are known.
-func firstFreeSlug(pt *PostType, slug, stored string, used map[string]bool) string {
-	if !used[slug] && !reservedSlug(slug, pt.Hierarchical) && !(pt == TypePost && slug != stored && dateArchiveSlug(slug)) {
-		return slug
-	}
-	for n := 2; ; n++ {
-		if c := slugCandidate(slug, n); !used[c] {
-			return c
+// slugProbe is how many suffixed forms (slug-2 …) the first round asks
+// about with the slug itself; later rounds ask about four times more.
+const slugProbe = 8
+
+// freeSlugs answers every want: the first candidate (the slug itself unless
+// reserved, then slug-2, slug-3, …) that no other post of the scope has.
+// Candidates are looked up by equality, a round of them per statement, so
+// the statement has one plan whatever the slug (a prefix LIKE needs a plan
+// per pattern) and reads only the rows that hold a candidate.
+func freeSlugs(ctx context.Context, q querier, pt *PostType, wants []slugWant) ([]string, error) {
+	out := make([]string, len(wants))
+	next := make([]int, len(wants)) // the next suffix to ask about; 0: the slug itself first
+	size := slugProbe
+	for {
+		var cands []string
+		open := 0
+		for i, w := range wants {
+			if out[i] != "" {
+				continue
+			}
+			open++
+			cands = append(cands, roundCandidates(pt, w, next[i], size)...)
 		}
+		if open == 0 {
+			return out, nil
+		}
+		rows, err := q.Query(ctx, `SELECT id, parent, slug FROM posts WHERE type = $1 AND slug = ANY($2)`, pt.Name, cands)
+		if err != nil {
+			return nil, fmt.Errorf("select slugs in use: %w", err)
+		}
+		type row struct {
+			id, parent int64
+			slug       string
+		}
+		var taken []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.parent, &r.slug); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("select slugs in use: %w", err)
+			}
+			taken = append(taken, r)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("select slugs in use: %w", err)
+		}
+		for i, w := range wants {
+			if out[i] != "" {
+				continue
+			}
+			used := map[string]bool{}
+			for _, r := range taken {
+				if r.id != w.id && (!pt.Hierarchical || r.parent == w.parent) {
+					used[r.slug] = true
+				}
+			}
+			for _, c := range roundCandidates(pt, w, next[i], size) {
+				if !used[c] {
+					out[i] = c
+					break
+				}
+			}
+			if next[i] == 0 {
+				next[i] = 2
+			}
+			next[i] += size
+		}
+		size *= 4
 	}
 }
 
-// generatedSlugs computes generated_slug for posts of type pt in one query:
-// get_sample_permalink derives the slug from the title (the id when the
-// title gives none), as if published, made unique with wp_unique_post_slug.
+// roundCandidates are the candidates of one round, in wp_unique_post_slug's
+// order: from 0 means the slug itself (unless WordPress never hands it out)
+// and its first size suffixed forms; otherwise size forms from slug-from.
+func roundCandidates(pt *PostType, w slugWant, from, size int) []string {
+	out := make([]string, 0, size+1)
+	if from == 0 {
+		if !reservedSlug(w.slug, pt.Hierarchical) && !(pt == TypePost && w.slug != w.stored && dateArchiveSlug(w.slug)) {
+			out = append(out, w.slug)
+		}
+		from = 2
+	}
+	for n := from; n < from+size; n++ {
+		out = append(out, slugCandidate(w.slug, n))
+	}
+	return out
+}
+
+// generatedSlugs computes generated_slug for posts of type pt in one query
+// (more only when a title's first forms are all taken): get_sample_permalink
+// derives the slug from the title (the id when the title gives none), as if
+// published, made unique with wp_unique_post_slug.
 func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post) (map[int64]string, error) {
-	bases := make([]string, len(posts))
-	likes := make([]string, len(posts))
+	wants := make([]slugWant, len(posts))
 	for i, p := range posts {
-		bases[i] = sanitizeTitle(p.Title)
-		if bases[i] == "" {
-			bases[i] = strconv.FormatInt(p.ID, 10)
-		}
-		likes[i] = slugLike(bases[i])
+		wants[i] = slugWant{slug: generatedBase(p), stored: p.Slug, id: p.ID, parent: p.Parent}
 	}
-	// one LIKE per base rather than LIKE ANY, which no index serves
-	sql := `SELECT id, parent, slug FROM posts WHERE type = $1 AND (slug = ANY($2)`
-	args := []any{pt.Name, bases}
-	for _, l := range likes {
-		args = append(args, l)
-		sql += " OR slug LIKE $" + strconv.Itoa(len(args))
-	}
-	rows, err := q.Query(ctx, sql+")", args...)
+	slugs, err := freeSlugs(ctx, q, pt, wants)
 	if err != nil {
-		return nil, fmt.Errorf("select generated slugs: %w", err)
-	}
-	type row struct {
-		id, parent int64
-		slug       string
-	}
-	var taken []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.parent, &r.slug); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("select generated slugs: %w", err)
-		}
-		taken = append(taken, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("select generated slugs: %w", err)
+		return nil, fmt.Errorf("generated slugs: %w", err)
 	}
 	out := make(map[int64]string, len(posts))
 	for i, p := range posts {
-		used := map[string]bool{}
-		for _, r := range taken {
-			if r.id != p.ID && (!pt.Hierarchical || r.parent == p.Parent) {
-				used[r.slug] = true
-			}
-		}
-		out[p.ID] = firstFreeSlug(pt, bases[i], p.Slug, used)
+		out[p.ID] = slugs[i]
 	}
 	return out, nil
+}
+
+// generatedBase is what get_sample_permalink starts from: the title's slug,
+// else the id.
+func generatedBase(p *Post) string {
+	if b := sanitizeTitle(p.Title); b != "" {
+		return b
+	}
+	return strconv.FormatInt(p.ID, 10)
 }
 
 // dateArchiveSlug reports a post slug that would read as a date archive:

@@ -66,6 +66,9 @@ type Config struct {
 	// Notify announces a write of the gateway's own routes to the other
 	// replicas (postgres.NotifyChanged); nil for none.
 	Notify func(ctx context.Context, payload string) error
+	// Credentials caches verified application passwords (credentials.go);
+	// nil: every request is checked in the database.
+	Credentials *accounts.CredentialCache
 }
 
 // Gateway is the gateway's HTTP handler.
@@ -358,7 +361,7 @@ func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity
 		id, err := g.cookieAuth(w, r)
 		return id, "", err
 	}
-	u, uuid, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, g.clientAddress(r))
+	u, uuid, err := g.checkPassword(r.Context(), login, password, g.clientAddress(r))
 	var ae *accounts.AuthError
 	switch {
 	case errors.As(err, &ae):

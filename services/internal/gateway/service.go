@@ -50,7 +50,7 @@ const MaxBodyBytes = 256 << 20
 // dedicated connection to the site's database. With the cache switched off
 // the listener still runs, for the generations alone: the settings and
 // index the gateway keeps between writes depend on it.
-func startEdgeCache(ctx context.Context, env *service.Env, budget int64) (cache, changes *edgecache.Cache) {
+func startEdgeCache(ctx context.Context, env *service.Env, budget int64, creds *accounts.CredentialCache) (cache, changes *edgecache.Cache) {
 	if budget == 0 {
 		env.Logger.Info("edge cache switched off (" + contract.EnvEdgeCacheBytes + "=0)")
 		changes = edgecache.New(0)
@@ -61,7 +61,8 @@ func startEdgeCache(ctx context.Context, env *service.Env, budget int64) (cache,
 	connCfg := env.Pool.Config().ConnConfig.Copy()
 	connCfg.RuntimeParams["application_name"] = "siteplane-gateway-listener"
 	l := &edgecache.Listener{Cache: changes, Logger: env.Logger,
-		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) }}
+		Connect:     func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) },
+		AlsoChanged: credentialsChanged(creds), AlsoOnline: creds.SetOnline}
 	go l.Run(ctx)
 	return cache, changes
 }
@@ -109,9 +110,10 @@ func Register(ctx context.Context, env *service.Env) error {
 	if oembed.AllowLoopbackForTests {
 		env.Logger.Warn("the oEmbed proxy may fetch from loopback addresses (" + EnvOEmbedAllowLoopbackForTests + "): tests only")
 	}
-	cache, changes := startEdgeCache(ctx, env, cacheBytes)
+	creds := newCredentialCache(store)
+	cache, changes := startEdgeCache(ctx, env, cacheBytes, creds)
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Keys: env.Keys, Secret: secret, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
-		TrustedProxies: trustedProxies, Cache: cache, Changes: changes,
+		TrustedProxies: trustedProxies, Cache: cache, Changes: changes, Credentials: creds,
 		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
 	if err != nil {
 		return err

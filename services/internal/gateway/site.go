@@ -59,7 +59,7 @@ func (g *Gateway) serveSite(w http.ResponseWriter, r *http.Request, b *routing.B
 // front end shows a signed-in visitor their drafts and private posts.
 func (g *Gateway) siteVisitor(r *http.Request) identity.Identity {
 	if login, password, ok := accounts.BasicCredentials(r); ok {
-		u, _, err := g.cfg.Store.AuthenticatePassword(r.Context(), login, password, g.clientAddress(r))
+		u, _, err := g.checkPassword(r.Context(), login, password, g.clientAddress(r))
 		if err != nil {
 			return identity.Identity{}
 		}

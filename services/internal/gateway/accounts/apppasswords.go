@@ -100,6 +100,7 @@ func (s *Store) RenamePassword(ctx context.Context, userID int64, uuid, name str
 
 // DeletePassword revokes one application password and returns its record.
 func (s *Store) DeletePassword(ctx context.Context, userID int64, uuid string) (AppPassword, error) {
+	defer s.changed()
 	if !rest.IsUUID(uuid) {
 		return AppPassword{}, ErrNotFound
 	}
@@ -109,6 +110,7 @@ func (s *Store) DeletePassword(ctx context.Context, userID int64, uuid string) (
 // DeleteAllPasswords revokes every application password of the user and
 // returns how many there were.
 func (s *Store) DeleteAllPasswords(ctx context.Context, userID int64) (int64, error) {
+	defer s.changed()
 	tag, err := s.pool.Exec(ctx, `DELETE FROM application_passwords WHERE user_id = $1`, userID)
 	return tag.RowsAffected(), err
 }

@@ -59,10 +59,18 @@ func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP stri
 // AuthenticatePassword is Authenticate that also returns the uuid of the
 // application password that matched (for introspection).
 func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, error) {
+	u, uuid, _, err := s.authenticatePassword(ctx, login, password, remoteIP)
+	return u, uuid, err
+}
+
+// authenticatePassword is AuthenticatePassword that also says until when
+// the password's usage needs no recording (its last_used plus the minute):
+// a CredentialCache may answer for it until then without skipping a write.
+func (s *Store) authenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, time.Time, error) {
 	// Success path: one indexed query by the keyed hash. The password
 	// identifies the row; the name must be that user's login or email.
 	if !storable(login) {
-		return User{}, "", ErrUnknownUsername
+		return User{}, "", time.Time{}, ErrUnknownUsername
 	}
 	var u User
 	var role, uuid string
@@ -74,7 +82,7 @@ func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remot
 		s.hasher.Hash(password), login).Scan(&u.ID, &u.Login, &u.Email, &u.Slug, &u.DisplayName, &u.FirstName, &u.LastName,
 		&u.Nickname, &u.URL, &u.Description, &u.Locale, &role, &u.Registered, &uuid, &lastUsed)
 	if err != nil && !isNoRows(err) {
-		return User{}, "", err
+		return User{}, "", time.Time{}, err
 	}
 	if err != nil {
 		// Failure path: say which part was wrong, as WordPress does.
@@ -84,19 +92,20 @@ func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remot
 		}
 		switch {
 		case errors.Is(lerr, ErrNotFound) && ValidEmail(login):
-			return User{}, "", ErrUnknownEmail
+			return User{}, "", time.Time{}, ErrUnknownEmail
 		case errors.Is(lerr, ErrNotFound):
-			return User{}, "", ErrUnknownUsername
+			return User{}, "", time.Time{}, ErrUnknownUsername
 		case lerr != nil:
-			return User{}, "", lerr
+			return User{}, "", time.Time{}, lerr
 		}
-		return User{}, "", ErrBadPassword
+		return User{}, "", time.Time{}, ErrBadPassword
 	}
 	u.Role = identity.Role(role)
 	now := s.now()
 	if lastUsed == nil || now.Sub(*lastUsed) > time.Minute {
 		// Best effort: a failed bookkeeping write must not fail the request.
 		_, _ = s.pool.Exec(ctx, `UPDATE application_passwords SET last_used = $2, last_ip = $3 WHERE uuid = $1::uuid`, uuid, now, remoteIP)
+		lastUsed = &now
 	}
-	return u, uuid, nil
+	return u, uuid, lastUsed.Add(time.Minute), nil
 }

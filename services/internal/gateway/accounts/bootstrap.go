@@ -88,6 +88,7 @@ func (s *Store) Bootstrap(ctx context.Context, a Admin) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
+	defer s.changed()      // after the commit (deferred first, runs last)
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('siteplane-gateway-bootstrap'))`); err != nil {
 		return User{}, err

@@ -54,6 +54,17 @@ type Store struct {
 	pool   *pgxpool.Pool
 	hasher Hasher
 	now    func() time.Time
+	// onChange runs after a write that may end a verified credential's
+	// validity (a CredentialCache's Invalidate); nil for none.
+	onChange func()
+}
+
+// changed reports a write of users or application passwords that may end
+// the validity of a credential verified before it (run after its commit).
+func (s *Store) changed() {
+	if s.onChange != nil {
+		s.onChange()
+	}
 }
 
 // New returns a store on pool (search_path = gateway schema).
@@ -266,6 +277,7 @@ type UserPatch struct {
 
 // UpdateUser applies patch in one statement and returns the new row.
 func (s *Store) UpdateUser(ctx context.Context, id int64, p UserPatch) (User, error) {
+	defer s.changed()
 	if p.Email != nil && !ValidEmail(*p.Email) {
 		return User{}, ErrInvalidEmail
 	}
@@ -297,6 +309,7 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, p UserPatch) (User, er
 // DeleteUser removes a user and its application passwords. Reassigning the
 // user's content is the content service's business; the caller does it first.
 func (s *Store) DeleteUser(ctx context.Context, id int64) (User, error) {
+	defer s.changed()
 	return scanUser(s.pool.QueryRow(ctx, `DELETE FROM users WHERE id = $1 RETURNING `+userColumns, id))
 }
 

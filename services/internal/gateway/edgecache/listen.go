@@ -29,11 +29,22 @@ type Listener struct {
 	// Probe is how long a quiet connection waits before it is pinged, so a
 	// silently dead peer is noticed (default 5s).
 	Probe time.Duration
+	// Also hear every notification and the listener's state after the
+	// cache did (the gateway's credential cache); nil for none.
+	AlsoChanged func(payload string)
+	AlsoOnline  func(online bool)
 }
 
 // Run listens until ctx ends, reconnecting with a capped back-off.
 func (l *Listener) Run(ctx context.Context) {
-	pl := &postgres.ChangeListener{Connect: l.Connect, Online: l.Cache.SetOnline, Changed: l.apply,
+	online, changed := l.Cache.SetOnline, l.apply
+	if l.AlsoOnline != nil {
+		online = func(on bool) { l.Cache.SetOnline(on); l.AlsoOnline(on) }
+	}
+	if l.AlsoChanged != nil {
+		changed = func(payload string) { l.apply(payload); l.AlsoChanged(payload) }
+	}
+	pl := &postgres.ChangeListener{Connect: l.Connect, Online: online, Changed: changed,
 		Logger: l.Logger, Name: "edge cache", Probe: l.Probe}
 	pl.Run(ctx)
 }

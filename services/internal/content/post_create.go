@@ -1,0 +1,179 @@
+package content
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// The create path (docs/performance.md#the-write-path). A create used to be
+// eight round trips to PostgreSQL (begin, slug, insert, default category,
+// re-read, notify, commit, generated slug). Now the reads it needs come
+// first (the slugs in use; the author, parent and featured media only when
+// given), and the write is ONE statement: the post, its term links (with
+// their copies of the post's type, status and date, so no per-row trigger
+// runs), the change notification, and back the post's id, its terms as
+// get_the_terms orders them and its ancestor path. A single statement is
+// its own transaction, so nothing is half-written; the count triggers run
+// inside it. The answer is built from what was written: nothing is read
+// back.
+
+// createPost is POST /cms/v2/{base}.
+func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
+	return func(c *rest.Request) (*rest.Response, error) {
+		now := s.now()
+		p := &Post{Type: pt.Name, Status: "draft", Author: caller(c).UserID, CommentStatus: pt.DefaultCommentStatus,
+			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}
+		if pt == TypePost {
+			p.PingStatus = "open"
+		}
+		// in a batch's (or an idempotent request's) transaction, every
+		// statement goes through it; otherwise through the pool
+		q := s.db(c.Context())
+		if err := s.applyWrite(c, q, pt, p, nil, now); err != nil {
+			return nil, err
+		}
+		c.Set("context", "edit") // write answers are in the edit context; the kit filters by it
+		v := view{context: "edit", who: caller(c)}
+		wantGenerated := pt.Public && c.Wants("generated_slug")
+		// generated_slug is the title's slug made unique as if published: a
+		// published post whose slug this write derived from its title has
+		// exactly that one; otherwise it is looked up with the other reads
+		// (before the insert: the new post is no other post's rival)
+		fromTitle := !c.Has("slug") && !draftish(p.Status) && p.Slug != ""
+		var generated string
+		if wantGenerated && !fromTitle && sanitizeTitle(p.Title) != "" {
+			slug, err := uniqueSlug(c.Context(), q, pt, sanitizeTitle(p.Title), 0, p.Parent, p.Slug)
+			if err != nil {
+				return nil, err
+			}
+			generated = slug
+		}
+		if p.Slug == "" && !draftish(p.Status) {
+			// no slug from the title: the id itself (the reference, §4.6),
+			// so the id is drawn first (a rare case)
+			if err := q.QueryRow(c.Context(), `SELECT nextval('posts_id_seq')`).Scan(&p.ID); err != nil {
+				return nil, fmt.Errorf("draw a post id: %w", err)
+			}
+			p.Slug = strconv.FormatInt(p.ID, 10)
+		}
+		if err := s.insertNewPost(c, q, pt, p); err != nil {
+			return nil, err
+		}
+		if wantGenerated {
+			switch {
+			case fromTitle:
+				generated = p.Slug
+			case generated == "":
+				// the title gives no slug: the id does (get_sample_permalink)
+				g, err := generatedSlugs(c.Context(), q, pt, []*Post{p})
+				if err != nil {
+					return nil, err
+				}
+				generated = g[p.ID]
+			}
+			v.generated = map[int64]string{p.ID: generated}
+		}
+		res := &rest.Response{Status: http.StatusCreated, Data: s.prepare(pt, p, v), Header: http.Header{}}
+		res.Header.Set("Location", s.postURL(pt, p.ID))
+		return res, nil
+	}
+}
+
+// draftish statuses keep a post without a slug until it is published.
+func draftish(status string) bool {
+	return status == "draft" || status == "pending" || status == "auto-draft"
+}
+
+// insertNewPostSQL writes a new post and its term links and announces the
+// change, in one statement. $24/$25 are parallel arrays of (taxonomy, term
+// id) the request assigns (unknown ids and ids of another taxonomy are
+// skipped, as wp_set_object_terms does); $26 adds the default category
+// (wp_insert_post, for a post that was given none: the default_category
+// setting, else $29, WordPress's 1). The term links carry
+// their post's type, status and date (the copy trigger need not run).
+// Terms come back as get_the_terms orders them (termsLateral).
+const insertNewPostSQL = `WITH p AS (
+ INSERT INTO posts (id, type, status, author, date_gmt, date_floating, modified_gmt, slug, title,
+  content, excerpt, password, parent, menu_order, comment_status, ping_status, format, sticky, template,
+  featured_media, footnotes, sync_status, autosave, trash_status)
+ VALUES (COALESCE($1::bigint, nextval('posts_id_seq')), $2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,'')
+ RETURNING id, type, status, date_gmt, parent),
+t AS (
+ SELECT t.id FROM unnest($24::text[], $25::bigint[]) w(taxonomy, id) JOIN terms t ON t.id = w.id AND t.taxonomy = w.taxonomy
+ UNION
+ SELECT t.id FROM terms t WHERE $26 AND t.taxonomy = 'category' AND t.id = COALESCE((SELECT (value #>> '{}')::bigint
+  FROM settings WHERE name = 'default_category'), $29::bigint)),
+r AS (
+ INSERT INTO term_relationships (post_id, term_id, post_type, post_status, post_date)
+ SELECT p.id, t.id, p.type, p.status, p.date_gmt FROM p, t RETURNING term_id)
+SELECT p.id, tr.ids, tr.taxes, tr.slugs, anc.path, n.sent FROM p
+ CROSS JOIN LATERAL (SELECT COALESCE(array_agg(x.id ORDER BY lower(x.name), x.id), '{}') AS ids,
+   COALESCE(array_agg(x.taxonomy ORDER BY lower(x.name), x.id), '{}') AS taxes,
+   COALESCE(array_agg(x.slug ORDER BY lower(x.name), x.id), '{}') AS slugs
+   FROM r JOIN terms x ON x.id = r.term_id) tr`
+
+// insertNewPostTail: the ancestor path (pages) and the notification
+// (NotifyChanged's, delivered on commit like every write's).
+func insertNewPostTail(pt *PostType) string {
+	anc := noAncestors
+	if pt.Hierarchical {
+		anc = ancestorsLateral
+	}
+	return anc + `
+ CROSS JOIN LATERAL (SELECT pg_notify($27, $28)::text AS sent) n`
+}
+
+// insertNewPost stores the new post p (with its id when already drawn) in
+// one statement and fills in its id, terms and ancestor path. The
+// website's snapshot follows the write at once (site_cache.go).
+func (s *Service) insertNewPost(c *rest.Request, q querier, pt *PostType, p *Post) error {
+	var taxes []string
+	var ids []int64
+	for _, tax := range pt.Taxonomies {
+		if c.Has(tax.Base) {
+			for _, id := range c.Ints(tax.Base) {
+				taxes, ids = append(taxes, tax.Name), append(ids, id)
+			}
+		}
+	}
+	defaultCategory := pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft"
+	var id *int64
+	if p.ID != 0 {
+		id = &p.ID
+	}
+	defer s.siteGen.bump()
+	var sent string
+	err := q.QueryRow(c.Context(), insertNewPostSQL+insertNewPostTail(pt), id, p.Type, p.Status, p.Author, p.DateGMT,
+		p.DateFloating, p.ModifiedGMT, p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder,
+		p.CommentStatus, p.PingStatus, p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus,
+		p.Autosave, taxes, ids, defaultCategory, postgres.ChangesChannel, contract.ServiceContent, defaultCategoryID).
+		Scan(&p.ID, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.AncestorPath, &sent)
+	if err != nil {
+		err = fmt.Errorf("insert %s: %w", p.Type, err)
+		if _, inTx := q.(pgx.Tx); !inTx {
+			err = autocommitError(err)
+		}
+		return err
+	}
+	return nil
+}
+
+// autocommitError classifies the error of a statement that commits by
+// itself as postgres.CommitError does a COMMIT's: when the connection broke
+// with the statement in flight, it may have committed.
+func autocommitError(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) || pgconn.SafeToRetry(err) {
+		return err
+	}
+	return postgres.CommitError(err)
+}
