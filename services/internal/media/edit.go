@@ -214,13 +214,15 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 // applyEdit decodes the original (within the decode limit), turns it
 // upright, applies the modifiers and generates the result's sizes.
 func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, mods []modifier) (image.Image, []encodedSize, string, string, error) {
-	if _, _, err := s.img.Dimensions(data); err != nil {
+	w, h, err := s.img.Dimensions(data)
+	if err != nil {
 		return nil, nil, "", "", imageError(err)
 	}
-	if err := s.img.acquire(ctx); err != nil {
+	release, err := s.img.acquire(ctx, w, h)
+	if err != nil {
 		return nil, nil, "", "", imageError(err)
 	}
-	defer s.img.release()
+	defer release()
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, nil, "", "", imageError(fmt.Errorf("%w: %v", errUndecodable, err))

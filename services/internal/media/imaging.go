@@ -18,6 +18,7 @@ import (
 	"golang.org/x/image/math/f64"
 	_ "golang.org/x/image/tiff" // header reading (dimensions) only
 	_ "golang.org/x/image/webp" // decoder registration
+	"golang.org/x/sync/semaphore"
 )
 
 // errTooManyPixels is returned before decoding an image whose header
@@ -28,35 +29,62 @@ var errTooManyPixels = errors.New("image has too many pixels")
 var errUndecodable = errors.New("image cannot be decoded")
 
 // Processor decodes, resizes and encodes images with bounded memory: at most
-// cap(sem) images are decoded at once (each decoded 12-megapixel JPEG holds
-// about 18 MiB, its largest intermediate 12 MiB), and an image whose header
-// announces more than MaxPixels is refused before any pixel is allocated.
+// cap(sem) images are decoded at once, and together they may hold at most
+// DecodeBytes of decoded pixels (a weighted semaphore: each decode weighs
+// 4 bytes per pixel, about what its decoded pixels and intermediates hold;
+// a 12-megapixel JPEG weighs 46 MiB, so with the default 64 MiB eight
+// concurrent 12 MP uploads are decoded one after the other while small
+// images pass beside them). A decode heavier than the budget takes all of
+// it, so it runs alone. Waiting is bounded by the request: a request that
+// ends (client gone, server timeout) stops waiting and gets
+// rest_upload_canceled. An image whose header announces more than
+// MaxPixels is refused before any pixel is allocated.
 type Processor struct {
-	sem       chan struct{}
-	MaxPixels int64
+	sem         chan struct{}
+	pixels      *semaphore.Weighted
+	DecodeBytes int64
+	MaxPixels   int64
 	// Quality is the JPEG quality of generated files (WordPress: 82).
 	Quality int
 }
 
+// DefaultDecodeBytes is the decoded-pixel budget of a processor.
+const DefaultDecodeBytes = 64 << 20
+
 // NewProcessor returns a processor allowing concurrent decodes (0:
-// GOMAXPROCS) and images of up to maxPixels.
-func NewProcessor(concurrent int, maxPixels int64) *Processor {
+// GOMAXPROCS) holding up to decodeBytes of pixels together (0:
+// DefaultDecodeBytes), and images of up to maxPixels.
+func NewProcessor(concurrent int, decodeBytes, maxPixels int64) *Processor {
 	if concurrent <= 0 {
 		concurrent = runtime.GOMAXPROCS(0)
 	}
-	return &Processor{sem: make(chan struct{}, concurrent), MaxPixels: maxPixels, Quality: 82}
+	if decodeBytes <= 0 {
+		decodeBytes = DefaultDecodeBytes
+	}
+	return &Processor{sem: make(chan struct{}, concurrent), pixels: semaphore.NewWeighted(decodeBytes),
+		DecodeBytes: decodeBytes, MaxPixels: maxPixels, Quality: 82}
 }
 
-func (p *Processor) acquire(ctx context.Context) error {
+// decodeWeight is what a w×h decode counts against DecodeBytes.
+func (p *Processor) decodeWeight(w, h int) int64 {
+	return min(int64(w)*int64(h)*4, p.DecodeBytes)
+}
+
+// acquire waits for a decode slot and for the pixels of a w×h image; the
+// returned release gives both back.
+func (p *Processor) acquire(ctx context.Context, w, h int) (release func(), err error) {
+	weight := p.decodeWeight(w, h)
+	if err := p.pixels.Acquire(ctx, weight); err != nil {
+		return nil, err
+	}
 	select {
 	case p.sem <- struct{}{}:
-		return nil
+		return func() { <-p.sem; p.pixels.Release(weight) }, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		p.pixels.Release(weight)
+		return nil, ctx.Err()
 	}
 }
-
-func (p *Processor) release() { <-p.sem }
 
 // Dimensions reads the image's size from its header only and enforces the
 // pixel limit.
@@ -130,13 +158,15 @@ func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
 // the largest needed size and every smaller size is drawn from that
 // intermediate, so the full-resolution pixels are released early.
 func (p *Processor) GenerateSizes(ctx context.Context, data []byte, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
-	if _, _, err := p.Dimensions(data); err != nil {
+	w, h, err := p.Dimensions(data)
+	if err != nil {
 		return nil, err
 	}
-	if err := p.acquire(ctx); err != nil {
+	release, err := p.acquire(ctx, w, h)
+	if err != nil {
 		return nil, err
 	}
-	defer p.release()
+	defer release()
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUndecodable, err)

@@ -1,9 +1,12 @@
 package media
 
 import (
+	"context"
+	"errors"
 	"image"
 	"image/color"
 	"testing"
+	"time"
 )
 
 func TestResizeDims(t *testing.T) {
@@ -121,4 +124,53 @@ func TestReadJPEGMetaMalformed(t *testing.T) {
 	if m := readJPEGMeta([]byte("not a jpeg")); m.Orientation != "0" || m.orientation() != 1 {
 		t.Fatalf("not a JPEG: %+v", m)
 	}
+}
+
+// TestDecodeBudget checks the decoded-pixel budget: a second 12 MP decode
+// waits for the first, a waiting request gives up when its context ends,
+// small images pass beside a large one, and an image over the budget still
+// runs (alone).
+func TestDecodeBudget(t *testing.T) {
+	p := NewProcessor(4, 64<<20, DefaultMaxPixels)
+	release, err := p.acquire(context.Background(), 4000, 3000) // 46 MiB
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := p.acquire(context.Background(), 1000, 1000) // 4 MiB: fits beside it
+	if err != nil {
+		t.Fatalf("small image beside a large one: %v", err)
+	}
+	small()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := p.acquire(ctx, 4000, 3000); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second 12 MP decode while the first holds the budget: %v, want it to wait until its deadline", err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		r, err := p.acquire(context.Background(), 4000, 3000)
+		if err == nil {
+			r()
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("second decode did not wait: %v", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	if err := <-got; err != nil {
+		t.Fatalf("second decode after the first released: %v", err)
+	}
+	huge, err := p.acquire(context.Background(), 7000, 7000) // 187 MiB: over the budget, takes all of it
+	if err != nil {
+		t.Fatalf("image over the budget: %v", err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel2()
+	if _, err := p.acquire(ctx2, 10, 10); err == nil {
+		t.Fatal("a decode ran beside one holding the whole budget")
+	}
+	huge()
 }

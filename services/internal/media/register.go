@@ -21,6 +21,8 @@ const (
 	EnvMaxPixels = "SITEPLANE_MEDIA_MAX_PIXELS"
 	// EnvDecoders is how many images are decoded at once (default GOMAXPROCS).
 	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
+	// EnvDecodeBytes bounds the decoded pixels held at once (default 64 MiB).
+	EnvDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
 )
 
 // Defaults of the variables above.
@@ -47,6 +49,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		MaxUploadBytes: cfg.Int(EnvMaxUploadBytes, DefaultMaxUploadBytes, 1, 1<<40),
 		MaxPixels:      cfg.Int(EnvMaxPixels, DefaultMaxPixels, 1, 1<<40),
 		Decoders:       int(cfg.Int(EnvDecoders, 0, 0, 1024)),
+		DecodeBytes:    cfg.Int(EnvDecodeBytes, DefaultDecodeBytes, 1<<20, 1<<40),
 	}
 	blobs, closer := storeFromConfig(cfg)
 	if err := cfg.Err(); err != nil {
@@ -92,5 +95,7 @@ func (s *Service) limitUploads(next http.Handler) http.Handler {
 }
 
 // DefaultMemoryLimit is the media process's soft memory limit (runtime/debug)
-// unless GOMEMLIMIT is set: below the 200 MiB the issue budgets.
-const DefaultMemoryLimit = 160 << 20
+// unless GOMEMLIMIT is set. One 12-megapixel decode at a time (the
+// decode budget) holds about 46 MiB, the queued uploads' bodies their size:
+// 96 MiB keeps the heap near that without the GC running continuously.
+const DefaultMemoryLimit = 96 << 20

@@ -40,6 +40,8 @@ type Config struct {
 	MaxPixels int64
 	// Decoders is how many images are decoded at once (0: GOMAXPROCS).
 	Decoders int
+	// DecodeBytes bounds the decoded pixels held at once (0: DefaultDecodeBytes).
+	DecodeBytes int64
 }
 
 // New returns a Service storing metadata in pool and files in blobs.
@@ -47,7 +49,7 @@ func New(pool *pgxpool.Pool, blobs blobstore.Store, site contract.Site, cfg Conf
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.MaxPixels), site: site,
+	return &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.DecodeBytes, cfg.MaxPixels), site: site,
 		loc: site.Location(), uploads: strings.TrimRight(site.URL, "/") + UploadsPath, maxUpload: cfg.MaxUploadBytes,
 		logger: logger, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 }
