@@ -35,15 +35,15 @@ func NewKey(secret []byte) Key {
 // key id it does not know yet. It is the default: a cluster whose kubelets
 // deliver Secrets faster may shorten it (contract.EnvInternalKeyPropagationDelay,
 // between MinPropagationDelay and MaxPropagationDelay).
-const PropagationDelay = 3 * time.Minute
+const PropagationDelay = contract.DefaultInternalKeyPropagationDelay
 
 // MinPropagationDelay and MaxPropagationDelay bound a configured delay: not
 // below FileKeys' reload interval (a receiver could not have re-read the
 // files yet), and well inside the operator's 15-minute grace window, which
 // must also cover an identity header's MaxLifetime after the switch.
 const (
-	MinPropagationDelay = 10 * time.Second
-	MaxPropagationDelay = 5 * time.Minute
+	MinPropagationDelay = contract.MinInternalKeyPropagationDelay
+	MaxPropagationDelay = contract.MaxInternalKeyPropagationDelay
 )
 
 // Keyring is what a process knows of the internal keys: the current one

@@ -208,7 +208,7 @@ func TestIdentityMetricsAndPropagationDelay(t *testing.T) {
 	}
 	for name, want := range map[string]float64{
 		"siteplane_identity_verified_total,key_id=" + key.ID + ",service=svc": 2,
-		"siteplane_identity_rejected_total,reason=unknown_key,service=svc":     1,
+		"siteplane_identity_rejected_total,reason=unknown_key,service=svc":    1,
 	} {
 		if got[name] != want {
 			t.Errorf("%s = %v, want %v", name, got[name], want)
