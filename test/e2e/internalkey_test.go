@@ -103,6 +103,9 @@ func internalKeyRotation(t *testing.T, ns, name, gw string, auth http.Header) {
 		rotatedAt = at
 		return true, ""
 	})
+	if rotatedAt.IsZero() {
+		t.FailNow() // said above; the deferred stop ends the load
+	}
 	id1 := contract.InternalKeyID([]byte(k1))
 	switchAt := rotatedAt.Add(delay)
 	t.Logf("rotated at %s (key %s -> %s); senders due to switch at %s (delay %s)",
