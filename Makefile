@@ -100,7 +100,7 @@ envtest: ## Provide kube-apiserver and etcd for envtest in bin/ (download, or bu
 
 .PHONY: test-e2e
 test-e2e: ## End-to-end suite on a real cluster (E2E_PROVIDER=local|kind|existing; local: root, brought up and torn down).
-	hack/e2e.sh
+	hack/e2e.sh $(E2E_ARGS)
 
 .PHONY: cluster-up cluster-down
 cluster-up: ## Start the local single-node cluster (host processes; root) with the images; prints its kubeconfig.

@@ -28,6 +28,7 @@ import (
 	"siteplane.dev/operator/internal/controller"
 	sitemetrics "siteplane.dev/operator/internal/metrics"
 	"siteplane.dev/operator/internal/resources"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // version is set at build time (-ldflags "-X main.version=v0.1.0"); it is the
@@ -64,6 +65,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		watchNamespace, imageRegistry, imageTag string
 		leaderElectionNamespace                 string
 		maxConcurrentReconciles                 int
+		internalKeyDelay                        time.Duration
 	)
 	fs.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
 	fs.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
@@ -76,10 +78,17 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 	fs.StringVar(&imageRegistry, "image-registry", "ghcr.io/siteplane", "Registry and path prefix of the default service images.")
 	fs.StringVar(&imageTag, "image-tag", version, "Tag of the default service images.")
 	fs.IntVar(&maxConcurrentReconciles, "max-concurrent-reconciles", 4, "Sites reconciled at the same time (passes of one Site never overlap).")
+	fs.DurationVar(&internalKeyDelay, "internal-key-propagation-delay", 0,
+		"How long after an internal-key rotation the services keep signing with the previous key (10s to 5m; 0: the services' default, 3m). "+
+			"Shorten it only where every kubelet delivers a changed Secret faster than this minus 10s (docs/security.md).")
 	opts := zap.Options{}
 	opts.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if internalKeyDelay != 0 && (internalKeyDelay < contract.MinInternalKeyPropagationDelay || internalKeyDelay > contract.MaxInternalKeyPropagationDelay) {
+		return fmt.Errorf("--internal-key-propagation-delay must be 0 or between %s and %s, got %s",
+			contract.MinInternalKeyPropagationDelay, contract.MaxInternalKeyPropagationDelay, internalKeyDelay)
 	}
 	if maxConcurrentReconciles < 1 {
 		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", maxConcurrentReconciles)
@@ -128,7 +137,7 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("siteplane-operator"),
-		Images:    resources.ImageDefaults{Registry: imageRegistry, Tag: imageTag},
+		Images:    resources.PodDefaults{Registry: imageRegistry, Tag: imageTag, InternalKeyPropagationDelay: internalKeyDelay},
 		Clock:     clock.RealClock{},
 	}
 	if err := r.SetupWithManager(mgr); err != nil {

@@ -62,4 +62,11 @@ func TestRunRefusesBadConcurrency(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--max-concurrent-reconciles must be at least 1") || called {
 		t.Errorf("run: %v (config requested: %t)", err, called)
 	}
+	for _, bad := range []string{"5s", "6m", "-1m"} {
+		err := run(context.Background(), flag.NewFlagSet("test", flag.ContinueOnError), []string{"--internal-key-propagation-delay=" + bad},
+			func() (*rest.Config, error) { called = true; return nil, errors.New("no cluster") })
+		if err == nil || !strings.Contains(err.Error(), "--internal-key-propagation-delay must be 0 or between 10s and 5m0s") || called {
+			t.Errorf("--internal-key-propagation-delay=%s: %v (config requested: %t)", bad, err, called)
+		}
+	}
 }

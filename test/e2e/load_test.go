@@ -4,20 +4,23 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 )
 
-// loadResult counts what a load run sent and which answers failed: a
-// transport error or a 5xx, taken as is (no retry, unlike request).
+// loadResult counts what a load run sent and which answers failed: anything
+// but a 200 (a transport error, a 5xx, a 401 from a refused identity),
+// taken as is (no retry, unlike request).
 type loadResult struct {
 	sent, failed int
 	failures     []string // the first few, for the log
 }
 
-// startLoad sends GET url from workers goroutines, back to back, until the
-// returned stop is called; stop waits for them and returns the counts.
-func startLoad(url string, workers int) (stop func() loadResult) {
+// startLoad sends GET url with header from workers goroutines, back to back,
+// until the returned stop is called; stop waits for them and returns the
+// counts (a second call returns them again).
+func startLoad(url string, header http.Header, workers int) (stop func() loadResult) {
 	done := make(chan struct{})
 	var mu sync.Mutex
 	var res loadResult
@@ -32,10 +35,10 @@ func startLoad(url string, workers int) (stop func() loadResult) {
 					return
 				default:
 				}
-				r := requestOnce("GET", url, nil, nil)
+				r := requestOnce("GET", url, nil, header)
 				mu.Lock()
 				res.sent++
-				if r.Status == 0 || r.Status >= 500 {
+				if r.Status != 200 {
 					res.failed++
 					if len(res.failures) < 5 {
 						res.failures = append(res.failures, fmt.Sprintf("%s: %s", time.Now().UTC().Format("15:04:05.000"), r))
@@ -45,9 +48,9 @@ func startLoad(url string, workers int) (stop func() loadResult) {
 			}
 		}()
 	}
+	var once sync.Once
 	return func() loadResult {
-		close(done)
-		wg.Wait()
+		once.Do(func() { close(done); wg.Wait() })
 		return res
 	}
 }

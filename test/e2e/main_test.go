@@ -28,6 +28,9 @@ import (
 const (
 	operatorNamespace = "siteplane-system"
 	release           = "siteplane-operator"
+	// localPropagationDelay is the internal key's propagation delay on the
+	// local provider (the chart's internalKeyPropagationDelay).
+	localPropagationDelay = "60s"
 )
 
 // env is what every test shares: clients of the cluster under test.
@@ -106,6 +109,12 @@ func installChart() error {
 	args := []string{"upgrade", "--install", release, filepath.Join(env.root, "charts", "siteplane-operator"),
 		"--kubeconfig", os.Getenv("KUBECONFIG"), "--namespace", operatorNamespace, "--create-namespace",
 		"--wait", "--timeout", "180s"}
+	if env.provider == "local" {
+		// The local cluster's kubelet syncs pods every 10 s (hack/cluster/up.sh),
+		// so a rotated Secret reaches the pods well within a minute: the
+		// internal-key rotation step need not wait the 3-minute default.
+		args = append(args, "--set", "internalKeyPropagationDelay="+localPropagationDelay)
+	}
 	cmd := exec.Command(env.helm, args...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

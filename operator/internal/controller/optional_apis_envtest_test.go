@@ -59,7 +59,7 @@ func TestOptionalAPIsInstalledLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &SiteReconciler{Client: mgr.GetClient(), Scheme: scheme, Clock: clock.RealClock{},
-		Images: resources.ImageDefaults{Registry: "example.test"}, OptionalAPIInterval: 200 * time.Millisecond}
+		Images: resources.PodDefaults{Registry: "example.test"}, OptionalAPIInterval: 200 * time.Millisecond}
 	if err := r.SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}

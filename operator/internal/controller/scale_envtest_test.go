@@ -122,7 +122,7 @@ func TestScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &SiteReconciler{Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: clock.RealClock{},
-		Images: resources.ImageDefaults{Registry: "example.test"},
+		Images: resources.PodDefaults{Registry: "example.test"},
 		OnReconcile: func(k types.NamespacedName) {
 			passes.Add(1)
 			v, _ := perSite.LoadOrStore(k, new(atomic.Int64))

@@ -48,7 +48,7 @@ type SiteReconciler struct {
 	Scheme    *runtime.Scheme
 	Recorder  events.EventRecorder
 	// Images makes the default image of each component.
-	Images resources.ImageDefaults
+	Images resources.PodDefaults
 	// Clock drives key rotation; tests replace it to skip time.
 	Clock clock.PassiveClock
 	// OnReconcile, when set, is called at the start of every pass (tests

@@ -165,7 +165,7 @@ func startManager(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme)
 		APIReader:   mgr.GetAPIReader(),
 		Scheme:      mgr.GetScheme(),
 		Recorder:    mgr.GetEventRecorder("siteplane-operator"),
-		Images:      resources.ImageDefaults{Registry: "example.test/siteplane", Tag: "v0.0.0-test"},
+		Images:      resources.PodDefaults{Registry: "example.test/siteplane", Tag: "v0.0.0-test"},
 		Clock:       fakeClock,
 		OnReconcile: passes.inc,
 	}

@@ -202,3 +202,28 @@ func TestChartPrometheusRuleThreshold(t *testing.T) {
 		t.Errorf("rendered rule lacks %q:\n%s", want, out)
 	}
 }
+
+// TestChartInternalKeyPropagationDelay: the value becomes the operator's
+// flag when set, and is absent by default (the services' 3-minute default);
+// the schema refuses what is not a duration.
+func TestChartInternalKeyPropagationDelay(t *testing.T) {
+	helm := helmBinary(t)
+	render := func(args ...string) (string, error) {
+		args = append([]string{"template", "rel", filepath.Join(root, "charts", "siteplane-operator"),
+			"--show-only", "templates/deployment.yaml"}, args...)
+		out, err := exec.Command(helm, args...).CombinedOutput()
+		return string(out), err
+	}
+	const flag = "--internal-key-propagation-delay"
+	out, err := render()
+	if err != nil || strings.Contains(out, flag) {
+		t.Errorf("default values: err %v, flag present %t", err, strings.Contains(out, flag))
+	}
+	out, err = render("--set", "internalKeyPropagationDelay=45s")
+	if err != nil || !strings.Contains(out, "- "+flag+"=45s\n") {
+		t.Errorf("internalKeyPropagationDelay=45s: err %v\n%s", err, out)
+	}
+	if out, err = render("--set", "internalKeyPropagationDelay=soon"); err == nil {
+		t.Errorf("internalKeyPropagationDelay=soon rendered:\n%s", out)
+	}
+}

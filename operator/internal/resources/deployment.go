@@ -28,15 +28,21 @@ const (
 	PortInternal = "internal"
 )
 
-// ImageDefaults make the image of a component whose spec names none:
-// <Registry>/<component>:<Tag>.
-type ImageDefaults struct {
+// PodDefaults are the operator's settings for every Site's pods (its
+// flags): the image of a component whose spec names none,
+// <Registry>/<component>:<Tag>, and the internal key's propagation delay.
+type PodDefaults struct {
 	Registry string
 	Tag      string
+	// InternalKeyPropagationDelay, when set, is how long after an
+	// internal-key rotation the services keep signing with the previous key
+	// (contract.EnvInternalKeyPropagationDelay); zero leaves the services'
+	// default (3 minutes) and the pod templates unchanged.
+	InternalKeyPropagationDelay time.Duration
 }
 
 // Image returns the component's image.
-func (d ImageDefaults) Image(site *sitev1.Site, component string) string {
+func (d PodDefaults) Image(site *sitev1.Site, component string) string {
 	if img := site.Component(component).Image; img != "" {
 		return img
 	}
@@ -228,7 +234,7 @@ func PodHashes(site *sitev1.Site, component string, m Mounted) (configHash, secr
 
 // Env is the container environment of component: the contract's variables
 // pointing at the mounted files, then spec env (which wins on a name clash).
-func Env(site *sitev1.Site, component string) []corev1.EnvVar {
+func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 	env := []corev1.EnvVar{
 		{Name: contract.EnvServiceName, Value: component},
 		{Name: contract.EnvListenAddr, Value: contract.DefaultListenAddr},
@@ -240,6 +246,9 @@ func Env(site *sitev1.Site, component string) []corev1.EnvVar {
 	}
 	if component != contract.ServiceMarketplace {
 		env = append(env, corev1.EnvVar{Name: contract.EnvInternalKeyFile, Value: path.Join(contract.InternalKeyMountPath, contract.InternalKeySecretKey)})
+		if d.InternalKeyPropagationDelay > 0 {
+			env = append(env, corev1.EnvVar{Name: contract.EnvInternalKeyPropagationDelay, Value: d.InternalKeyPropagationDelay.String()})
+		}
 	}
 	switch component {
 	case contract.ServiceGateway:
@@ -302,7 +311,7 @@ func DefaultResources(component string) corev1.ResourceRequirements {
 }
 
 // Deployment is the Deployment of one component.
-func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mounted) *appsv1ac.DeploymentApplyConfiguration {
+func Deployment(site *sitev1.Site, component string, defaults PodDefaults, m Mounted) *appsv1ac.DeploymentApplyConfiguration {
 	spec := site.Component(component)
 	configHash, secretHash := PodHashes(site, component, m)
 
@@ -324,7 +333,7 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 	}
 	container := corev1ac.Container().
 		WithName(component).
-		WithImage(images.Image(site, component)).
+		WithImage(defaults.Image(site, component)).
 		WithImagePullPolicy(pullPolicy).
 		WithPorts(ports...).
 		WithResources(Convert[corev1ac.ResourceRequirementsApplyConfiguration](resources)).
@@ -337,14 +346,14 @@ func Deployment(site *sitev1.Site, component string, images ImageDefaults, m Mou
 		WithStartupProbe(probe(contract.HealthzPath, 2, 90)). // migrations run before the first /healthz
 		WithLivenessProbe(probe(contract.HealthzPath, 10, 3)).
 		WithReadinessProbe(probe(contract.ReadyzPath, 5, 3))
-	for _, e := range Env(site, component) {
+	for _, e := range Env(site, component, defaults) {
 		container.WithEnv(Convert[corev1ac.EnvVarApplyConfiguration](e))
 	}
 
 	pod := corev1ac.PodSpec().
 		WithAutomountServiceAccountToken(false).
 		WithEnableServiceLinks(false).
-		WithTerminationGracePeriodSeconds(TerminationGracePeriodSeconds(Env(site, component))).
+		WithTerminationGracePeriodSeconds(TerminationGracePeriodSeconds(Env(site, component, defaults))).
 		WithSecurityContext(corev1ac.PodSecurityContext().
 			WithRunAsNonRoot(true).
 			WithRunAsUser(PodUID).

@@ -104,7 +104,7 @@ func TestDeploymentPerComponent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.component, func(t *testing.T) {
 			site := testSite()
-			d := typed[appsv1.Deployment](t, Deployment(site, tt.component, ImageDefaults{Tag: "v1.0.0"}, testMounted()))
+			d := typed[appsv1.Deployment](t, Deployment(site, tt.component, PodDefaults{Tag: "v1.0.0"}, testMounted()))
 			if d.Name != "blog-"+tt.component || d.Namespace != "web" {
 				t.Errorf("name %s/%s", d.Namespace, d.Name)
 			}
@@ -158,7 +158,7 @@ func TestDeploymentPerComponent(t *testing.T) {
 }
 
 func TestDeploymentSecurityAndProbes(t *testing.T) {
-	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceContent, ImageDefaults{}, testMounted()))
+	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceContent, PodDefaults{}, testMounted()))
 	pod := d.Spec.Template.Spec
 	c := pod.Containers[0]
 	sc := c.SecurityContext
@@ -199,7 +199,7 @@ func TestDeploymentSpecOverrides(t *testing.T) {
 		Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")},
 	}
 	site.Spec.Components.Content.ImagePullPolicy = corev1.PullAlways
-	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, ImageDefaults{}, testMounted()))
+	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, PodDefaults{}, testMounted()))
 	c := d.Spec.Template.Spec.Containers[0]
 	env := envMap(c)
 	if env[contract.EnvLogLevel] != "debug" || env[contract.EnvListenAddr] != ":9999" {
@@ -226,7 +226,7 @@ func TestMediaStrategyAndVolume(t *testing.T) {
 	for _, mode := range []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce, corev1.ReadWriteMany} {
 		site := testSite()
 		site.Spec.Media.Storage.AccessMode = mode
-		d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMedia, ImageDefaults{}, testMounted()))
+		d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMedia, PodDefaults{}, testMounted()))
 		wantRecreate := mode == corev1.ReadWriteOnce
 		if got := d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType; got != wantRecreate {
 			t.Errorf("%s: strategy %q", mode, d.Spec.Strategy.Type)
@@ -245,7 +245,7 @@ func TestMediaStrategyAndVolume(t *testing.T) {
 
 func TestMarketplaceKeyProjection(t *testing.T) {
 	m := testMounted()
-	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceMarketplace, ImageDefaults{}, m))
+	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceMarketplace, PodDefaults{}, m))
 	var proj *corev1.ProjectedVolumeSource
 	for _, v := range d.Spec.Template.Spec.Volumes {
 		if v.Name == volKeys {
@@ -279,7 +279,7 @@ func TestMarketplaceKeyProjection(t *testing.T) {
 
 	// No keys: still a valid (empty) projected volume.
 	m.APIKeys = nil
-	d = typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceMarketplace, ImageDefaults{}, m))
+	d = typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceMarketplace, PodDefaults{}, m))
 	for _, v := range d.Spec.Template.Spec.Volumes {
 		if v.Name == volKeys && (v.Projected == nil || len(v.Projected.Sources) != 0) {
 			t.Errorf("empty key volume %+v", v)
@@ -288,7 +288,7 @@ func TestMarketplaceKeyProjection(t *testing.T) {
 }
 
 func TestDatabaseMountUsesSpecKey(t *testing.T) {
-	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceContent, ImageDefaults{}, testMounted()))
+	d := typed[appsv1.Deployment](t, Deployment(testSite(), contract.ServiceContent, PodDefaults{}, testMounted()))
 	for _, v := range d.Spec.Template.Spec.Volumes {
 		if v.Name != volDatabase {
 			continue
@@ -412,12 +412,12 @@ func TestMediaPVC(t *testing.T) {
 	}
 }
 
-func TestImageDefaults(t *testing.T) {
+func TestPodDefaults(t *testing.T) {
 	site := &sitev1.Site{}
-	if got := (ImageDefaults{}).Image(site, "media"); got != "ghcr.io/siteplane/media:latest" {
+	if got := (PodDefaults{}).Image(site, "media"); got != "ghcr.io/siteplane/media:latest" {
 		t.Errorf("got %q", got)
 	}
-	if got := (ImageDefaults{Registry: "r.example/sp", Tag: "v2"}).Image(site, "media"); got != "r.example/sp/media:v2" {
+	if got := (PodDefaults{Registry: "r.example/sp", Tag: "v2"}).Image(site, "media"); got != "r.example/sp/media:v2" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -439,7 +439,7 @@ func TestDeploymentReplicasLeftToAutoscaler(t *testing.T) {
 			site := testSite()
 			site.Spec.Components.Content.Replicas = ptrInt32(3)
 			site.Spec.Components.Content.Autoscaling = tt.autoscaling
-			ac := Deployment(site, contract.ServiceContent, ImageDefaults{}, testMounted())
+			ac := Deployment(site, contract.ServiceContent, PodDefaults{}, testMounted())
 			got := ac.Spec.Replicas
 			if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
 				t.Errorf("replicas %v, want %v", got, tt.want)
@@ -464,7 +464,7 @@ func TestSpecEnvReplacesFileVariant(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			site := testSite()
 			site.Spec.Components.Content.Env = []corev1.EnvVar{{Name: tt.set, Value: "v"}}
-			d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, ImageDefaults{}, testMounted()))
+			d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, PodDefaults{}, testMounted()))
 			env := envMap(d.Spec.Template.Spec.Containers[0])
 			if env[tt.set] != "v" {
 				t.Errorf("%s = %q", tt.set, env[tt.set])
@@ -484,14 +484,14 @@ func TestSpecEnvReplacesFileVariant(t *testing.T) {
 // rotation of the internal key changes no pod hash (no restart).
 func TestShutdownGraceAndInternalKeyMounts(t *testing.T) {
 	site := testSite()
-	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, ImageDefaults{Tag: "v1"}, testMounted()))
+	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceContent, PodDefaults{Tag: "v1"}, testMounted()))
 	if got := *d.Spec.Template.Spec.TerminationGracePeriodSeconds; got != 30 {
 		t.Errorf("grace %d, want 5s delay + 20s drain + 5s = 30", got)
 	}
 	if got := TerminationGracePeriodSeconds([]corev1.EnvVar{{Name: contract.EnvShutdownDelay, Value: "10s"}, {Name: contract.EnvShutdownTimeout, Value: "45s"}}); got != 60 {
 		t.Errorf("grace from env = %d, want 60", got)
 	}
-	mp := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMarketplace, ImageDefaults{Tag: "v1"}, testMounted()))
+	mp := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMarketplace, PodDefaults{Tag: "v1"}, testMounted()))
 	for _, v := range mp.Spec.Template.Spec.Volumes {
 		if v.Name == volInternalKey || v.Name == volGateway {
 			t.Errorf("the marketplace mounts %s", v.Name)
@@ -551,5 +551,29 @@ func TestPlanInternalKey(t *testing.T) {
 	}
 	if p := PlanInternalKey(rot.Data, "r1", "r2", now.Add(InternalKeyGrace), gen); !p.Rotated || string(p.Data[contract.InternalKeyPreviousSecretKey]) != "key-2" {
 		t.Fatalf("deferred rotation after the grace: %+v", p)
+	}
+}
+
+// TestInternalKeyPropagationDelayEnv: the operator's delay reaches every
+// component that holds the internal key (the senders among them), and an
+// unset delay leaves the pod templates as they were (no roll on upgrade).
+func TestInternalKeyPropagationDelayEnv(t *testing.T) {
+	site := testSite()
+	for _, component := range []string{contract.ServiceGateway, contract.ServiceContent, contract.ServiceMedia, contract.ServiceMarketplace} {
+		value := func(d PodDefaults) (string, bool) {
+			for _, e := range Env(site, component, d) {
+				if e.Name == contract.EnvInternalKeyPropagationDelay {
+					return e.Value, true
+				}
+			}
+			return "", false
+		}
+		got, set := value(PodDefaults{InternalKeyPropagationDelay: 45 * time.Second})
+		if wantSet := component != contract.ServiceMarketplace; set != wantSet || (set && got != "45s") {
+			t.Errorf("%s with a 45s delay: %q (set %t), want set=%t to 45s", component, got, set, wantSet)
+		}
+		if got, set := value(PodDefaults{}); set {
+			t.Errorf("%s without a delay: %s=%q; want the variable absent", component, contract.EnvInternalKeyPropagationDelay, got)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func TestMediaEnv(t *testing.T) {
 			site := s3Site()
 			tt.mutate(site)
 			env := map[string]string{}
-			for _, e := range Env(site, contract.ServiceMedia) {
+			for _, e := range Env(site, contract.ServiceMedia, PodDefaults{}) {
 				if _, dup := env[e.Name]; dup {
 					t.Errorf("%s set twice", e.Name)
 				}
@@ -107,7 +107,7 @@ func TestMediaEnv(t *testing.T) {
 }
 
 func TestMediaS3Deployment(t *testing.T) {
-	d := typed[appsv1.Deployment](t, Deployment(s3Site(), contract.ServiceMedia, ImageDefaults{}, s3Mounted()))
+	d := typed[appsv1.Deployment](t, Deployment(s3Site(), contract.ServiceMedia, PodDefaults{}, s3Mounted()))
 	pod := d.Spec.Template.Spec
 	var creds *corev1.SecretVolumeSource
 	for _, v := range pod.Volumes {
@@ -268,7 +268,7 @@ func TestMediaClaimOnlyWithoutS3(t *testing.T) {
 		pvc.Spec.StorageClassName != nil || len(pvc.OwnerReferences) != 1 {
 		t.Errorf("default claim %+v owners %v", pvc.Spec, pvc.OwnerReferences)
 	}
-	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMedia, ImageDefaults{}, testMounted()))
+	d := typed[appsv1.Deployment](t, Deployment(site, contract.ServiceMedia, PodDefaults{}, testMounted()))
 	if d.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
 		t.Errorf("default claim strategy %q, want Recreate", d.Spec.Strategy.Type)
 	}

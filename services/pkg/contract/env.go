@@ -27,6 +27,12 @@ const (
 	// route descriptions), which the public listener does not serve.
 	// Default DefaultInternalListenAddr; "off" disables it.
 	EnvInternalListenAddr = "SITEPLANE_INTERNAL_LISTEN_ADDR"
+	// EnvInternalKeyPropagationDelay is how long after an internal-key
+	// rotation the senders keep signing with the previous key (Go duration,
+	// 10s to 5m). Default "3m": enough for a kubelet with the default sync
+	// period to deliver the rotated Secret to every pod. Shorten it only
+	// where the kubelets deliver faster (docs/security.md).
+	EnvInternalKeyPropagationDelay = "SITEPLANE_INTERNAL_KEY_PROPAGATION_DELAY"
 	// EnvShutdownTimeout bounds the drain of in-flight requests (Go duration). Default "20s".
 	EnvShutdownTimeout = "SITEPLANE_SHUTDOWN_TIMEOUT"
 	// EnvShutdownDelay is how long a service keeps serving, already

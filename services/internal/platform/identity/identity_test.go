@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,17 @@ func TestRotation(t *testing.T) {
 	if got := ring.SigningKey(rotated.Add(PropagationDelay)); got.ID != newKey.ID {
 		t.Errorf("signing key after the propagation delay = %s, want the current %s", got.ID, newKey.ID)
 	}
+	// A configured delay replaces the default one.
+	short := ring
+	short.Delay = 30 * time.Second
+	for _, tt := range []struct {
+		after time.Duration
+		want  Key
+	}{{29 * time.Second, oldKey}, {30 * time.Second, newKey}, {time.Minute, newKey}} {
+		if got := short.SigningKey(rotated.Add(tt.after)); got.ID != tt.want.ID {
+			t.Errorf("delay 30s: signing key %s after the rotation = %s, want %s", tt.after, got.ID, tt.want.ID)
+		}
+	}
 	// Receivers accept both during the grace window...
 	now := rotated.Add(time.Minute)
 	for _, k := range []Key{oldKey, newKey} {
@@ -119,7 +131,8 @@ func TestFileKeysRereadsRotatedFiles(t *testing.T) {
 	}
 	clock := time.Unix(1_800_000_000, 0)
 	keys.now = func() time.Time { return clock }
-	if got := keys.Keyring(); got.Current.ID != NewKey([]byte("first")).ID || got.Previous.ID != "" {
+	keys.SetPropagationDelay(20 * time.Second)
+	if got := keys.Keyring(); got.Current.ID != NewKey([]byte("first")).ID || got.Previous.ID != "" || got.Delay != 20*time.Second {
 		t.Fatalf("initial ring %+v", got)
 	}
 	// The operator rotates: previous, time, then the new current key.
@@ -133,6 +146,9 @@ func TestFileKeysRereadsRotatedFiles(t *testing.T) {
 	got := keys.Keyring()
 	if got.Current.ID != NewKey([]byte("second")).ID || got.Previous.ID != NewKey([]byte("first")).ID || !got.RotatedAt.Equal(clock.Add(-time.Hour)) {
 		t.Fatalf("after rotation: %+v", got)
+	}
+	if got.Delay != 20*time.Second {
+		t.Fatalf("a re-read keyring lost the configured delay: %v", got.Delay)
 	}
 	// A vanished file keeps the last good keyring.
 	os.Remove(filepath.Join(dir, contract.InternalKeySecretKey))
@@ -179,26 +195,44 @@ func TestMiddleware(t *testing.T) {
 	key := NewKey([]byte("k"))
 	now := time.Unix(1_800_000_000, 0)
 	var seen Identity
+	var observed []string // "<key id>/<reason>" per header checked
 	h := Middleware(Static([]byte("k")), "content", func() time.Time { return now }, func(w http.ResponseWriter, _ *http.Request, err error) {
 		http.Error(w, "rejected", http.StatusUnauthorized)
+	}, func(kid string, err error) {
+		reason := ""
+		if err != nil {
+			reason = Reason(err)
+		}
+		observed = append(observed, kid+"/"+reason)
 	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = FromContext(r.Context()) }))
 
 	tests := []struct {
-		name   string
-		header string
-		status int
-		want   Identity
+		name     string
+		header   string
+		status   int
+		want     Identity
+		observed string // what the observer is told; "" when not called
 	}{
-		{"anonymous", "", 200, Identity{}},
-		{"signed", Sign(key, "content", Identity{UserID: 3, Role: Author}, now.Add(time.Second)), 200, Identity{UserID: 3, Role: Author}},
-		{"expired", Sign(key, "content", Identity{UserID: 3, Role: Author}, now), 401, Identity{}},
-		{"year 2100", Sign(key, "content", Identity{UserID: 1, Role: Administrator}, now.AddDate(70, 0, 0)), 401, Identity{}},
-		{"for media", Sign(key, "media", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}},
-		{"forged", Sign(NewKey([]byte("x")), "content", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}},
+		{"anonymous", "", 200, Identity{}, ""},
+		{"signed", Sign(key, "content", Identity{UserID: 3, Role: Author}, now.Add(time.Second)), 200, Identity{UserID: 3, Role: Author}, key.ID + "/"},
+		{"expired", Sign(key, "content", Identity{UserID: 3, Role: Author}, now), 401, Identity{}, "/expired"},
+		{"year 2100", Sign(key, "content", Identity{UserID: 1, Role: Administrator}, now.AddDate(70, 0, 0)), 401, Identity{}, "/lifetime"},
+		{"for media", Sign(key, "media", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}, "/audience"},
+		{"forged", Sign(NewKey([]byte("x")), "content", Identity{UserID: 1, Role: Administrator}, now.Add(time.Minute)), 401, Identity{}, "/unknown_key"},
+		{"garbage", "not-a-header", 401, Identity{}, "/malformed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			seen = Identity{}
+			seen, observed = Identity{}, nil
+			defer func() {
+				want := []string(nil)
+				if tt.observed != "" {
+					want = []string{tt.observed}
+				}
+				if !slices.Equal(observed, want) {
+					t.Errorf("observed %q, want %q", observed, want)
+				}
+			}()
 			req := httptest.NewRequest("GET", "/", nil)
 			if tt.header != "" {
 				req.Header.Set(contract.IdentityHeader, tt.header)

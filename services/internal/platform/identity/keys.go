@@ -1,8 +1,6 @@
 package identity
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -26,10 +24,7 @@ type Key struct {
 // SHA-256 over a label and the secret: it names the key, it reveals
 // nothing usable about it).
 func NewKey(secret []byte) Key {
-	h := sha256.New()
-	h.Write([]byte("siteplane/internal-key-id/v1\x00"))
-	h.Write(secret)
-	return Key{ID: hex.EncodeToString(h.Sum(nil))[:12], Secret: secret}
+	return Key{ID: contract.InternalKeyID(secret), Secret: secret}
 }
 
 // PropagationDelay is how long after a rotation the senders keep signing
@@ -37,8 +32,19 @@ func NewKey(secret []byte) Key {
 // a changed Secret takes to reach every pod's mounted files (the kubelet's
 // sync period and cache, about a minute) plus FileKeys' reload interval.
 // Signing with the new key only afterwards means no receiver ever sees a
-// key id it does not know yet.
-const PropagationDelay = 3 * time.Minute
+// key id it does not know yet. It is the default: a cluster whose kubelets
+// deliver Secrets faster may shorten it (contract.EnvInternalKeyPropagationDelay,
+// between MinPropagationDelay and MaxPropagationDelay).
+const PropagationDelay = contract.DefaultInternalKeyPropagationDelay
+
+// MinPropagationDelay and MaxPropagationDelay bound a configured delay: not
+// below FileKeys' reload interval (a receiver could not have re-read the
+// files yet), and well inside the operator's 15-minute grace window, which
+// must also cover an identity header's MaxLifetime after the switch.
+const (
+	MinPropagationDelay = contract.MinInternalKeyPropagationDelay
+	MaxPropagationDelay = contract.MaxInternalKeyPropagationDelay
+)
 
 // Keyring is what a process knows of the internal keys: the current one
 // and, for a grace window after a rotation, the previous one.
@@ -49,15 +55,22 @@ type Keyring struct {
 	// RotatedAt is when Current replaced Previous (zero when unknown: then
 	// Current signs at once).
 	RotatedAt time.Time
+	// Delay is how long after RotatedAt the senders keep signing with
+	// Previous; zero means PropagationDelay.
+	Delay time.Duration
 }
 
 // Static returns the keyring of a single key (no rotation in progress).
 func Static(secret []byte) Keyring { return Keyring{Current: NewKey(secret)} }
 
 // SigningKey is the key a sender signs with at now: the previous key during
-// PropagationDelay after a rotation, then the current one.
+// the propagation delay after a rotation, then the current one.
 func (k Keyring) SigningKey(now time.Time) Key {
-	if k.Previous.ID != "" && !k.RotatedAt.IsZero() && now.Before(k.RotatedAt.Add(PropagationDelay)) {
+	delay := k.Delay
+	if delay <= 0 {
+		delay = PropagationDelay
+	}
+	if k.Previous.ID != "" && !k.RotatedAt.IsZero() && now.Before(k.RotatedAt.Add(delay)) {
 		return k.Previous
 	}
 	return k.Current
@@ -94,6 +107,7 @@ func (k Keyring) Keyring() Keyring { return k }
 type FileKeys struct {
 	path   string
 	reload time.Duration
+	delay  time.Duration // Keyring.Delay of every keyring read
 	now    func() time.Time
 
 	mu     sync.Mutex
@@ -119,6 +133,15 @@ func NewFileKeys(path string, reload time.Duration) (*FileKeys, error) {
 	return f, nil
 }
 
+// SetPropagationDelay sets the Keyring.Delay of the keyrings f returns
+// (zero: PropagationDelay). Call it before serving.
+func (f *FileKeys) SetPropagationDelay(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.delay = d
+	f.ring.Delay = d
+}
+
 // Keyring implements Keys.
 func (f *FileKeys) Keyring() Keyring {
 	f.mu.Lock()
@@ -126,6 +149,7 @@ func (f *FileKeys) Keyring() Keyring {
 	if now := f.now(); now.Sub(f.readAt) >= f.reload {
 		f.readAt = now
 		if ring, err := readKeyring(f.path); err == nil {
+			ring.Delay = f.delay
 			f.ring = ring
 		}
 	}

@@ -13,8 +13,8 @@ import (
 // reject, so that a forged identity is never silently downgraded to anonymous
 // and a clock or key problem shows up as an error rather than as missing data.
 // audience is the receiving service's name: a header signed for another
-// service is refused too.
-func Middleware(keys Keys, audience string, now func() time.Time, reject func(w http.ResponseWriter, r *http.Request, err error)) func(http.Handler) http.Handler {
+// service is refused too. Each observer is told of every header checked.
+func Middleware(keys Keys, audience string, now func() time.Time, reject func(w http.ResponseWriter, r *http.Request, err error), observers ...Observer) func(http.Handler) http.Handler {
 	if now == nil {
 		now = time.Now
 	}
@@ -26,6 +26,13 @@ func Middleware(keys Keys, audience string, now func() time.Time, reject func(w 
 				return
 			}
 			id, err := Verify(keys.Keyring(), audience, h, now())
+			kid := ""
+			if err == nil {
+				kid = headerKeyID(h)
+			}
+			for _, o := range observers {
+				o(kid, err)
+			}
 			if err != nil {
 				reject(w, r, err)
 				return

@@ -126,3 +126,37 @@ func methodLabel(m string) string {
 	}
 	return "other"
 }
+
+// Identity counts the signed identity headers a service checks: verified
+// ones by the id of the key that signed them (a non-secret hash, one series
+// per key a rotation introduces), refused ones by reason. During an
+// internal-key rotation the verified series of the new key id starts
+// growing when the senders switch (docs/security.md).
+type Identity struct {
+	verified *prometheus.CounterVec
+	rejected *prometheus.CounterVec
+}
+
+// NewIdentity registers the identity metrics on reg.
+func NewIdentity(reg prometheus.Registerer) *Identity {
+	m := &Identity{
+		verified: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "siteplane_identity_verified_total",
+			Help: "Signed identity headers verified, by receiving service and the id of the internal key that signed them.",
+		}, []string{"service", "key_id"}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "siteplane_identity_rejected_total",
+			Help: "Signed identity headers refused, by receiving service and reason (unknown_key, signature, expired, lifetime, audience, malformed).",
+		}, []string{"service", "reason"}),
+	}
+	reg.MustRegister(m.verified, m.rejected)
+	return m
+}
+
+// Verified records a header verified with the key keyID.
+func (m *Identity) Verified(service, keyID string) { m.verified.WithLabelValues(service, keyID).Inc() }
+
+// Rejected records a header refused for reason.
+func (m *Identity) Rejected(service, reason string) {
+	m.rejected.WithLabelValues(service, reason).Inc()
+}

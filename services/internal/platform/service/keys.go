@@ -35,6 +35,7 @@ func loadKeys(cfg *config.Loader) identity.Keys {
 			cfg.Fail("%s: %v", contract.EnvInternalKeyFile, err)
 			return nil
 		}
+		keys.SetPropagationDelay(propagationDelay(cfg))
 		return keys
 	case value != "":
 		return identity.Static([]byte(value))
@@ -42,6 +43,20 @@ func loadKeys(cfg *config.Loader) identity.Keys {
 		cfg.Fail("%s (or %s) is required", contract.EnvInternalKey, contract.EnvInternalKeyFile)
 	}
 	return nil
+}
+
+// propagationDelay reads contract.EnvInternalKeyPropagationDelay (zero when
+// unset: identity.PropagationDelay), bounded so that a typo cannot make the
+// senders switch before the receivers can know the new key, nor sign with a
+// previous key past the operator's grace window.
+func propagationDelay(cfg *config.Loader) time.Duration {
+	d := cfg.Duration(contract.EnvInternalKeyPropagationDelay, 0)
+	if d != 0 && (d < identity.MinPropagationDelay || d > identity.MaxPropagationDelay) {
+		cfg.Fail("%s must be between %s and %s, got %s", contract.EnvInternalKeyPropagationDelay,
+			identity.MinPropagationDelay, identity.MaxPropagationDelay, d)
+		return 0
+	}
+	return d
 }
 
 // dropIdentity is the identity middleware of a service that takes no

@@ -156,7 +156,15 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	if keys != nil {
 		// The audience is the contract name (opts.Name), not the label a
 		// deployment may override: it is what the gateway signs for.
-		mw := identity.Middleware(keys, opts.Name, nil, reject)
+		idm := metrics.NewIdentity(reg)
+		observe := func(kid string, err error) {
+			if err != nil {
+				idm.Rejected(name, identity.Reason(err))
+				return
+			}
+			idm.Verified(name, kid)
+		}
+		mw := identity.Middleware(keys, opts.Name, nil, reject, observe)
 		srv.Router().Use(mw)
 		srv.InternalRouter().Use(mw)
 	} else {

@@ -156,3 +156,71 @@ func TestInternalKeyFileIsReread(t *testing.T) {
 		t.Fatalf("keys from a file are %T, want *identity.FileKeys (re-read)", keys)
 	}
 }
+
+// TestIdentityMetricsAndPropagationDelay: the propagation delay of the
+// environment reaches the keyring, and every identity header checked is
+// counted, verified ones by the id of the key that signed them.
+func TestIdentityMetricsAndPropagationDelay(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, contract.InternalKeySecretKey)
+	if err := os.WriteFile(path, []byte("the-key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var env *service.Env
+	base := servicetest.Start(t, service.Options{Name: "svc"}, map[string]string{
+		contract.EnvInternalKeyFile: path, contract.EnvInternalKeyPropagationDelay: "45s",
+	}, func(ctx context.Context, e *service.Env) error {
+		env = e
+		e.Router.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) {})
+		return nil
+	})
+	if d := env.Keys.Keyring().Delay; d != 45*time.Second {
+		t.Errorf("keyring delay %s, want the configured 45s", d)
+	}
+	key := identity.NewKey([]byte("the-key"))
+	exp := time.Now().Add(time.Minute)
+	for _, h := range []string{
+		identity.Sign(key, "svc", identity.Identity{UserID: 2, Role: identity.Editor}, exp),
+		identity.Sign(key, "svc", identity.Identity{UserID: 3, Role: identity.Author}, exp),
+		identity.Sign(identity.NewKey([]byte("other")), "svc", identity.Identity{UserID: 1, Role: identity.Administrator}, exp),
+	} {
+		req, _ := http.NewRequest("GET", base+"/x", nil)
+		req.Header.Set(contract.IdentityHeader, h)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	families, err := env.Server.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			name := f.GetName()
+			for _, l := range m.GetLabel() {
+				name += "," + l.GetName() + "=" + l.GetValue()
+			}
+			got[name] = m.GetCounter().GetValue()
+		}
+	}
+	for name, want := range map[string]float64{
+		"siteplane_identity_verified_total,key_id=" + key.ID + ",service=svc": 2,
+		"siteplane_identity_rejected_total,reason=unknown_key,service=svc":    1,
+	} {
+		if got[name] != want {
+			t.Errorf("%s = %v, want %v", name, got[name], want)
+		}
+	}
+
+	for _, bad := range []string{"2s", "1h", "soon"} {
+		err := servicetest.Run(service.Options{Name: "svc"}, map[string]string{
+			contract.EnvInternalKeyFile: path, contract.EnvInternalKeyPropagationDelay: bad,
+		}, func(context.Context, *service.Env) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), contract.EnvInternalKeyPropagationDelay) {
+			t.Errorf("delay %q: %v, want a configuration error naming %s", bad, err, contract.EnvInternalKeyPropagationDelay)
+		}
+	}
+}
