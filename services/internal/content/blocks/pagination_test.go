@@ -44,7 +44,7 @@ func TestPaginationNumbers(t *testing.T) {
 		for _, item := range strings.Split(inner, "\n") { // paginate_links joins with newlines
 			m := label.FindStringSubmatch(item)
 			switch {
-			case m == nil || m[0] != item:
+			case len(m) == 0 || m[0] != item:
 				t.Fatalf("page %d of %d: unexpected item %q", tt.page, tt.pages, item)
 			case m[3] != "":
 				labels = append(labels, "["+m[3]+"]")
