@@ -414,15 +414,25 @@ func TestCookieNonceMatrix(t *testing.T) {
 		t.Fatalf("the form-body nonce request did not write: %+v", u)
 	}
 
-	// Nonces live 12 to 24 hours.
+	// Nonces live 12 to 24 hours: until the end of the tick after the one
+	// they were made in. The checks are placed on the tick boundaries, so
+	// that they hold at any time of day the test runs.
 	base := time.Now()
-	f.gw.cfg.Now = func() time.Time { return base.Add(13 * time.Hour) }
-	if p := b.req("GET", me, nil, http.Header{"X-Wp-Nonce": {nonce}}); p.status != 200 {
-		t.Fatalf("13h-old nonce: %d", p.status)
-	}
-	f.gw.cfg.Now = func() time.Time { return base.Add(25 * time.Hour) }
-	if p := b.req("GET", me, nil, http.Header{"X-Wp-Nonce": {nonce}}); p.status != 403 {
-		t.Fatalf("25h-old nonce: %d", p.status)
+	tickStart := time.Unix(0, base.UnixNano()/int64(nonceTick)*int64(nonceTick))
+	for _, c := range []struct {
+		name   string
+		at     time.Time
+		status int
+	}{
+		{"12h-old nonce", base.Add(12 * time.Hour), 200},
+		{"nonce at the last second of the next tick", tickStart.Add(2*nonceTick - time.Second), 200},
+		{"nonce two ticks on", tickStart.Add(2 * nonceTick), 403},
+		{"25h-old nonce", base.Add(25 * time.Hour), 403},
+	} {
+		f.gw.cfg.Now = func() time.Time { return c.at }
+		if p := b.req("GET", me, nil, http.Header{"X-Wp-Nonce": {nonce}}); p.status != c.status {
+			t.Fatalf("%s: %d, want %d", c.name, p.status, c.status)
+		}
 	}
 	f.gw.cfg.Now = time.Now
 

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -62,6 +63,9 @@ type Server struct {
 	readiness  []namedCheck
 	onShutdown []func(context.Context)
 	draining   bool
+	// closing is set when the shutdown delay begins: every answer from
+	// then on closes its connection.
+	closing atomic.Bool
 
 	apiLn, metricsLn, internalLn net.Listener
 }
@@ -151,6 +155,18 @@ func (s *Server) Handler() http.Handler {
 	return s.middleware(s.router)
 }
 
+// closeAfterAnswer makes every answer given while the server is closing
+// carry "Connection: close", which net/http honours by closing the
+// connection once the answer is written.
+func (s *Server) closeAfterAnswer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.closing.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // Listen binds both listeners now, so that callers (tests, the local
 // supervisor) can learn the ports before Run. Use ":0" for a free port.
 func (s *Server) Listen() error {
@@ -207,7 +223,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	api := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           s.closeAfterAnswer(s.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      s.cfg.WriteTimeout,
@@ -220,7 +236,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { errc <- api.Serve(s.apiLn) }()
 	var internalSrv *http.Server
 	if s.internalLn != nil {
-		internalSrv = &http.Server{Handler: s.middleware(s.internal), ReadHeaderTimeout: 10 * time.Second,
+		internalSrv = &http.Server{Handler: s.closeAfterAnswer(s.middleware(s.internal)), ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout: 60 * time.Second, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: 120 * time.Second,
 			MaxHeaderBytes: 1 << 20, ErrorLog: api.ErrorLog}
 		go func() { errc <- internalSrv.Serve(s.internalLn) }()
@@ -244,13 +260,14 @@ func (s *Server) Run(ctx context.Context) error {
 	s.mu.Unlock()
 
 	if serveErr == nil && s.cfg.ShutdownDelay > 0 {
-		// Each answer from now on closes its connection, so clients that
-		// keep connections alive reconnect, through the load balancer, to
-		// a replica that stays.
-		api.SetKeepAlivesEnabled(false)
-		if internalSrv != nil {
-			internalSrv.SetKeepAlivesEnabled(false)
-		}
+		// Each answer from now on closes its connection (closeAfterAnswer),
+		// so clients that keep connections alive reconnect, through the
+		// load balancer, to a replica that stays. Idle connections are left
+		// open until Shutdown: closing them now (SetKeepAlivesEnabled)
+		// races with a client that is sending a request on one at that
+		// moment, which then fails without an answer — and a POST is not
+		// retried. Left open, such a request gets its answer and the close.
+		s.closing.Store(true)
 		s.cfg.Logger.Info("unready, still serving", "shutdown_delay", s.cfg.ShutdownDelay.String())
 		select {
 		case <-time.After(s.cfg.ShutdownDelay):

@@ -1,10 +1,13 @@
 package httpserver
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,6 +63,53 @@ func TestShutdownDelayKeepsServingWhileUnready(t *testing.T) {
 	}
 	if _, err := http.Get(api + "/x"); err == nil {
 		t.Fatal("still accepting after the drain")
+	}
+}
+
+// A connection left idle in a client's pool when the delay begins stays
+// open: a POST the client sends on it during the delay is answered (and
+// the connection then closed), not cut off unanswered — a cut-off POST is
+// lost, since no client may resend it. Closing idle connections at the
+// start of the delay failed about one request in 4,000 of
+// test/stack's TestRollingRestartUnderLoadFailsNoRequest.
+func TestShutdownDelayKeepsIdleConnectionsUntilTheirNextAnswer(t *testing.T) {
+	api, _, stop := start(t, Config{Service: "t", ShutdownDelay: 600 * time.Millisecond, ShutdownTimeout: 2 * time.Second}, func(s *Server) {
+		s.Router().HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }).Methods(http.MethodPost)
+	})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(api, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rd := bufio.NewReader(conn)
+	post := func() (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, api+"/x", strings.NewReader("{}"))
+		if err := req.Write(conn); err != nil {
+			return nil, err
+		}
+		res, err := http.ReadResponse(rd, req)
+		if err != nil {
+			return nil, err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res, nil
+	}
+	if res, err := post(); err != nil || res.StatusCode != 200 || res.Close {
+		t.Fatalf("before stop: %v %v", res, err)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	time.Sleep(200 * time.Millisecond) // inside the delay, the connection idle all along
+	res, err := post()
+	if err != nil {
+		t.Fatalf("a POST on a connection idle since before the delay got no answer: %v", err)
+	}
+	if res.StatusCode != 200 || !res.Close {
+		t.Fatalf("during the delay: %d, close %v; want 200 closing the connection", res.StatusCode, res.Close)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
 	}
 }
 
