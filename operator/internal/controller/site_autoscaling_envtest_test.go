@@ -70,8 +70,7 @@ func TestAutoscalingHandsReplicasToTheHPA(t *testing.T) {
 
 	// The autoscaler's frequent status writes cause no passes.
 	k := types.NamespacedName{Namespace: ns, Name: "auto"}
-	time.Sleep(time.Second)
-	before := passes.get(k)
+	before := passesQuiet(t, k)
 	eventually(t, "an autoscaler status write", func() error {
 		var h autoscalingv2.HorizontalPodAutoscaler
 		if err := k8s.Get(ctx, key(ns, "auto-content"), &h); err != nil {

@@ -280,8 +280,7 @@ func TestReadyFollowsDeployments(t *testing.T) {
 	// Steady state: one pass that finds nothing to do (triggered by an
 	// annotation) writes nothing, records no event and triggers no other pass.
 	k := types.NamespacedName{Namespace: ns, Name: "shop"}
-	time.Sleep(time.Second) // let the last status write's echoes settle
-	before := passes.get(k)
+	before := passesQuiet(t, k)
 	events := countEvents(t, ns, "shop", "")
 	rv := poke(t, ns, "shop")
 	time.Sleep(3 * time.Second)

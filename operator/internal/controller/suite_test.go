@@ -338,3 +338,24 @@ func settle(t *testing.T, ns, name string) {
 		})
 	}
 }
+
+// passesQuiet waits until the Site's passes have stopped (none for a whole
+// second: the echoes of its last writes have been handled, however long a
+// loaded machine takes to deliver them) and returns their count. A pass
+// that keeps coming is a hot loop, and fails here after 15 s.
+func passesQuiet(t *testing.T, k types.NamespacedName) int {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	n := passes.get(k)
+	for {
+		time.Sleep(time.Second)
+		m := passes.get(k)
+		if m == n {
+			return n
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hot loop: passes kept coming for 15 s (%d in the last second)", m-n)
+		}
+		n = m
+	}
+}
