@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,12 +48,30 @@ var callers = map[string]identity.Identity{
 
 var testKey = []byte("content-test-key")
 
-// queryCounter counts statements sent to PostgreSQL (round trips).
-type queryCounter struct{ n atomic.Int64 }
+// queryCounter counts statements sent to PostgreSQL (round trips) and
+// keeps the last ones' text.
+type queryCounter struct {
+	n    atomic.Int64
+	mu   sync.Mutex
+	last []string // at most 16
+}
 
-func (q *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (q *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	q.n.Add(1)
+	q.mu.Lock()
+	q.last = append(q.last, d.SQL)
+	if len(q.last) > 16 {
+		q.last = q.last[1:]
+	}
+	q.mu.Unlock()
 	return ctx
+}
+
+// lastSQL returns the text of the last n statements, oldest first.
+func (q *queryCounter) lastSQL(n int) []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return slices.Clone(q.last[max(0, len(q.last)-n):])
 }
 func (q *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 

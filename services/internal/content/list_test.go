@@ -66,7 +66,9 @@ func TestListPagination(t *testing.T) {
 	if len(r.list()) != 0 || r.Header.Get("X-WP-Total") != "0" || r.Header.Get("X-WP-TotalPages") != "0" {
 		t.Fatalf("empty: %s %v", r.Raw, r.Header)
 	}
-	// one round trip per collection read
+	// one round trip per collection read once its posts are cached (the
+	// first read of a post adds one for its row: post_versions.go)
+	e.do(anon, "GET", "/cms/v2/posts?per_page=2", nil)
 	before := e.queries.n.Load()
 	e.do(anon, "GET", "/cms/v2/posts?per_page=2", nil)
 	if n := e.queries.n.Load() - before; n != 1 {
@@ -161,10 +163,12 @@ func TestListFilters(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
-			r := e.do(anon, "GET", "/cms/v2/posts?"+c.query, nil)
-			wantStatus(t, r, 200)
-			if !eq(ids(r), c.want) {
-				t.Fatalf("got %v want %v", ids(r), c.want)
+			for range 2 { // the second read finds the posts' JSON cached (by version)
+				r := e.do(anon, "GET", "/cms/v2/posts?"+c.query, nil)
+				wantStatus(t, r, 200)
+				if !eq(ids(r), c.want) {
+					t.Fatalf("got %v want %v", ids(r), c.want)
+				}
 			}
 		})
 	}
@@ -199,9 +203,13 @@ func TestStickyPrepend(t *testing.T) {
 		{"per_page=2&ignore_sticky=false&search=S", []int64{p[4], p[3]}},
 	}
 	for _, c := range cases {
-		r := e.do(anon, "GET", "/cms/v2/posts?"+c.query, nil)
-		if !eq(ids(r), c.want) || r.Header.Get("X-WP-Total") == "" {
-			t.Errorf("%s: got %v want %v", c.query, ids(r), c.want)
+		total := ""
+		for i := range 2 { // the second read finds the posts' JSON cached (by version)
+			r := e.do(anon, "GET", "/cms/v2/posts?"+c.query, nil)
+			if !eq(ids(r), c.want) || r.Header.Get("X-WP-Total") == "" || (i == 1 && r.Header.Get("X-WP-Total") != total) {
+				t.Errorf("%s (read %d): got %v %s want %v %s", c.query, i+1, ids(r), r.Header.Get("X-WP-Total"), c.want, total)
+			}
+			total = r.Header.Get("X-WP-Total")
 		}
 	}
 }

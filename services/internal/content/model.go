@@ -9,7 +9,11 @@ import (
 // Post is one row of the posts table, with its term ids and revision
 // summary as read together in the same query.
 type Post struct {
-	ID            int64
+	ID int64
+	// Xmin is the row version's xmin (the transaction that wrote it): every
+	// UPDATE of the row, even one setting the same values, makes a new
+	// version with a new xmin (post_versions.go)
+	Xmin          uint32
 	Type          string
 	Status        string
 	Author        int64
@@ -60,7 +64,7 @@ func (p *Post) termsOf(tax *Taxonomy) []int64 {
 
 // postColumns is the select list matching scanPost. The lateral joins "tr"
 // and "rv" must be present in the FROM clause (see postFrom).
-const postColumns = `p.id, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
+const postColumns = `p.id, p.xmin, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
  p.title, p.content, p.excerpt, p.password, p.parent, p.menu_order, p.comment_status, p.ping_status, p.format,
  p.sticky, p.template, p.featured_media, p.footnotes, p.sync_status, p.autosave, p.trash_status,
  tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest, anc.path`
@@ -101,7 +105,7 @@ func lateralsFor(pt *PostType) string {
 
 func scanPost(row pgx.Row, extra ...any) (*Post, error) {
 	p := &Post{}
-	dest := []any{&p.ID, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,
+	dest := []any{&p.ID, &p.Xmin, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,
 		&p.Title, &p.Content, &p.Excerpt, &p.Password, &p.Parent, &p.MenuOrder, &p.CommentStatus, &p.PingStatus,
 		&p.Format, &p.Sticky, &p.Template, &p.FeaturedMedia, &p.Footnotes, &p.SyncStatus, &p.Autosave,
 		&p.TrashStatus, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.Revisions, &p.LatestRevision, &p.AncestorPath}

@@ -20,6 +20,11 @@ import (
 // changed post (a new title, a term, a revision) is encoded anew by the
 // read that first sees the change, whichever process or transaction made
 // it, and no invalidation is needed for correctness.
+//
+// A row read outside any transaction is compared by its version instead
+// (sameVersion: xmin, modified_gmt and what the JSON takes from other
+// rows), which lets a read fetch versions only and the rows it lacks
+// (post_versions.go).
 
 // encodedPostsMax bounds the cache: about 3 KB a post (the row and its
 // JSON), so at most a few MiB.
@@ -30,7 +35,12 @@ type encodedPost struct {
 	pt   *PostType
 	loc  *time.Location
 	row  Post
-	json rest.Encoded
+	// versioned: row was read outside any transaction, so its version
+	// identifies it (a transaction's own, uncommitted writes may leave
+	// several versions of a row with the same xmin; only its last one is
+	// ever seen by others)
+	versioned bool
+	json      rest.Encoded
 }
 
 // encodedPosts is the cache (Service.encoded).
@@ -57,7 +67,7 @@ func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (
 	s.encoded.mu.RLock()
 	e := s.encoded.m[p.ID]
 	s.encoded.mu.RUnlock()
-	if e != nil && e.pt == pt && e.loc == loc && samePost(&e.row, p) {
+	if e != nil && e.pt == pt && e.loc == loc && e.matches(p) {
 		return e.json, true
 	}
 	b, ok := c.EncodeItem(s.prepare(pt, p, v))
@@ -74,9 +84,20 @@ func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (
 			break
 		}
 	}
-	s.encoded.m[p.ID] = &encodedPost{pt: pt, loc: loc, row: *p, json: b}
+	s.encoded.m[p.ID] = &encodedPost{pt: pt, loc: loc, row: *p, versioned: !inBatchTx(c.Context()) && p.Xmin != 0, json: b}
 	s.encoded.mu.Unlock()
 	return b, true
+}
+
+// matches reports whether p is the row e was made from: by version when
+// e's row has one that identifies it, else field for field. A p read
+// inside a transaction that wrote it carries that transaction's xmin,
+// which no committed version e was made from can carry yet.
+func (e *encodedPost) matches(p *Post) bool {
+	if e.versioned {
+		return sameVersion(&e.row, p)
+	}
+	return samePost(&e.row, p)
 }
 
 // samePost reports whether two reads of a post are equal in every field

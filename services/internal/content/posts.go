@@ -1,6 +1,7 @@
 package content
 
 import (
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -157,7 +158,7 @@ func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		posts, total, err := listPosts(c.Context(), s.db(c.Context()), q)
+		posts, total, err := s.readList(c, q, view{context: context, who: caller(c), excerptLength: rawPositiveInt(c, "excerpt_length")})
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +190,19 @@ func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 	}
 }
 
+// readList reads the page of q: by version (listPostsByVersion) when the
+// answer may come from the encoded posts, else whole.
+func (s *Service) readList(c *rest.Request, q *ListQuery, v view) ([]*Post, int, error) {
+	ctx := c.Context()
+	if cacheable(v) && !c.ShapesItems() && !inBatchTx(ctx) {
+		posts, total, err := s.listPostsByVersion(ctx, s.db(ctx), q)
+		if !errors.Is(err, errVersionMoved) {
+			return posts, total, err
+		}
+	}
+	return listPosts(ctx, s.db(ctx), q)
+}
+
 // rawPositiveInt reads an undeclared parameter as a positive integer (0
 // when absent or not one).
 func rawPositiveInt(c *rest.Request, name string) int {
@@ -204,9 +218,22 @@ func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) 
 	if id <= 0 {
 		return nil, errInvalidPostID()
 	}
-	p, err := getPostAs(c.Context(), q, id, lock, pt)
-	if err != nil {
-		return nil, err
+	var p *Post
+	var err error
+	if !lock && q == s.db(c.Context()) && !inBatchTx(c.Context()) && s.hasCachedRow(pt, id) {
+		// a post read before: its version tells whether that row is current
+		p, err = s.postByVersion(c.Context(), q, pt, id)
+		if errors.Is(err, errNoPost) {
+			return nil, errInvalidPostID()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p == nil {
+		if p, err = getPostAs(c.Context(), q, id, lock, pt); err != nil {
+			return nil, err
+		}
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidPostID()

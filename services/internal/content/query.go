@@ -365,7 +365,11 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 // is the last one, else read from the counts the writes maintain (migration
 // 0201) when q filters by no more than type, status and one term, else
 // counted (O(matches): searches and the rarer filters).
-func listSQL(q *ListQuery) (string, []any) {
+func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns) }
+
+// listSQLOf is listSQL reading cols (postColumns or versionColumns) of
+// each post: the same statement but for its select list.
+func listSQLOf(q *ListQuery, cols string) (string, []any) {
 	b := &sqlBuilder{}
 	offset := rest.Offset(q.Page, q.PerPage)
 	if q.Offset != nil {
@@ -417,18 +421,18 @@ func listSQL(q *ListQuery) (string, []any) {
 	pg := with + "pg AS (SELECT x.id, x.rn FROM unnest(ARRAY(" + inner + ")) WITH ORDINALITY AS x(id, rn))"
 	laterals := lateralsFor(q.Type)
 	if !q.StickyFirst {
-		sql := pg + " SELECT " + postColumns + ", " + total + ", pg.rn FROM pg JOIN posts p ON p.id = pg.id" +
+		sql := pg + " SELECT " + cols + ", " + total + ", pg.rn FROM pg JOIN posts p ON p.id = pg.id" +
 			laterals + " ORDER BY pg.rn"
 		return sql, b.args
 	}
 	// the page plus the published sticky posts it lacks, in one statement;
 	// extra rows have a NULL total and rn (stickyOrder arranges them)
-	extra := "SELECT " + postColumns + ", NULL::bigint, NULL::bigint FROM posts p" + laterals +
+	extra := "SELECT " + cols + ", NULL::bigint, NULL::bigint FROM posts p" + laterals +
 		" WHERE p.type = " + b.arg(q.Type.Name) + " AND p.status = 'publish' AND p.sticky AND p.id NOT IN (SELECT id FROM pg)"
 	if len(q.Exclude) > 0 {
 		extra += " AND p.id <> ALL(" + b.arg(q.Exclude) + ")"
 	}
-	sql := pg + " SELECT * FROM (SELECT " + postColumns + ", " + total + " AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
+	sql := pg + " SELECT * FROM (SELECT " + cols + ", " + total + " AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
 		laterals + " UNION ALL " + extra + ") u ORDER BY u.rn NULLS LAST, u.date_gmt DESC, u.id DESC"
 	return sql, b.args
 }
