@@ -32,9 +32,9 @@ const encodedPostsMax = 2048
 
 // encodedPost is one post's JSON with what it was made from.
 type encodedPost struct {
-	pt   *PostType
-	loc  *time.Location
-	row  Post
+	pt  *PostType
+	loc *time.Location
+	row Post
 	// versioned: row was read outside any transaction, so its version
 	// identifies it (a transaction's own, uncommitted writes may leave
 	// several versions of a row with the same xmin; only its last one is
