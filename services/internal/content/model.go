@@ -49,6 +49,9 @@ type Post struct {
 	// AncestorPath is "grandparent/parent" for a page with parents: its
 	// permalink is /grandparent/parent/slug/.
 	AncestorPath string
+	// TermGen is the terms table's generation the row was read under
+	// (post_versions.go); 0 when the read did not take it.
+	TermGen int64
 }
 
 // termsOf returns the ids of the post's terms in taxonomy tax.

@@ -2,6 +2,7 @@ package content
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,8 +23,8 @@ import (
 // it, and no invalidation is needed for correctness.
 //
 // A row read outside any transaction is compared by its version instead
-// (sameVersion: xmin, modified_gmt and what the JSON takes from other
-// rows), which lets a read fetch versions only and the rows it lacks
+// (xmin, modified_gmt, the terms' generation and what the JSON takes from
+// other rows), which lets a read fetch versions only and the rows it lacks
 // (post_versions.go).
 
 // encodedPostsMax bounds the cache: about 3 KB a post (the row and its
@@ -40,6 +41,7 @@ type encodedPost struct {
 	// several versions of a row with the same xmin; only its last one is
 	// ever seen by others)
 	versioned bool
+	termSet   []int64 // row's term ids in ascending order (when versioned)
 	json      rest.Encoded
 }
 
@@ -84,24 +86,40 @@ func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (
 			break
 		}
 	}
-	s.encoded.m[p.ID] = &encodedPost{pt: pt, loc: loc, row: *p, versioned: !inBatchTx(c.Context()) && p.Xmin != 0, json: b}
+	e = &encodedPost{pt: pt, loc: loc, row: *p, json: b}
+	if !inBatchTx(c.Context()) && p.Xmin != 0 && p.TermGen != 0 {
+		e.versioned, e.termSet = true, termSet(p)
+	}
+	s.encoded.m[p.ID] = e
 	s.encoded.mu.Unlock()
 	return b, true
 }
 
 // matches reports whether p is the row e was made from: by version when
-// e's row has one that identifies it, else field for field. A p read
+// both were read with one (sameRead), else field for field. A p read
 // inside a transaction that wrote it carries that transaction's xmin,
 // which no committed version e was made from can carry yet.
 func (e *encodedPost) matches(p *Post) bool {
-	if e.versioned {
-		return sameVersion(&e.row, p)
+	if e.versioned && p.TermGen != 0 {
+		return sameRead(&e.row, p)
 	}
 	return samePost(&e.row, p)
+}
+
+// isVersion reports whether e was made from version v.
+func (e *encodedPost) isVersion(v *postVersion) bool {
+	return e.versioned && v.ID == e.row.ID && v.Xmin == e.row.Xmin && v.TermGen == e.row.TermGen &&
+		v.ModifiedGMT.Equal(e.row.ModifiedGMT) && v.Revisions == e.row.Revisions &&
+		v.LatestRevision == e.row.LatestRevision && v.AncestorPath == e.row.AncestorPath && slices.Equal(v.TermSet, e.termSet)
 }
 
 // samePost reports whether two reads of a post are equal in every field
 // (reflect.DeepEqual: a field added to Post is compared without a change
 // here; the times are scanned the same way each time, so equal instants
 // are equal values).
-func samePost(a, b *Post) bool { return reflect.DeepEqual(a, b) }
+// TermGen, which one read may take and another not, is left out.
+func samePost(a, b *Post) bool {
+	x, y := *a, *b
+	x.TermGen, y.TermGen = 0, 0
+	return reflect.DeepEqual(&x, &y)
+}

@@ -197,14 +197,14 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 	ctx := context.Background()
 	ids := seedPosts(e, map[string]any{"title": "A"}, map[string]any{"title": "B"})
 	q := &ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc"}
-	versions := func() ([]*Post, map[int64]int) {
-		sql, args := listSQLOf(q, versionColumns)
+	versions := func() ([]*postVersion, map[int64]int) {
+		sql, args := listSQLOf(q, versionColumns, versionLaterals(q.Type))
 		rows, err := e.pool.Query(ctx, sql, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		var out []*Post
+		var out []*postVersion
 		at := map[int64]int{}
 		for rows.Next() {
 			var total, rn *int64
@@ -217,7 +217,7 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 		}
 		return out, at
 	}
-	fetch := func(vs []*Post, at map[int64]int) error {
+	fetch := func(vs []*postVersion, at map[int64]int) error {
 		var want []int64
 		for _, v := range vs {
 			want = append(want, v.ID)
@@ -225,7 +225,7 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 		return e.svc.fetchVersions(ctx, e.pool, TypePost, want, vs, at, make([]*Post, len(vs)))
 	}
 	vs, at := versions()
-	if len(vs) != 2 || !slices.ContainsFunc(vs, func(v *Post) bool { return v.ID == ids[0] && v.Xmin != 0 }) {
+	if len(vs) != 2 || !slices.ContainsFunc(vs, func(v *postVersion) bool { return v.ID == ids[0] && v.Xmin != 0 }) {
 		t.Fatalf("versions %v", vs)
 	}
 	if err := fetch(vs, at); err != nil {
@@ -243,5 +243,16 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 	}
 	if err := fetch(vs, at); !errors.Is(err, errVersionMoved) {
 		t.Fatalf("deleted in between: %v", err)
+	}
+	// a term renamed in between (the terms' generation moved)
+	vs, at = versions()
+	if err := fetch(vs, at); err != nil {
+		t.Fatalf("unchanged: %v", err)
+	}
+	if _, err := e.pool.Exec(ctx, "UPDATE terms SET name = 'Renamed' WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fetch(vs, at); !errors.Is(err, errVersionMoved) {
+		t.Fatalf("term renamed in between: %v", err)
 	}
 }

@@ -220,7 +220,8 @@ func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) 
 	}
 	var p *Post
 	var err error
-	if !lock && q == s.db(c.Context()) && !inBatchTx(c.Context()) && s.hasCachedRow(pt, id) {
+	versioned := !lock && q == s.db(c.Context()) && !inBatchTx(c.Context())
+	if versioned && s.hasCachedRow(pt, id) {
 		// a post read before: its version tells whether that row is current
 		p, err = s.postByVersion(c.Context(), q, pt, id)
 		if errors.Is(err, errNoPost) {
@@ -230,10 +231,15 @@ func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) 
 			return nil, err
 		}
 	}
-	if p == nil {
-		if p, err = getPostAs(c.Context(), q, id, lock, pt); err != nil {
-			return nil, err
-		}
+	switch {
+	case p != nil:
+	case versioned: // with what a version read compares it to, once cached
+		p, err = getPostWithGen(c.Context(), q, pt, id)
+	default:
+		p, err = getPostAs(c.Context(), q, id, lock, pt)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidPostID()

@@ -365,11 +365,12 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 // is the last one, else read from the counts the writes maintain (migration
 // 0201) when q filters by no more than type, status and one term, else
 // counted (O(matches): searches and the rarer filters).
-func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns) }
+func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns, lateralsFor(q.Type)) }
 
-// listSQLOf is listSQL reading cols (postColumns or versionColumns) of
-// each post: the same statement but for its select list.
-func listSQLOf(q *ListQuery, cols string) (string, []any) {
+// listSQLOf is listSQL reading cols of each post through laterals
+// (postColumns and lateralsFor, or versionColumns and versionLaterals): the
+// same statement but for its select list.
+func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	b := &sqlBuilder{}
 	offset := rest.Offset(q.Page, q.PerPage)
 	if q.Offset != nil {
@@ -419,7 +420,6 @@ func listSQLOf(q *ListQuery, cols string) (string, []any) {
 	total = "(SELECT CASE WHEN n < " + limit + " AND (n > 0 OR " + off + " = 0) THEN " + off + "::bigint + n ELSE " +
 		total + " END FROM (SELECT count(*) AS n FROM pg) c)"
 	pg := with + "pg AS (SELECT x.id, x.rn FROM unnest(ARRAY(" + inner + ")) WITH ORDINALITY AS x(id, rn))"
-	laterals := lateralsFor(q.Type)
 	if !q.StickyFirst {
 		sql := pg + " SELECT " + cols + ", " + total + ", pg.rn FROM pg JOIN posts p ON p.id = pg.id" +
 			laterals + " ORDER BY pg.rn"
@@ -474,12 +474,12 @@ func (b *sqlBuilder) countedTotal(q *ListQuery) string {
 		return ""
 	}
 	if len(q.Tax) == 0 {
-		return "(SELECT COALESCE(sum(n), 0) FROM post_counts WHERE type = " + b.arg(q.Type.Name) + " AND " +
+		return "(SELECT COALESCE(sum(n), 0)::bigint FROM post_counts WHERE type = " + b.arg(q.Type.Name) + " AND " +
 			b.statusSQL(q, "status") + ")"
 	}
 	c := q.Tax[0]
 	term := b.arg(c.Terms[0])
-	return "(SELECT COALESCE(sum(n), 0) FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.arg(q.Type.Name) +
+	return "(SELECT COALESCE(sum(n), 0)::bigint FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.arg(q.Type.Name) +
 		" AND " + b.statusSQL(q, "status") + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
 		" AND taxonomy = " + b.arg(c.Tax.Name) + "))"
 }
