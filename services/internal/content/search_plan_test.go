@@ -96,4 +96,41 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 	if generic == 0 || custom > 5 {
 		t.Fatalf("generic plans %d, custom plans %d: searches are planned anew", generic, custom)
 	}
+	// the same for the version read anonymous searches make once their
+	// posts are cached (post_versions.go)
+	q := &ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "x", ExcludeProtected: true}
+	vsql, _ := listSQLOf(q, versionColumns, versionLaterals(TypePost))
+	if _, err := conn.Conn().Prepare(ctx, "search_versions", vsql); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 3; round++ {
+		for word, w := range want {
+			q.Search = word
+			_, args := listSQLOf(q, versionColumns, versionLaterals(TypePost))
+			rows, err := conn.Query(ctx, "search_versions", args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for rows.Next() {
+				var t, rn *int64
+				v, err := scanVersion(rows, &t, &rn)
+				if err != nil {
+					rows.Close()
+					e.t.Fatal(err)
+				}
+				got = append(got, v.ID)
+			}
+			rows.Close()
+			if !eq(got, w) {
+				t.Fatalf("versions, round %d, search %q: got %v want %v", round, word, got, w)
+			}
+		}
+	}
+	if err := conn.QueryRow(ctx, "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'search_versions'").Scan(&generic, &custom); err != nil {
+		t.Fatal(err)
+	}
+	if generic == 0 || custom > 5 {
+		t.Fatalf("version read: generic plans %d, custom plans %d: searches are planned anew", generic, custom)
+	}
 }
