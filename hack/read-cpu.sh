@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# CPU per REST read, uncached: starts the local stack (name read-cpu) with
+# the gateway's edge cache off (SITEPLANE_EDGE_CACHE_BYTES=0), optionally
+# brings it to N posts as `make bench` does (hack/bench-content.sh), loads
+# `GET posts?per_page=10` and `GET posts/5` with test/cmd/loadgen on
+# loopback, and divides the CPU time the gateway, content and PostgreSQL
+# spent (utime+stime from /proc) by the requests served. See
+# docs/performance.md#version-reads.
+#
+#   hack/read-cpu.sh                        # 200 posts (the demo seed), 10 s, 16 connections
+#   READ_CPU_POSTS=100000 hack/read-cpu.sh  # 100,000 posts (adding them takes about a minute)
+#   READ_CPU_DURATION=20s READ_CPU_KEEP=1 hack/read-cpu.sh   # keep the stack (bin/siteplane-run -name read-cpu -stop)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+duration=${READ_CPU_DURATION:-10s}
+concurrency=${READ_CPU_CONCURRENCY:-16}
+posts=${READ_CPU_POSTS:-200}
+stack=read-cpu
+mkdir -p .cache/read-cpu
+[[ -x bin/loadgen ]] || go build -o bin/loadgen ./test/cmd/loadgen
+
+bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
+# shellcheck disable=SC2317 # called by the EXIT trap
+stop_stack() {
+  local rc=$?
+  [[ -n ${READ_CPU_KEEP:-} ]] || bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
+  exit "$rc"
+}
+trap stop_stack EXIT
+SITEPLANE_EDGE_CACHE_BYTES=0 SITEPLANE_PPROF_ADDR=127.0.0.1:0 \
+  bin/siteplane-run -name "$stack" -detach -port 0 >.cache/read-cpu/run.txt 2>&1 ||
+  { tail -n 20 .cache/read-cpu/run.txt >&2; exit 1; }
+# shellcheck disable=SC1091
+. ".cache/$stack/env"
+hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
+
+content=$(pgrep -f "^$root/bin/content\$" | head -1)
+gateway=$(pgrep -f "^$root/bin/gateway\$" | head -1)
+postmaster=$(pgrep -f "postgres -D $root/.cache/postgres/$stack/" | head -1 || true)
+ticks() { # sum of utime+stime (fields 14, 15) of the given pids and their children
+  local total=0 p f
+  for p in "$@"; do
+    for f in /proc/"$p"/stat $(pgrep -P "$p" | sed 's#.*#/proc/&/stat#'); do
+      [[ -r $f ]] || continue
+      total=$((total + $(sed 's/^.*) //' "$f" | awk '{print $12 + $13}')))
+    done
+  done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+printf '| read | requests | req/s | CPU ms/request | gateway | content | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
+for t in "list=$REST_ROOT/cms/v2/posts?per_page=10" "single=$REST_ROOT/cms/v2/posts/5"; do
+  name=${t%%=*} url=${t#*=}
+  bin/loadgen -duration 2s -concurrency "$concurrency" -target "warm=GET $url" >/dev/null 2>&1
+  c0=$(ticks "$content") g0=$(ticks "$gateway") p0=$(ticks $postmaster)
+  out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=GET $url" 2>/dev/null)
+  c1=$(ticks "$content") g1=$(ticks "$gateway") p1=$(ticks $postmaster)
+  row=$(grep "^| $name " <<<"$out")
+  n=$(awk -F'|' '{gsub(/ /,"",$5); print $5}' <<<"$row")
+  rps=$(awk -F'|' '{gsub(/ /,"",$6); print $6}' <<<"$row")
+  awk -v n="$n" -v rps="$rps" -v hz="$hz" -v c=$((c1 - c0)) -v g=$((g1 - g0)) -v p=$((p1 - p0)) -v name="$name" \
+    'BEGIN { f = 1000 / hz / n; printf "| %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", name, n, rps, (c + g + p) * f, g * f, c * f, p * f }'
+done
+echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg); pprof listeners: grep -i pprof .cache/$stack/logs/*)"
