@@ -21,6 +21,7 @@ mkdir -p .cache/read-cpu
 [[ -x bin/loadgen ]] || go build -o bin/loadgen ./test/cmd/loadgen
 
 bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
+hack/postgres.sh destroy "$stack" >/dev/null 2>&1 || true # a fresh site: exactly $posts posts
 # shellcheck disable=SC2317 # called by the EXIT trap
 stop_stack() {
   local rc=$?
