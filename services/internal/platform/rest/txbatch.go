@@ -61,8 +61,25 @@ func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logge
 			WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
 			return
 		}
-		WriteJSON(w, http.StatusOK, contract.BatchResponse{Committed: committed, Responses: responses})
+		WriteJSON(w, http.StatusOK, batchResponseObject(committed, responses))
 	})
+}
+
+// batchResponseObject is contract.BatchResponse as the kit's encoder writes
+// it. The bodies are this encoder's own output, so they are copied as they
+// are (Encoded): through encoding/json they were re-validated, compacted
+// and then walked again string by string, a third of the service's CPU on a
+// batch of 25 creates.
+func batchResponseObject(committed bool, responses []contract.BatchSubResponse) Object {
+	list := make([]any, len(responses))
+	for i, r := range responses {
+		headers := make(map[string]any, len(r.Headers))
+		for k, v := range r.Headers {
+			headers[k] = v
+		}
+		list[i] = Object{{Key: "status", Value: r.Status}, {Key: "headers", Value: headers}, {Key: "body", Value: Encoded(r.Body)}}
+	}
+	return Object{{Key: "committed", Value: committed}, {Key: "responses", Value: list}}
 }
 
 func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
