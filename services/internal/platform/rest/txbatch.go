@@ -33,8 +33,10 @@ type Tx struct {
 // transaction begin opens, the first failing response (status >= 400)
 // rolls everything back and ends the batch, and the transaction commits
 // only when every request succeeded. The caller's identity is the one the
-// identity middleware put in the request context.
-func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logger *slog.Logger) http.Handler {
+// identity middleware put in the request context. begin sees every call of
+// the batch before any runs (a service may read ahead in one statement what
+// the calls will need, content's slugs).
+func TxBatchHandler(srv *Server, begin func(context.Context, []Call) (*Tx, error), logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -82,15 +84,19 @@ func batchResponseObject(committed bool, responses []contract.BatchSubResponse) 
 	return Object{{Key: "committed", Value: committed}, {Key: "responses", Value: list}}
 }
 
-func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
-	tx, err := begin(ctx)
+func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []Call) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
+	calls := make([]Call, len(in.Requests))
+	for i, req := range in.Requests {
+		calls[i] = subCall(req)
+	}
+	tx, err := begin(ctx, calls)
 	if err != nil {
 		return nil, false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
 	responses := make([]contract.BatchSubResponse, 0, len(in.Requests))
-	for _, req := range in.Requests {
-		res := srv.Do(tx.Context, subCall(req))
+	for _, call := range calls {
+		res := srv.Do(tx.Context, call)
 		entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
 		for k, vs := range res.Header {
 			entry.Headers[k] = strings.Join(vs, ", ")
