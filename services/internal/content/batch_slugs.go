@@ -173,10 +173,12 @@ func readSlugsAhead(ctx context.Context, q querier, calls []rest.Call) (*slugSet
 			cov = map[string]bool{}
 			set.covered[b.pt.Name] = cov
 		}
-		// the slug, and enough suffixed forms for this batch's creates of
-		// it to find a free one among the first slugProbe
+		// the slug and as many suffixed forms as the batch has creates of it,
+		// plus one (a title already taken once is common). A slug with more
+		// rivals than that is looked up in the database; reading more ahead
+		// for every title cost more than those lookups.
 		w := slugWant{slug: b.slug}
-		for _, c := range roundCandidates(b.pt, w, 0, slugProbe+uses[b]) {
+		for _, c := range roundCandidates(b.pt, w, 0, uses[b]+1) {
 			if !cov[c] {
 				cov[c] = true
 				types, slugs = append(types, b.pt.Name), append(slugs, c)
