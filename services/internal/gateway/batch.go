@@ -284,9 +284,9 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s%s answered %d", b.Name, path, res.StatusCode)
 	}
-	var out contract.BatchResponse
-	if err := json.Unmarshal(body, &out); err != nil {
+	out, err := decodeBatchResponse(body)
+	if err != nil {
 		return nil, fmt.Errorf("%s%s: %w", b.Name, path, err)
 	}
-	return &out, nil
+	return out, nil
 }
