@@ -185,8 +185,8 @@ func TestBatchCreatesNumberSlugsAsSequentialCreates(t *testing.T) {
 	// untitled post and its generated slug, two rounds of lookups for each
 	// "same" (its rivals outnumber what was read ahead), commit: 22, where
 	// a lookup per create made 34
-	if max := int64(len(items)) + 9; statements > max {
-		t.Errorf("the batch sent %d statements, want at most %d", statements, max)
+	if limit := int64(len(items)) + 9; statements > limit {
+		t.Errorf("the batch sent %d statements, want at most %d", statements, limit)
 	}
 }
 
