@@ -149,3 +149,38 @@ func TestBatchAllOrNothing(t *testing.T) {
 		t.Fatalf("committed batch: %d posts", n)
 	}
 }
+
+// TestBatchAllOrNothingCreates: an all-or-nothing batch made only of
+// creates (content reads their slugs ahead, and the gateway passes the
+// service's bodies through as they are) numbers shared titles as
+// sequential creates would, keeps WordPress's escaping and _pretty layout,
+// and a failing create still rolls back the others.
+func TestBatchAllOrNothingCreates(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	create := func(body map[string]any) map[string]any { return map[string]any{"path": "/cms/v2/posts", "body": body} }
+	title := map[string]any{"title": "Café aon/créés", "status": "publish"}
+	// the third create names an author that does not exist: nothing is written
+	r := batch(t, "require-all-validate", create(title), create(title),
+		create(map[string]any{"title": "Café aon/créés", "status": "publish", "author": 999999}))
+	rs := items(t, r)
+	if r.Obj()["failed"] != "execution" || codeOf(rs[0]) != "rest_batch_rolled_back" || codeOf(rs[1]) != "rest_batch_rolled_back" ||
+		codeOf(rs[2]) != "rest_invalid_author" {
+		t.Fatalf("rollback: %.800s", r.Raw)
+	}
+	if n := countPosts(t, "cafe-aon-crees,cafe-aon-crees-2"); n != 0 {
+		t.Fatalf("a rolled back batch of creates left %d posts", n)
+	}
+	r = call(t, "POST", "/cms-json/batch/v1?_pretty", map[string]any{"validation": "require-all-validate",
+		"requests": []any{create(title), create(title), create(title)}}, admin()...)
+	rs = items(t, r)
+	for i, want := range []string{"cafe-aon-crees", "cafe-aon-crees-2", "cafe-aon-crees-3"} {
+		b, _ := rs[i]["body"].(map[string]any)
+		if rs[i]["status"] != float64(201) || b["slug"] != want {
+			t.Fatalf("create %d: status %v slug %v, want %s: %.800s", i, rs[i]["status"], b["slug"], want, r.Raw)
+		}
+	}
+	raw := string(r.Raw)
+	if !strings.Contains(raw, `"raw": "Caf\u00e9 aon\/cr\u00e9\u00e9s"`) || !strings.Contains(raw, "\n                \"id\": ") {
+		t.Fatalf("the answer lost json_encode's escaping or _pretty's layout: %.1500s", raw)
+	}
+}

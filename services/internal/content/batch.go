@@ -17,13 +17,23 @@ func (s *Service) BatchHandler(srv *rest.Server, logger *slog.Logger) http.Handl
 }
 
 // beginBatch opens the batch's transaction; withTx routes every statement
-// of the sub-requests through it.
-func (s *Service) beginBatch(ctx context.Context) (*rest.Tx, error) {
+// of the sub-requests through it. A batch made only of creates reads the
+// slugs its posts will need in one statement first (batch_slugs.go).
+func (s *Service) beginBatch(ctx context.Context, calls []rest.Call) (*rest.Tx, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &rest.Tx{Context: withTx(ctx, tx), Commit: tx.Commit, Rollback: tx.Rollback}, nil
+	txCtx := withTx(ctx, tx)
+	set, err := readSlugsAhead(txCtx, tx, calls)
+	if err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if set != nil {
+		txCtx = withSlugSet(txCtx, set)
+	}
+	return &rest.Tx{Context: txCtx, Commit: tx.Commit, Rollback: tx.Rollback}, nil
 }
 
 // idempotentTx routes an idempotent request's statements through tx

@@ -164,6 +164,9 @@ func (s *Service) insertNewPost(c *rest.Request, q querier, pt *PostType, p *Pos
 		}
 		return err
 	}
+	if set := slugSetFrom(c.Context()); set != nil {
+		set.add(pt, p.ID, p.Parent, p.Slug)
+	}
 	return nil
 }
 

@@ -166,7 +166,13 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 	if slug == "" {
 		return "", nil
 	}
-	out, err := freeSlugs(ctx, q, pt, []slugWant{{slug: slug, stored: stored, id: id, parent: parent}})
+	want := slugWant{slug: slug, stored: stored, id: id, parent: parent}
+	if set := slugSetFrom(ctx); set != nil {
+		if free, ok := set.free(pt, want); ok {
+			return free, nil // read ahead by the batch (batch_slugs.go)
+		}
+	}
+	out, err := freeSlugs(ctx, q, pt, []slugWant{want})
 	if err != nil {
 		return "", err
 	}

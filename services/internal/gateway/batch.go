@@ -225,12 +225,8 @@ func (g *Gateway) atomicBatch(ctx context.Context, b *routing.Backend, items []b
 	responses := make([]any, len(items))
 	for i := range items {
 		switch {
-		case res.Committed:
-			r := res.Responses[i]
-			responses[i] = resultObject(rest.Result{Status: r.Status, Header: headerOf(r.Headers), Body: r.Body})
-		case i == len(res.Responses)-1:
-			r := res.Responses[i]
-			responses[i] = resultObject(rest.Result{Status: r.Status, Header: headerOf(r.Headers), Body: r.Body})
+		case res.Committed, i == len(res.Responses)-1:
+			responses[i] = serviceResultObject(res.Responses[i])
 		default:
 			responses[i] = resultObject(errorResult(errRolledBack()))
 		}
@@ -239,6 +235,18 @@ func (g *Gateway) atomicBatch(ctx context.Context, b *routing.Backend, items []b
 		return rest.Object{{Key: "responses", Value: responses}}
 	}
 	return rest.Object{{Key: "failed", Value: "execution"}, {Key: "responses", Value: responses}}
+}
+
+// serviceResultObject is the batch entry of a sub-response the service
+// ran. Its body is the kit encoder's output already (rest.TxBatchHandler),
+// so it is copied as it is (rest.Encoded; re-laid out only for _pretty)
+// rather than walked string by string again.
+func serviceResultObject(r contract.BatchSubResponse) rest.Object {
+	o := resultObject(rest.Result{Status: r.Status, Header: headerOf(r.Headers)})
+	if len(r.Body) > 0 {
+		o[0].Value = rest.Encoded(r.Body)
+	}
+	return o
 }
 
 func headerOf(m map[string]string) http.Header {
@@ -276,9 +284,9 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s%s answered %d", b.Name, path, res.StatusCode)
 	}
-	var out contract.BatchResponse
-	if err := json.Unmarshal(body, &out); err != nil {
+	out, err := decodeBatchResponse(body)
+	if err != nil {
 		return nil, fmt.Errorf("%s%s: %w", b.Name, path, err)
 	}
-	return &out, nil
+	return out, nil
 }

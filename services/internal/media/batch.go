@@ -19,7 +19,7 @@ func (s *Service) BatchHandler(srv *rest.Server) http.Handler {
 
 // beginBatch opens the batch's transaction with its after-commit hooks
 // (txhooks.go): they run only once the commit succeeded.
-func (s *Service) beginBatch(ctx context.Context) (*rest.Tx, error) {
+func (s *Service) beginBatch(ctx context.Context, _ []rest.Call) (*rest.Tx, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, err

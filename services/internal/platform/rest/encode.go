@@ -369,9 +369,8 @@ func (e *encoder) raw(b []byte) {
 					continue
 				}
 				if closing == '}' {
-					var k string
 					end := scanString(b, i)
-					_ = json.Unmarshal(b[i:end], &k)
+					k := unquote(b[i:end])
 					i = end
 					skipWS()
 					i++ // ':'
@@ -384,9 +383,7 @@ func (e *encoder) raw(b []byte) {
 			e.close(closing)
 		case '"':
 			end := scanString(b, i)
-			var s string
-			_ = json.Unmarshal(b[i:end], &s)
-			e.str(s)
+			e.str(unquote(b[i:end]))
 			i = end
 		default:
 			start := i

@@ -33,8 +33,10 @@ type Tx struct {
 // transaction begin opens, the first failing response (status >= 400)
 // rolls everything back and ends the batch, and the transaction commits
 // only when every request succeeded. The caller's identity is the one the
-// identity middleware put in the request context.
-func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logger *slog.Logger) http.Handler {
+// identity middleware put in the request context. begin sees every call of
+// the batch before any runs (a service may read ahead in one statement what
+// the calls will need, content's slugs).
+func TxBatchHandler(srv *Server, begin func(context.Context, []Call) (*Tx, error), logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -61,19 +63,40 @@ func TxBatchHandler(srv *Server, begin func(context.Context) (*Tx, error), logge
 			WriteErrorCode(w, r, http.StatusInternalServerError, "rest_batch_commit_failed", "The batch could not be committed.")
 			return
 		}
-		WriteJSON(w, http.StatusOK, contract.BatchResponse{Committed: committed, Responses: responses})
+		WriteJSON(w, http.StatusOK, batchResponseObject(committed, responses))
 	})
 }
 
-func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
-	tx, err := begin(ctx)
+// batchResponseObject is contract.BatchResponse as the kit's encoder writes
+// it. The bodies are this encoder's own output, so they are copied as they
+// are (Encoded): through encoding/json they were re-validated, compacted
+// and then walked again string by string, a third of the service's CPU on a
+// batch of 25 creates.
+func batchResponseObject(committed bool, responses []contract.BatchSubResponse) Object {
+	list := make([]any, len(responses))
+	for i, r := range responses {
+		headers := make(map[string]any, len(r.Headers))
+		for k, v := range r.Headers {
+			headers[k] = v
+		}
+		list[i] = Object{{Key: "status", Value: r.Status}, {Key: "headers", Value: headers}, {Key: "body", Value: Encoded(r.Body)}}
+	}
+	return Object{{Key: "committed", Value: committed}, {Key: "responses", Value: list}}
+}
+
+func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []Call) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
+	calls := make([]Call, len(in.Requests))
+	for i, req := range in.Requests {
+		calls[i] = subCall(req)
+	}
+	tx, err := begin(ctx, calls)
 	if err != nil {
 		return nil, false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
 	responses := make([]contract.BatchSubResponse, 0, len(in.Requests))
-	for _, req := range in.Requests {
-		res := srv.Do(tx.Context, subCall(req))
+	for _, call := range calls {
+		res := srv.Do(tx.Context, call)
 		entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
 		for k, vs := range res.Header {
 			entry.Headers[k] = strings.Join(vs, ", ")
