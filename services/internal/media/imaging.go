@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"math"
 	"runtime"
 
@@ -88,8 +90,8 @@ func (p *Processor) acquire(ctx context.Context, w, h int) (release func(), err 
 
 // Dimensions reads the image's size from its header only and enforces the
 // pixel limit.
-func (p *Processor) Dimensions(data []byte) (w, h int, err error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+func (p *Processor) Dimensions(r io.Reader) (w, h int, err error) {
+	cfg, _, err := image.DecodeConfig(r)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%w: %v", errUndecodable, err)
 	}
@@ -152,13 +154,15 @@ func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// GenerateSizes decodes data (an image of type mime) and returns the
-// requested sizes that apply to it, encoded. orientation is the EXIF
-// orientation: the sizes are upright. The original is downscaled once to
-// the largest needed size and every smaller size is drawn from that
-// intermediate, so the full-resolution pixels are released early.
-func (p *Processor) GenerateSizes(ctx context.Context, data []byte, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
-	w, h, err := p.Dimensions(data)
+// GenerateSizes decodes the size bytes of src (an image of type mime) and
+// returns the requested sizes that apply to it, encoded. orientation is the
+// EXIF orientation: the sizes are upright. The file is decoded as it is
+// read (an upload is a spooled file: its bytes are never all in memory),
+// the original is downscaled once to the largest needed size and every
+// smaller size is drawn from that intermediate, so the full-resolution
+// pixels are released early.
+func (p *Processor) GenerateSizes(ctx context.Context, src io.ReaderAt, size int64, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
+	w, h, err := p.Dimensions(io.NewSectionReader(src, 0, size))
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +171,11 @@ func (p *Processor) GenerateSizes(ctx context.Context, data []byte, mime string,
 		return nil, err
 	}
 	defer release()
-	src, _, err := image.Decode(bytes.NewReader(data))
+	img, _, err := image.Decode(bufio.NewReaderSize(io.NewSectionReader(src, 0, size), 64<<10))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUndecodable, err)
 	}
-	return p.sizesOf(src, mime, orientation, want)
+	return p.sizesOf(img, mime, orientation, want)
 }
 
 // sizesOf is GenerateSizes on a decoded image (the edit route's result).

@@ -23,6 +23,9 @@ const (
 	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
 	// EnvDecodeBytes bounds the decoded pixels held at once (default 64 MiB).
 	EnvDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
+	// EnvSpoolDir is where raw upload bodies wait while they are processed
+	// (unlinked temporary files; default: the system's temporary directory).
+	EnvSpoolDir = "SITEPLANE_MEDIA_SPOOL_DIR"
 )
 
 // Defaults of the variables above.
@@ -50,6 +53,7 @@ func Register(ctx context.Context, env *service.Env) error {
 		MaxPixels:      cfg.Int(EnvMaxPixels, DefaultMaxPixels, 1, 1<<40),
 		Decoders:       int(cfg.Int(EnvDecoders, 0, 0, 1024)),
 		DecodeBytes:    cfg.Int(EnvDecodeBytes, DefaultDecodeBytes, 1<<20, 1<<40),
+		SpoolDir:       cfg.String(EnvSpoolDir, ""),
 	}
 	blobs, closer := storeFromConfig(cfg)
 	if err := cfg.Err(); err != nil {
