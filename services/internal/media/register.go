@@ -21,7 +21,7 @@ const (
 	EnvMaxPixels = "SITEPLANE_MEDIA_MAX_PIXELS"
 	// EnvDecoders is how many images are decoded at once (default GOMAXPROCS).
 	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
-	// EnvDecodeBytes bounds the decoded pixels held at once (default 64 MiB).
+	// EnvDecodeBytes bounds the decoded pixels held at once (default 40 MiB; see Processor).
 	EnvDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
 	// EnvSpoolDir is where raw upload bodies wait while they are processed
 	// (unlinked temporary files; default: the system's temporary directory).
@@ -99,7 +99,8 @@ func (s *Service) limitUploads(next http.Handler) http.Handler {
 }
 
 // DefaultMemoryLimit is the media process's soft memory limit (runtime/debug)
-// unless GOMEMLIMIT is set. One 12-megapixel decode at a time (the
-// decode budget) holds about 46 MiB, the queued uploads' bodies their size:
-// 96 MiB keeps the heap near that without the GC running continuously.
-const DefaultMemoryLimit = 96 << 20
+// unless GOMEMLIMIT is set or a container limit gives one (service.Main).
+// The decode budget (40 MiB) is most of what an upload holds — queued
+// uploads wait in spool files, not in the heap — and 56 MiB keeps the heap
+// near that without the GC running continuously.
+const DefaultMemoryLimit = 56 << 20
