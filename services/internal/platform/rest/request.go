@@ -2,15 +2,12 @@ package rest
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"mime/multipart"
 	"net/http"
 	"slices"
 	"strconv"
-	"time"
 )
 
 // Request is what a handler and a permission check see: the matched route,
@@ -55,22 +52,6 @@ type Request struct {
 	// fieldsParsed is set once _fields was read (fields may stay nil).
 	fieldsParsed bool
 	memo         map[any]memoEntry // Memo's results, by key
-	rc           *http.ResponseController
-}
-
-// ExtendBodyRead moves the read deadline of a streamed body (BodyReader)
-// to d from now: the server's ReadTimeout counts from the request's
-// first byte, so a handler that waited before reading (a queue) gets a
-// fresh allowance for the body itself. Without a streamed body it does
-// nothing.
-func (r *Request) ExtendBodyRead(d time.Duration) error {
-	if r.BodyReader == nil || r.rc == nil {
-		return nil
-	}
-	if err := r.rc.SetReadDeadline(time.Now().Add(d)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return fmt.Errorf("extend the body's read deadline: %w", err)
-	}
-	return nil
 }
 
 type memoEntry struct {

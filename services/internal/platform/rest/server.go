@@ -601,7 +601,6 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 	if !isJSONMediaType(mt) && !isForm {
 		if _, ep, _ := s.match(req.Context(), req.Route, req.Method); ep != nil && ep.StreamBody {
 			req.BodyReader = http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes)
-			req.rc = http.NewResponseController(w)
 			return nil
 		}
 	}
