@@ -194,10 +194,21 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 		list = append(list, mediaMount(site))
 	}
 	list = append(list, mount{
-		volume:    corev1ac.Volume().WithName(volTmp).WithEmptyDir(corev1ac.EmptyDirVolumeSource().WithSizeLimit(resource.MustParse("64Mi"))),
+		volume:    corev1ac.Volume().WithName(volTmp).WithEmptyDir(corev1ac.EmptyDirVolumeSource().WithSizeLimit(resource.MustParse(TmpSizeLimit(component)))),
 		mountPath: "/tmp",
 	})
 	return list
+}
+
+// TmpSizeLimit is the size limit of a component's /tmp (an emptyDir on the
+// node's disk). The media service spools raw upload bodies there while
+// they wait for the decode budget (docs/media.md): room for 32 uploads of
+// the default 32 MiB maximum at once.
+func TmpSizeLimit(component string) string {
+	if component == contract.ServiceMedia {
+		return "1Gi"
+	}
+	return "64Mi"
 }
 
 // DatabaseKey is the key of the DSN in the user's database Secret:

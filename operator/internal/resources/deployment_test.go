@@ -139,6 +139,16 @@ func TestDeploymentPerComponent(t *testing.T) {
 					t.Errorf("mount %s at %q, want %q", k, mounts[k], v)
 				}
 			}
+			// /tmp: the media service spools upload bodies there
+			wantTmp := map[string]string{contract.ServiceMedia: "1Gi"}[tt.component]
+			if wantTmp == "" {
+				wantTmp = "64Mi"
+			}
+			for _, v := range pod.Volumes {
+				if v.Name == volTmp && (v.EmptyDir == nil || v.EmptyDir.SizeLimit == nil || v.EmptyDir.SizeLimit.String() != wantTmp) {
+					t.Errorf("/tmp volume %+v, want an emptyDir of %s", v.VolumeSource, wantTmp)
+				}
+			}
 			for _, m := range c.VolumeMounts {
 				if want := m.Name != volMedia && m.Name != volTmp; m.ReadOnly != want {
 					t.Errorf("mount %s readOnly=%v", m.Name, m.ReadOnly)

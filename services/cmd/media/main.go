@@ -4,18 +4,12 @@
 package main
 
 import (
-	"os"
-	"runtime/debug"
-
 	"siteplane.dev/services/internal/media"
 	"siteplane.dev/services/internal/platform/service"
 )
 
 func main() {
-	// A soft memory limit keeps the heap close to what is live while images
-	// are processed; GOMEMLIMIT in the environment wins.
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(media.DefaultMemoryLimit)
-	}
+	// media.Options carries the service's soft memory limit (applied by
+	// service.Main unless GOMEMLIMIT is set or the container's is lower).
 	service.Main(media.Options(), media.Register)
 }

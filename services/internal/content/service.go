@@ -58,6 +58,8 @@ type Service struct {
 	siteCSS   atomic.Value // cssCache (site_page.go)
 	// siteGen is the website's change generation and snapshot (site_cache.go)
 	siteGen siteGen
+	// snapshotBytes overrides maxSnapshotBytes (tests; 0: the default).
+	snapshotBytes int64
 	// encoded keeps anonymous readers' post JSON (post_cache.go)
 	encoded encodedPosts
 }

@@ -62,7 +62,34 @@ type siteSnapshot struct {
 	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
 	terms     sync.Map // int64 term id → *Term (nil: none)
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
+
+	// held is the estimated size of the per-post entries (excerpts,
+	// contents, neighbours, images, terms); past limit no more are kept, so
+	// a crawl through every post of a large site between two writes cannot
+	// grow the snapshot without bound. The other maps are bounded by the
+	// theme (templates, parts, menus).
+	held  atomic.Int64
+	limit int64
 }
+
+// maxSnapshotBytes bounds a snapshot's per-post entries (siteSnapshot.held):
+// about 4,000 typical posts' compiled content.
+const maxSnapshotBytes = 8 << 20
+
+// keep stores value under key in m when the snapshot's budget has room for
+// cost more bytes; past the budget the value is only used by the caller
+// (computed again next time), which is correct, just slower.
+func (sn *siteSnapshot) keep(m *sync.Map, key, value any, cost int) {
+	if sn.held.Add(int64(cost)) > sn.limit {
+		sn.held.Add(-int64(cost))
+		return
+	}
+	m.Store(key, value)
+}
+
+// entryCost is the estimated size of an entry holding n bytes of text: the
+// text and the map's and value's overhead.
+func entryCost(n int) int { return n + 128 }
 
 // themeFiles are the built-in theme's templates and parts, parsed once:
 // they are compiled into the binary.
@@ -133,7 +160,7 @@ func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 	if err != nil {
 		return nil, err
 	}
-	sn := &siteSnapshot{gen: gen, templates: map[string][]blocks.Node{}, parts: map[string][]blocks.Node{}}
+	sn := &siteSnapshot{gen: gen, templates: map[string][]blocks.Node{}, parts: map[string][]blocks.Node{}, limit: s.snapshotLimit()}
 	for slug, c := range rows.templates {
 		sn.templates[slug] = blocks.Parse(c)
 	}
@@ -142,6 +169,14 @@ func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 	}
 	sn.css = s.globalCSS(th, rows.styles)
 	return sn, nil
+}
+
+// snapshotLimit is maxSnapshotBytes unless a test set its own.
+func (s *Service) snapshotLimit() int64 {
+	if s.snapshotBytes > 0 {
+		return s.snapshotBytes
+	}
+	return maxSnapshotBytes
 }
 
 // ListenChanges keeps the website's generation current until ctx ends:

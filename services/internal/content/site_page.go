@@ -581,7 +581,13 @@ func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *Post) (prev
 	if nextPost != nil {
 		next = &blocks.Link{Label: nextPost.Title, URL: s.link(TypePost, nextPost)}
 	}
-	sn.neighbour.Store(p.ID, [2]*blocks.Link{prev, next})
+	cost := 0
+	for _, l := range []*blocks.Link{prev, next} {
+		if l != nil {
+			cost += len(l.Label) + len(l.URL)
+		}
+	}
+	sn.keep(&sn.neighbour, p.ID, [2]*blocks.Link{prev, next}, entryCost(cost))
 	return prev, next, nil
 }
 
@@ -608,7 +614,7 @@ func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (
 	}
 	for _, id := range missing {
 		t := found[id]
-		sn.terms.Store(id, t)
+		sn.keep(&sn.terms, id, t, entryCost(64))
 		if t != nil {
 			out[id] = t
 		}
@@ -642,7 +648,7 @@ func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []
 			img = &i
 		}
 		if ok {
-			sn.images.Store(p.FeaturedMedia, img)
+			sn.keep(&sn.images, p.FeaturedMedia, img, entryCost(256))
 		}
 		out[p.FeaturedMedia] = img
 	}
@@ -655,7 +661,7 @@ func (sn *siteSnapshot) excerpt(p *Post) string {
 		return v.(string)
 	}
 	e := plainExcerpt(p, defaultExcerptWords)
-	sn.excerpts.Store(p.ID, e)
+	sn.keep(&sn.excerpts, p.ID, e, entryCost(len(e)))
 	return e
 }
 
@@ -671,11 +677,12 @@ func (sn *siteSnapshot) postContent(p *Post, env *blocks.Env) string {
 	}
 	if !hasBlocks(p.Content) {
 		classic := autop(p.Content)
-		sn.contents.Store(p.ID, classic)
+		sn.keep(&sn.contents, p.ID, classic, entryCost(len(classic)))
 		return classic
 	}
 	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
 	nodes := blocks.Compile(blocks.Parse(p.Content), site)
-	sn.contents.Store(p.ID, nodes)
+	// compiled nodes hold about their source's text, twice over at most
+	sn.keep(&sn.contents, p.ID, nodes, entryCost(2*len(p.Content)))
 	return blocks.Render(nodes, env)
 }

@@ -205,7 +205,7 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 		}
 		return fmt.Sprintf("%s-%d", base, n+1)
 	}
-	if err := s.store(r.Context(), a, outExt, encoded, sizes, names, ""); err != nil {
+	if err := s.store(r.Context(), a, outExt, bytes.NewReader(encoded), int64(len(encoded)), sizes, names, ""); err != nil {
 		return nil, err
 	}
 	return rest.Created(r, s.itemURL(a.ID), s.item(r, a)), nil
@@ -214,11 +214,13 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 // applyEdit decodes the original (within the decode limit), turns it
 // upright, applies the modifiers and generates the result's sizes.
 func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, mods []modifier) (image.Image, []encodedSize, string, string, error) {
-	w, h, err := s.img.Dimensions(data)
+	cfg, format, err := s.img.config(bytes.NewReader(data))
 	if err != nil {
 		return nil, nil, "", "", imageError(err)
 	}
-	release, err := s.img.acquire(ctx, w, h)
+	// an edit also turns the whole image into RGBA (orient, crop, rotate)
+	px := int64(cfg.Width) * int64(cfg.Height)
+	release, err := s.img.acquire(ctx, decodeWeight(bytes.NewReader(data), int64(len(data)), format, cfg.ColorModel, cfg.Width, cfg.Height)+4*px)
 	if err != nil {
 		return nil, nil, "", "", imageError(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -84,6 +85,37 @@ func readJPEGMeta(data []byte) imageMeta {
 		i += 2 + n
 	}
 	return m
+}
+
+// jpegMetaHead returns the part of a JPEG file that readJPEGMeta reads:
+// its segments up to the start of scan (plus that marker), found by
+// walking the segment headers, so the metadata of a spooled upload is read
+// without reading its image data. readJPEGMeta gives the same answer for
+// the head as for the whole file.
+func jpegMetaHead(src io.ReaderAt, size int64) []byte {
+	var hdr [4]byte
+	end := int64(2)
+	for end+4 <= size {
+		if _, err := src.ReadAt(hdr[:], end); err != nil || hdr[0] != 0xFF {
+			break
+		}
+		marker := hdr[1]
+		if marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) {
+			end += 2
+			continue
+		}
+		if marker == 0xDA || marker == 0xD9 {
+			break
+		}
+		n := int64(binary.BigEndian.Uint16(hdr[2:]))
+		if n < 2 || end+2+n > size {
+			break
+		}
+		end += 2 + n
+	}
+	head := make([]byte, min(end+4, size))
+	n, _ := src.ReadAt(head, 0)
+	return head[:n]
 }
 
 type tiffReader struct {

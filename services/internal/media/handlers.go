@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -328,7 +329,7 @@ func (s *Service) fillSizes(ctx context.Context, a *Attachment, names []string) 
 	if a.Details.ImageMeta != nil {
 		orientation = a.Details.ImageMeta.orientation()
 	}
-	sizes, err := s.img.GenerateSizes(ctx, data, a.Mime, orientation, want)
+	sizes, err := s.img.GenerateSizes(ctx, bytes.NewReader(data), int64(len(data)), a.Mime, orientation, want)
 	if err != nil {
 		return nil, imageError(err)
 	}

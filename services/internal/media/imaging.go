@@ -1,8 +1,10 @@
 package media
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -10,6 +12,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"math"
 	"runtime"
 
@@ -30,15 +33,19 @@ var errUndecodable = errors.New("image cannot be decoded")
 
 // Processor decodes, resizes and encodes images with bounded memory: at most
 // cap(sem) images are decoded at once, and together they may hold at most
-// DecodeBytes of decoded pixels (a weighted semaphore: each decode weighs
-// 4 bytes per pixel, about what its decoded pixels and intermediates hold;
-// a 12-megapixel JPEG weighs 46 MiB, so with the default 64 MiB eight
-// concurrent 12 MP uploads are decoded one after the other while small
-// images pass beside them). A decode heavier than the budget takes all of
-// it, so it runs alone. Waiting is bounded by the request: a request that
-// ends (client gone, server timeout) stops waiting and gets
-// rest_upload_canceled. An image whose header announces more than
-// MaxPixels is refused before any pixel is allocated.
+// DecodeBytes (a weighted semaphore). Each decode weighs what it holds at
+// its peak (decodeWeight): the decoded pixels in the decoder's own layout —
+// a 12-megapixel JPEG with 4:2:0 chroma is YCbCr at 1.5 bytes a pixel,
+// 17 MiB, plus its coefficients when progressive —, the RGBA
+// intermediate of the largest generated size (at most 2048 pixels a side:
+// 12 MiB for 4000×3000) and 4 MiB of buffers and encoded sizes. A 12 MP
+// baseline JPEG weighs 33 MiB, so with the default 40 MiB concurrent 12 MP
+// uploads are decoded one after the other while small images pass beside
+// them. A decode heavier than the budget takes all of it, so it runs alone.
+// Waiting is bounded by the request: a request that ends (client gone,
+// server timeout) stops waiting and gets rest_upload_canceled. An image
+// whose header announces more than MaxPixels is refused before any pixel
+// is allocated.
 type Processor struct {
 	sem         chan struct{}
 	pixels      *semaphore.Weighted
@@ -48,8 +55,9 @@ type Processor struct {
 	Quality int
 }
 
-// DefaultDecodeBytes is the decoded-pixel budget of a processor.
-const DefaultDecodeBytes = 64 << 20
+// DefaultDecodeBytes is the decode budget of a processor: one 12-megapixel
+// JPEG at a time (see Processor).
+const DefaultDecodeBytes = 40 << 20
 
 // NewProcessor returns a processor allowing concurrent decodes (0:
 // GOMAXPROCS) holding up to decodeBytes of pixels together (0:
@@ -65,15 +73,112 @@ func NewProcessor(concurrent int, decodeBytes, maxPixels int64) *Processor {
 		DecodeBytes: decodeBytes, MaxPixels: maxPixels, Quality: 82}
 }
 
-// decodeWeight is what a w×h decode counts against DecodeBytes.
-func (p *Processor) decodeWeight(w, h int) int64 {
-	return min(int64(w)*int64(h)*4, p.DecodeBytes)
+// maxIntermediateSide is the largest side of the RGBA intermediate sizesOf
+// keeps (the 2048x2048 size); a smaller image is copied to RGBA whole.
+const maxIntermediateSide = 2048
+
+// decodeWeight is what decoding the w×h image src (of format, as
+// image.DecodeConfig names it) and generating its sizes holds at its peak.
+func decodeWeight(src io.ReaderAt, size int64, format string, model color.Model, w, h int) int64 {
+	iw, ih := int64(w), int64(h)
+	if long := max(iw, ih); long > maxIntermediateSide {
+		iw, ih = (iw*maxIntermediateSide+long-1)/long, (ih*maxIntermediateSide+long-1)/long
+	}
+	return decodedBytes(src, size, format, model, int64(w)*int64(h)) + iw*ih*4 + decodeOverhead
 }
 
-// acquire waits for a decode slot and for the pixels of a w×h image; the
-// returned release gives both back.
-func (p *Processor) acquire(ctx context.Context, w, h int) (release func(), err error) {
-	weight := p.decodeWeight(w, h)
+// decodeOverhead is what a decode holds beside its pixels: the reader's
+// buffers and the encoded sizes until they are stored.
+const decodeOverhead = 4 << 20
+
+// decodedBytes is the size of the decoded image: for a JPEG from its
+// frame header's sampling factors (image/jpeg keeps the subsampled planes,
+// and a progressive file's coefficients, 2 bytes per sample, until the
+// end), else from the color model's bytes per pixel.
+func decodedBytes(src io.ReaderAt, size int64, format string, model color.Model, px int64) int64 {
+	if format == "jpeg" {
+		samples, progressive, ok := jpegSamples(src, size)
+		if !ok {
+			return px * 4 // CMYK or unknown: the widest layout
+		}
+		b := int64(samples * float64(px))
+		if progressive {
+			b *= 3
+		}
+		return b
+	}
+	switch model {
+	case color.GrayModel, color.AlphaModel:
+		return px
+	case color.Gray16Model, color.Alpha16Model:
+		return 2 * px
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8 * px
+	}
+	if _, ok := model.(color.Palette); ok {
+		return px
+	}
+	return 4 * px
+}
+
+// jpegSamples reads a JPEG's frame header: the samples per pixel of its
+// components (1 gray, 1.5 YCbCr 4:2:0, 3 YCbCr 4:4:4) and whether it is
+// progressive. ok is false for a file it cannot read or one with four
+// components (CMYK, decoded to 4 bytes a pixel plus its planes).
+func jpegSamples(src io.ReaderAt, size int64) (samples float64, progressive, ok bool) {
+	var hdr [4]byte
+	for off := int64(2); off+4 <= size; {
+		if _, err := src.ReadAt(hdr[:], off); err != nil || hdr[0] != 0xFF {
+			return 0, false, false
+		}
+		marker := hdr[1]
+		if marker == 0xFF { // fill byte
+			off++
+			continue
+		}
+		if marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8) {
+			off += 2
+			continue
+		}
+		n := int64(binary.BigEndian.Uint16(hdr[2:]))
+		if marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+			sof := make([]byte, min(n-2, 6+3*4))
+			if n < 8 || off+4+int64(len(sof)) > size {
+				return 0, false, false
+			}
+			if _, err := src.ReadAt(sof, off+4); err != nil {
+				return 0, false, false
+			}
+			nc := int(sof[5])
+			if nc < 1 || nc > 3 || len(sof) < 6+3*nc {
+				return 0, false, false
+			}
+			var hmax, vmax, sum int
+			for i := range nc {
+				hv := int(sof[6+3*i+1])
+				hmax, vmax = max(hmax, hv>>4), max(vmax, hv&15)
+			}
+			if hmax == 0 || vmax == 0 {
+				return 0, false, false
+			}
+			for i := range nc {
+				hv := int(sof[6+3*i+1])
+				sum += (hv >> 4) * (hv & 15)
+			}
+			return float64(sum) / float64(hmax*vmax), marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE, true
+		}
+		if marker == 0xDA || marker == 0xD9 || n < 2 {
+			return 0, false, false
+		}
+		off += 2 + n
+	}
+	return 0, false, false
+}
+
+// acquire waits for a decode slot and for weight bytes of the budget (all
+// of it when weight is larger); the returned release gives both back.
+func (p *Processor) acquire(ctx context.Context, weight int64) (release func(), err error) {
+	weight = min(weight, p.DecodeBytes)
 	if err := p.pixels.Acquire(ctx, weight); err != nil {
 		return nil, err
 	}
@@ -88,18 +193,24 @@ func (p *Processor) acquire(ctx context.Context, w, h int) (release func(), err 
 
 // Dimensions reads the image's size from its header only and enforces the
 // pixel limit.
-func (p *Processor) Dimensions(data []byte) (w, h int, err error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+func (p *Processor) Dimensions(r io.Reader) (w, h int, err error) {
+	cfg, _, err := p.config(r)
+	return cfg.Width, cfg.Height, err
+}
+
+// config is Dimensions with the header's color model and format.
+func (p *Processor) config(r io.Reader) (image.Config, string, error) {
+	cfg, format, err := image.DecodeConfig(r)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%w: %v", errUndecodable, err)
+		return image.Config{}, "", fmt.Errorf("%w: %v", errUndecodable, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return 0, 0, fmt.Errorf("%w: empty image", errUndecodable)
+		return image.Config{}, "", fmt.Errorf("%w: empty image", errUndecodable)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > p.MaxPixels {
-		return cfg.Width, cfg.Height, errTooManyPixels
+		return cfg, format, errTooManyPixels
 	}
-	return cfg.Width, cfg.Height, nil
+	return cfg, format, nil
 }
 
 // encodedSize is one generated file.
@@ -152,26 +263,28 @@ func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// GenerateSizes decodes data (an image of type mime) and returns the
-// requested sizes that apply to it, encoded. orientation is the EXIF
-// orientation: the sizes are upright. The original is downscaled once to
-// the largest needed size and every smaller size is drawn from that
-// intermediate, so the full-resolution pixels are released early.
-func (p *Processor) GenerateSizes(ctx context.Context, data []byte, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
-	w, h, err := p.Dimensions(data)
+// GenerateSizes decodes the size bytes of src (an image of type mime) and
+// returns the requested sizes that apply to it, encoded. orientation is the
+// EXIF orientation: the sizes are upright. The file is decoded as it is
+// read (an upload is a spooled file: its bytes are never all in memory),
+// the original is downscaled once to the largest needed size and every
+// smaller size is drawn from that intermediate, so the full-resolution
+// pixels are released early.
+func (p *Processor) GenerateSizes(ctx context.Context, src io.ReaderAt, size int64, mime string, orientation int, want []imageSize) ([]encodedSize, error) {
+	cfg, format, err := p.config(io.NewSectionReader(src, 0, size))
 	if err != nil {
 		return nil, err
 	}
-	release, err := p.acquire(ctx, w, h)
+	release, err := p.acquire(ctx, decodeWeight(src, size, format, cfg.ColorModel, cfg.Width, cfg.Height))
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	src, _, err := image.Decode(bytes.NewReader(data))
+	img, _, err := image.Decode(bufio.NewReaderSize(io.NewSectionReader(src, 0, size), 64<<10))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUndecodable, err)
 	}
-	return p.sizesOf(src, mime, orientation, want)
+	return p.sizesOf(img, mime, orientation, want)
 }
 
 // sizesOf is GenerateSizes on a decoded image (the edit route's result).
@@ -247,10 +360,15 @@ func (p *Processor) sizesOf(src image.Image, mime string, orientation int, want 
 // temporary memory per 12-megapixel image.
 func downscale(src image.Image, sr image.Rectangle, w, h int) *image.RGBA {
 	cur, ok := src.(*image.RGBA)
-	if !ok || sr != src.Bounds() {
+	switch {
+	case !ok:
 		c := image.NewRGBA(image.Rect(0, 0, sr.Dx(), sr.Dy()))
 		draw.Draw(c, c.Bounds(), src, sr.Min, draw.Src)
 		cur = c
+	case sr != src.Bounds():
+		// a crop of the intermediate is a view of its pixels, not a copy
+		// (halve and the scaler read any bounds)
+		cur = cur.SubImage(sr).(*image.RGBA)
 	}
 	for cur.Bounds().Dx() >= 2*w && cur.Bounds().Dy() >= 2*h {
 		cur = halve(cur)

@@ -131,24 +131,25 @@ func TestReadJPEGMetaMalformed(t *testing.T) {
 // small images pass beside a large one, and an image over the budget still
 // runs (alone).
 func TestDecodeBudget(t *testing.T) {
-	p := NewProcessor(4, 64<<20, DefaultMaxPixels)
-	release, err := p.acquire(context.Background(), 4000, 3000) // 46 MiB
+	p := NewProcessor(4, DefaultDecodeBytes, DefaultMaxPixels)
+	const twelveMP = 33 << 20 // decodeWeight of a 4000x3000 4:2:0 JPEG (TestDecodeWeight)
+	release, err := p.acquire(context.Background(), twelveMP)
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := p.acquire(context.Background(), 1000, 1000) // 4 MiB: fits beside it
+	small, err := p.acquire(context.Background(), 6<<20) // a small image fits beside it
 	if err != nil {
 		t.Fatalf("small image beside a large one: %v", err)
 	}
 	small()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := p.acquire(ctx, 4000, 3000); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.acquire(ctx, twelveMP); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("second 12 MP decode while the first holds the budget: %v, want it to wait until its deadline", err)
 	}
 	got := make(chan error, 1)
 	go func() {
-		r, err := p.acquire(context.Background(), 4000, 3000)
+		r, err := p.acquire(context.Background(), twelveMP)
 		if err == nil {
 			r()
 		}
@@ -163,13 +164,13 @@ func TestDecodeBudget(t *testing.T) {
 	if err := <-got; err != nil {
 		t.Fatalf("second decode after the first released: %v", err)
 	}
-	huge, err := p.acquire(context.Background(), 7000, 7000) // 187 MiB: over the budget, takes all of it
+	huge, err := p.acquire(context.Background(), 187<<20) // over the budget: takes all of it
 	if err != nil {
 		t.Fatalf("image over the budget: %v", err)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
-	if _, err := p.acquire(ctx2, 10, 10); err == nil {
+	if _, err := p.acquire(ctx2, 400); err == nil {
 		t.Fatal("a decode ran beside one holding the whole budget")
 	}
 	huge()

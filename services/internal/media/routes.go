@@ -46,7 +46,9 @@ func (s *Service) routes() []rest.Route {
 	return []rest.Route{
 		{Namespace: "cms/v2", Path: "/media", Schema: item, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: listArgs, Permission: s.canList, Handler: s.list},
-			{Methods: rest.Creatable, Args: createArgs, Permission: s.canCreate, Handler: s.upload},
+			{Methods: rest.Creatable, Args: createArgs, Permission: s.canCreate, Handler: s.upload,
+				// raw bodies are spooled to disk by the handler (upload.go)
+				StreamBody: true},
 		}},
 		{Namespace: "cms/v2", Path: `/media/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{

@@ -28,6 +28,7 @@ type Service struct {
 	loc       *time.Location
 	uploads   string // public base URL of the files, with a trailing slash
 	maxUpload int64
+	spoolDir  string
 	logger    *slog.Logger
 	now       func() time.Time
 }
@@ -42,6 +43,9 @@ type Config struct {
 	Decoders int
 	// DecodeBytes bounds the decoded pixels held at once (0: DefaultDecodeBytes).
 	DecodeBytes int64
+	// SpoolDir holds raw upload bodies while they are processed, as unlinked
+	// temporary files ("": os.TempDir()).
+	SpoolDir string
 }
 
 // New returns a Service storing metadata in pool and files in blobs.
@@ -51,7 +55,7 @@ func New(pool *pgxpool.Pool, blobs blobstore.Store, site contract.Site, cfg Conf
 	}
 	return &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.DecodeBytes, cfg.MaxPixels), site: site,
 		loc: site.Location(), uploads: strings.TrimRight(site.URL, "/") + UploadsPath, maxUpload: cfg.MaxUploadBytes,
-		logger: logger, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+		spoolDir: cfg.SpoolDir, logger: logger, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 }
 
 // UploadsPath is the public URL path of uploaded files.

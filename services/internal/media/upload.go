@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/md5"
@@ -9,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -42,15 +45,32 @@ func (s *Service) errFileTooBig() *rest.Error {
 		fmt.Sprintf("This file is too big. Files must be less than %d KB in size.", s.maxUpload/1024), http.StatusBadRequest)
 }
 
-// incoming is the uploaded file before it is stored.
+// incoming is the uploaded file before it is stored: a spooled temporary
+// file (a raw body), a multipart part (in memory or a temporary file of
+// the multipart reader), or the bytes of a body read by the route kit.
+// It is read from where it lies — detection, dimensions, metadata, decode
+// and storage each read what they need — so a queued upload holds no
+// heap memory.
 type incoming struct {
-	data      []byte
+	src       io.ReaderAt
+	size      int64
 	name      string // client's file name
 	multipart bool
+	close     func()
 }
 
+// head returns the first n bytes (fewer when the file is shorter).
+func (in *incoming) head(n int64) []byte {
+	b := make([]byte, min(n, in.size))
+	k, _ := in.src.ReadAt(b, 0)
+	return b[:k]
+}
+
+func (in *incoming) reader() *io.SectionReader { return io.NewSectionReader(in.src, 0, in.size) }
+
 // readUpload applies WordPress's checks in its order: no data, no content
-// type, no disposition, no file name, size, hash.
+// type, no disposition, no file name, size, hash. The caller closes the
+// returned file.
 func (s *Service) readUpload(r *rest.Request) (*incoming, error) {
 	if fhs := r.Files["file"]; len(fhs) > 0 {
 		fh := fhs[0]
@@ -61,42 +81,91 @@ func (s *Service) readUpload(r *rest.Request) (*incoming, error) {
 		if err != nil {
 			return nil, uploadErr("rest_upload_unknown_error", "The uploaded file could not be read.", http.StatusInternalServerError)
 		}
-		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, s.maxUpload+1))
-		if err != nil {
-			return nil, uploadErr("rest_upload_unknown_error", "The uploaded file could not be read.", http.StatusInternalServerError)
-		}
-		if len(data) == 0 {
+		in := &incoming{src: f, size: fh.Size, name: fh.Filename, multipart: true, close: func() { f.Close() }}
+		if fh.Size == 0 {
+			in.close()
 			return nil, uploadErr("rest_upload_no_data", "No data supplied.", http.StatusBadRequest)
 		}
-		if err := checkMD5(r, data); err != nil {
+		if err := checkMD5(r, in.reader(), ""); err != nil {
+			in.close()
 			return nil, err
 		}
-		return &incoming{data: data, name: fh.Filename, multipart: true}, nil
+		return in, nil
 	}
-	if len(r.Body) == 0 || r.Files != nil {
-		return nil, uploadErr("rest_upload_no_data", "No data supplied.", http.StatusBadRequest)
+	in, sum, rerr := s.spool(r)
+	if rerr != nil {
+		return nil, rerr
+	}
+	fail := func(err error) (*incoming, error) {
+		if in != nil {
+			in.close()
+		}
+		return nil, err
+	}
+	if in == nil || in.size == 0 || r.Files != nil {
+		return fail(uploadErr("rest_upload_no_data", "No data supplied.", http.StatusBadRequest))
 	}
 	if strings.TrimSpace(r.Header.Get("Content-Type")) == "" {
-		return nil, uploadErr("rest_upload_no_content_type", "No Content-Type supplied.", http.StatusBadRequest)
+		return fail(uploadErr("rest_upload_no_content_type", "No Content-Type supplied.", http.StatusBadRequest))
 	}
 	disp := r.Header.Values("Content-Disposition")
 	if len(disp) == 0 || strings.TrimSpace(strings.Join(disp, "")) == "" {
-		return nil, uploadErr("rest_upload_no_content_disposition", "No Content-Disposition supplied.", http.StatusBadRequest)
+		return fail(uploadErr("rest_upload_no_content_disposition", "No Content-Disposition supplied.", http.StatusBadRequest))
 	}
 	name := filenameFromDisposition(disp)
 	if name == "" {
-		return nil, uploadErr("rest_upload_invalid_disposition",
+		return fail(uploadErr("rest_upload_invalid_disposition",
 			`Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `+"`"+`attachment; filename="image.png"`+"`"+` or similar.`,
-			http.StatusBadRequest)
+			http.StatusBadRequest))
 	}
-	if int64(len(r.Body)) > s.maxUpload {
-		return nil, s.errFileTooBig()
+	if in.size > s.maxUpload {
+		return fail(s.errFileTooBig())
 	}
-	if err := checkMD5(r, r.Body); err != nil {
-		return nil, err
+	if err := checkMD5(r, in.reader(), sum); err != nil {
+		return fail(err)
 	}
-	return &incoming{data: r.Body, name: name}, nil
+	in.name = name
+	return in, nil
+}
+
+// spool writes a raw body to an unlinked temporary file in the spool
+// directory (nothing is left behind, whatever happens to the process),
+// reading at most one byte more than the upload limit, and returns it with
+// its MD5 (hex). A body the route kit already read (Request.Body) is used
+// as it is. A nil file means an empty body.
+func (s *Service) spool(r *rest.Request) (*incoming, string, error) {
+	if r.BodyReader == nil {
+		if len(r.Body) == 0 {
+			return nil, "", nil
+		}
+		return &incoming{src: bytes.NewReader(r.Body), size: int64(len(r.Body)), close: func() {}}, "", nil
+	}
+	body := bufio.NewReaderSize(r.BodyReader, 32<<10)
+	if _, err := body.Peek(1); err == io.EOF {
+		return nil, "", nil // no data: nothing to spool
+	} else if err != nil {
+		return nil, "", rest.BodyError(err)
+	}
+	f, err := os.CreateTemp(s.spoolDir, "upload-*")
+	if err != nil {
+		return nil, "", s.spoolFailed(r, err)
+	}
+	closeFile := func() { f.Close() }
+	if err := os.Remove(f.Name()); err != nil {
+		closeFile()
+		return nil, "", s.spoolFailed(r, err)
+	}
+	h := md5.New()
+	n, err := io.Copy(spoolWriter{io.MultiWriter(f, h)}, io.LimitReader(body, s.maxUpload+1))
+	if err != nil {
+		closeFile()
+		var we writeError
+		if errors.As(err, &we) {
+			return nil, "", s.spoolFailed(r, err)
+		}
+		return nil, "", rest.BodyError(err)
+	}
+	return &incoming{src: f, size: n, close: closeFile}, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // filenameFromDisposition is get_filename_from_disposition: the filename=
@@ -127,13 +196,45 @@ func filenameFromDisposition(values []string) string {
 	return ""
 }
 
-func checkMD5(r *rest.Request, data []byte) error {
+// spoolFailed logs why the spool file could not be written (the path is
+// the server's business) and answers WordPress's error for an upload it
+// could not move into place.
+func (s *Service) spoolFailed(r *rest.Request, err error) error {
+	logging.FromContext(r.Context(), s.logger).Error("spool upload", "error", err.Error())
+	return uploadErr("rest_upload_sideload_error", "The uploaded file could not be saved.", http.StatusInternalServerError)
+}
+
+// spoolWriter tags its failures, so that a full spool disk is the server's
+// error while a broken body is the client's.
+type spoolWriter struct{ w io.Writer }
+
+type writeError struct{ error }
+
+func (e writeError) Unwrap() error { return e.error }
+
+func (sw spoolWriter) Write(p []byte) (int, error) {
+	n, err := sw.w.Write(p)
+	if err != nil {
+		err = writeError{err}
+	}
+	return n, err
+}
+
+// checkMD5 compares Content-MD5 with the file's MD5: sum when it is known
+// (computed while spooling), else read from r.
+func checkMD5(r *rest.Request, file io.Reader, sum string) error {
 	want := strings.TrimSpace(r.Header.Get("Content-MD5"))
 	if want == "" {
 		return nil
 	}
-	sum := md5.Sum(data)
-	if want != hex.EncodeToString(sum[:]) {
+	if sum == "" {
+		h := md5.New()
+		if _, err := io.Copy(h, file); err != nil {
+			return uploadErr("rest_upload_unknown_error", "The uploaded file could not be read.", http.StatusInternalServerError)
+		}
+		sum = hex.EncodeToString(h.Sum(nil))
+	}
+	if want != sum {
 		return uploadErr("rest_upload_hash_mismatch", "Content hash did not match expected.", http.StatusPreconditionFailed)
 	}
 	return nil
@@ -158,7 +259,8 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ft, ok := detectType(in.data[:min(len(in.data), 512)], in.name)
+	defer in.close()
+	ft, ok := detectType(in.head(512), in.name)
 	if !ok {
 		code := "rest_upload_sideload_error"
 		if in.multipart {
@@ -172,10 +274,10 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 			http.StatusBadRequest)
 	}
 	a := &Attachment{Author: caller(r).UserID, Status: "inherit", CommentStatus: "open", PingStatus: "closed",
-		Mime: ft.Mime, Filesize: int64(len(in.data)), Meta: map[string]any{}}
+		Mime: ft.Mime, Filesize: in.size, Meta: map[string]any{}}
 	var sizes []encodedSize
 	if sizedTypes[ft.Mime] {
-		w, h, derr := s.img.Dimensions(in.data)
+		w, h, derr := s.img.Dimensions(in.reader())
 		switch {
 		case errors.Is(derr, errTooManyPixels):
 			return nil, imageError(derr)
@@ -184,20 +286,20 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 		}
 		meta := emptyImageMeta()
 		if ft.Mime == "image/jpeg" {
-			meta = readJPEGMeta(in.data)
+			meta = readJPEGMeta(jpegMetaHead(in.src, in.size))
 		}
 		o := meta.orientation()
 		if o >= 5 {
 			w, h = h, w
 		}
 		a.Details = Details{Width: w, Height: h, ImageMeta: &meta}
-		if sizes, err = s.img.GenerateSizes(r.Context(), in.data, ft.Mime, o, imageSizes); err != nil {
+		if sizes, err = s.img.GenerateSizes(r.Context(), in.src, in.size, ft.Mime, o, imageSizes); err != nil {
 			return nil, imageError(err)
 		}
 		a.Title, a.Caption = meta.Title, meta.Caption
 	} else if strings.HasPrefix(ft.Mime, "image/") {
 		// other image types: dimensions when the header can be read
-		if w, h, derr := s.img.Dimensions(in.data); derr == nil {
+		if w, h, derr := s.img.Dimensions(in.reader()); derr == nil {
 			meta := emptyImageMeta()
 			a.Details = Details{Width: w, Height: h, ImageMeta: &meta}
 		}
@@ -225,7 +327,7 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 			a.Title = base
 		}
 	}
-	if err := s.store(r.Context(), a, ft.Ext, in.data, sizes, names, r.String("slug")); err != nil {
+	if err := s.store(r.Context(), a, ft.Ext, in.src, in.size, sizes, names, r.String("slug")); err != nil {
 		return nil, err
 	}
 	r.Set("context", "edit")
@@ -236,8 +338,10 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 
 // store names the attachment's files (unique among all files), inserts its
 // row and writes its blobs, all or nothing. a.File, a.Slug and a.Details.Sizes
-// are set. names(n) is the n-th candidate file stem (n = 0, 1, ...).
-func (s *Service) store(ctx context.Context, a *Attachment, ext string, original []byte, sizes []encodedSize, names func(n int) string, slug string) error {
+// are set. names(n) is the n-th candidate file stem (n = 0, 1, ...). The
+// original is the size bytes of original (read again if the transaction
+// is retried).
+func (s *Service) store(ctx context.Context, a *Attachment, ext string, original io.ReaderAt, size int64, sizes []encodedSize, names func(n int) string, slug string) error {
 	dir := a.Date.UTC().Format("2006/01")
 	var written []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -275,8 +379,8 @@ func (s *Service) store(ctx context.Context, a *Attachment, ext string, original
 		if err := insertAttachment(ctx, tx, a); err != nil {
 			return err
 		}
-		if err := s.putBlob(ctx, a.File, original, a.Mime); err != nil {
-			return err
+		if err := s.blobs.Put(ctx, a.File, io.NewSectionReader(original, 0, size), size, a.Mime); err != nil {
+			return fmt.Errorf("store file: %w", err)
 		}
 		written = append(written, a.File)
 		stored := map[string]bool{}

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"io"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -22,8 +23,12 @@ type Request struct {
 	URLParams map[string]string
 	// Header holds the request headers.
 	Header http.Header
-	// Body is the raw body (empty for multipart requests, read Files instead).
+	// Body is the raw body (empty for multipart requests, read Files instead;
+	// nil when BodyReader is set).
 	Body []byte
+	// BodyReader is the unread raw body of a StreamBody endpoint (nil
+	// otherwise); read errors map to answers with BodyError.
+	BodyReader io.Reader
 	// Files are the uploaded files of a multipart/form-data body.
 	Files map[string][]*multipart.FileHeader
 	// Caller is the authenticated user or Anonymous.

@@ -75,6 +75,13 @@ type Endpoint struct {
 	Handler func(*Request) (*Response, error)
 	// Hidden keeps the endpoint out of descriptions (show_in_index false).
 	Hidden bool
+	// StreamBody hands a raw body (one that is neither JSON, a form nor
+	// multipart, so it carries no parameters) to the handler unread, as
+	// Request.BodyReader (limited to Options.MaxBodyBytes), instead of
+	// reading it into Request.Body first. The handler decides when to read
+	// and how much to hold: media uploads wait for their decode budget
+	// before reading, so queued uploads stay in the socket, not the heap.
+	StreamBody bool
 }
 
 // HandlerFunc is the type of Endpoint.Handler, for functions that build

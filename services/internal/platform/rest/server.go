@@ -597,13 +597,16 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 		req.Files = hr.MultipartForm.File
 		return nil
 	}
+	isForm := mt == "application/x-www-form-urlencoded" || (mt == "" && req.Method != "POST")
+	if !isJSONMediaType(mt) && !isForm {
+		if _, ep, _ := s.match(req.Context(), req.Route, req.Method); ep != nil && ep.StreamBody {
+			req.BodyReader = http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes)
+			return nil
+		}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return NewError("rest_body_too_large", "The request body is too large.", http.StatusRequestEntityTooLarge)
-		}
-		return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
+		return BodyError(err)
 	}
 	req.Body = body
 	if len(body) == 0 {
@@ -612,13 +615,23 @@ func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter)
 	switch {
 	case isJSONMediaType(mt):
 		req.json, req.jsonErr = parseJSONBody(body)
-	case mt == "application/x-www-form-urlencoded" || (mt == "" && req.Method != "POST"):
+	case isForm:
 		var err *Error
 		if req.form, err = parseInput(string(body)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// BodyError is the answer to a failed body read: 413 over the body limit,
+// else 400.
+func BodyError(err error) *Error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return NewError("rest_body_too_large", "The request body is too large.", http.StatusRequestEntityTooLarge)
+	}
+	return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
 }
 
 func sortedValueKeys(m map[string][]string) []string {

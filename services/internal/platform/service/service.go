@@ -45,6 +45,9 @@ type Options struct {
 	// InternalListener serves Server.InternalRouter on
 	// contract.EnvInternalListenAddr (the gateway's /internal/ endpoints).
 	InternalListener bool
+	// MemoryLimit is the service's own soft memory limit (0: none); Main
+	// lowers it to a share of the container's limit (memlimit.go).
+	MemoryLimit int64
 }
 
 // Env is what a service's Register function receives.
@@ -96,6 +99,14 @@ func MainOrCommand(opts Options, register Register, command Command) {
 // Main runs the service until SIGTERM or SIGINT and exits the process.
 func Main(opts Options, register Register) {
 	err := func() error {
+		limit, source, err := applyMemoryLimit(os.LookupEnv, opts.MemoryLimit)
+		if err != nil {
+			return err
+		}
+		if limit > 0 {
+			slog.New(slog.NewJSONHandler(os.Stderr, nil)).Info("soft memory limit", "service", opts.Name,
+				"limit_mib", limit>>20, "from", source)
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 		defer stop()
 		return Run(ctx, opts, os.LookupEnv, register, nil)
