@@ -40,8 +40,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"io"
-	"net/http"
 	"os"
 	"slices"
 	"strconv"
@@ -243,11 +241,14 @@ func run(t target, headers []string, d time.Duration, conc int) result {
 }
 
 func runWith(t target, headers []string, d time.Duration, conc int, timeout time.Duration) result {
-	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}
-	client := &http.Client{Transport: tr, Timeout: timeout}
-	defer tr.CloseIdleConnections()
-	var mu sync.Mutex
 	res := result{target: t, conc: conc}
+	wire, err := newWireRequest(t, headers)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		res.errors = 1
+		return res
+	}
+	var mu sync.Mutex
 	var stopRSS func()
 	if t.rssPID > 0 {
 		done := make(chan struct{})
@@ -263,42 +264,19 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lc := newLoadConn(wire, timeout, &seq)
+			defer lc.Close()
 			var lat []time.Duration
 			var errs, bad int
 			for time.Now().Before(stop) {
-				var body io.Reader
-				switch {
-				case t.file != nil:
-					body = bytes.NewReader(t.file)
-				case t.body != "":
-					body = strings.NewReader(withSeq(t.body, &seq))
-				}
-				req, err := http.NewRequest(t.method, t.url, body)
-				if err != nil {
-					errs++
-					break
-				}
-				if t.body != "" {
-					req.Header.Set("Content-Type", "application/json")
-				}
-				for _, h := range headers {
-					k, v, _ := strings.Cut(h, ":")
-					if strings.EqualFold(strings.TrimSpace(k), "Host") {
-						req.Host = strings.TrimSpace(v) // a virtual host on the same address
-						continue
-					}
-					req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
-				}
 				t0 := time.Now()
-				r, err := client.Do(req)
+				status, err := lc.Do()
 				if err != nil {
 					errs++
 					continue
 				}
-				_, _ = io.Copy(io.Discard, r.Body)
-				r.Body.Close()
 				lat = append(lat, time.Since(t0))
-				if !expected(t.expect, r.StatusCode) {
+				if !expected(t.expect, status) {
 					bad++
 				}
 			}
