@@ -226,8 +226,8 @@ func (lc *loadConn) render() ([]byte, []byte) {
 	return lc.scratch, nil
 }
 
-// noAnswer is a failure before an answer's body: writing the request, or
-// reading the status line and headers (io.EOF there: not one byte came).
+// noAnswer is a failure before the first byte of an answer: writing the
+// request, or waiting for the answer.
 type noAnswer struct{ err error }
 
 func (e noAnswer) Error() string { return e.err.Error() }
@@ -301,9 +301,14 @@ func (lc *loadConn) readAnswer(deadline time.Time) (int, error) {
 		}
 	}
 	for {
+		// ReadResponse reports an answer that never began as
+		// io.ErrUnexpectedEOF; looking at the first byte tells it apart.
+		if _, err := lc.br.Peek(1); err != nil {
+			return 0, noAnswer{fmt.Errorf("read answer: %w", err)}
+		}
 		resp, err := http.ReadResponse(lc.br, lc.req.probe)
 		if err != nil {
-			return 0, noAnswer{fmt.Errorf("read answer: %w", err)}
+			return 0, fmt.Errorf("read answer: %w", err)
 		}
 		if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != http.StatusSwitchingProtocols {
 			continue
