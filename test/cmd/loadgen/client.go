@@ -6,10 +6,10 @@ package main
 // 2-core bench machine that bookkeeping cost the load generator about a fifth
 // of the machine it was measuring (docs/performance.md, "The load
 // generator"). Here one goroutine owns its connection: it writes a request
-// serialised once per target, reads the answer with net/http's own parser
-// into a buffer sized for the answers the bench gets, drains the body
-// (Content-Length, chunked or until close) and reconnects when the server
-// closes.
+// serialised once per target, reads the answer through a buffer sized for
+// the answers the bench gets, looking only at what frames it (answer.go),
+// discards the body (Content-Length, chunked or until close) inside that
+// buffer, and reconnects when the server closes.
 
 import (
 	"bufio"
@@ -51,7 +51,7 @@ type wireRequest struct {
 	body     []byte      // a body too large to inline, written after fixed
 	template string      // a body holding {{seq}}: rendered per request
 	lengthed bool        // the request carries Content-Length (a body, or POST/PUT/PATCH)
-	probe    *http.Request
+	isHead   bool        // a HEAD request: answers have no body
 }
 
 // newWireRequest serialises t's request with the given "Name: value"
@@ -70,7 +70,7 @@ func newWireRequest(t target, headers []string) (*wireRequest, error) {
 	if !validToken(t.method) {
 		return nil, fmt.Errorf("target %q: invalid method %q", t.name, t.method)
 	}
-	w := &wireRequest{addr: u.Host, probe: &http.Request{Method: t.method}}
+	w := &wireRequest{addr: u.Host, isHead: t.method == "HEAD"}
 	if u.Port() == "" {
 		port := "80"
 		if u.Scheme == "https" {
@@ -300,26 +300,18 @@ func (lc *loadConn) readAnswer(deadline time.Time) (int, error) {
 			return 0, err
 		}
 	}
-	for {
-		// ReadResponse reports an answer that never began as
-		// io.ErrUnexpectedEOF; looking at the first byte tells it apart.
-		if _, err := lc.br.Peek(1); err != nil {
-			return 0, noAnswer{fmt.Errorf("read answer: %w", err)}
-		}
-		resp, err := http.ReadResponse(lc.br, lc.req.probe)
-		if err != nil {
-			return 0, fmt.Errorf("read answer: %w", err)
-		}
-		if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != http.StatusSwitchingProtocols {
-			continue
-		}
-		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-			return 0, fmt.Errorf("read body: %w", err)
-		}
-		lc.reused = true
-		if resp.Close {
-			lc.Close()
-		}
-		return resp.StatusCode, nil
+	// An answer that never began (io.EOF, a reset) may mean a connection
+	// the server closed while idle: noAnswer lets Do retry it.
+	if _, err := lc.br.Peek(1); err != nil {
+		return 0, noAnswer{fmt.Errorf("read answer: %w", err)}
 	}
+	status, closeAfter, err := readAnswer(lc.br, lc.req.isHead)
+	if err != nil {
+		return 0, fmt.Errorf("read answer: %w", err)
+	}
+	lc.reused = true
+	if closeAfter {
+		lc.Close()
+	}
+	return status, nil
 }

@@ -28,6 +28,14 @@
 // request. -json FILE writes the results for -compare A.json,B.json,
 // which prints two runs side by side with their ratios. -title names a run.
 //
+// Each connection is one goroutine with its own small HTTP/1.1 client
+// (client.go): the target's request is serialised once, answers are read
+// through a 64 KiB buffer looking only at the headers that frame them
+// (answer.go), bodies are discarded (Content-Length, chunked or until
+// close), and a connection the server closes is replaced. Latency runs from the start of a request (including
+// any connect) to the end of its answer's body. HTTP/1.1 only; redirects
+// are not followed (a 3xx is an unexpected status unless -expect names it).
+//
 // The exit status is 0 when every request of every target got a 2xx answer,
 // 1 when any request failed or got another status (the table is printed
 // first), and 2 for a usage error.
