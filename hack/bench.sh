@@ -27,6 +27,14 @@
 # backends; WordPress: php-fpm, mariadbd, nginx), peak RSS of the four
 # services is sampled over the uncached run.
 #
+# loadgen (test/cmd/loadgen) is a lean HTTP/1.1 client so as to take little
+# of the cores it measures: one goroutine per connection, each target's
+# request serialised once, answers read through a 64 KiB buffer looking only
+# at their framing headers and discarded in it (Content-Length or chunked),
+# connections replaced when the server closes them; about 0.09 ms of its own
+# CPU per 17 KB list request (wrk: 0.06; docs/performance.md, "The load
+# generator"). Latency runs from a request's start to its answer's last byte.
+#
 # Purchase validation is limited per key, so the stack runs with
 # BENCH_VALIDATION_RATE (default 1000000 a minute). Media uploads: a
 # 4000×3000 JPEG as the administrator, BENCH_UPLOAD_CONCURRENCY (8) at once
