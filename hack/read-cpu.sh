@@ -39,28 +39,12 @@ hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
 content=$(pgrep -f "^$root/bin/content\$" | head -1)
 gateway=$(pgrep -f "^$root/bin/gateway\$" | head -1)
 postmaster=$(pgrep -f "postgres -D $root/.cache/postgres/$stack/" | head -1 || true)
-ticks() { # sum of utime+stime (fields 14, 15) of the given pids and their children
-  local total=0 p f
-  for p in "$@"; do
-    for f in /proc/"$p"/stat $(pgrep -P "$p" | sed 's#.*#/proc/&/stat#'); do
-      [[ -r $f ]] || continue
-      total=$((total + $(sed 's/^.*) //' "$f" | awk '{print $12 + $13}')))
-    done
-  done
-  echo "$total"
-}
-hz=$(getconf CLK_TCK)
+# shellcheck source=hack/lib/cpu.sh
+. hack/lib/cpu.sh
 printf '| read | requests | req/s | CPU ms/request | gateway | content | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
 for t in "list=$REST_ROOT/cms/v2/posts?per_page=10" "single=$REST_ROOT/cms/v2/posts/5"; do
   name=${t%%=*} url=${t#*=}
-  bin/loadgen -duration 2s -concurrency "$concurrency" -target "warm=GET $url" >/dev/null 2>&1
-  c0=$(ticks "$content") g0=$(ticks "$gateway") p0=$(ticks $postmaster)
-  out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=GET $url" 2>/dev/null)
-  c1=$(ticks "$content") g1=$(ticks "$gateway") p1=$(ticks $postmaster)
-  row=$(grep "^| $name " <<<"$out")
-  n=$(awk -F'|' '{gsub(/ /,"",$5); print $5}' <<<"$row")
-  rps=$(awk -F'|' '{gsub(/ /,"",$6); print $6}' <<<"$row")
-  awk -v n="$n" -v rps="$rps" -v hz="$hz" -v c=$((c1 - c0)) -v g=$((g1 - g0)) -v p=$((p1 - p0)) -v name="$name" \
-    'BEGIN { f = 1000 / hz / n; printf "| %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", name, n, rps, (c + g + p) * f, g * f, c * f, p * f }'
+  cpu_measure "$name" "$url"
+  printf '| %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$req_n" "$req_rps" "$ms_total" "$ms_gateway" "$ms_content" "$ms_postgres"
 done
 echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg); pprof listeners: grep -i pprof .cache/$stack/logs/*)"

@@ -40,16 +40,8 @@ SITEPLANE_EDGE_CACHE_BYTES=0 SITEPLANE_PPROF_ADDR=127.0.0.1:0 \
 content=$(pgrep -f "^$root/bin/content\$" | head -1)
 gateway=$(pgrep -f "^$root/bin/gateway\$" | head -1)
 postmaster=$(pgrep -f "postgres -D $root/.cache/postgres/run/" | head -1 || true)
-ticks() { # sum of utime+stime (fields 14, 15) of the given pids and their children
-  local total=0 p f
-  for p in "$@"; do
-    for f in /proc/"$p"/stat $(pgrep -P "$p" | sed 's#.*#/proc/&/stat#'); do
-      [[ -r $f ]] || continue
-      total=$((total + $(sed 's/^.*) //' "$f" | awk '{print $12 + $13}')))
-    done
-  done
-  echo "$total"
-}
+# shellcheck source=hack/lib/cpu.sh
+. hack/lib/cpu.sh
 own_ticks() { # utime+stime of exactly the given pids
   local total=0 p
   for p in "$@"; do
@@ -57,20 +49,12 @@ own_ticks() { # utime+stime of exactly the given pids
   done
   echo "$total"
 }
-hz=$(getconf CLK_TCK)
 post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g')
 printf '| page | requests | req/s | CPU ms/request (content + gateway + postgres) | content | gateway | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
 for t in "front=$GATEWAY_URL/" "post=$post_link"; do
   name=${t%%=*} url=${t#*=}
-  bin/loadgen -duration 2s -concurrency "$concurrency" -target "warm=GET $url" >/dev/null 2>&1
-  c0=$(ticks "$content") g0=$(ticks "$gateway") p0=$(ticks $postmaster)
-  out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=GET $url" 2>/dev/null)
-  c1=$(ticks "$content") g1=$(ticks "$gateway") p1=$(ticks $postmaster)
-  row=$(grep "^| $name " <<<"$out")
-  n=$(awk -F'|' '{gsub(/ /,"",$5); print $5}' <<<"$row")
-  rps=$(awk -F'|' '{gsub(/ /,"",$6); print $6}' <<<"$row")
-  awk -v n="$n" -v rps="$rps" -v hz="$hz" -v c=$((c1 - c0)) -v g=$((g1 - g0)) -v p=$((p1 - p0)) -v name="$name" \
-    'BEGIN { f = 1000 / hz / n; printf "| %s | %d | %s | %.3f | %.3f | %.3f | %.3f |\n", name, n, rps, (c + g + p) * f, c * f, g * f, p * f }'
+  cpu_measure "$name" "$url"
+  printf '| %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$req_n" "$req_rps" "$ms_total" "$ms_content" "$ms_gateway" "$ms_postgres"
 done
 if [[ -n ${SITE_CPU_WORDPRESS:-} ]]; then
   wp=${SITE_CPU_WORDPRESS%/}

@@ -14,25 +14,9 @@ import (
 
 func TestAllOrNothingBatch(t *testing.T) {
 	e := newEnv(t)
-	srv, err := e.svc.NewServer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, nil)(e.svc.BatchHandler(srv, nil))
 	run := func(body string) map[string]any {
 		t.Helper()
-		req := httptest.NewRequest("POST", contract.BatchPath, bytes.NewBufferString(body))
-		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, callers[editor], time.Now().Add(time.Minute)))
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != 200 {
-			t.Fatalf("batch status %d: %s", rec.Code, rec.Body)
-		}
-		var out map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return postBatch(t, e, editor, []byte(body))
 	}
 	count := func() string { return e.do(editor, "GET", "/cms/v2/posts?status=any", nil).Header.Get("X-WP-Total") }
 
@@ -65,15 +49,22 @@ func TestAllOrNothingBatch(t *testing.T) {
 // and decodes the answer.
 func runBatch(t *testing.T, e *testEnv, who string, calls []contract.BatchSubRequest) map[string]any {
 	t.Helper()
+	body, err := json.Marshal(contract.BatchRequest{Requests: calls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return postBatch(t, e, who, body)
+}
+
+// postBatch posts the batch body to e's BatchHandler as who and decodes
+// the answer, which must be a 200.
+func postBatch(t *testing.T, e *testEnv, who string, body []byte) map[string]any {
+	t.Helper()
 	srv, err := e.svc.NewServer(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, nil)(e.svc.BatchHandler(srv, nil))
-	body, err := json.Marshal(contract.BatchRequest{Requests: calls})
-	if err != nil {
-		t.Fatal(err)
-	}
 	req := httptest.NewRequest("POST", contract.BatchPath, bytes.NewReader(body))
 	req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, callers[who], time.Now().Add(time.Minute)))
 	rec := httptest.NewRecorder()

@@ -190,16 +190,7 @@ func (s *Service) listPostsByVersion(ctx context.Context, q querier, lq *ListQue
 			return nil, 0, err
 		}
 	}
-	if lq.StickyFirst {
-		out = stickyOrder(out, inPage)
-	}
-	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
-		sql, args := countSQL(lq)
-		if err := q.QueryRow(ctx, sql, args...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count posts: %w", err)
-		}
-	}
-	return out, total, nil
+	return finishList(ctx, q, lq, out, inPage, total)
 }
 
 // fetchVersions reads the whole rows of the posts ids (of type pt) into

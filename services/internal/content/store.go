@@ -71,8 +71,14 @@ func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, err
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("list posts: %w", err)
 	}
+	return finishList(ctx, q, lq, out, inPage, total)
+}
+
+// finishList puts a sticky listing's posts in order (rows come page first,
+// by rn, then the extra sticky posts) and, when the page is empty but an
+// offset was used, counts the matches its statement could not.
+func finishList(ctx context.Context, q querier, lq *ListQuery, out []*Post, inPage []bool, total int) ([]*Post, int, error) {
 	if lq.StickyFirst {
-		// rows come page first (by rn), then the extra sticky posts
 		out = stickyOrder(out, inPage)
 	}
 	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
