@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestSearchKeepsOnePlan: a search's statement gets one generic plan per
@@ -39,24 +41,14 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		for word, w := range want {
 			_, args := listSQL(&ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: word, ExcludeProtected: true})
-			rows, err := conn.Query(ctx, "search_plan", args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []int64
-			for rows.Next() {
+			got := preparedIDs(t, conn.Conn(), "search_plan", args, func(rows pgx.Rows) (int64, error) {
 				var t, rn *int64
 				post, err := scanPost(rows, &t, &rn)
 				if err != nil {
-					rows.Close()
-					e.t.Fatal(err)
+					return 0, err
 				}
-				got = append(got, post.ID)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
+				return post.ID, nil
+			})
 			if !eq(got, w) {
 				t.Fatalf("round %d, search %q: got %v want %v", round, word, got, w)
 			}
@@ -107,21 +99,14 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 		for word, w := range want {
 			q.Search = word
 			_, args := listSQLOf(q, versionColumns, versionLaterals(TypePost))
-			rows, err := conn.Query(ctx, "search_versions", args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []int64
-			for rows.Next() {
+			got := preparedIDs(t, conn.Conn(), "search_versions", args, func(rows pgx.Rows) (int64, error) {
 				var t, rn *int64
 				v, err := scanVersion(rows, &t, &rn)
 				if err != nil {
-					rows.Close()
-					e.t.Fatal(err)
+					return 0, err
 				}
-				got = append(got, v.ID)
-			}
-			rows.Close()
+				return v.ID, nil
+			})
 			if !eq(got, w) {
 				t.Fatalf("versions, round %d, search %q: got %v want %v", round, word, got, w)
 			}
@@ -133,4 +118,27 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 	if generic == 0 || custom > 5 {
 		t.Fatalf("version read: generic plans %d, custom plans %d: searches are planned anew", generic, custom)
 	}
+}
+
+// preparedIDs runs the prepared statement name with args on conn and
+// returns, in order, the id idOf reads from each row.
+func preparedIDs(t *testing.T, conn *pgx.Conn, name string, args []any, idOf func(pgx.Rows) (int64, error)) []int64 {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []int64
+	for rows.Next() {
+		id, err := idOf(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
