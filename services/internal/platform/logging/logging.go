@@ -12,6 +12,20 @@ import (
 // New returns a JSON logger at level ("debug", "info", "warn", "error";
 // anything else means info) with the service name on every line.
 func New(w io.Writer, service, level string) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: parseLevel(level)})).With("service", service)
+}
+
+// NewBatched is New writing through a Buffered writer on w: info and debug
+// lines (the access log) are written in batches, at most FlushInterval
+// late; a warning or an error writes everything pending at once. Close the
+// Buffered writer before exiting so that nothing pending is lost.
+func NewBatched(w io.Writer, service, level string) (*slog.Logger, *Buffered) {
+	b := NewBuffered(w, FlushInterval)
+	h := slog.NewJSONHandler(b, &slog.HandlerOptions{Level: parseLevel(level)})
+	return slog.New(flushAbove{Handler: h, level: slog.LevelWarn, b: b}).With("service", service), b
+}
+
+func parseLevel(level string) slog.Level {
 	var l slog.Level
 	switch strings.ToLower(level) {
 	case "debug":
@@ -23,7 +37,7 @@ func New(w io.Writer, service, level string) *slog.Logger {
 	default:
 		l = slog.LevelInfo
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})).With("service", service)
+	return l
 }
 
 type requestIDKey struct{}
