@@ -27,15 +27,15 @@ const (
 // pending, every FlushInterval, on Flush and on Close. Safe for concurrent
 // use.
 type Buffered struct {
-	mu   sync.Mutex
-	w    io.Writer
-	buf  []byte
-	err  error // the last write's error, returned by the next Write
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+	err error // the last write's error, returned by the next Write
 	// closed: every Write is written at once (after Close).
 	closed bool
-	stop chan struct{}
-	done chan struct{}
-	once sync.Once
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
 }
 
 // NewBuffered returns a Buffered writer on w that flushes every interval
