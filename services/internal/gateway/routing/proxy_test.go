@@ -1,0 +1,87 @@
+package routing
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// TestForwardKeepsConnectionsUnderConcurrency: N requests at once to one
+// service, round after round, are carried by about N kept-alive
+// connections. Every new connection is a connect (and, for the service,
+// an accept and a new goroutine) and its close a TIME_WAIT: a pool of idle
+// connections smaller than the concurrency closes the surplus after every
+// round and dials it again on the next, which costs CPU on both sides and
+// adds a connect to the latency of the requests that wait for it.
+func TestForwardKeepsConnectionsUnderConcurrency(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		cfg         ProxyConfig
+		concurrency int
+		maxNew      int // over all rounds
+	}{
+		{"default pool, 16 at once", ProxyConfig{}, 16, 2 * 16},
+		{"default pool, 48 at once", ProxyConfig{}, 48, 2 * 48},
+		{"pool of 32, 16 at once", ProxyConfig{MaxIdlePerHost: 32}, 16, 2 * 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var conns atomic.Int64
+			up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				time.Sleep(20 * time.Millisecond) // the round's requests overlap
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{"id":5,"title":{"rendered":"` + strings.Repeat("x", 2500) + `"}}`))
+			}))
+			up.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateNew {
+					conns.Add(1)
+				}
+			}
+			up.Start()
+			defer up.Close()
+			tb, err := Compile(contract.RouteFile{Version: 1,
+				Services: []contract.Backend{{Name: "content", URL: up.URL}},
+				Routes:   []contract.Route{{Prefix: "/cms-json", Service: "content"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			backend, _ := tb.Backend("content")
+			p := NewProxy(tc.cfg, func(w http.ResponseWriter, _ *http.Request, status int, _, _ string) {
+				w.WriteHeader(status)
+			}, nil)
+			defer p.Transport().CloseIdleConnections()
+
+			const rounds = 20
+			var failed atomic.Int64
+			for range rounds {
+				var wg sync.WaitGroup
+				for range tc.concurrency {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						rec := httptest.NewRecorder()
+						p.Forward(rec, httptest.NewRequest("GET", "http://gw/cms-json/cms/v2/posts/5", nil),
+							Target{Backend: backend, Path: "/cms-json/cms/v2/posts/5"})
+						if rec.Code != http.StatusOK || rec.Body.Len() < 2500 {
+							failed.Add(1)
+						}
+					}()
+				}
+				wg.Wait()
+			}
+			if n := failed.Load(); n > 0 {
+				t.Fatalf("%d of %d forwards failed", n, rounds*tc.concurrency)
+			}
+			if n := conns.Load(); n > int64(tc.maxNew) {
+				t.Errorf("%d rounds of %d concurrent requests opened %d connections to the service, want at most %d (kept alive, not re-dialled every round)",
+					rounds, tc.concurrency, n, tc.maxNew)
+			}
+		})
+	}
+}
