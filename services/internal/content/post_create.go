@@ -17,8 +17,10 @@ import (
 // The create path (docs/performance.md#the-write-path). A create used to be
 // eight round trips to PostgreSQL (begin, slug, insert, default category,
 // re-read, notify, commit, generated slug). Now the reads it needs come
-// first (the slugs in use; the author, parent and featured media only when
-// given), and the write is ONE statement: the post, its term links (with
+// first (the author, parent and featured media only when given; the slugs
+// in use only for an explicit slug), and the write is ONE statement: the
+// post with a slug derived from its title made unique there (the first of
+// wp_unique_post_slug's candidates no other post holds), its term links (with
 // their copies of the post's type, status and date, so no per-row trigger
 // runs), the change notification, and back the post's id, its terms as
 // get_the_terms orders them and its ancestor path. A single statement is
