@@ -37,6 +37,12 @@ type postWrite struct {
 	p   *Post // the post as it will be stored; the steps change it
 	old *Post // the stored post; nil on create
 	now time.Time
+	// slugAtInsert (applyCreate): a slug derived from the title is made
+	// unique by the insert statement itself, which takes the first of
+	// slugCandidates no other post holds (insertNewPost); slug() only sets
+	// them. Saves the create a round trip.
+	slugAtInsert   bool
+	slugCandidates []string
 }
 
 // applyWrite is prepare_item_for_database plus the status, author and
@@ -44,7 +50,20 @@ type postWrite struct {
 // WordPress's order (so the first refusal is WordPress's); the first error
 // ends the write.
 func (s *Service) applyWrite(c *rest.Request, tx querier, pt *PostType, p *Post, old *Post, now time.Time) error {
-	w := &postWrite{s: s, c: c, tx: tx, pt: pt, p: p, old: old, now: now}
+	return (&postWrite{s: s, c: c, tx: tx, pt: pt, p: p, old: old, now: now}).run()
+}
+
+// applyCreate is applyWrite for a new post, except that a slug derived
+// from the title is left as it is (the title's sanitised form) and its
+// wp_unique_post_slug candidates of the first round are returned for the
+// insert to choose from (nil: p.Slug is final).
+func (s *Service) applyCreate(c *rest.Request, q querier, pt *PostType, p *Post, now time.Time) ([]string, error) {
+	w := &postWrite{s: s, c: c, tx: q, pt: pt, p: p, now: now, slugAtInsert: true}
+	err := w.run()
+	return w.slugCandidates, err
+}
+
+func (w *postWrite) run() error {
 	steps := []func() error{
 		w.status, w.dates, w.text, w.author, w.password, w.parent,
 		w.attributes, w.meta, w.sticky, w.featuredMedia, w.schedule, w.slug,
@@ -285,6 +304,10 @@ func (w *postWrite) slug() error {
 		p.Slug = sanitizeTitle(c.String("slug"))
 	case p.Slug == "" && !draftish:
 		p.Slug = sanitizeTitle(p.Title)
+		if w.slugAtInsert && w.old == nil && p.Slug != "" {
+			w.slugAtInsertCandidates()
+			return nil
+		}
 	case draftish:
 		return nil
 	}
@@ -294,6 +317,20 @@ func (w *postWrite) slug() error {
 	}
 	p.Slug = slug
 	return nil
+}
+
+// slugAtInsertCandidates answers from a batch's slugs read ahead when it
+// can (p.Slug is then final), else sets the candidates the insert picks
+// from: the first round of freeSlugs for a new post, in the same order.
+func (w *postWrite) slugAtInsertCandidates() {
+	want := slugWant{slug: w.p.Slug, parent: w.p.Parent}
+	if set := slugSetFrom(w.c.Context()); set != nil {
+		if free, ok := set.free(w.pt, want); ok {
+			w.p.Slug = free
+			return
+		}
+	}
+	w.slugCandidates = roundCandidates(w.pt, want, 0, slugProbe)
 }
 
 // applyMeta is WP_REST_Meta_Fields::update_value: each registered key that

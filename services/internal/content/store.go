@@ -202,9 +202,23 @@ const slugProbe = 8
 // the statement has one plan whatever the slug (a prefix LIKE needs a plan
 // per pattern) and reads only the rows that hold a candidate.
 func freeSlugs(ctx context.Context, q querier, pt *PostType, wants []slugWant) ([]string, error) {
+	return freeSlugsFrom(ctx, q, pt, wants, 0, slugProbe)
+}
+
+// freeSlugsAfterFirstRound is freeSlugs for wants whose first round of
+// candidates is known to be taken (a create's insert found them so).
+func freeSlugsAfterFirstRound(ctx context.Context, q querier, pt *PostType, wants []slugWant) ([]string, error) {
+	return freeSlugsFrom(ctx, q, pt, wants, 2+slugProbe, 4*slugProbe)
+}
+
+// freeSlugsFrom is freeSlugs starting at suffix from (0: the slug itself)
+// with rounds of size candidates.
+func freeSlugsFrom(ctx context.Context, q querier, pt *PostType, wants []slugWant, from, size int) ([]string, error) {
 	out := make([]string, len(wants))
 	next := make([]int, len(wants)) // the next suffix to ask about; 0: the slug itself first
-	size := slugProbe
+	for i := range next {
+		next[i] = from
+	}
 	for {
 		var cands []string
 		open := 0
