@@ -360,11 +360,13 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 // carrying the total number of matches (X-WP-Total) in its last column.
 //
 // Neither part depends on how many posts match in the common cases: the
-// page's ids come from an index in the requested order (LIMIT/OFFSET, so a
-// late page costs its offset), and the total is offset + rows when the page
-// is the last one, else read from the counts the writes maintain (migration
-// 0201) when q filters by no more than type, status and one term, else
-// counted (O(matches): searches and the rarer filters).
+// page's ids come from an index in the requested order (LIMIT/OFFSET; a
+// late page of a type and status in date order jumps near its offset
+// through the date buckets' counts, jumpPageSQL, others walk their offset),
+// and the total is offset + rows when the page is the last one, else read
+// from the counts the writes maintain (migration 0201) when q filters by no
+// more than type, status and one term, else counted (O(matches): searches
+// and the rarer filters).
 func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns, lateralsFor(q.Type)) }
 
 // listSQLOf is listSQL reading cols of each post through laterals
