@@ -10,6 +10,11 @@
 #   hack/read-cpu.sh                        # 200 posts (the demo seed), 10 s, 16 connections
 #   READ_CPU_POSTS=100000 hack/read-cpu.sh  # 100,000 posts (adding them takes about a minute)
 #   READ_CPU_DURATION=20s READ_CPU_KEEP=1 hack/read-cpu.sh   # keep the stack (bin/siteplane-run -name read-cpu -stop)
+#   READ_CPU_READS="list late create" hack/read-cpu.sh
+#       which requests (default "list single"): list (posts?per_page=10),
+#       single (posts/5), late (posts?per_page=10&page=500; a 400 below
+#       5,000 posts), create (POST posts as the administrator; each adds a
+#       post, so run it last)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -42,9 +47,22 @@ postmaster=$(pgrep -f "postgres -D $root/.cache/postgres/$stack/" | head -1 || t
 # shellcheck source=hack/lib/cpu.sh
 . hack/lib/cpu.sh
 printf '| read | requests | req/s | CPU ms/request | gateway | content | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
-for t in "list=$REST_ROOT/cms/v2/posts?per_page=10" "single=$REST_ROOT/cms/v2/posts/5"; do
-  name=${t%%=*} url=${t#*=}
-  cpu_measure "$name" "$url"
+auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
+for name in ${READ_CPU_READS:-list single}; do
+  case $name in
+  list) cpu_measure list "$REST_ROOT/cms/v2/posts?per_page=10" ;;
+  single) cpu_measure single "$REST_ROOT/cms/v2/posts/5" ;;
+  late)
+    expect=()
+    ((posts < 5000)) && expect=(-expect "late=400") # page 500 is past the end (rest_post_invalid_page_number)
+    cpu_measure late "$REST_ROOT/cms/v2/posts?per_page=10&page=500" "${expect[@]}"
+    ;;
+  create)
+    cpu_measure create "POST $REST_ROOT/cms/v2/posts {\"title\":\"read-cpu {{seq}}\",\"content\":\"<p>x</p>\",\"status\":\"publish\"}" \
+      -target-header "create=$auth"
+    ;;
+  *) echo "unknown read: $name" >&2; exit 2 ;;
+  esac
   printf '| %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$req_n" "$req_rps" "$ms_total" "$ms_gateway" "$ms_content" "$ms_postgres"
 done
 echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg); pprof listeners: grep -i pprof .cache/$stack/logs/*)"

@@ -17,15 +17,19 @@ ticks() { # sum of utime+stime (fields 14, 15) of the given pids and their child
   echo "$total"
 }
 
-# cpu_measure NAME URL: warms URL for 2 s, loads it for $duration and sets
-# req_n, req_rps and ms_total, ms_gateway, ms_content, ms_postgres (CPU ms
-# per request).
+# cpu_measure NAME URL [LOADGEN-ARGS...]: warms URL for 2 s, loads it for
+# $duration and sets req_n, req_rps and ms_total, ms_gateway, ms_content,
+# ms_postgres (CPU ms per request). URL may start with a method ("POST url
+# body"; GET otherwise); LOADGEN-ARGS (-expect NAME=..., -target-header
+# NAME=...) apply to both runs.
 cpu_measure() {
   local name=$1 url=$2 c0 g0 p0 c1 g1 p1 out row
-  bin/loadgen -duration 2s -concurrency "$concurrency" -target "warm=GET $url" >/dev/null 2>&1
+  shift 2
+  [[ $url == GET\ * || $url == POST\ * ]] || url="GET $url"
+  bin/loadgen -duration 2s -concurrency "$concurrency" -target "$name=$url" "$@" >/dev/null 2>&1
   # shellcheck disable=SC2086 # $postmaster may be empty
   c0=$(ticks "$content") g0=$(ticks "$gateway") p0=$(ticks $postmaster)
-  out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=GET $url" 2>/dev/null)
+  out=$(bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "$name=$url" "$@" 2>/dev/null)
   # shellcheck disable=SC2086
   c1=$(ticks "$content") g1=$(ticks "$gateway") p1=$(ticks $postmaster)
   row=$(grep "^| $name " <<<"$out")

@@ -360,11 +360,13 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 // carrying the total number of matches (X-WP-Total) in its last column.
 //
 // Neither part depends on how many posts match in the common cases: the
-// page's ids come from an index in the requested order (LIMIT/OFFSET, so a
-// late page costs its offset), and the total is offset + rows when the page
-// is the last one, else read from the counts the writes maintain (migration
-// 0201) when q filters by no more than type, status and one term, else
-// counted (O(matches): searches and the rarer filters).
+// page's ids come from an index in the requested order (LIMIT/OFFSET; a
+// late page of a type and status in date order jumps near its offset
+// through the date buckets' counts, jumpPageSQL, others walk their offset),
+// and the total is offset + rows when the page is the last one, else read
+// from the counts the writes maintain (migration 0201) when q filters by no
+// more than type, status and one term, else counted (O(matches): searches
+// and the rarer filters).
 func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns, lateralsFor(q.Type)) }
 
 // listSQLOf is listSQL reading cols of each post through laterals
@@ -402,6 +404,9 @@ func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 		with += "m AS MATERIALIZED (SELECT p.id, row_number() OVER (ORDER BY " + b.orderBy(q) + ") AS rn FROM " + b.from() + " WHERE " +
 			w + "), "
 		inner = "SELECT id FROM m ORDER BY rn LIMIT " + limit + " OFFSET " + off
+	}
+	if inner == "" {
+		inner = b.jumpPageSQL(q, limit, offset)
 	}
 	if inner == "" {
 		w := filter()
@@ -502,6 +507,39 @@ func (b *sqlBuilder) termPageSQL(q *ListQuery, limit, off string) string {
 	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.arg(q.Type.Name) +
 		" AND r.post_status = " + b.arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
 		" AND taxonomy = " + b.arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
+}
+
+// jumpMinOffset is the offset from which a date-ordered page jumps to its
+// start through the date buckets' counts instead of walking the index from
+// the first post: the jump costs about as much as walking ~1,000 index
+// entries (docs/performance.md#late-pages).
+const jumpMinOffset = 1000
+
+// jumpPageSQL reads the ids of a late page of one type and status in date
+// order (newest or oldest first) by jumping near its offset:
+// post_page_start (migration 0330) sums the date buckets' counts, coarse to
+// fine, down to the ~68-minute bucket that holds the page's first post, and
+// the page is read from the type/status/date index starting at that
+// bucket's edge, skipping only the posts of that bucket before it. The
+// function is STABLE, so it sees this statement's snapshot: the counts it
+// sums are exactly the posts the index walk sees (the triggers keep them in
+// the writers' transactions), and the page equals the plain OFFSET read
+// (ties on date stay in one bucket, ordered by id). "" when q is not such a
+// listing or its offset is small.
+func (b *sqlBuilder) jumpPageSQL(q *ListQuery, limit string, offset int) string {
+	if offset < jumpMinOffset || !countedOnly(q) || len(q.Tax) != 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
+		(q.OrderBy != "" && q.OrderBy != "date") {
+		return ""
+	}
+	typ, status := b.arg(q.Type.Name), b.arg(q.Statuses[0])
+	newest, cmp, dir := "true", " <= ", " DESC"
+	if q.Order == "asc" {
+		newest, cmp, dir = "false", " >= ", " ASC"
+	}
+	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + itoa(int64(offset)) + ", " + newest + "))" +
+		" SELECT p.id FROM posts p WHERE p.type = " + typ + " AND p.status = " + status +
+		" AND p.date_gmt" + cmp + "(SELECT bound FROM j) ORDER BY p.date_gmt" + dir + ", p.id" + dir +
+		" LIMIT " + limit + " OFFSET (SELECT rem FROM j)"
 }
 
 // stickyOrder puts the page's sticky posts first (in page order), then the
