@@ -16,9 +16,10 @@ func TestTrimStateNext(t *testing.T) {
 		elapsed   time.Duration
 		allocated uint64
 		cpu       time.Duration
+		active    uint64 // goroutines running or runnable at its end
 	}
-	busy := tick{sec(0.25), 8 * mib, sec(0.2)}
-	idle := tick{sec(0.25), 10 << 10, sec(0.001)}
+	busy := tick{sec(0.25), 8 * mib, sec(0.2), 3}
+	idle := tick{sec(0.25), 10 << 10, sec(0.001), 1}
 	tests := []struct {
 		name  string
 		ticks []tick
@@ -28,18 +29,19 @@ func TestTrimStateNext(t *testing.T) {
 		{"always idle never trims", []tick{idle, idle, idle}, []bool{false, false, false}},
 		{"the first quiet tick after a burst trims, once", []tick{busy, busy, idle, idle, idle}, []bool{false, false, true, false, false}},
 		{"every burst trims once", []tick{busy, idle, idle, busy, idle}, []bool{false, true, false, false, true}},
-		{"a moderate tick between keeps the burst armed", []tick{busy, {sec(0.25), 512 << 10, sec(0.05)}, idle}, []bool{false, false, true}},
-		{"busy CPU without allocation is not quiet (a decode)", []tick{busy, {sec(0.25), 10 << 10, sec(0.2)}, idle}, []bool{false, false, true}},
-		{"allocating 1 MiB a second is not quiet", []tick{busy, {sec(0.25), 300 << 10, sec(0.001)}}, []bool{false, false}},
-		{"rates follow the time a tick covered", []tick{{sec(2), 10 * mib, sec(0.01)}, {sec(2), 1536 << 10, sec(0.05)}}, []bool{false, true}},
-		{"6 MiB in 2 s is no burst", []tick{{sec(2), 6 * mib, sec(0.01)}, idle}, []bool{false, false}},
-		{"no time passed", []tick{busy, {0, 0, 0}, idle}, []bool{false, false, true}},
+		{"a moderate tick between keeps the burst armed", []tick{busy, {sec(0.25), 512 << 10, sec(0.05), 1}, idle}, []bool{false, false, true}},
+		{"busy CPU without allocation is not quiet (a decode)", []tick{busy, {sec(0.25), 10 << 10, sec(0.2), 1}, idle}, []bool{false, false, true}},
+		{"a running goroutine is not quiet (a decode the machine left without CPU)", []tick{busy, {sec(0.25), 10 << 10, sec(0.001), 2}, idle}, []bool{false, false, true}},
+		{"allocating 1 MiB a second is not quiet", []tick{busy, {sec(0.25), 300 << 10, sec(0.001), 1}}, []bool{false, false}},
+		{"rates follow the time a tick covered", []tick{{sec(2), 10 * mib, sec(0.01), 1}, {sec(2), 1536 << 10, sec(0.05), 1}}, []bool{false, true}},
+		{"6 MiB in 2 s is no burst", []tick{{sec(2), 6 * mib, sec(0.01), 1}, idle}, []bool{false, false}},
+		{"no time passed", []tick{busy, {0, 0, 0, 1}, idle}, []bool{false, false, true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := trimState{last: heapSample{at: time.Hour, allocs: 1 << 40, cpu: time.Hour}}
 			for i, tk := range tc.ticks {
-				s := heapSample{at: st.last.at + tk.elapsed, allocs: st.last.allocs + tk.allocated, cpu: st.last.cpu + tk.cpu}
+				s := heapSample{at: st.last.at + tk.elapsed, allocs: st.last.allocs + tk.allocated, cpu: st.last.cpu + tk.cpu, active: tk.active}
 				var trim bool
 				if st, trim = st.next(s); trim != tc.want[i] {
 					t.Fatalf("tick %d: trim %v, want %v", i, trim, tc.want[i])
