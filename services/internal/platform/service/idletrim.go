@@ -16,21 +16,20 @@ import (
 // while media processes uploads, the gateway, content and the marketplace
 // sat idle 12–17, 12 and 7 MiB above their start-up size.
 //
-// trimIdleHeap samples the allocation rate and the process's CPU time four
-// times a second and, when a quiet tick (little allocated, little CPU)
-// follows a busy one, collects and returns the unused heap to the operating
-// system (debug.FreeOSMemory) — once per burst: a service under steady load
-// is never quiet, and one that is always quiet is never busy, so neither
-// pays for collections it would not have made. The CPU condition, and
-// that no goroutine but the trimmer's own is running or runnable, keep a
-// process that computes without allocating (media between the allocations
-// of a 12-megapixel decode, even while the machine's other processes leave
-// it no CPU for a tick) from being taken for an idle one: a trim in the
-// middle of media's uploads was measured to raise its peak from 61 to 70
-// MiB. A trim of
-// these heaps costs a collection of a few MiB of live objects and the page
-// faults that bring the returned pages back under the next burst: about a
-// millisecond, once per burst.
+// trimIdleHeap samples the allocation rate, the process's CPU time and its
+// running goroutines four times a second and, when a quiet tick (little
+// allocated, little CPU, no goroutine but its own running) follows a busy
+// one, collects and returns the unused heap to the operating system
+// (debug.FreeOSMemory) — once per burst: a service under steady load is
+// never quiet, and one that is always quiet is never busy, so neither pays
+// for collections it would not have made. The CPU and goroutine conditions
+// keep a process that computes without allocating (media between the
+// allocations of a 12-megapixel decode, even while the machine's other
+// processes leave it no CPU for a tick) from being taken for an idle one: a
+// trim in the middle of media's uploads was measured to raise its peak from
+// 61 to 70 MiB. A trim of these heaps costs a collection of a few MiB of
+// live objects and the page faults that bring the returned pages back
+// under the next burst: about a millisecond, once per burst.
 
 // Rates of the heap trimmer (per second; each tick is compared with the
 // time it really covered).
