@@ -22,6 +22,12 @@ stack=mem-peak
 out=.cache/$stack-out
 mkdir -p "$out"
 [[ -x bin/loadgen ]] || go build -o bin/loadgen ./test/cmd/loadgen
+for n in gateway content media marketplace; do # as make build and the images build them
+  if LC_ALL=C readelf -lW "bin/$n" 2>/dev/null | grep -q INTERP; then
+    echo "mem-peak: bin/$n is dynamically linked (libc in every process); run make build" >&2
+    exit 1
+  fi
+done
 bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
 # shellcheck disable=SC2317 # called by the EXIT trap
 stop_stack() {

@@ -109,6 +109,7 @@ func Main(opts Options, register Register) {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 		defer stop()
+		go trimIdleHeap(ctx, trimTick) // idletrim.go
 		return Run(ctx, opts, os.LookupEnv, register, nil)
 	}()
 	if err != nil {
