@@ -358,56 +358,61 @@ func parseImport(data []byte) (*parsed, error) {
 		return nil, &ImportError{Problems: []string{"file: " + err.Error()}}
 	}
 	ie := &ImportError{}
-	out := &parsed{}
-	seenUser := map[string]int{}
-	for i, raw := range f.Accounts {
-		where := fmt.Sprintf("accounts[%d]", i)
-		var a importAccount
-		if err := decodeStrict(raw, &a); err != nil {
-			ie.add(where, err.Error())
-			continue
-		}
-		where += fmt.Sprintf(" (%s)", a.Username)
-		ie.add(where, a.validate()...)
-		if j, dup := seenUser[a.Username]; dup {
-			ie.add(where, fmt.Sprintf("username repeats accounts[%d]", j))
-		}
-		seenUser[a.Username] = i
-		out.accounts = append(out.accounts, a)
-	}
-	seenItem := map[int64]int{}
-	for i, raw := range f.Items {
-		where := fmt.Sprintf("items[%d]", i)
-		var it importItem
-		if err := decodeStrict(raw, &it); err != nil {
-			ie.add(where, err.Error())
-			continue
-		}
-		where += fmt.Sprintf(" (id %d)", it.ID)
-		ie.add(where, it.validate()...)
-		if j, dup := seenItem[it.ID]; dup {
-			ie.add(where, fmt.Sprintf("id repeats items[%d]", j))
-		}
-		seenItem[it.ID] = i
-		out.items = append(out.items, it)
-	}
-	seenCode := map[string]int{}
-	for i, raw := range f.Purchases {
-		where := fmt.Sprintf("purchases[%d]", i)
-		var pu importPurchase
-		if err := decodeStrict(raw, &pu); err != nil {
-			ie.add(where, err.Error())
-			continue
-		}
-		ie.add(where, pu.validate()...)
-		if j, dup := seenCode[pu.PurchaseCode]; dup {
-			ie.add(where, fmt.Sprintf("purchase_code repeats purchases[%d]", j))
-		}
-		seenCode[pu.PurchaseCode] = i
-		out.purchases = append(out.purchases, pu)
+	out := &parsed{
+		accounts:  parseList[importAccount, string](ie, "accounts", f.Accounts),
+		items:     parseList[importItem, int64](ie, "items", f.Items),
+		purchases: parseList[importPurchase, string](ie, "purchases", f.Purchases),
 	}
 	if err := ie.orNil(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// importRecord is what parseList asks of a record type: its own checks, the
+// field that must not repeat within the file, and how a message names it.
+type importRecord[K comparable] interface {
+	validate() problems
+	// uniqueKey returns the value that must not repeat and the field's name.
+	uniqueKey() (K, string)
+	// label follows the record's index in a message ("" when none helps).
+	label() string
+}
+
+func (a *importAccount) uniqueKey() (string, string) { return a.Username, "username" }
+func (a *importAccount) label() string               { return fmt.Sprintf(" (%s)", a.Username) }
+
+func (it *importItem) uniqueKey() (int64, string) { return it.ID, "id" }
+func (it *importItem) label() string              { return fmt.Sprintf(" (id %d)", it.ID) }
+
+func (pu *importPurchase) uniqueKey() (string, string) { return pu.PurchaseCode, "purchase_code" }
+func (pu *importPurchase) label() string               { return "" }
+
+// parseList decodes and validates one list of the file, recording every
+// problem in ie under the record's place ("items[3] (id 7)"), and returns the
+// records that decoded.
+func parseList[T any, K comparable, P interface {
+	*T
+	importRecord[K]
+}](ie *ImportError, list string, raws []json.RawMessage) []T {
+	var out []T
+	seen := map[K]int{}
+	for i, raw := range raws {
+		where := fmt.Sprintf("%s[%d]", list, i)
+		var rec T
+		if err := decodeStrict(raw, &rec); err != nil {
+			ie.add(where, err.Error())
+			continue
+		}
+		r := P(&rec)
+		where += r.label()
+		ie.add(where, r.validate()...)
+		key, field := r.uniqueKey()
+		if j, dup := seen[key]; dup {
+			ie.add(where, fmt.Sprintf("%s repeats %s[%d]", field, list, j))
+		}
+		seen[key] = i
+		out = append(out, rec)
+	}
+	return out
 }
