@@ -146,25 +146,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
-	var results []result
 	mem := watchMemory(memSets, 100*time.Millisecond)
-	for _, t := range parsed {
-		conc := *concurrency
-		if t.concurrency > 0 {
-			conc = t.concurrency
-		}
-		d := *duration
-		if t.duration > 0 {
-			d = t.duration
-		}
-		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, d, conc)
-		before := takeCPU(cpuSets)
-		r := runWith(t, append(slices.Clip(headers), own[t.name]...), d, conc, *timeout)
-		if cpuSets != nil {
-			r.cpu = cpuSince(before, takeCPU(cpuSets))
-		}
-		results = append(results, r)
-	}
+	results := loadEach(parsed, loadDefaults{headers: headers, own: own, duration: *duration, concurrency: *concurrency, timeout: *timeout}, cpuSets)
 	peaks, peakTotal := mem.Stop()
 	rep := summarise(*title, results, cpuSets, memSets, peaks, peakTotal)
 	table := fmt.Sprintf("\n%d connections per target unless noted, %s each unless noted\n", *concurrency, *duration) + renderReport(rep)
@@ -184,6 +167,39 @@ func main() {
 	if failed(results) {
 		os.Exit(1)
 	}
+}
+
+// loadDefaults is what every target gets unless its own flags say otherwise.
+type loadDefaults struct {
+	headers     []string            // -header, on every request
+	own         map[string][]string // -target-header, by target name
+	duration    time.Duration
+	concurrency int
+	timeout     time.Duration
+}
+
+// loadEach loads the targets one after another, measuring the CPU of
+// cpuSets around each.
+func loadEach(targets []target, def loadDefaults, cpuSets []procSet) []result {
+	var results []result
+	for _, t := range targets {
+		conc := def.concurrency
+		if t.concurrency > 0 {
+			conc = t.concurrency
+		}
+		d := def.duration
+		if t.duration > 0 {
+			d = t.duration
+		}
+		fmt.Fprintf(os.Stderr, "loadgen: %s for %s with %d connections\n", t.name, d, conc)
+		before := takeCPU(cpuSets)
+		r := runWith(t, append(slices.Clip(def.headers), def.own[t.name]...), d, conc, def.timeout)
+		if cpuSets != nil {
+			r.cpu = cpuSince(before, takeCPU(cpuSets))
+		}
+		results = append(results, r)
+	}
+	return results
 }
 
 // failed reports whether any request failed or answered other than 2xx.
