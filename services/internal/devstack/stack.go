@@ -69,6 +69,8 @@ type Summary struct {
 const database = "siteplane"
 
 // Start brings the stack up; on error everything started so far is stopped.
+// The steps: PostgreSQL and the database, a port for each built service,
+// the site and route files, the demo data, then each service in turn.
 func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if opts.ReadyTimeout == 0 {
 		opts.ReadyTimeout = 60 * time.Second
@@ -82,174 +84,35 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			st.Stop()
 		}
 	}()
-	logDir := filepath.Join(st.runDir, "logs")
-	if err := os.MkdirAll(logDir, 0o755); err != nil {
+	l := &layout{logDir: filepath.Join(st.runDir, "logs")}
+	if err := os.MkdirAll(l.logDir, 0o755); err != nil {
 		return st, err
 	}
 	_ = os.Remove(filepath.Join(st.runDir, "env"))
-	secrets, err := LoadOrCreateSecrets(filepath.Join(st.runDir, "secrets.json"))
-	if err != nil {
+	if l.secrets, err = LoadOrCreateSecrets(filepath.Join(st.runDir, "secrets.json")); err != nil {
 		return st, err
 	}
-
-	st.say("starting PostgreSQL (hack/postgres.sh start %s)", st.pgName)
-	adminDSN, err := st.postgres(ctx, "start")
-	if err != nil {
+	if l.dsn, err = st.startPostgres(ctx); err != nil {
 		return st, err
 	}
-	if durable, err := Durable(ctx, adminDSN); err != nil {
-		return st, err
-	} else if !durable {
-		// Started by an earlier release with durability off: restart it
-		// with the settings hack/postgres.sh gives it now.
-		st.say("restarting PostgreSQL with fsync and synchronous_commit on")
-		if _, err := st.postgres(ctx, "stop"); err != nil {
-			return st, err
-		}
-		if adminDSN, err = st.postgres(ctx, "start"); err != nil {
-			return st, err
-		}
-	}
-	dsn, err := ensureDatabase(ctx, adminDSN, database)
-	if err != nil {
-		return st, err
-	}
-
-	bins := st.builtServices()
-	if len(bins) == 0 {
+	if l.bins = st.builtServices(); len(l.bins) == 0 {
 		return st, errors.New("no service binary in bin/: run `make build` first")
 	}
-	ports := map[string]int{}
-	urls := map[string]string{}
-	for _, name := range contract.Services {
-		if _, ok := bins[name]; !ok {
-			continue
-		}
-		p := opts.Port
-		if name != contract.ServiceGateway || p == 0 || !PortFree(p) {
-			if p, err = FreePort(); err != nil {
-				return st, err
-			}
-		}
-		ports[name] = p
-		urls[name] = fmt.Sprintf("http://127.0.0.1:%d", p)
-	}
-	// The gateway's internal listener: content looks authors up there.
-	internalURL := ""
-	if _, ok := bins[contract.ServiceGateway]; ok {
-		p, err := FreePort()
-		if err != nil {
-			return st, err
-		}
-		internalURL = fmt.Sprintf("http://127.0.0.1:%d", p)
-	}
-	siteURL := urls[contract.ServiceGateway]
-	if siteURL == "" {
-		siteURL = fmt.Sprintf("http://127.0.0.1:%d", opts.Port)
-	}
-
-	site := contract.DefaultSite(siteURL)
-	site.Title, site.Description = "Siteplane Demo", "A local Siteplane site with demo content"
-	siteFile := filepath.Join(st.runDir, contract.SiteFileName)
-	if err := writeJSON(siteFile, site); err != nil {
+	if err := l.choosePorts(opts.Port); err != nil {
 		return st, err
 	}
-	backends := map[string]string{}
-	for name, u := range urls {
-		if name != contract.ServiceGateway {
-			backends[name] = u
-		}
-	}
-	routes := contract.DefaultRoutes(backends)
-	data, err := routes.Marshal()
-	if err != nil {
+	if err := st.writeSiteAndRoutes(l); err != nil {
 		return st, err
 	}
-	routesFile := filepath.Join(st.runDir, contract.RoutesFileName)
-	if err := os.WriteFile(routesFile, data, 0o644); err != nil {
+	sum := Summary{AdminUser: l.secrets.AdminUser, AdminAppPassword: l.secrets.AdminAppPassword, AdminLoginPassword: l.secrets.AdminLoginPassword,
+		ServiceURLs: l.urls, DatabaseURL: l.dsn, InternalKey: l.secrets.InternalKey, GatewaySecret: l.secrets.GatewaySecret, LogDir: l.logDir}
+	if sum.MarketplaceKey, err = st.seed(ctx, l); err != nil {
 		return st, err
 	}
-
-	common := []string{
-		contract.EnvDatabaseURL + "=" + dsn,
-		contract.EnvInternalKey + "=" + secrets.InternalKey,
-		contract.EnvSiteFile + "=" + siteFile,
-		contract.EnvLogLevel + "=info",
-	}
-	sum := Summary{AdminUser: secrets.AdminUser, AdminAppPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword,
-		ServiceURLs: urls, DatabaseURL: dsn, InternalKey: secrets.InternalKey, GatewaySecret: secrets.GatewaySecret, LogDir: logDir}
-
-	// Demo data first: each seed subcommand migrates its own schema.
-	seedLog, err := os.OpenFile(filepath.Join(logDir, "seed.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
+	if err := st.startServices(ctx, l, &sum); err != nil {
 		return st, err
 	}
-	defer seedLog.Close()
-	for _, name := range []string{contract.ServiceMarketplace, contract.ServiceContent} {
-		bin, ok := bins[name]
-		if !ok {
-			continue
-		}
-		st.say("seeding %s demo data", name)
-		out, err := RunOutput(ctx, bin, []string{"seed-demo"}, common, seedLog)
-		if err != nil {
-			return st, fmt.Errorf("%s seed-demo failed (see %s): %w", name, seedLog.Name(), err)
-		}
-		if name == contract.ServiceMarketplace {
-			sum.MarketplaceKey = strings.TrimSpace(out)
-		}
-	}
-
-	tuning := processTuningEnv()
-	for _, kv := range tuning {
-		st.say("passing %s to the services", kv)
-	}
-	for _, name := range contract.Services {
-		bin, ok := bins[name]
-		if !ok {
-			continue
-		}
-		metricsPort, err := FreePort()
-		if err != nil {
-			return st, err
-		}
-		if name == contract.ServiceMedia {
-			if os.Getenv(contract.EnvMediaStorage) == contract.MediaStorageS3 {
-				st.say("media files go to the S3 bucket %s at %s", os.Getenv(contract.EnvMediaS3Bucket), os.Getenv(contract.EnvMediaS3Endpoint))
-			} else {
-				sum.UploadsDir = filepath.Join(st.runDir, "uploads")
-			}
-			sample := filepath.Join(st.runDir, "sample.jpg")
-			if err := writeSampleImage(sample); err != nil {
-				return st, err
-			}
-			sum.SampleImage = sample
-		}
-		env := contract.ServiceEnv(name, contract.ServiceConfig{
-			Listen: fmt.Sprintf("127.0.0.1:%d", ports[name]), Metrics: fmt.Sprintf("127.0.0.1:%d", metricsPort),
-			DatabaseURL: dsn, InternalKey: secrets.InternalKey, SiteFile: siteFile, LogLevel: "info",
-			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
-			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
-			GatewayURL: internalURL, InternalListen: strings.TrimPrefix(internalURL, "http://"),
-			GatewaySecret: secrets.GatewaySecret,
-		})
-		if name == contract.ServiceMedia {
-			env = append(env, mediaStorageEnv(os.LookupEnv)...)
-		}
-		// Last, so that it wins (exec keeps a key's last value).
-		env = append(env, tuning...)
-		st.say("starting %s on %s", name, urls[name])
-		p, err := StartProc(name, bin, nil, env, filepath.Join(logDir, name+".log"))
-		if err != nil {
-			return st, err
-		}
-		st.procs = append(st.procs, p)
-		if err := WaitReady(ctx, urls[name]+contract.ReadyzPath, p, opts.ReadyTimeout); err != nil {
-			return st, fmt.Errorf("%w (log: %s)", err, filepath.Join(logDir, name+".log"))
-		}
-	}
-
-	if u := urls[contract.ServiceGateway]; u != "" {
+	if u := l.urls[contract.ServiceGateway]; u != "" {
 		sum.GatewayURL, sum.RESTRoot = u, u+"/cms-json"
 	}
 	st.Summary = sum
@@ -257,6 +120,197 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		return st, err
 	}
 	return st, nil
+}
+
+// layout is what Start's steps decide and the later steps read: where
+// things are, which binaries there are and where each service listens.
+type layout struct {
+	logDir      string
+	secrets     Secrets
+	dsn         string            // the stack's database
+	bins        map[string]string // service name → binary
+	ports       map[string]int    // service name → listening port
+	urls        map[string]string // service name → base URL
+	internalURL string            // the gateway's internal listener ("" without a gateway)
+	siteURL     string
+	siteFile    string
+	routesFile  string
+}
+
+// startPostgres starts the stack's PostgreSQL (restarting one that an
+// earlier release started with durability off) and returns the DSN of the
+// stack's database, created when missing.
+func (st *Stack) startPostgres(ctx context.Context) (string, error) {
+	st.say("starting PostgreSQL (hack/postgres.sh start %s)", st.pgName)
+	adminDSN, err := st.postgres(ctx, "start")
+	if err != nil {
+		return "", err
+	}
+	if durable, err := Durable(ctx, adminDSN); err != nil {
+		return "", err
+	} else if !durable {
+		// Started by an earlier release with durability off: restart it
+		// with the settings hack/postgres.sh gives it now.
+		st.say("restarting PostgreSQL with fsync and synchronous_commit on")
+		if _, err := st.postgres(ctx, "stop"); err != nil {
+			return "", err
+		}
+		if adminDSN, err = st.postgres(ctx, "start"); err != nil {
+			return "", err
+		}
+	}
+	return ensureDatabase(ctx, adminDSN, database)
+}
+
+// choosePorts gives each built service a free port (the gateway the
+// preferred one when it is free) and the gateway its internal listener.
+func (l *layout) choosePorts(preferred int) error {
+	l.ports, l.urls = map[string]int{}, map[string]string{}
+	for _, name := range contract.Services {
+		if _, ok := l.bins[name]; !ok {
+			continue
+		}
+		p := preferred
+		if name != contract.ServiceGateway || p == 0 || !PortFree(p) {
+			var err error
+			if p, err = FreePort(); err != nil {
+				return err
+			}
+		}
+		l.ports[name] = p
+		l.urls[name] = fmt.Sprintf("http://127.0.0.1:%d", p)
+	}
+	// The gateway's internal listener: content looks authors up there.
+	if _, ok := l.bins[contract.ServiceGateway]; ok {
+		p, err := FreePort()
+		if err != nil {
+			return err
+		}
+		l.internalURL = fmt.Sprintf("http://127.0.0.1:%d", p)
+	}
+	l.siteURL = l.urls[contract.ServiceGateway]
+	if l.siteURL == "" {
+		l.siteURL = fmt.Sprintf("http://127.0.0.1:%d", preferred)
+	}
+	return nil
+}
+
+// writeSiteAndRoutes writes the site file (the demo site's settings) and the
+// gateway's route file (every other service behind it).
+func (st *Stack) writeSiteAndRoutes(l *layout) error {
+	site := contract.DefaultSite(l.siteURL)
+	site.Title, site.Description = "Siteplane Demo", "A local Siteplane site with demo content"
+	l.siteFile = filepath.Join(st.runDir, contract.SiteFileName)
+	if err := writeJSON(l.siteFile, site); err != nil {
+		return err
+	}
+	backends := map[string]string{}
+	for name, u := range l.urls {
+		if name != contract.ServiceGateway {
+			backends[name] = u
+		}
+	}
+	data, err := contract.DefaultRoutes(backends).Marshal()
+	if err != nil {
+		return err
+	}
+	l.routesFile = filepath.Join(st.runDir, contract.RoutesFileName)
+	return os.WriteFile(l.routesFile, data, 0o644)
+}
+
+// seed loads the demo data (each seed subcommand migrates its own schema)
+// and returns the marketplace API key the marketplace's seed prints.
+func (st *Stack) seed(ctx context.Context, l *layout) (marketplaceKey string, err error) {
+	common := []string{
+		contract.EnvDatabaseURL + "=" + l.dsn,
+		contract.EnvInternalKey + "=" + l.secrets.InternalKey,
+		contract.EnvSiteFile + "=" + l.siteFile,
+		contract.EnvLogLevel + "=info",
+	}
+	seedLog, err := os.OpenFile(filepath.Join(l.logDir, "seed.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer seedLog.Close()
+	for _, name := range []string{contract.ServiceMarketplace, contract.ServiceContent} {
+		bin, ok := l.bins[name]
+		if !ok {
+			continue
+		}
+		st.say("seeding %s demo data", name)
+		out, err := RunOutput(ctx, bin, []string{"seed-demo"}, common, seedLog)
+		if err != nil {
+			return "", fmt.Errorf("%s seed-demo failed (see %s): %w", name, seedLog.Name(), err)
+		}
+		if name == contract.ServiceMarketplace {
+			marketplaceKey = strings.TrimSpace(out)
+		}
+	}
+	return marketplaceKey, nil
+}
+
+// startServices starts each built service in contract order and waits for
+// it to be ready before the next.
+func (st *Stack) startServices(ctx context.Context, l *layout, sum *Summary) error {
+	tuning := processTuningEnv()
+	for _, kv := range tuning {
+		st.say("passing %s to the services", kv)
+	}
+	for _, name := range contract.Services {
+		bin, ok := l.bins[name]
+		if !ok {
+			continue
+		}
+		metricsPort, err := FreePort()
+		if err != nil {
+			return err
+		}
+		if name == contract.ServiceMedia {
+			if err := st.prepareMedia(sum); err != nil {
+				return err
+			}
+		}
+		env := contract.ServiceEnv(name, contract.ServiceConfig{
+			Listen: fmt.Sprintf("127.0.0.1:%d", l.ports[name]), Metrics: fmt.Sprintf("127.0.0.1:%d", metricsPort),
+			DatabaseURL: l.dsn, InternalKey: l.secrets.InternalKey, SiteFile: l.siteFile, LogLevel: "info",
+			RoutesFile: l.routesFile, AdminUser: l.secrets.AdminUser, AdminEmail: l.secrets.AdminEmail,
+			AdminPassword: l.secrets.AdminAppPassword, AdminLoginPassword: l.secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
+			GatewayURL: l.internalURL, InternalListen: strings.TrimPrefix(l.internalURL, "http://"),
+			GatewaySecret: l.secrets.GatewaySecret,
+		})
+		if name == contract.ServiceMedia {
+			env = append(env, mediaStorageEnv(os.LookupEnv)...)
+		}
+		// Last, so that it wins (exec keeps a key's last value).
+		env = append(env, tuning...)
+		st.say("starting %s on %s", name, l.urls[name])
+		logFile := filepath.Join(l.logDir, name+".log")
+		p, err := StartProc(name, bin, nil, env, logFile)
+		if err != nil {
+			return err
+		}
+		st.procs = append(st.procs, p)
+		if err := WaitReady(ctx, l.urls[name]+contract.ReadyzPath, p, st.opts.ReadyTimeout); err != nil {
+			return fmt.Errorf("%w (log: %s)", err, logFile)
+		}
+	}
+	return nil
+}
+
+// prepareMedia says where uploads go and writes the sample image the
+// summary's upload example sends.
+func (st *Stack) prepareMedia(sum *Summary) error {
+	if os.Getenv(contract.EnvMediaStorage) == contract.MediaStorageS3 {
+		st.say("media files go to the S3 bucket %s at %s", os.Getenv(contract.EnvMediaS3Bucket), os.Getenv(contract.EnvMediaS3Endpoint))
+	} else {
+		sum.UploadsDir = filepath.Join(st.runDir, "uploads")
+	}
+	sample := filepath.Join(st.runDir, "sample.jpg")
+	if err := writeSampleImage(sample); err != nil {
+		return err
+	}
+	sum.SampleImage = sample
+	return nil
 }
 
 // Wait blocks until ctx is done or a child exits on its own (an error).
