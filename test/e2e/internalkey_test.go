@@ -45,7 +45,6 @@ func internalKeySecret(site string) string { return site + "-internal-key" }
 // re-read the files yet, 401s); an operator that does not keep the previous
 // key fails the Secret check and makes the senders switch at once.
 func internalKeyRotation(t *testing.T, ns, name, gw string, auth http.Header) {
-	ctx := context.Background()
 	delay := propagationDelay(t, ns, name)
 	k0 := secretValue(t, ns, internalKeySecret(name), contract.InternalKeySecretKey)
 	id0 := contract.InternalKeyID([]byte(k0))
@@ -73,36 +72,7 @@ func internalKeyRotation(t *testing.T, ns, name, gw string, auth http.Header) {
 	})
 	gwRejected := scrapeIdentity(t, gatewayMetrics).rejectedTotal()
 
-	// Rotate: a value the operator has not handled yet.
-	request := time.Now().UTC().Format(time.RFC3339Nano)
-	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, annotationRotateInternalKey, request)
-	var s sitev1.Site
-	s.Name, s.Namespace = name, ns
-	if err := env.c.Patch(ctx, &s, client.RawPatch(types.MergePatchType, patch)); err != nil {
-		t.Fatal(err)
-	}
-	var k1 string
-	var rotatedAt time.Time
-	eventually(t, "the operator rotated the internal key", 60*time.Second, func() (bool, string) {
-		sec, err := env.kube.CoreV1().Secrets(ns).Get(ctx, internalKeySecret(name), metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		k1 = string(sec.Data[contract.InternalKeySecretKey])
-		if k1 == k0 || k1 == "" {
-			return false, "the Secret still holds the old key"
-		}
-		if prev := string(sec.Data[contract.InternalKeyPreviousSecretKey]); prev != k0 {
-			t.Errorf("after the rotation, %s holds %d bytes that are not the replaced key: receivers would refuse it at once",
-				contract.InternalKeyPreviousSecretKey, len(prev))
-		}
-		at, err := time.Parse(time.RFC3339, string(sec.Data[contract.InternalKeyRotatedAtSecretKey]))
-		if err != nil {
-			t.Errorf("%s: %v", contract.InternalKeyRotatedAtSecretKey, err)
-		}
-		rotatedAt = at
-		return true, ""
-	})
+	k1, rotatedAt := rotateInternalKey(t, ns, name, k0)
 	if rotatedAt.IsZero() {
 		t.FailNow() // said above; the deferred stop ends the load
 	}
@@ -157,6 +127,43 @@ func internalKeyRotation(t *testing.T, ns, name, gw string, auth http.Header) {
 	if d := scrapeIdentity(t, gatewayMetrics).rejectedTotal() - gwRejected; d > 0 {
 		t.Errorf("the gateway refused %.0f identity headers during the rotation", d)
 	}
+}
+
+// rotateInternalKey asks the operator to rotate the Site's internal key (a
+// request value it has not handled yet) and waits for the rotation: the new
+// key, the replaced one kept as the previous key, and the rotated-at time
+// (zero when the Secret's is unreadable, already reported).
+func rotateInternalKey(t *testing.T, ns, name, k0 string) (k1 string, rotatedAt time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	request := time.Now().UTC().Format(time.RFC3339Nano)
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, annotationRotateInternalKey, request)
+	var s sitev1.Site
+	s.Name, s.Namespace = name, ns
+	if err := env.c.Patch(ctx, &s, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the operator rotated the internal key", 60*time.Second, func() (bool, string) {
+		sec, err := env.kube.CoreV1().Secrets(ns).Get(ctx, internalKeySecret(name), metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		k1 = string(sec.Data[contract.InternalKeySecretKey])
+		if k1 == k0 || k1 == "" {
+			return false, "the Secret still holds the old key"
+		}
+		if prev := string(sec.Data[contract.InternalKeyPreviousSecretKey]); prev != k0 {
+			t.Errorf("after the rotation, %s holds %d bytes that are not the replaced key: receivers would refuse it at once",
+				contract.InternalKeyPreviousSecretKey, len(prev))
+		}
+		at, err := time.Parse(time.RFC3339, string(sec.Data[contract.InternalKeyRotatedAtSecretKey]))
+		if err != nil {
+			t.Errorf("%s: %v", contract.InternalKeyRotatedAtSecretKey, err)
+		}
+		rotatedAt = at
+		return true, ""
+	})
+	return k1, rotatedAt
 }
 
 // propagationDelay is the delay the gateway's pods run with: the operator's
