@@ -39,20 +39,29 @@ func (r *Response) Obj() map[string]any { m, _ := r.JSON.(map[string]any); retur
 // call sends a request through the gateway. auth is "user:password" or "".
 func call(t *testing.T, method, path string, body any, auth ...string) *Response {
 	t.Helper()
+	if body == nil {
+		return send(t, method, path, nil, nil, auth...)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return send(t, method, path, b, http.Header{"Content-Type": {"application/json"}}, auth...)
+}
+
+// send is call with a raw body (none when nil) and headers.
+func send(t *testing.T, method, path string, body []byte, header http.Header, auth ...string) *Response {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequest(method, st.Gateway+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	if len(auth) == 2 {
 		req.SetBasicAuth(auth[0], auth[1])

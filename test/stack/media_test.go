@@ -2,7 +2,6 @@ package stack
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,30 +14,6 @@ import (
 
 	"siteplane.dev/services/pkg/contract"
 )
-
-// send is call with a raw body and headers.
-func send(t *testing.T, method, path string, body []byte, header http.Header, auth ...string) *Response {
-	t.Helper()
-	req, err := http.NewRequest(method, st.Gateway+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	if len(auth) == 2 {
-		req.SetBasicAuth(auth[0], auth[1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	out := &Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
-	_ = json.Unmarshal(raw, &out.JSON)
-	return out
-}
 
 func sampleJPEG(t *testing.T, w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
