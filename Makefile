@@ -64,6 +64,10 @@ vet: ## go vet every module.
 lint: $(GOLANGCI_LINT_STAMP) ## golangci-lint (.golangci.yml: gofmt, vet, staticcheck, errcheck, ...) over every module.
 	$(GOLANGCI_LINT) run $(MODULES)
 
+.PHONY: lint-probe
+lint-probe: $(GOLANGCI_LINT_STAMP) ## Show that each rule of the linter (layers, lengths, duplicates) can fail (about a minute).
+	GOLANGCI_LINT=$(GOLANGCI_LINT) hack/lint-probe.sh
+
 .PHONY: golangci-lint
 golangci-lint: $(GOLANGCI_LINT_STAMP) ## Install the pinned golangci-lint into bin/.
 $(GOLANGCI_LINT_STAMP):
