@@ -319,41 +319,6 @@ func runWith(t target, headers []string, d time.Duration, conc int, timeout time
 	return res
 }
 
-// samplePeakRSS reads VmRSS of pid every 20ms until done and returns the
-// highest value seen, in bytes.
-func samplePeakRSS(pid int, done <-chan struct{}) int64 {
-	var peak int64
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if v := readRSS(pid); v > peak {
-			peak = v
-		}
-		select {
-		case <-done:
-			if v := readRSS(pid); v > peak {
-				peak = v
-			}
-			return peak
-		case <-tick.C:
-		}
-	}
-}
-
-func readRSS(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
 // withSeq replaces every {{seq}} in body with a number unique to this
 // request of the run (so that, say, created posts get distinct titles).
 func withSeq(body string, seq *atomic.Int64) string {

@@ -205,3 +205,38 @@ func (w *memWatch) Stop() ([]int64, int64) {
 	}
 	return w.peaks, w.total
 }
+
+// samplePeakRSS reads VmRSS of pid every 20ms until done and returns the
+// highest value seen, in bytes.
+func samplePeakRSS(pid int, done <-chan struct{}) int64 {
+	var peak int64
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if v := readRSS(pid); v > peak {
+			peak = v
+		}
+		select {
+		case <-done:
+			if v := readRSS(pid); v > peak {
+				peak = v
+			}
+			return peak
+		case <-tick.C:
+		}
+	}
+}
+
+func readRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
