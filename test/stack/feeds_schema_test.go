@@ -106,25 +106,23 @@ func checkAtom(t *testing.T, raw []byte) {
 		Rel  string `xml:"rel,attr"`
 		Href string `xml:"href,attr"`
 	}
-	var doc struct {
-		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+	// What the feed and each entry both carry (RFC 4287 §4.1.1, §4.1.2).
+	type common struct {
 		IDs     []string `xml:"id"`
 		Titles  []text   `xml:"title"`
 		Updated []string `xml:"updated"`
 		Authors []struct {
 			Name string `xml:"name"`
 		} `xml:"author"`
-		Links   []link `xml:"link"`
+		Links []link `xml:"link"`
+	}
+	var doc struct {
+		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+		common
 		Entries []struct {
-			IDs     []string `xml:"id"`
-			Titles  []text   `xml:"title"`
-			Updated []string `xml:"updated"`
-			Authors []struct {
-				Name string `xml:"name"`
-			} `xml:"author"`
-			Links   []link `xml:"link"`
-			Summary *text  `xml:"summary"`
-			Content *text  `xml:"content"`
+			common
+			Summary *text `xml:"summary"`
+			Content *text `xml:"content"`
 		} `xml:"entry"`
 	}
 	if err := xml.Unmarshal(raw, &doc); err != nil {
