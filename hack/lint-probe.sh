@@ -5,7 +5,7 @@
 # runs golangci-lint over them with the repository's .golangci.yml, prints one
 # line per rule, and removes everything it wrote, whatever happens.
 #
-# Not part of `make test` (it costs a golangci-lint run, about a minute on 2
+# Not part of `make test` (it costs a golangci-lint run, up to a minute on 2
 # cores). Exit status 0 when every rule behaved, 1 when one did not.
 #
 #   hack/lint-probe.sh                          # uses bin/golangci-lint (make golangci-lint)
