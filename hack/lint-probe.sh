@@ -38,7 +38,8 @@ cleanup() {
     rm -rf -- "${d:?}"
   done
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap "exit 130" INT TERM
 for d in "${dirs[@]}"; do
   if [[ -e $d ]]; then
     echo "lint-probe: $d exists; refusing to touch it" >&2
