@@ -88,6 +88,18 @@ body() { # NAME LINES
   echo "}"
 }
 { echo "package lintprobe"; echo; body fits 100; echo; body tooLong 101; } >"$p/funlen.go"
+# An exception on a function: with its reason it holds; without, it fails.
+# (In a package of its own and of other lengths, so that dupl does not pair
+# these functions with the ones above.)
+{
+  echo "package lintprobe"
+  echo
+  echo "//nolint:funlen // the probe's excused long function"
+  body excusedLong 102
+  echo
+  echo "//nolint:funlen"
+  body unexplained 103
+} >services/pkg/lintprobe/nolint.go
 
 # File length: 500 lines pass; 501 fail; 501 with the reason at the top
 # pass; the exception without a reason fails.
@@ -118,7 +130,7 @@ EOF
 }
 { printf 'package lintprobe\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\n'; copied pairsOnce; echo; copied pairsAgain; } >"$p/dupl.go"
 
-out=$("$lint" run --enable-only depguard,funlen,revive,dupl --max-issues-per-linter 0 --max-same-issues 0 \
+out=$("$lint" run --enable-only depguard,funlen,revive,dupl,nolintlint --max-issues-per-linter 0 --max-same-issues 0 --uniq-by-line=false \
   "${dirs[@]/#/./}" 2>&1) || true
 
 failed=0
@@ -146,6 +158,8 @@ check "depguard: platform importing a service (gateway) fails" found "$(deny $p/
 check "depguard: services/pkg importing internal fails" found "$(deny services/pkg/lintprobe/layer.go siteplane.dev/services/internal/platform/config pkg)"
 check "funlen: a 101-line function fails" found "^$p/funlen.go:[0-9]+:[0-9]+: Function 'tooLong' is too long \(101 > 100\)"
 check "funlen: a 100-line function passes" absent "Function 'fits'"
+check "nolint: a 102-line function with //nolint:funlen and its reason passes" absent "Function 'excusedLong'"
+check "nolint: //nolint:funlen without a reason fails" found "^services/pkg/lintprobe/nolint.go:[0-9]+:[0-9]+: directive .//nolint:funlen. should provide explanation"
 check "file-length-limit: a 501-line file fails" found "^$p/len501.go:501: file-length-limit"
 check "file-length-limit: a 500-line file passes" absent "^$p/len500.go"
 check "file-length-limit: 501 lines with the reason at the top pass" absent "^$p/excused.go"
