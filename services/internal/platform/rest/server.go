@@ -1,14 +1,11 @@
 package rest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -16,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/metrics"
@@ -314,7 +310,10 @@ func (s *Server) answer(req *Request, hr *http.Request, w http.ResponseWriter) (
 	if req.inputErr != nil {
 		return nil, req.inputErr
 	}
-	if err := s.readBody(req, hr, w); err != nil {
+	// The route is matched before the body is read: its endpoint bounds
+	// the read (Endpoint.MaxBody), and no body is read for no endpoint.
+	_, ep, _ := s.match(req.Context(), req.Route, req.Method)
+	if err := s.readBody(req, hr, w, ep); err != nil {
 		return nil, err
 	}
 	return s.dispatch(req)
@@ -558,121 +557,6 @@ func HeaderName(k string) string {
 		return "X-WP-Nonce"
 	}
 	return k
-}
-
-// readBody gathers body parameters (§1.5): JSON for JSON media types, form
-// and multipart bodies parsed PHP-style; other bodies stay raw.
-func (s *Server) readBody(req *Request, hr *http.Request, w http.ResponseWriter) *Error {
-	if hr.Body == nil || hr.Body == http.NoBody {
-		return nil
-	}
-	ct := firstHeader(hr.Header, "Content-Type")
-	mt, _, _ := mime.ParseMediaType(ct)
-	if mt == "" && ct != "" {
-		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
-	}
-	if mt == "multipart/form-data" {
-		hr.Body = http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes)
-		if err := hr.ParseMultipartForm(32 << 20); err != nil {
-			return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
-		}
-		form := &phpArray{}
-		vars := 0
-		for _, k := range sortedValueKeys(hr.MultipartForm.Value) {
-			if vars += len(hr.MultipartForm.Value[k]); vars > MaxInputVars {
-				return errTooManyParams()
-			}
-			base, subs, tooDeep := parseKey(k, nil)
-			if tooDeep {
-				return errTooDeep()
-			}
-			if base == "" {
-				continue
-			}
-			for _, v := range hr.MultipartForm.Value[k] {
-				form.assign(base, subs, v)
-			}
-		}
-		req.form = form.finish()
-		req.Files = hr.MultipartForm.File
-		return nil
-	}
-	isForm := mt == "application/x-www-form-urlencoded" || (mt == "" && req.Method != "POST")
-	if !isJSONMediaType(mt) && !isForm {
-		if _, ep, _ := s.match(req.Context(), req.Route, req.Method); ep != nil && ep.StreamBody {
-			req.BodyReader = http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes)
-			return nil
-		}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, hr.Body, s.opts.MaxBodyBytes))
-	if err != nil {
-		return BodyError(err)
-	}
-	req.Body = body
-	if len(body) == 0 {
-		return nil
-	}
-	switch {
-	case isJSONMediaType(mt):
-		req.json, req.jsonErr = parseJSONBody(body)
-	case isForm:
-		var err *Error
-		if req.form, err = parseInput(string(body)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// BodyError is the answer to a failed body read: 413 over the body limit,
-// else 400.
-func BodyError(err error) *Error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return NewError("rest_body_too_large", "The request body is too large.", http.StatusRequestEntityTooLarge)
-	}
-	return NewError("rest_invalid_body", "The request body could not be read.", http.StatusBadRequest)
-}
-
-func sortedValueKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func isJSONMediaType(mt string) bool {
-	mt = strings.ToLower(mt)
-	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
-}
-
-// parseJSONBody decodes a JSON body; a non-object body has no parameters.
-func parseJSONBody(body []byte) (map[string]any, *Error) {
-	if !utf8.Valid(body) {
-		return nil, invalidJSON(5, "Malformed UTF-8 characters, possibly incorrectly encoded")
-	}
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, invalidJSON(4, "Syntax error")
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, invalidJSON(4, "Syntax error")
-	}
-	if jsonTooDeep(v, maxJSONDepth) {
-		return nil, invalidJSON(1, "Maximum stack depth exceeded")
-	}
-	m, _ := v.(map[string]any)
-	return m, nil
-}
-
-func invalidJSON(code int, msg string) *Error {
-	return &Error{Code: "rest_invalid_json", Message: msgInvalidJSON, Data: Object{
-		{"status", http.StatusBadRequest}, {"json_error_code", code}, {"json_error_message", msg},
-	}}
 }
 
 // dispatch runs §1.1 step 7 for a prepared request.
