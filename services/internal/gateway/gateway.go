@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -363,9 +365,17 @@ func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity
 	}
 	u, uuid, err := g.checkPassword(r.Context(), login, password, g.clientAddress(r))
 	var ae *accounts.AuthError
+	var te *accounts.ThrottledError
 	switch {
 	case errors.As(err, &ae):
 		return identity.Identity{}, "", rest.NewError(ae.Code, ae.Message, http.StatusUnauthorized)
+	case errors.As(err, &te):
+		// Too many failed application passwords for this account or
+		// address: refused unchecked until the window ends.
+		minutes := int(math.Ceil(te.Wait.Minutes()))
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(te.Wait.Seconds()))))
+		return identity.Identity{}, "", rest.NewError("rest_too_many_failed_logins",
+			fmt.Sprintf("Too many failed authentication attempts. Please try again in %d minutes.", minutes), http.StatusTooManyRequests)
 	case err != nil:
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("authentication lookup failed", "error", err.Error())
 		return identity.Identity{}, "", rest.NewError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)

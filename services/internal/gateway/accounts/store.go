@@ -54,6 +54,8 @@ type Store struct {
 	pool   *pgxpool.Pool
 	hasher Hasher
 	now    func() time.Time
+	// appThrottle limits failed application passwords (throttle.go).
+	appThrottle Throttle
 	// onChange runs after a write that may end a verified credential's
 	// validity (a CredentialCache's Invalidate); nil for none.
 	onChange func()
@@ -69,7 +71,7 @@ func (s *Store) changed() {
 
 // New returns a store on pool (search_path = gateway schema).
 func New(pool *pgxpool.Pool, hasher Hasher) *Store {
-	return &Store{pool: pool, hasher: hasher, now: time.Now}
+	return &Store{pool: pool, hasher: hasher, now: time.Now, appThrottle: DefaultAppThrottle}
 }
 
 // Pool is the store's connection pool (the gateway's schema), for the
