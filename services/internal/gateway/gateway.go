@@ -149,12 +149,14 @@ type earlyErrorKey struct{}
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
-	// Parsed once for both rest_route checks below. The error is ignored:
-	// a malformed pair must not hide the well-formed ones.
-	query, _ := url.ParseQuery(r.URL.RawQuery)
+	// Read once, as the route kit reads it, for both rest_route checks
+	// below: "rest.route" or "+rest_route" is rest_route to the service,
+	// so it is to the gateway too.
+	query := rest.ParseQuery(r.URL.RawQuery)
+	restRoute, hasRoute := query.Scalar("rest_route")
 	// A "." or ".." segment is never forwarded: a service might resolve it
 	// to somewhere else (its internal endpoints, say).
-	dots := hasDotSegment(path) || hasDotSegment(query.Get("rest_route"))
+	dots := hasDotSegment(path) || hasDotSegment(restRoute)
 	if strings.HasPrefix(path, "/internal/") {
 		// The service-to-service endpoints are served on the internal
 		// listener only (InternalHandler); from outside they do not exist.
@@ -165,7 +167,6 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Only the gateway mints identities: whatever a client sent is dropped.
 	r.Header.Del(contract.IdentityHeader)
 	pretty := path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/")
-	hasRoute := query.Has("rest_route")
 	switch {
 	case pretty && !hasRoute:
 		g.serveREST(w, r, strings.TrimPrefix(path, RESTPrefix), r.URL.RawQuery)
@@ -185,17 +186,16 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// splitRESTRoute takes the rest_route parameter out of a raw query and keeps
-// the other parameters in their order (collection Link headers are built
-// from them).
+// splitRESTRoute takes the rest_route parameter (in every spelling the
+// route kit reads as it) out of a raw query and keeps the other parameters
+// in their order (collection Link headers are built from them). The route
+// is the one the kit reads: the last scalar value.
 func splitRESTRoute(raw string) (route, query string) {
+	route, _ = rest.ParseQuery(raw).Scalar("rest_route")
 	var keep []string
 	for _, part := range strings.Split(raw, "&") {
-		k, v, _ := strings.Cut(part, "=")
-		if uk, err := url.QueryUnescape(k); err == nil && uk == "rest_route" {
-			if uv, err := url.QueryUnescape(v); err == nil {
-				route = uv
-			}
+		k, _, _ := strings.Cut(part, "=")
+		if base, _ := rest.ParamName(k); base == "rest_route" {
 			continue
 		}
 		if part != "" {
@@ -229,11 +229,11 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		// Pages go through the edge cache like REST answers: a visitor
 		// with any cookie (a session, a post password) bypasses it, and
 		// every committed write starts a new generation.
-		query, _ := url.ParseQuery(r.URL.RawQuery)
+		query := rest.ParseQuery(r.URL.RawQuery)
 		if !edgecache.Safe(r, query) {
 			w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 		}
-		g.serveCached(w, r, kindSite, r.URL.Path, r.URL.RawQuery, query, func(w http.ResponseWriter) { g.serveSite(w, r, b) })
+		g.serveCached(w, r, kindSite, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, func(w http.ResponseWriter) { g.serveSite(w, r, b) })
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
@@ -244,11 +244,11 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		fill(w)
 		return
 	}
-	query, _ := url.ParseQuery(r.URL.RawQuery)
+	query := rest.ParseQuery(r.URL.RawQuery)
 	if !edgecache.Safe(r, query) {
 		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 	}
-	g.serveCached(w, r, kindFile, r.URL.Path, r.URL.RawQuery, query, fill)
+	g.serveCached(w, r, kindFile, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, fill)
 }
 
 // serveREST handles a REST request: headers, authentication before routing,
@@ -256,11 +256,13 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	w = &wpSpelling{ResponseWriter: w}
 	route = rest.NormalizeRoute(route)
-	// Parsed once for the gateway's own checks; the error is ignored, as
-	// a malformed pair must not hide the well-formed ones.
-	query, _ := url.ParseQuery(rawQuery)
+	// Read once, as the route kit reads it, for the gateway's own checks
+	// (method overrides, _embed, _fields, the cache key): the service
+	// behind reads the same query the same way.
+	kq := rest.ParseQuery(rawQuery)
+	query := kq.Values()
 	var bump *bumpOnAnswer
-	if !edgecache.Safe(r, query) {
+	if !edgecache.Safe(r, kq) {
 		bump = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 		w = bump
 	}
@@ -313,7 +315,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
-	g.serveCached(w, r, kindREST, route, rawQuery, query, func(w http.ResponseWriter) {
+	g.serveCached(w, r, kindREST, route, edgecache.RESTQuery(rawQuery), kq, func(w http.ResponseWriter) {
 		g.forwardREST(w, r, b, route, rawQuery, query, caller)
 	})
 }
