@@ -59,4 +59,3 @@ func TestEdgeCacheReadsRequestsAsTheKit(t *testing.T) {
 		}
 	})
 }
-
