@@ -73,8 +73,15 @@ type bumpOnAnswer struct {
 }
 
 func (b *bumpOnAnswer) WriteHeader(code int) {
-	if !b.done && code >= 200 && !b.skip {
+	if !b.done && code >= 200 {
+		// done even when skipping the bump: Write must not send a second
+		// WriteHeader (net/http logs each as "superfluous", one line per
+		// request any anonymous client can send).
 		b.done = true
+		if b.skip {
+			b.ResponseWriter.WriteHeader(code)
+			return
+		}
 		b.g.cfg.Cache.Bump()
 		if b.g.cfg.Changes != b.g.cfg.Cache {
 			b.g.cfg.Changes.Bump()

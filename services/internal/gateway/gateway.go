@@ -237,8 +237,9 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
+	drop := publicCredentials(r)
 	fill := func(w http.ResponseWriter) {
-		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery, DropHeaders: drop})
 	}
 	if !isUpload(r.URL.Path) {
 		fill(w)
@@ -249,6 +250,21 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 	}
 	g.serveCached(w, r, kindFile, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, fill)
+}
+
+// publicCredentials are the client's credentials a public URL's service
+// has no use for, which the gateway therefore never forwards: uploaded
+// files need none; the marketplace authenticates its own API keys (an
+// api_key parameter or "Authorization: Bearer"), never a session cookie or
+// the site's Basic credentials.
+func publicCredentials(r *http.Request) []string {
+	if isUpload(r.URL.Path) {
+		return []string{"Authorization", "Cookie"}
+	}
+	if a := r.Header.Get("Authorization"); a != "" && !strings.HasPrefix(strings.ToLower(a), "bearer ") {
+		return []string{"Authorization", "Cookie"}
+	}
+	return []string{"Cookie"}
 }
 
 // serveREST handles a REST request: headers, authentication before routing,
