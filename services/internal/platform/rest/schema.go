@@ -55,6 +55,13 @@ type Schema struct {
 	// Extra keeps other keywords (for example "links") in order.
 	Extra Object
 
+	// Int32 marks a number stored in a 32-bit integer column (menu_order,
+	// say): a value outside -2147483648..2147483647 is refused as
+	// rest_invalid_param before any handler or database sees it, with
+	// WordPress's "must be between" message. Not part of the JSON form, so
+	// the schema the index describes is WordPress's.
+	Int32 bool
+
 	// Validate replaces schema validation for an endpoint argument
 	// (WordPress's validate_callback). It is not part of the JSON form.
 	Validate ValidateFunc

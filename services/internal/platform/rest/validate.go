@@ -485,6 +485,12 @@ func validateNumber(v any, s *Schema, p path, typ string) *Error {
 	if typ == "integer" && !isInteger(v) {
 		return typeErr(p, "integer")
 	}
+	if s.Int32 && (f < math.MinInt32 || f > math.MaxInt32) {
+		if p.quiet {
+			return errQuiet
+		}
+		return schemaErr("rest_out_of_bounds", p.String()+" must be between -2147483648 (inclusive) and 2147483647 (inclusive)")
+	}
 	return nil
 }
 
