@@ -79,8 +79,8 @@ func NormalizeQuery(raw string) string {
 
 // pathOfKey is the kind+path part of a key.
 func pathOfKey(key string) string {
-	_, rest, _ := strings.Cut(key, " ")
-	p, _, _ := strings.Cut(rest, "?")
+	_, after, _ := strings.Cut(key, " ")
+	p, _, _ := strings.Cut(after, "?")
 	return p
 }
 
