@@ -39,6 +39,10 @@ stop: ## Stop a stack started by `make run-detached`.
 test: ## gofmt, vet, lint, verify generated files, and run every test of every module (real PostgreSQL, envtest).
 	hack/test.sh
 
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz the request path (route kit, gateway) in -fuzz mode, FUZZTIME per target (default 60s); not part of `make test`.
+	hack/fuzz.sh
+
 .PHONY: bench
 bench: build ## Load-test the local stack and print a results table.
 	hack/bench.sh

@@ -3,11 +3,11 @@ package gateway
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -26,9 +26,12 @@ const (
 // serveCached answers an anonymous GET/HEAD from the edge cache, or lets
 // fill answer it and keeps the answer when it may be stored. Anything else
 // goes straight to fill.
-func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path, rawQuery string, query url.Values, fill func(http.ResponseWriter)) {
+//
+// keyQuery is the query in the spelling of the key (edgecache.Key); q is
+// the query as the route kit reads it.
+func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path, keyQuery string, q rest.Query, fill func(http.ResponseWriter)) {
 	c := g.cfg.Cache
-	if c == nil || !edgecache.Cacheable(r, query) {
+	if c == nil || !edgecache.Cacheable(r, q) {
 		fill(w)
 		return
 	}
@@ -39,7 +42,7 @@ func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path
 		fill(w)
 		return
 	}
-	key := edgecache.Key(r.Method, kind, path, rawQuery, r.Header)
+	key := edgecache.Key(r.Method, kind, path, keyQuery, r.Header)
 	if e, ok := c.Get(key); ok {
 		edgecache.Serve(w, r, e)
 		return
@@ -70,8 +73,15 @@ type bumpOnAnswer struct {
 }
 
 func (b *bumpOnAnswer) WriteHeader(code int) {
-	if !b.done && code >= 200 && !b.skip {
+	if !b.done && code >= 200 {
+		// done even when skipping the bump: Write must not send a second
+		// WriteHeader (net/http logs each as "superfluous", one line per
+		// request any anonymous client can send).
 		b.done = true
+		if b.skip {
+			b.ResponseWriter.WriteHeader(code)
+			return
+		}
 		b.g.cfg.Cache.Bump()
 		if b.g.cfg.Changes != b.g.cfg.Cache {
 			b.g.cfg.Changes.Bump()

@@ -17,7 +17,7 @@ import (
 
 // cacheFixture is the gateway fixture with an online edge cache whose
 // purges are announced on the test database (nobody else listens).
-func cacheFixture(t *testing.T) (*fixture, *edgecache.Cache) {
+func cacheFixture(t testing.TB) (*fixture, *edgecache.Cache) {
 	t.Helper()
 	f := newFixture(t)
 	c := edgecache.New(1 << 20)

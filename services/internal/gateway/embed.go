@@ -6,10 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 
+	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -72,24 +71,33 @@ type embedder struct {
 	// embedded collection and kept for the rest of the response: a list of
 	// posts has a distinct wp:term href per item.
 	indexes map[string]*serviceIndex
+	// fetched counts the distinct links resolved, up to maxEmbedded.
+	fetched int
+	// edge is the edge cache when the caller is anonymous (embedded
+	// resources are then public answers), with its generation read before
+	// anything was fetched; nil otherwise.
+	edge *edgecache.Cache
+	gen  uint64
 }
 
 // embedBody adds "_embedded" to an object body or to every object of a
 // list body; anything else is returned unchanged.
 func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []byte {
-	e := &embedder{g: g, ctx: ctx, table: g.cfg.Routes.Current(), rels: rels, cache: map[string]json.RawMessage{}}
+	e := g.newEmbedder(ctx, rels)
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return body
 	}
 	switch trimmed[0] {
 	case '{':
+		e.prefetch([]json.RawMessage{trimmed})
 		return e.object(trimmed)
 	case '[':
 		var items []json.RawMessage
 		if json.Unmarshal(trimmed, &items) != nil {
 			return body
 		}
+		e.prefetch(items)
 		var out bytes.Buffer
 		out.WriteByte('[')
 		for i, it := range items {
@@ -105,39 +113,14 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 }
 
 func (e *embedder) object(raw []byte) []byte {
-	members, ok := objectMembers(raw)
-	if !ok {
-		return raw
-	}
-	var links json.RawMessage
-	for _, m := range members {
-		if m.key == "_embedded" {
-			return raw
-		}
-		if m.key == "_links" {
-			links = m.raw
-		}
-	}
-	if links == nil {
-		return raw
-	}
-	relMembers, ok := objectMembers(links)
+	relLinks, ok := e.linksOf(raw)
 	if !ok {
 		return raw
 	}
 	var embedded bytes.Buffer
 	count := 0
-	for _, rm := range relMembers {
-		if e.rels != nil && !slices.Contains(e.rels, rm.key) {
-			continue
-		}
-		var list []struct {
-			Href       string `json:"href"`
-			Embeddable bool   `json:"embeddable"`
-		}
-		if json.Unmarshal(rm.raw, &list) != nil {
-			continue
-		}
+	for _, rl := range relLinks {
+		list := rl.links
 		entries := make([]json.RawMessage, len(list))
 		found := false
 		for i, l := range list {
@@ -159,7 +142,7 @@ func (e *embedder) object(raw []byte) []byte {
 			embedded.WriteByte(',')
 		}
 		count++
-		k, _ := json.Marshal(rm.key)
+		k, _ := json.Marshal(rl.rel)
 		embedded.Write(k)
 		embedded.WriteByte(':')
 		// Written by hand: json.Marshal would re-escape the bodies' HTML
@@ -184,33 +167,20 @@ func (e *embedder) object(raw []byte) []byte {
 	return out
 }
 
-// fetch GETs one embeddable href of this site (once per response).
+// fetch GETs one embeddable href of this site (once per response; most
+// were fetched already, in batches, by prefetch).
 func (e *embedder) fetch(href string) json.RawMessage {
 	if body, ok := e.cache[href]; ok {
 		return body
 	}
-	route, query, ok := e.g.routeOfURL(href)
+	t, ok := e.admit(href)
 	if !ok {
-		e.cache[href] = nil
 		return nil
 	}
-	q, _ := url.ParseQuery(query)
-	if !q.Has("context") {
-		query = joinQuery(query, "context=embed")
+	if !e.fromEdge(t) {
+		e.fetchOne(t)
 	}
-	// Embedded collections come whole: per_page is the route's maximum.
-	if !q.Has("per_page") {
-		if most, ok := e.perPageMax(route); ok {
-			query = joinQuery(query, "per_page="+strconv.Itoa(most))
-		}
-	}
-	res := e.g.do(e.ctx, e.table, subRequest{Method: http.MethodGet, Route: route, Query: query})
-	body := json.RawMessage(res.Body)
-	if len(body) == 0 {
-		body = json.RawMessage(`null`)
-	}
-	e.cache[href] = body
-	return body
+	return e.cache[href]
 }
 
 // routeOfURL maps an absolute REST URL of this site (pretty or

@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -147,12 +149,14 @@ type earlyErrorKey struct{}
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
-	// Parsed once for both rest_route checks below. The error is ignored:
-	// a malformed pair must not hide the well-formed ones.
-	query, _ := url.ParseQuery(r.URL.RawQuery)
+	// Read once, as the route kit reads it, for both rest_route checks
+	// below: "rest.route" or "+rest_route" is rest_route to the service,
+	// so it is to the gateway too.
+	query := rest.ParseQuery(r.URL.RawQuery)
+	restRoute, hasRoute := query.Scalar("rest_route")
 	// A "." or ".." segment is never forwarded: a service might resolve it
 	// to somewhere else (its internal endpoints, say).
-	dots := hasDotSegment(path) || hasDotSegment(query.Get("rest_route"))
+	dots := hasDotSegment(path) || hasDotSegment(restRoute)
 	if strings.HasPrefix(path, "/internal/") {
 		// The service-to-service endpoints are served on the internal
 		// listener only (InternalHandler); from outside they do not exist.
@@ -163,7 +167,6 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Only the gateway mints identities: whatever a client sent is dropped.
 	r.Header.Del(contract.IdentityHeader)
 	pretty := path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/")
-	hasRoute := query.Has("rest_route")
 	switch {
 	case pretty && !hasRoute:
 		g.serveREST(w, r, strings.TrimPrefix(path, RESTPrefix), r.URL.RawQuery)
@@ -183,17 +186,16 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// splitRESTRoute takes the rest_route parameter out of a raw query and keeps
-// the other parameters in their order (collection Link headers are built
-// from them).
+// splitRESTRoute takes the rest_route parameter (in every spelling the
+// route kit reads as it) out of a raw query and keeps the other parameters
+// in their order (collection Link headers are built from them). The route
+// is the one the kit reads: the last scalar value.
 func splitRESTRoute(raw string) (route, query string) {
+	route, _ = rest.ParseQuery(raw).Scalar("rest_route")
 	var keep []string
 	for _, part := range strings.Split(raw, "&") {
-		k, v, _ := strings.Cut(part, "=")
-		if uk, err := url.QueryUnescape(k); err == nil && uk == "rest_route" {
-			if uv, err := url.QueryUnescape(v); err == nil {
-				route = uv
-			}
+		k, _, _ := strings.Cut(part, "=")
+		if base, _ := rest.ParamName(k); base == "rest_route" {
 			continue
 		}
 		if part != "" {
@@ -227,26 +229,42 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		// Pages go through the edge cache like REST answers: a visitor
 		// with any cookie (a session, a post password) bypasses it, and
 		// every committed write starts a new generation.
-		query, _ := url.ParseQuery(r.URL.RawQuery)
+		query := rest.ParseQuery(r.URL.RawQuery)
 		if !edgecache.Safe(r, query) {
 			w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 		}
-		g.serveCached(w, r, kindSite, r.URL.Path, r.URL.RawQuery, query, func(w http.ResponseWriter) { g.serveSite(w, r, b) })
+		g.serveCached(w, r, kindSite, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, func(w http.ResponseWriter) { g.serveSite(w, r, b) })
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
+	drop := publicCredentials(r)
 	fill := func(w http.ResponseWriter) {
-		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery})
+		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery, DropHeaders: drop})
 	}
 	if !isUpload(r.URL.Path) {
 		fill(w)
 		return
 	}
-	query, _ := url.ParseQuery(r.URL.RawQuery)
+	query := rest.ParseQuery(r.URL.RawQuery)
 	if !edgecache.Safe(r, query) {
 		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 	}
-	g.serveCached(w, r, kindFile, r.URL.Path, r.URL.RawQuery, query, fill)
+	g.serveCached(w, r, kindFile, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, fill)
+}
+
+// publicCredentials are the client's credentials a public URL's service
+// has no use for, which the gateway therefore never forwards: uploaded
+// files need none; the marketplace authenticates its own API keys (an
+// api_key parameter or "Authorization: Bearer"), never a session cookie or
+// the site's Basic credentials.
+func publicCredentials(r *http.Request) []string {
+	if isUpload(r.URL.Path) {
+		return []string{"Authorization", "Cookie"}
+	}
+	if a := r.Header.Get("Authorization"); a != "" && !strings.HasPrefix(strings.ToLower(a), "bearer ") {
+		return []string{"Authorization", "Cookie"}
+	}
+	return []string{"Cookie"}
 }
 
 // serveREST handles a REST request: headers, authentication before routing,
@@ -254,11 +272,13 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQuery string) {
 	w = &wpSpelling{ResponseWriter: w}
 	route = rest.NormalizeRoute(route)
-	// Parsed once for the gateway's own checks; the error is ignored, as
-	// a malformed pair must not hide the well-formed ones.
-	query, _ := url.ParseQuery(rawQuery)
+	// Read once, as the route kit reads it, for the gateway's own checks
+	// (method overrides, _embed, _fields, the cache key): the service
+	// behind reads the same query the same way.
+	kq := rest.ParseQuery(rawQuery)
+	query := kq.Values()
 	var bump *bumpOnAnswer
-	if !edgecache.Safe(r, query) {
+	if !edgecache.Safe(r, kq) {
 		bump = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
 		w = bump
 	}
@@ -311,7 +331,7 @@ func (g *Gateway) serveREST(w http.ResponseWriter, r *http.Request, route, rawQu
 	}
 	g.restHeaders(w.Header(), r)
 	metrics.SetRoute(r.Context(), "rest:"+b.Name)
-	g.serveCached(w, r, kindREST, route, rawQuery, query, func(w http.ResponseWriter) {
+	g.serveCached(w, r, kindREST, route, edgecache.RESTQuery(rawQuery), kq, func(w http.ResponseWriter) {
 		g.forwardREST(w, r, b, route, rawQuery, query, caller)
 	})
 }
@@ -363,9 +383,17 @@ func (g *Gateway) authenticate(w http.ResponseWriter, r *http.Request) (identity
 	}
 	u, uuid, err := g.checkPassword(r.Context(), login, password, g.clientAddress(r))
 	var ae *accounts.AuthError
+	var te *accounts.ThrottledError
 	switch {
 	case errors.As(err, &ae):
 		return identity.Identity{}, "", rest.NewError(ae.Code, ae.Message, http.StatusUnauthorized)
+	case errors.As(err, &te):
+		// Too many failed application passwords for this account or
+		// address: refused unchecked until the window ends.
+		minutes := int(math.Ceil(te.Wait.Minutes()))
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(te.Wait.Seconds()))))
+		return identity.Identity{}, "", rest.NewError("rest_too_many_failed_logins",
+			fmt.Sprintf("Too many failed authentication attempts. Please try again in %d minutes.", minutes), http.StatusTooManyRequests)
 	case err != nil:
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("authentication lookup failed", "error", err.Error())
 		return identity.Identity{}, "", rest.NewError("rest_authentication_unavailable", "Authentication is temporarily unavailable.", http.StatusServiceUnavailable)

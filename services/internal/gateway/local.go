@@ -6,6 +6,7 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // Route prefixes the gateway serves itself (besides "/", "/batch/v1" and the
@@ -51,7 +52,7 @@ func (g *Gateway) buildLocal() (*rest.Server, error) {
 			Args:    rest.Props{{Name: "context", Schema: &rest.Schema{Default: "view"}}},
 			Handler: g.serveIndex}}},
 		{Path: "/batch/v1", Endpoints: []rest.Endpoint{{Methods: rest.Creatable,
-			Args: rest.BatchArgs(maxBatch), Handler: g.serveBatch}}},
+			Args: rest.BatchArgs(maxBatch), Handler: g.serveBatch, MaxBody: maxBatchBody}}},
 		// Every namespace's index; described per namespace by merged().
 		{Path: `/(?P<namespace>[\w-]+/[\w.-]+)`, Hidden: true, Describe: g.describeNamespace, Accept: g.isNamespace, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Args: rest.Props{
@@ -61,5 +62,26 @@ func (g *Gateway) buildLocal() (*rest.Server, error) {
 			Handler: g.serveNamespace}}},
 	}
 	routes = append(routes, g.extraRoutes()...)
+	limitBodies(routes)
 	return rest.New(rest.Options{RootURL: g.apiRoot(), Prefix: RESTPrefix, Caller: callerOf, Logger: g.cfg.Logger}, routes...)
+}
+
+// Body limits of the gateway's own routes (rest.Endpoint.MaxBody), chosen
+// from what they need: a batch carries up to 25 writes of any service, so
+// it keeps the services' limit; every other route of the gateway (users,
+// application passwords, oEmbed, the extensions) takes a few fields.
+const (
+	maxBatchBody = contract.DefaultMaxBodyBytes
+	maxOwnBody   = 1 << 20
+)
+
+// limitBodies gives every endpoint that declares no body limit maxOwnBody.
+func limitBodies(routes []rest.Route) {
+	for i := range routes {
+		for j := range routes[i].Endpoints {
+			if ep := &routes[i].Endpoints[j]; ep.MaxBody == 0 {
+				ep.MaxBody = maxOwnBody
+			}
+		}
+	}
 }

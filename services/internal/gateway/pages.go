@@ -174,19 +174,41 @@ func (g *Gateway) serveAjax(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte("0"))
 }
 
-// sameSiteTarget returns raw when it is a safe place to send the person
-// after signing in: a path on this site, or an absolute URL of this site's
-// origin. Anything else (other hosts, "//host", "/\host", javascript:) is "".
+// sameSiteTarget returns the target after normalising it as a browser
+// would (WHATWG URL parsing: C0 controls and spaces trimmed, every tab, CR
+// and LF removed, backslashes read as slashes) when it is then a safe place
+// to send the person after signing in: a path on this site, or an absolute
+// URL of this site's origin. Anything else ("//host", "/<TAB>/host",
+// "/\host", other hosts, javascript:) is "", and the caller falls back to
+// its own page, as WordPress's wp_validate_redirect falls back to the admin.
 func (g *Gateway) sameSiteTarget(raw string) string {
-	if raw == "" || strings.ContainsAny(raw, "\\\r\n\x00") {
+	target := browserURL(raw)
+	if target == "" || strings.IndexFunc(target, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 		return ""
 	}
-	if strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//") {
-		return raw
+	if strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "//") {
+		return target
 	}
-	u, err := parseAbsolute(raw)
+	u, err := parseAbsolute(target)
 	if err != nil || g.site == nil || !strings.EqualFold(u.Scheme, g.site.Scheme) || !strings.EqualFold(u.Host, g.site.Host) {
 		return ""
 	}
+	return target
+}
+
+// browserURL is what a browser's URL parser reads in a Location value
+// before resolving it: leading and trailing C0 controls and spaces go, tab,
+// CR and LF anywhere are skipped, and "\" is "/" in http(s) URLs.
+func browserURL(raw string) string {
+	raw = strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 })
+	raw = strings.Map(func(r rune) rune {
+		switch r {
+		case '\t', '\n', '\r':
+			return -1
+		case '\\':
+			return '/'
+		}
+		return r
+	}, raw)
 	return raw
 }

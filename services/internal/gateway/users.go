@@ -249,6 +249,7 @@ func (g *Gateway) listUsers(r *rest.Request) (*rest.Response, error) {
 	if r.Has("offset") {
 		q.Offset = int(r.Int("offset"))
 	}
+	q.SearchPublic = !c.Can("list_users")
 	if r.String("who") == "authors" || !c.Can("list_users") {
 		q.Roles = intersectRoles(q.Roles, []string{"administrator", "editor", "author", "contributor"})
 	}

@@ -23,6 +23,11 @@ import "encoding/json"
 // failing request keeps its error, every other one gets
 // rest_batch_rolled_back (424). Mixed-owner batches keep WordPress's
 // semantics (validated together, run one by one).
+//
+// A batch of reads only (GET or HEAD: the gateway's _embed fetches, one
+// call per service instead of one per embedded link) runs each request on
+// its own, outside any transaction, to the end: every request has its
+// response, failures included, and committed is true.
 const BatchPath = "/internal/batch/v1"
 
 // BatchRequest is the body the gateway posts to BatchPath.

@@ -59,7 +59,7 @@ func (s *Store) Authenticate(ctx context.Context, login, password, remoteIP stri
 // AuthenticatePassword is Authenticate that also returns the uuid of the
 // application password that matched (for introspection).
 func (s *Store) AuthenticatePassword(ctx context.Context, login, password, remoteIP string) (User, string, error) {
-	u, uuid, _, err := s.authenticatePassword(ctx, login, password, remoteIP)
+	u, uuid, _, err := s.throttledAuthenticate(ctx, login, password, remoteIP)
 	return u, uuid, err
 }
 

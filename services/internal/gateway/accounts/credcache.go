@@ -89,7 +89,7 @@ func (c *CredentialCache) AuthenticatePassword(ctx context.Context, login, passw
 	}
 	gen, online := c.gen, c.online
 	c.mu.Unlock()
-	u, uuid, due, err := c.store.authenticatePassword(ctx, login, password, remoteIP)
+	u, uuid, due, err := c.store.throttledAuthenticate(ctx, login, password, remoteIP)
 	if err != nil || !online {
 		return u, uuid, err
 	}

@@ -54,6 +54,8 @@ type Store struct {
 	pool   *pgxpool.Pool
 	hasher Hasher
 	now    func() time.Time
+	// appThrottle limits failed application passwords (throttle.go).
+	appThrottle Throttle
 	// onChange runs after a write that may end a verified credential's
 	// validity (a CredentialCache's Invalidate); nil for none.
 	onChange func()
@@ -69,7 +71,7 @@ func (s *Store) changed() {
 
 // New returns a store on pool (search_path = gateway schema).
 func New(pool *pgxpool.Pool, hasher Hasher) *Store {
-	return &Store{pool: pool, hasher: hasher, now: time.Now}
+	return &Store{pool: pool, hasher: hasher, now: time.Now, appThrottle: DefaultAppThrottle}
 }
 
 // Pool is the store's connection pool (the gateway's schema), for the
@@ -195,15 +197,20 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
 
 // ListQuery filters ListUsers.
 type ListQuery struct {
-	Search  string
-	Include []int64
-	Exclude []int64
-	Roles   []string
-	Slugs   []string
-	OrderBy string // id, name, registered_date, slug, email, url, include
-	Desc    bool
-	Offset  int
-	Limit   int
+	Search string
+	// SearchPublic limits Search to the columns anyone may see (login,
+	// slug, display name): WordPress searches only ID, user_login,
+	// user_nicename and display_name for callers without list_users, so
+	// e-mail addresses and URLs are no oracle.
+	SearchPublic bool
+	Include      []int64
+	Exclude      []int64
+	Roles        []string
+	Slugs        []string
+	OrderBy      string // id, name, registered_date, slug, email, url, include
+	Desc         bool
+	Offset       int
+	Limit        int
 }
 
 // ListUsers returns one page of users and the total number of matches.
@@ -213,7 +220,11 @@ func (s *Store) ListUsers(ctx context.Context, q ListQuery) ([]User, int, error)
 	arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
 	if q.Search != "" {
 		p := arg("%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q.Search)) + "%")
-		where = append(where, fmt.Sprintf("(lower(login) LIKE %[1]s OR lower(email) LIKE %[1]s OR lower(display_name) LIKE %[1]s OR lower(slug) LIKE %[1]s OR lower(url) LIKE %[1]s)", p))
+		if q.SearchPublic {
+			where = append(where, fmt.Sprintf("(lower(login) LIKE %[1]s OR lower(display_name) LIKE %[1]s OR lower(slug) LIKE %[1]s)", p))
+		} else {
+			where = append(where, fmt.Sprintf("(lower(login) LIKE %[1]s OR lower(email) LIKE %[1]s OR lower(display_name) LIKE %[1]s OR lower(slug) LIKE %[1]s OR lower(url) LIKE %[1]s)", p))
+		}
 	}
 	if len(q.Include) > 0 {
 		where = append(where, "id = ANY("+arg(q.Include)+")")

@@ -3,9 +3,10 @@ package edgecache
 import (
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 func entry(body string) *Entry {
@@ -20,26 +21,40 @@ func TestKeyNormalisesQueryAndVaryHeaders(t *testing.T) {
 		}
 		return out
 	}
-	same := []struct{ a, b string }{
-		{"per_page=2&page=1", "page=1&per_page=2"},
-		{"search=a%20b", "search=a+b"},
-		{"%70age=1", "page=1"},
-		{"a=1&&b=2", "b=2&a=1"},
+	// REST queries are keyed as the route kit reads them.
+	keys := []struct {
+		a, b string
+		same bool
+	}{
+		{"per_page=2&page=1", "page=1&per_page=2", true},
+		{"search=a%20b", "search=a+b", true},
+		{"%70age=1", "page=1", true},
+		{"a=1&&b=2", "b=2&a=1", true},
+		{"per.page=3", "per_page=3", true},
+		{"+_fields=id", "_fields=id", true},
+		// PHP reads "." as "_" and keeps the last of equal names: these are
+		// per_page=3 and per_page=1 (issue 26: one entry for both).
+		{"per_page=1&per.page=3", "per.page=3&per_page=1", false},
+		{"per_page=1&per_page=3", "per_page=3&per_page=1", false},
+		{"a[]=1&a[]=2", "a[]=2&a[]=1", false},
+		{"a[x]=1&a[y]=2", "a[y]=2&a[x]=1", true},
 	}
-	for _, c := range same {
-		if Key("GET", "rest:", "/cms/v2/posts", c.a, nil) != Key("GET", "rest:", "/cms/v2/posts", c.b, nil) {
-			t.Errorf("%q and %q: different keys", c.a, c.b)
+	for _, c := range keys {
+		ka, kb := Key("GET", "rest:", "/cms/v2/posts", RESTQuery(c.a), nil), Key("GET", "rest:", "/cms/v2/posts", RESTQuery(c.b), nil)
+		if (ka == kb) != c.same {
+			t.Errorf("%q and %q: same key %v, want %v", c.a, c.b, ka == kb, c.same)
 		}
 	}
-	base := Key("GET", "rest:", "/cms/v2/posts", "a[]=1&a[]=2", h("Origin", "https://a.example"))
+	q := RESTQuery("a[]=1&a[]=2")
+	base := Key("GET", "rest:", "/cms/v2/posts", q, h("Origin", "https://a.example"))
 	differ := map[string]string{
-		"value order of one name": Key("GET", "rest:", "/cms/v2/posts", "a[]=2&a[]=1", h("Origin", "https://a.example")),
-		"method":                  Key("HEAD", "rest:", "/cms/v2/posts", "a[]=1&a[]=2", h("Origin", "https://a.example")),
-		"kind":                    Key("GET", "file:", "/cms/v2/posts", "a[]=1&a[]=2", h("Origin", "https://a.example")),
-		"path":                    Key("GET", "rest:", "/cms/v2/pages", "a[]=1&a[]=2", h("Origin", "https://a.example")),
-		"origin":                  Key("GET", "rest:", "/cms/v2/posts", "a[]=1&a[]=2", h("Origin", "https://b.example")),
-		"no origin":               Key("GET", "rest:", "/cms/v2/posts", "a[]=1&a[]=2", nil),
-		"accept-language":         Key("GET", "rest:", "/cms/v2/posts", "a[]=1&a[]=2", h("Origin", "https://a.example", "Accept-Language", "fr")),
+		"value order of one name": Key("GET", "rest:", "/cms/v2/posts", RESTQuery("a[]=2&a[]=1"), h("Origin", "https://a.example")),
+		"method":                  Key("HEAD", "rest:", "/cms/v2/posts", q, h("Origin", "https://a.example")),
+		"kind":                    Key("GET", "file:", "/cms/v2/posts", q, h("Origin", "https://a.example")),
+		"path":                    Key("GET", "rest:", "/cms/v2/pages", q, h("Origin", "https://a.example")),
+		"origin":                  Key("GET", "rest:", "/cms/v2/posts", q, h("Origin", "https://b.example")),
+		"no origin":               Key("GET", "rest:", "/cms/v2/posts", q, nil),
+		"accept-language":         Key("GET", "rest:", "/cms/v2/posts", q, h("Origin", "https://a.example", "Accept-Language", "fr")),
 	}
 	for what, k := range differ {
 		if k == base {
@@ -56,12 +71,12 @@ func TestKeyNormalisesQueryAndVaryHeaders(t *testing.T) {
 }
 
 func TestCacheableSafeStorable(t *testing.T) {
-	req := func(method, target string, hdr ...string) (*http.Request, url.Values) {
+	req := func(method, target string, hdr ...string) (*http.Request, rest.Query) {
 		r := httptest.NewRequest(method, target, nil)
 		for i := 0; i < len(hdr); i += 2 {
 			r.Header.Set(hdr[i], hdr[i+1])
 		}
-		return r, r.URL.Query()
+		return r, rest.ParseQuery(r.URL.RawQuery)
 	}
 	cases := []struct {
 		name            string
@@ -80,6 +95,12 @@ func TestCacheableSafeStorable(t *testing.T) {
 		{"nonce query", "GET", "/x?_wpnonce=abc", nil, false, true},
 		{"_method", "GET", "/x?_method=DELETE", nil, false, false},
 		{"override header", "GET", "/x", []string{"X-HTTP-Method-Override", "DELETE"}, false, false},
+		// Every spelling the route kit reads as _method (issue 26: an
+		// authenticated GET ...?+_method=POST wrote without invalidating).
+		{"_method after a blank", "GET", "/x?+_method=POST", nil, false, false},
+		{"_method percent-encoded", "GET", "/x?%5Fmethod=POST", nil, false, false},
+		{"_method after an encoded blank", "GET", "/x?%20_method=POST", nil, false, false},
+		{"_wpnonce after a blank", "GET", "/x?+_wpnonce=abc", nil, false, true},
 	}
 	for _, c := range cases {
 		r, q := req(c.method, c.target, c.hdr...)

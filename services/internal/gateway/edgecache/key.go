@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"siteplane.dev/services/internal/platform/rest"
 )
 
 // VaryHeaders are the request headers that may change an anonymous answer
@@ -13,23 +15,37 @@ import (
 var VaryHeaders = []string{"Origin", "Accept", "Accept-Encoding", "Accept-Language"}
 
 // Key is the cache key of a request: method, path (the REST route, or the
-// URL path of a public file, with kind telling them apart), the query with
-// its pairs decoded, re-encoded and ordered by name (the values of one name
-// keep their order: "a[]=1&a[]=2" is not "a[]=2&a[]=1"), and the values of
-// VaryHeaders.
-func Key(method, kind, path, rawQuery string, h http.Header) string {
+// URL path of a public file, with kind telling them apart), the query in
+// one spelling of what its reader reads (for REST routes the route kit's
+// rest.Query.Canonical, for files and pages NormalizeQuery), and the values
+// of VaryHeaders.
+func Key(method, kind, path, query string, h http.Header) string {
 	var b strings.Builder
 	b.WriteString(method)
 	b.WriteByte(' ')
 	b.WriteString(kind)
 	b.WriteString(path)
 	b.WriteByte('?')
-	b.WriteString(NormalizeQuery(rawQuery))
+	b.WriteString(query)
 	for _, name := range VaryHeaders {
 		b.WriteByte(0)
 		b.WriteString(strings.Join(h.Values(name), ","))
 	}
 	return b.String()
+}
+
+// RESTQuery is the spelling in keys of a REST request's query: what the
+// route kit reads from it (rest.Query.Canonical), so two queries share an
+// entry exactly when the service reads them alike ("?per_page=1&per.page=3"
+// is per_page=3 and "?per.page=3&per_page=1" is per_page=1: PHP reads "."
+// in a name as "_", and the last of two equal names wins). A query the kit
+// reads only in part (over its limits) matches only itself.
+func RESTQuery(raw string) string {
+	q := rest.ParseQuery(raw)
+	if q.Err() != nil {
+		return "raw:" + raw
+	}
+	return q.Canonical()
 }
 
 // NormalizeQuery orders a query's pairs by name and spells them one way.
@@ -63,32 +79,36 @@ func NormalizeQuery(raw string) string {
 
 // pathOfKey is the kind+path part of a key.
 func pathOfKey(key string) string {
-	_, rest, _ := strings.Cut(key, " ")
-	p, _, _ := strings.Cut(rest, "?")
+	_, after, _ := strings.Cut(key, " ")
+	p, _, _ := strings.Cut(after, "?")
 	return p
 }
 
 // Cacheable reports whether a request may be answered from the cache or
 // fill it: an anonymous GET or HEAD. Any credential (Authorization, a
-// cookie, a nonce) and any method override make it a bypass.
-func Cacheable(r *http.Request, query url.Values) bool {
+// cookie, a nonce) and any method override the route kit honours make it a
+// bypass. q is the query as the kit reads it (rest.ParseQuery), so
+// "+_method" or "_wpnonce[]" are seen as the service will see them.
+func Cacheable(r *http.Request, q rest.Query) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	for _, h := range []string{"Authorization", "Cookie", "X-WP-Nonce", "X-HTTP-Method-Override"} {
+	for _, h := range []string{"Authorization", "Cookie", "X-WP-Nonce"} {
 		if r.Header.Get(h) != "" {
 			return false
 		}
 	}
-	return !query.Has("_method") && !query.Has("_wpnonce")
+	return q.MethodOverride(r.Header) == "" && !q.Has("_method") && !q.Has("_wpnonce")
 }
 
-// Safe reports whether a request cannot write: GET, HEAD or OPTIONS with no
-// method override. Every other request bumps the generation when answered.
-func Safe(r *http.Request, query url.Values) bool {
+// Safe reports whether a request cannot write: GET, HEAD or OPTIONS that
+// the route kit runs as such (no _method in any spelling it reads, no
+// X-HTTP-Method-Override). Every other request bumps the generation when
+// answered.
+func Safe(r *http.Request, q rest.Query) bool {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return r.Header.Get("X-HTTP-Method-Override") == "" && !query.Has("_method")
+		return r.Header.Get("X-HTTP-Method-Override") == "" && !q.Has("_method")
 	}
 	return false
 }

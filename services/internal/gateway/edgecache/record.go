@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // XCache is the response header that says how an answer was served.
@@ -15,7 +16,11 @@ const XCache = "X-Cache"
 // gateway's WordPress spellings included).
 func Serve(w http.ResponseWriter, r *http.Request, e *Entry) {
 	h := w.Header()
-	clear(h)
+	for k := range h {
+		if !perRequest(k) {
+			delete(h, k)
+		}
+	}
 	for k, vs := range e.Header {
 		h[k] = slices.Clone(vs)
 	}
@@ -87,5 +92,18 @@ func (rec *Recorder) Entry() (*Entry, bool) {
 	if cl := rec.header.Get("Content-Length"); cl != "" && !rec.head && cl != strconv.Itoa(rec.body.Len()) {
 		return nil, false
 	}
-	return &Entry{Status: rec.status, Header: rec.header.Clone(), Body: bytes.Clone(rec.body.Bytes())}, true
+	h := rec.header.Clone()
+	for k := range h {
+		if perRequest(k) {
+			delete(h, k)
+		}
+	}
+	return &Entry{Status: rec.status, Header: h, Body: bytes.Clone(rec.body.Bytes())}, true
+}
+
+// perRequest reports whether a response header belongs to one request and
+// so is never stored nor replayed: the request id (each caller keeps its
+// own) and the date (the server writes the current one).
+func perRequest(name string) bool {
+	return strings.EqualFold(name, "X-Request-Id") || strings.EqualFold(name, "Date")
 }

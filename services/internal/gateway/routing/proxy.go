@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -110,6 +111,15 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.Timeout)
 	defer cancel()
 	inFwd := r.Header.Get("X-Forwarded-For")
+	// A failure to read the client's body (a malformed chunked encoding, a
+	// connection cut mid-body) is the client's error, answered 400, not a
+	// failure of the service (502).
+	var body *clientBody
+	if r.Body != nil && r.Body != http.NoBody {
+		body = &clientBody{ReadCloser: r.Body}
+		r = r.Clone(r.Context())
+		r.Body = body
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			base := t.Backend.Base
@@ -135,6 +145,9 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 		ModifyResponse: t.ModifyResponse,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			status, code, msg := Classify(err)
+			if body != nil && body.err != nil && status != http.StatusRequestEntityTooLarge {
+				status, code, msg = http.StatusBadRequest, "rest_invalid_body", "The request body could not be read."
+			}
 			if p.onError != nil {
 				p.onError(r, status, err)
 			}
@@ -168,4 +181,18 @@ func Classify(err error) (status int, code, message string) {
 func isDialError(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial" || strings.Contains(err.Error(), "connection refused")
+}
+
+// clientBody records the first error reading the client's request body.
+type clientBody struct {
+	io.ReadCloser
+	err error
+}
+
+func (b *clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
 }

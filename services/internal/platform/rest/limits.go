@@ -134,29 +134,3 @@ func fieldsCount(v any) int {
 	}
 	return 1
 }
-
-// jsonTooDeep reports whether v nests more than left arrays and objects
-// inside one another.
-func jsonTooDeep(v any, left int) bool {
-	switch x := v.(type) {
-	case []any:
-		if left == 0 {
-			return true
-		}
-		for _, e := range x {
-			if jsonTooDeep(e, left-1) {
-				return true
-			}
-		}
-	case map[string]any:
-		if left == 0 {
-			return true
-		}
-		for _, e := range x {
-			if jsonTooDeep(e, left-1) {
-				return true
-			}
-		}
-	}
-	return false
-}

@@ -82,6 +82,11 @@ type Endpoint struct {
 	// and how much to hold: media uploads wait for their decode budget
 	// before reading, so queued uploads stay in the socket, not the heap.
 	StreamBody bool
+	// MaxBody is the most bytes this endpoint's request body may hold,
+	// chosen from what the endpoint needs (0: Options.MaxBodyBytes, which
+	// also caps it). It is enforced while reading, and a Content-Length
+	// over it is refused before anything is read: 413 rest_body_too_large.
+	MaxBody int64
 }
 
 // HandlerFunc is the type of Endpoint.Handler, for functions that build

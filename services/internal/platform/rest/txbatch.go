@@ -86,8 +86,20 @@ func batchResponseObject(committed bool, responses []contract.BatchSubResponse) 
 
 func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []Call) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
 	calls := make([]Call, len(in.Requests))
+	reads := true
 	for i, req := range in.Requests {
 		calls[i] = subCall(req)
+		reads = reads && (calls[i].Method == http.MethodGet || calls[i].Method == http.MethodHead)
+	}
+	if reads {
+		// Reads only (the gateway's _embed fetches, contract.BatchPath):
+		// each runs on its own, as a GET over HTTP would, and a failed one
+		// (a 401 for a private resource) is an answer, not the end.
+		responses := make([]contract.BatchSubResponse, 0, len(calls))
+		for _, call := range calls {
+			responses = append(responses, subResponse(srv.Do(ctx, call)))
+		}
+		return responses, true, nil
 	}
 	tx, err := begin(ctx, calls)
 	if err != nil {
@@ -96,16 +108,9 @@ func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
 	responses := make([]contract.BatchSubResponse, 0, len(in.Requests))
 	for _, call := range calls {
-		res := srv.Do(tx.Context, call)
-		entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
-		for k, vs := range res.Header {
-			entry.Headers[k] = strings.Join(vs, ", ")
-		}
-		if len(bytes.TrimSpace(entry.Body)) == 0 {
-			entry.Body = json.RawMessage("null")
-		}
+		entry := subResponse(srv.Do(tx.Context, call))
 		responses = append(responses, entry)
-		if res.Status >= 400 {
+		if entry.Status >= 400 {
 			return responses, false, tx.Rollback(ctx)
 		}
 	}
@@ -113,6 +118,18 @@ func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []
 		return nil, false, postgres.CommitError(err)
 	}
 	return responses, true, nil
+}
+
+// subResponse is the batch entry of one call's result.
+func subResponse(res Result) contract.BatchSubResponse {
+	entry := contract.BatchSubResponse{Status: res.Status, Headers: map[string]string{}, Body: res.Body}
+	for k, vs := range res.Header {
+		entry.Headers[k] = strings.Join(vs, ", ")
+	}
+	if len(bytes.TrimSpace(entry.Body)) == 0 {
+		entry.Body = json.RawMessage("null")
+	}
+	return entry
 }
 
 // subCall is the in-process call of one batch sub-request (POST when the

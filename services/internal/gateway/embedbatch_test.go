@@ -1,0 +1,179 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/edgecache"
+	"siteplane.dev/services/internal/gateway/migrations"
+	"siteplane.dev/services/internal/gateway/routing"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/pgtest"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// embedSite is a gateway in front of a kit service holding 100 posts, each
+// linking an author (a gateway user), featured media (one item; every
+// tenth refused), its tags and its replies (collections), and counting the
+// HTTP requests the service receives.
+type embedSite struct {
+	gw       *Gateway
+	requests atomic.Int64
+}
+
+func newEmbedSite(t *testing.T) *embedSite {
+	t.Helper()
+	pool := pgtest.NewPool(t, "gateway", migrations.FS)
+	store := accounts.New(pool, accounts.NewHasher(testKey))
+	if _, err := store.Bootstrap(context.Background(), accounts.Admin{Login: "admin", Email: "admin@example.com", Password: accounts.GeneratePassword()}); err != nil {
+		t.Fatal(err)
+	}
+	ctxArg := rest.Prop{Name: "context", Schema: &rest.Schema{Type: "string", Enum: []any{"view", "embed", "edit"}, Default: "view"}}
+	perPage := rest.Prop{Name: "per_page", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0), Default: 10}}
+	postArg := rest.Prop{Name: "post", Schema: &rest.Schema{Type: "integer"}}
+	list := func(r *rest.Request) (*rest.Response, error) {
+		var out []rest.Item
+		for id := int64(1); id <= min(100, r.Int("per_page")); id++ {
+			out = append(out, rest.Item{Data: rest.Object{{Key: "id", Value: id}, {Key: "title", Value: fmt.Sprintf("post %d", id)}},
+				Links: rest.Links{
+					{Rel: "self", Href: r.URL(fmt.Sprintf("/cms/v2/posts/%d", id))},
+					rest.EmbeddableLink("author", r.URL("/cms/v2/users/1")),
+					rest.EmbeddableLink(rest.APIRelPrefix+"featuredmedia", r.URL(fmt.Sprintf("/cms/v2/media/%d", id))),
+					rest.EmbeddableLink(rest.APIRelPrefix+"term", r.URL(fmt.Sprintf("/cms/v2/tags?post=%d", id))),
+					rest.EmbeddableLink("replies", r.URL(fmt.Sprintf("/cms/v2/comments?post=%d", id))),
+				}})
+		}
+		return rest.OK(out), nil
+	}
+	media := func(r *rest.Request) (*rest.Response, error) {
+		id := r.Int("id")
+		if id%10 == 7 {
+			return nil, rest.Forbidden(r)
+		}
+		return rest.OK(rest.Object{{Key: "id", Value: id}, {Key: "source_url", Value: fmt.Sprintf("%s/cms-content/uploads/%d.jpg", siteURL, id)}}), nil
+	}
+	children := func(kind string) rest.HandlerFunc {
+		return func(r *rest.Request) (*rest.Response, error) {
+			out := []any{}
+			if p := r.Int("post"); kind == "tags" || p%2 == 1 {
+				out = append(out, rest.Object{{Key: "id", Value: p}, {Key: "name", Value: fmt.Sprintf("%s of %d", kind, p)}})
+			}
+			return rest.OK(out), nil
+		}
+	}
+	get := func(h rest.HandlerFunc, args ...rest.Prop) []rest.Endpoint {
+		return []rest.Endpoint{{Methods: rest.Readable, Args: args, Handler: h}}
+	}
+	srv, err := rest.New(rest.Options{RootURL: siteURL + RESTPrefix + "/", Caller: callerOf},
+		rest.Route{Namespace: "cms/v2", Path: "/posts", Endpoints: get(list, ctxArg, perPage, rest.Prop{Name: "page", Schema: &rest.Schema{Type: "integer"}})},
+		rest.Route{Namespace: "cms/v2", Path: `/media/(?P<id>[\d]+)`, Endpoints: get(media, ctxArg)},
+		rest.Route{Namespace: "cms/v2", Path: "/tags", Endpoints: get(children("tags"), ctxArg, perPage, postArg)},
+		rest.Route{Namespace: "cms/v2", Path: "/comments", Endpoints: get(children("comments"), ctxArg, perPage, postArg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noop := func(context.Context) error { return nil }
+	mux := http.NewServeMux()
+	mux.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	mux.Handle(contract.BatchPath, rest.TxBatchHandler(srv, func(ctx context.Context, _ []rest.Call) (*rest.Tx, error) {
+		return &rest.Tx{Context: ctx, Commit: noop, Rollback: noop}, nil
+	}, nil))
+	mux.Handle("/", srv)
+	s := &embedSite{}
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != contract.RouteDescriptionsPath {
+			s.requests.Add(1)
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(svc.Close)
+	tb, err := routing.Compile(contract.DefaultRoutes(map[string]string{contract.ServiceContent: svc.URL, contract.ServiceMedia: svc.URL}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := edgecache.New(16 << 20)
+	c.SetOnline(true)
+	s.gw, err = New(Config{Store: store, Routes: routing.NewStatic(tb), Proxy: routing.NewProxy(routing.ProxyConfig{}, rest.WriteErrorCode, nil),
+		Keys: identity.Static(testKey), Secret: testKey, Site: contract.DefaultSite(siteURL), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// get answers target anonymously and says how many requests the service
+// received meanwhile.
+func (s *embedSite) get(t *testing.T, target string) (string, int64) {
+	t.Helper()
+	before := s.requests.Load()
+	rec := httptest.NewRecorder()
+	s.gw.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+	if rec.Code != 200 {
+		t.Fatalf("%s: %d %s", target, rec.Code, rec.Body)
+	}
+	return rec.Body.String(), s.requests.Load() - before
+}
+
+// _embed fetches linked resources in batches: one call per service per 100
+// links instead of one per link (issue 26: 302 requests for 100 posts), with
+// the same answer as fetching each link alone; an anonymous caller's
+// embedded resources then come from the edge cache, so a cache-buster costs
+// only the list itself.
+func TestEmbedFetchesInBatches(t *testing.T) {
+	serial := newEmbedSite(t)
+	prefetchEmbeds = false
+	want, oneByOne := serial.get(t, "/cms-json/cms/v2/posts?per_page=100&_embed")
+	prefetchEmbeds = true
+	if oneByOne < 300 {
+		t.Fatalf("one link at a time cost %d requests, want 301 (the reference)", oneByOne)
+	}
+	s := newEmbedSite(t)
+	tests := []struct {
+		name, target string
+		most         int64
+	}{
+		// The list, then 100 media (one call) and 200 tags and replies
+		// (two calls): the author is the gateway's own.
+		{"first page", "/cms-json/cms/v2/posts?per_page=100&_embed", 4},
+		// A cache-buster misses the edge cache for the list, not for what
+		// it embeds: only the refused media (errors are never cached) are
+		// asked again, in one call.
+		{"cache-buster", "/cms-json/cms/v2/posts?per_page=100&_embed&buster=1", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, n := s.get(t, tc.target)
+			if got != want {
+				t.Fatalf("answer differs from one link at a time:\n%.400s\nwant\n%.400s", got, want)
+			}
+			if n > tc.most {
+				t.Fatalf("%d requests to the service, want at most %d", n, tc.most)
+			}
+		})
+	}
+	if !strings.Contains(want, `"rest_forbidden"`) || !strings.Contains(want, `"comments of 1"`) {
+		t.Fatalf("reference without the refused media or the replies: %.300s", want)
+	}
+}
+
+// At most maxEmbedded distinct links are resolved for one answer.
+func TestEmbedIsCapped(t *testing.T) {
+	s := newEmbedSite(t)
+	defer func(n int) { maxEmbedded = n }(maxEmbedded)
+	maxEmbedded = 7
+	got, _ := s.get(t, "/cms-json/cms/v2/posts?per_page=100&_embed")
+	// In order: the author, media 1, tags and replies of post 1, then
+	// media 2, tags and replies of post 2; nothing of post 3 on.
+	if media, tags := strings.Count(got, `"source_url"`), strings.Count(got, `"tags of`); media != 2 || tags != 2 {
+		t.Fatalf("%d media and %d tags embedded, want 2 and 2", media, tags)
+	}
+}
