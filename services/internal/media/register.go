@@ -2,7 +2,6 @@ package media
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 
@@ -67,6 +66,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	}
 	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
 	go idem.Cleanup(ctx, time.Hour)
+	env.Router.Use(svc.limitBodies) // before anything reads a body (guard.go)
 	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv))
@@ -79,23 +79,6 @@ func Register(ctx context.Context, env *service.Env) error {
 func (s *Service) NewServer() (*rest.Server, error) {
 	return rest.New(rest.Options{RootURL: strings.TrimRight(s.site.URL, "/") + "/cms-json/",
 		MaxBodyBytes: s.maxUpload + multipartSlack, Logger: s.logger}, s.routes()...)
-}
-
-// limitUploads answers an upload whose announced length is over the limit
-// with WordPress's error before the body is read.
-func (s *Service) limitUploads(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.EqualFold(strings.TrimRight(r.URL.Path, "/"), routePrefix) &&
-			r.ContentLength > s.maxUpload+multipartSlack {
-			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-			w.Header().Set("Connection", "close")
-			w.WriteHeader(http.StatusBadRequest)
-			body, _ := s.errFileTooBig().MarshalJSON()
-			w.Write(body)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // DefaultMemoryLimit is the media process's soft memory limit (runtime/debug)
