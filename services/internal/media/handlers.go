@@ -1,7 +1,6 @@
 package media
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -315,10 +314,11 @@ func (s *Service) postProcess(r *rest.Request) (*rest.Response, error) {
 
 // fillSizes generates the named sizes of a from its stored original.
 func (s *Service) fillSizes(ctx context.Context, a *Attachment, names []string) (*Attachment, error) {
-	data, err := s.readBlob(ctx, a.File)
+	original, size, err := s.spoolBlob(ctx, a.File)
 	if err != nil {
 		return nil, s.writeError(ctx, "read original", err)
 	}
+	defer original.Close()
 	var want []imageSize
 	for _, n := range names {
 		if sz, ok := sizeByName(n); ok {
@@ -329,7 +329,7 @@ func (s *Service) fillSizes(ctx context.Context, a *Attachment, names []string) 
 	if a.Details.ImageMeta != nil {
 		orientation = a.Details.ImageMeta.orientation()
 	}
-	sizes, err := s.img.GenerateSizes(ctx, bytes.NewReader(data), int64(len(data)), a.Mime, orientation, want)
+	sizes, err := s.img.GenerateSizes(ctx, original, size, a.Mime, orientation, want)
 	if err != nil {
 		return nil, imageError(err)
 	}

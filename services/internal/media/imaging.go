@@ -37,7 +37,9 @@ var errUndecodable = errors.New("image cannot be decoded")
 // 12 MiB for 4000×3000) and 4 MiB of buffers and encoded sizes. A 12 MP
 // baseline JPEG weighs 33 MiB, so with the default 40 MiB concurrent 12 MP
 // uploads are decoded one after the other while small images pass beside
-// them. A decode heavier than the budget takes all of it, so it runs alone.
+// them. Work heavier than the whole budget is refused before anything is
+// decoded (errOverBudget): the budget follows the process's memory limit
+// (DecodeBudget), so running it anyway, even alone, would exceed it.
 // Waiting is bounded by the request: a request that ends (client gone,
 // server timeout) stops waiting and gets rest_upload_canceled. An image
 // whose header announces more than MaxPixels is refused before any pixel
@@ -122,19 +124,27 @@ func opaque(img image.Image) bool {
 
 func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
 	var buf bytes.Buffer
+	if err := p.encodeTo(&buf, img, mime); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// encodeTo writes img to w in the format mime.
+func (p *Processor) encodeTo(w io.Writer, img image.Image, mime string) error {
 	var err error
 	switch mime {
 	case "image/png":
-		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
+		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, img)
 	case "image/gif":
-		err = gif.Encode(&buf, img, &gif.Options{NumColors: 256})
+		err = gif.Encode(w, img, &gif.Options{NumColors: 256})
 	default:
-		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: p.Quality})
+		err = jpeg.Encode(w, img, &jpeg.Options{Quality: p.Quality})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", mime, err)
+		return fmt.Errorf("encode %s: %w", mime, err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // GenerateSizes decodes the size bytes of src (an image of type mime) and

@@ -56,8 +56,7 @@ func rotateAny(img image.Image, angle float64, opaqueOut bool) (image.Image, err
 	rad := angle * math.Pi / 180
 	sin, cos := math.Sin(rad), math.Cos(rad)
 	w, h := float64(b.Dx()), float64(b.Dy())
-	ow := int(math.Ceil(math.Abs(w*cos) + math.Abs(h*sin) - 1e-9))
-	oh := int(math.Ceil(math.Abs(w*sin) + math.Abs(h*cos) - 1e-9))
+	ow, oh := rotatedSize(b.Dx(), b.Dy(), angle)
 	if ow < 1 || oh < 1 || int64(ow)*int64(oh) > maxRotatedPixels {
 		return nil, errors.New("rotated image too large")
 	}
@@ -72,6 +71,14 @@ func rotateAny(img image.Image, angle float64, opaqueOut bool) (image.Image, err
 	m := f64.Aff3{cos, -sin, cdx - (cos*csx - sin*csy), sin, cos, cdy - (sin*csx + cos*csy)}
 	draw.ApproxBiLinear.Transform(dst, m, img, b, draw.Over, nil)
 	return dst, nil
+}
+
+// rotatedSize is the canvas that holds a w×h image turned by angle degrees.
+func rotatedSize(w, h int, angle float64) (int, int) {
+	rad := angle * math.Pi / 180
+	sin, cos := math.Abs(math.Sin(rad)), math.Abs(math.Cos(rad))
+	fw, fh := float64(w), float64(h)
+	return int(math.Ceil(fw*cos + fh*sin - 1e-9)), int(math.Ceil(fw*sin + fh*cos - 1e-9))
 }
 
 // flip mirrors img: horizontal swaps left and right, vertical top and bottom.
