@@ -202,7 +202,9 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 		if in.multipart {
 			code = "rest_upload_unknown_error"
 		}
-		return nil, uploadErr(code, "Sorry, you are not allowed to upload this file type.", http.StatusInternalServerError)
+		// WordPress's code and message, but a 4xx: the file is the client's
+		// problem, not the server's (WordPress answers 500)
+		return nil, uploadErr(code, "Sorry, you are not allowed to upload this file type.", http.StatusUnsupportedMediaType)
 	}
 	if in.multipart && strings.HasPrefix(ft.Mime, "image/") && !sizedTypes[ft.Mime] {
 		return nil, uploadErr("rest_upload_image_type_not_supported",
