@@ -56,9 +56,11 @@ func (s *Service) list(r *rest.Request) (*rest.Response, error) {
 	c := caller(r)
 	edit := r.ViewContext() == "edit"
 	items := make([]rest.Item, 0, len(rows))
+	rd := s.readers(c)
+	rd.prefetch(r.Context(), rows)
 	for _, a := range rows {
 		// unreadable items are dropped without fixing the counts (§4.7)
-		if !canRead(c, a) || (edit && !canEdit(c, a)) {
+		if !rd.can(r.Context(), a) || (edit && !canEdit(c, a)) {
 			continue
 		}
 		items = append(items, s.item(r, a))
@@ -80,7 +82,7 @@ func (s *Service) canGet(r *rest.Request) error {
 	if r.ViewContext() == "edit" && !canEdit(c, a) {
 		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit this post.")
 	}
-	if !canRead(c, a) {
+	if !s.readers(c).can(r.Context(), a) {
 		return rest.Forbidden(r)
 	}
 	return nil
@@ -105,6 +107,9 @@ func (s *Service) canUpdate(r *rest.Request) error {
 	}
 	if r.Has("author") && r.Int("author") != a.Author && r.Int("author") != c.UserID && !c.Can("edit_others_posts") {
 		return rest.Denied(r, "rest_cannot_edit_others", "Sorry, you are not allowed to update posts as this user.")
+	}
+	if r.Has("post") && r.Int("post") != a.Post {
+		return s.mayAttach(r, r.Int("post"))
 	}
 	return nil
 }

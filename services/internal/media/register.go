@@ -57,6 +57,11 @@ func Register(ctx context.Context, env *service.Env) error {
 		// set it (GOMEMLIMIT, the container's limit, DefaultMemoryLimit)
 		DecodeBytes: DecodeBudget(debug.SetMemoryLimit(-1), cfg.Int(EnvDecodeBytes, 0, 1<<20, 1<<40)),
 		SpoolDir:    cfg.String(EnvSpoolDir, ""),
+		ContentURL:  cfg.String(contract.EnvContentURL, ""),
+		Keys:        env.Keys,
+	}
+	if conf.ContentURL == "" {
+		env.Logger.Warn("attachments follow no parent: " + contract.EnvContentURL + " is not set")
 	}
 	env.Logger.Info("image decode budget", "mib", conf.DecodeBytes>>20)
 	blobs, closer := storeFromConfig(cfg)

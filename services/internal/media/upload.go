@@ -31,6 +31,10 @@ func (s *Service) canCreate(r *rest.Request) error {
 	if r.Has("author") && r.Int("author") != caller(r).UserID && !caller(r).Can("edit_others_posts") {
 		return rest.Denied(r, "rest_cannot_edit_others", "Sorry, you are not allowed to create posts as this user.")
 	}
+	// attaching media to a post requires the ability to edit that post
+	if r.Has("post") {
+		return s.mayAttach(r, r.Int("post"))
+	}
 	return nil
 }
 
