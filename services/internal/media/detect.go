@@ -23,7 +23,7 @@ type fileType struct {
 var extMime = map[string]string{
 	"txt": "text/plain", "asc": "text/plain", "c": "text/plain", "cc": "text/plain", "h": "text/plain", "srt": "text/plain",
 	"csv": "text/csv", "tsv": "text/tab-separated-values", "ics": "text/calendar", "rtx": "text/richtext",
-	"vtt": "text/vtt",
+	"vtt":  "text/vtt",
 	"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 	"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 	"pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",

@@ -20,7 +20,9 @@ func TestParentIDOverflow(t *testing.T) {
 			send func() *resp
 		}{
 			{"upload", func() *resp { return e.uploadRaw(author, "?post="+post, "a.jpg", "image/jpeg", testJPEG(t, 20, 20)) }},
-			{"update", func() *resp { return e.request(author, "POST", fmt.Sprintf("/cms/v2/media/%d?post=%s", id, post), nil, nil) }},
+			{"update", func() *resp {
+				return e.request(author, "POST", fmt.Sprintf("/cms/v2/media/%d?post=%s", id, post), nil, nil)
+			}},
 			{"edit", func() *resp {
 				return e.request(author, "POST", fmt.Sprintf("/cms/v2/media/%d/edit?post=%s&rotation=90&src=http://localhost:8080%s", id, post, src), nil, nil)
 			}},
