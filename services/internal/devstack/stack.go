@@ -231,7 +231,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 			RoutesFile: routesFile, AdminUser: secrets.AdminUser, AdminEmail: secrets.AdminEmail,
 			AdminPassword: secrets.AdminAppPassword, AdminLoginPassword: secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 			GatewayURL: internalURL, InternalListen: strings.TrimPrefix(internalURL, "http://"),
-			GatewaySecret: secrets.GatewaySecret,
+			GatewaySecret: secrets.GatewaySecret, ContentURL: urls[contract.ServiceContent],
 		})
 		if name == contract.ServiceMedia {
 			env = append(env, mediaStorageEnv(os.LookupEnv)...)
