@@ -99,7 +99,7 @@ func (s *Service) limitUploads(next http.Handler) http.Handler {
 			}
 			// this request may be a copy of the server's, which then
 			// would not remove the temporary files
-			defer r.MultipartForm.RemoveAll()
+			defer r.MultipartForm.RemoveAll() //nolint:errcheck // a temporary file left behind is the system's to clean
 		}
 		next.ServeHTTP(w, r)
 	})
