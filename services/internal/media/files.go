@@ -32,14 +32,22 @@ func (s *Service) FilesHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		a, err := fileOwner(r.Context(), s.pool, key)
-		if errors.Is(err, errNotFound) {
-			http.NotFound(w, r)
-			return
+		// failed answers a missing file 404 (as one that never existed)
+		// and any other failure 503, so caches do not remember it missing
+		failed := func(err, missing error) bool {
+			switch {
+			case err == nil:
+				return false
+			case errors.Is(err, missing):
+				http.NotFound(w, r)
+			default:
+				s.logger.ErrorContext(r.Context(), "open file", "key", key, "error", err.Error())
+				http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+			}
+			return true
 		}
-		if err != nil {
-			s.logger.ErrorContext(r.Context(), "open file", "key", key, "error", err.Error())
-			http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+		a, err := fileOwner(r.Context(), s.pool, key)
+		if failed(err, errNotFound) {
 			return
 		}
 		public := a.Status != "private"
@@ -48,13 +56,7 @@ func (s *Service) FilesHandler() http.Handler {
 			return
 		}
 		o, err := s.blobs.Open(r.Context(), key)
-		if errors.Is(err, blobstore.ErrNotExist) {
-			http.NotFound(w, r)
-			return
-		}
-		if err != nil {
-			s.logger.ErrorContext(r.Context(), "open file", "key", key, "error", err.Error())
-			http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+		if failed(err, blobstore.ErrNotExist) {
 			return
 		}
 		defer o.Close()
