@@ -57,7 +57,7 @@ func (s *Service) list(r *rest.Request) (*rest.Response, error) {
 	edit := r.ViewContext() == "edit"
 	items := make([]rest.Item, 0, len(rows))
 	rd := s.readers(c)
-	rd.prefetch(r.Context(), rows)
+	rd.list(r.Context(), rows)
 	for _, a := range rows {
 		// unreadable items are dropped without fixing the counts (§4.7)
 		if !rd.can(r.Context(), a) || (edit && !canEdit(c, a)) {

@@ -27,9 +27,13 @@ import (
 // such post. Nothing about posts is copied into media, so a post that
 // changes status changes its attachments' visibility at once.
 
-// parentTypes are the routes a parent id is looked up at, in order: an id
-// is a post or a page (other types are not attached to).
-var parentTypes = []string{"/cms/v2/posts", "/cms/v2/pages"}
+// parentTypes are the routes a parent id is looked up at, in order (an id
+// is a post or a page; other types are not attached to), with the
+// capability their collection wants for statuses other than publish.
+var parentTypes = []struct{ path, editCap string }{
+	{"/cms/v2/posts", "edit_posts"},
+	{"/cms/v2/pages", "edit_pages"},
+}
 
 // contentClient asks the content service about parent posts.
 type contentClient struct {
@@ -80,8 +84,8 @@ func (cc *contentClient) allowed(ctx context.Context, c identity.Identity, id in
 	if edit {
 		q.Set("context", "edit")
 	}
-	for _, base := range parentTypes {
-		status, _, err := cc.get(ctx, c, base+"/"+strconv.FormatInt(id, 10), q)
+	for _, pt := range parentTypes {
+		status, _, err := cc.get(ctx, c, pt.path+"/"+strconv.FormatInt(id, 10), q)
 		if err != nil {
 			return false, false, err
 		}
@@ -92,23 +96,32 @@ func (cc *contentClient) allowed(ctx context.Context, c identity.Identity, id in
 	return false, false, nil
 }
 
-// public returns which of ids are published posts or pages c can see in
-// the collections: one request per type for a whole page of attachments.
-func (cc *contentClient) public(ctx context.Context, c identity.Identity, ids []int64) (map[int64]bool, error) {
+// readable returns which of ids c may read, from the posts and pages
+// collections (one request per type, whatever the number of ids):
+// published ones, and for a caller with the type's edit capability any
+// status content lets them read (their own drafts, others' private posts
+// with read_private_posts...), as content drops what the caller may not
+// read.
+func (cc *contentClient) readable(ctx context.Context, c identity.Identity, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	list := make([]string, len(ids))
 	for i, id := range ids {
 		list[i] = strconv.FormatInt(id, 10)
 	}
-	q := url.Values{"include": {strings.Join(list, ",")}, "per_page": {"100"}, "_fields": {"id"}}
-	for _, base := range parentTypes {
-		status, body, err := cc.get(ctx, c, base, q)
+	for _, pt := range parentTypes {
+		q := url.Values{"include": {strings.Join(list, ",")}, "per_page": {strconv.Itoa(len(ids))}, "_fields": {"id"}}
+		if c.Can(pt.editCap) {
+			// other statuses need the type's edit capability
+			// (rest_forbidden_status otherwise)
+			q.Set("status", "publish,future,draft,pending,private")
+		}
+		status, body, err := cc.get(ctx, c, pt.path, q)
 		if err != nil {
 			return nil, err
 		}
 		var found []struct{ ID int64 }
 		if status != http.StatusOK || json.Unmarshal(body, &found) != nil {
-			return nil, fmt.Errorf("%w: %s answered %d", errParentLookup, base, status)
+			return nil, fmt.Errorf("%w: %s answered %d", errParentLookup, pt.path, status)
 		}
 		for _, f := range found {
 			out[f.ID] = true
@@ -119,42 +132,46 @@ func (cc *contentClient) public(ctx context.Context, c identity.Identity, ids []
 
 // readers decides, for one request, which attachments the caller may read
 // (WordPress's check_read_permission of an attachment): a private one its
-// author and read_private_posts holders; an inherit one without a parent,
-// or with a parent that no longer exists, everyone; else those who may
-// edit the attachment or read its parent. Parents are looked up once per
-// request.
+// author and read_private_posts holders; an inherit one without a parent
+// everyone; otherwise whoever may edit the attachment or read its parent.
+// A single attachment is looked up exactly (a parent that no longer exists
+// leaves it public, as in WordPress); a page of them costs one request per
+// parent type for all their parents (list), so a collection request never
+// fans out into a request per item, and there a parent content does not
+// list hides its attachments, a deleted one included.
 type readers struct {
 	s      *Service
 	c      identity.Identity
 	parent map[int64]bool
+	listed bool // parent holds every parent's answer (list)
 }
 
 func (s *Service) readers(c identity.Identity) *readers {
 	return &readers{s: s, c: c, parent: map[int64]bool{}}
 }
 
-// prefetch looks the parents of a page of attachments up in the
-// collections, so only unpublished parents need a request each.
-func (rd *readers) prefetch(ctx context.Context, list []*Attachment) {
+// list looks up the parents of a page of attachments at once.
+func (rd *readers) list(ctx context.Context, page []*Attachment) {
 	if rd.s.content == nil {
 		return
 	}
+	rd.listed = true
 	var ids []int64
-	seen := map[int64]bool{}
-	for _, a := range list {
-		if a.Status != "private" && a.Post > 0 && !canEdit(rd.c, a) && !seen[a.Post] {
-			seen[a.Post] = true
+	for _, a := range page {
+		if _, seen := rd.parent[a.Post]; !seen && a.Status != "private" && a.Post > 0 && !canEdit(rd.c, a) {
+			rd.parent[a.Post] = false
 			ids = append(ids, a.Post)
 		}
 	}
 	for len(ids) > 0 {
 		n := min(len(ids), 100)
-		pub, err := rd.s.content.public(ctx, rd.c, ids[:n])
+		readable, err := rd.s.content.readable(ctx, rd.c, ids[:n])
 		if err != nil {
+			// hidden, not shown: the parent decides, and cannot be asked
 			rd.s.logger.WarnContext(ctx, "attachment parents", "error", err.Error())
-			return // each is asked about on its own
+			return
 		}
-		for id := range pub {
+		for id := range readable {
 			rd.parent[id] = true
 		}
 		ids = ids[n:]
@@ -167,7 +184,7 @@ func (rd *readers) can(ctx context.Context, a *Attachment) bool {
 	if a.Status == "private" || a.Post <= 0 || rd.s.content == nil || canEdit(rd.c, a) {
 		return canRead(rd.c, a)
 	}
-	if ok, known := rd.parent[a.Post]; known {
+	if ok, known := rd.parent[a.Post]; known || rd.listed {
 		return ok
 	}
 	ok, exists, err := rd.s.content.allowed(ctx, rd.c, a.Post, false)

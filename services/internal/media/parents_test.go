@@ -54,6 +54,7 @@ func TestAttachmentsFollowTheirParent(t *testing.T) {
 	draft := post(author, map[string]any{"title": "Draft", "status": "draft"})
 	private := post(editor, map[string]any{"title": "Secret", "status": "private"})
 	others := post(author2, map[string]any{"title": "Theirs", "status": "publish"})
+	draft2 := post(author, map[string]any{"title": "Draft with an editor's image", "status": "draft"})
 	upload := func(who string, parent int64) *resp {
 		return e.uploadRaw(who, fmt.Sprintf("?post=%d", parent), "a.jpg", "image/jpeg", testJPEG(t, 30, 20))
 	}
@@ -66,6 +67,7 @@ func TestAttachmentsFollowTheirParent(t *testing.T) {
 		{"author to a published post of theirs", author, published, 201},
 		{"author to a draft of theirs", author, draft, 201},
 		{"editor to a private post", editor, private, 201},
+		{"editor to an author's draft", editor, draft2, 201},
 		{"author to another author's post", author, others, 403},
 		{"author to a private post of an editor", author, private, 403},
 		{"author to a post that does not exist", author, 999999, 403},
@@ -102,6 +104,10 @@ func TestAttachmentsFollowTheirParent(t *testing.T) {
 		{"its author, draft parent", author, draft, true},
 		{"an editor, draft parent", editor, draft, true},
 		{"an administrator, private parent", admin, private, true},
+		// the author cannot edit the editor's attachment, but may read the draft
+		{"the draft's author, an editor's attachment", author, draft2, true},
+		{"another author, an editor's attachment to a draft", author2, draft2, false},
+		{"anonymous, an editor's attachment to a draft", anon, draft2, false},
 	}
 	for _, tc := range read {
 		t.Run("read: "+tc.name, func(t *testing.T) {
