@@ -190,7 +190,7 @@ func (s *Stack) env(name string) []string {
 		DatabaseURL: s.dsn, InternalKey: s.key, SiteFile: filepath.Join(s.dir, "site.json"),
 		LogLevel: "debug", ShutdownTimeout: "2s",
 		RoutesFile: s.RoutesFile, AdminUser: s.AdminUser, AdminEmail: "admin@example.com", AdminPassword: s.AdminPass,
-		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.GatewayInternal,
+		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.GatewayInternal, ContentURL: s.URL(contract.ServiceContent),
 		InternalListen: strings.TrimPrefix(s.GatewayInternal, "http://"),
 	})
 	if name == contract.ServiceGateway {

@@ -275,6 +275,9 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 		env = append(env, corev1.EnvVar{Name: contract.EnvMarketplaceKeysDir, Value: contract.MarketplaceKeysMountPath})
 	case contract.ServiceMedia:
 		env = append(env, mediaEnv(site)...)
+		// Media asks content whether the caller may read or edit an
+		// attachment's parent post (docs/media.md).
+		env = append(env, corev1.EnvVar{Name: contract.EnvContentURL, Value: ServiceURL(site.Name, contract.ServiceContent)})
 	}
 	for _, extra := range site.Component(component).Env {
 		// The services refuse to start when a value and its _FILE variant

@@ -86,7 +86,7 @@ func TestDeploymentPerComponent(t *testing.T) {
 		},
 		{
 			component:  contract.ServiceMedia,
-			wantEnv:    map[string]string{contract.EnvMediaDir: contract.MediaMountPath},
+			wantEnv:    map[string]string{contract.EnvMediaDir: contract.MediaMountPath, contract.EnvContentURL: "http://blog-content:8080"},
 			wantMounts: map[string]string{volMedia: contract.MediaMountPath},
 			image:      "ghcr.io/siteplane/media:v1.0.0",
 			replicas:   1,

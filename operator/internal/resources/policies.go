@@ -105,6 +105,11 @@ func NetworkPolicy(site *sitev1.Site, component string) *networkingv1ac.NetworkP
 	} else {
 		api.WithFrom(gatewayPods)
 	}
+	if component == contract.ServiceContent {
+		// media asks content about attachments' parent posts
+		api.WithFrom(networkingv1ac.NetworkPolicyPeer().WithPodSelector(
+			metav1ac.LabelSelector().WithMatchLabels(SelectorLabels(site, contract.ServiceMedia))))
+	}
 	metrics := networkingv1ac.NetworkPolicyIngressRule().WithPorts(port(tcp, intstr.FromString(PortMetrics)))
 	if len(np.MetricsFrom) > 0 {
 		metrics.WithFrom(peers(np.MetricsFrom)...)

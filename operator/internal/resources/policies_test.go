@@ -69,9 +69,10 @@ func TestNetworkPolicy(t *testing.T) {
 		t.Errorf("gateway API port must be open to all by default, got from %v", r.From)
 	}
 	r := apiRule(content)
-	if len(r.From) != 1 || r.From[0].PodSelector.MatchLabels[LabelComponent] != contract.ServiceGateway ||
-		r.From[0].PodSelector.MatchLabels[LabelInstance] != "blog" {
-		t.Errorf("content must accept the API port from this site's gateway only, got %+v", r.From)
+	if len(r.From) != 2 || r.From[0].PodSelector.MatchLabels[LabelComponent] != contract.ServiceGateway ||
+		r.From[0].PodSelector.MatchLabels[LabelInstance] != "blog" ||
+		r.From[1].PodSelector.MatchLabels[LabelComponent] != contract.ServiceMedia || r.From[1].PodSelector.MatchLabels[LabelInstance] != "blog" {
+		t.Errorf("content must accept the API port from this site's gateway and media only (media asks about parent posts), got %+v", r.From)
 	}
 	for _, rule := range content.Spec.Ingress {
 		if rule.Ports[0].Port.StrVal == PortMetrics &&

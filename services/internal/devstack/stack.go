@@ -276,7 +276,7 @@ func (st *Stack) startServices(ctx context.Context, l *layout, sum *Summary) err
 			RoutesFile: l.routesFile, AdminUser: l.secrets.AdminUser, AdminEmail: l.secrets.AdminEmail,
 			AdminPassword: l.secrets.AdminAppPassword, AdminLoginPassword: l.secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 			GatewayURL: l.internalURL, InternalListen: strings.TrimPrefix(l.internalURL, "http://"),
-			GatewaySecret: l.secrets.GatewaySecret,
+			GatewaySecret: l.secrets.GatewaySecret, ContentURL: l.urls[contract.ServiceContent],
 		})
 		if name == contract.ServiceMedia {
 			env = append(env, mediaStorageEnv(os.LookupEnv)...)

@@ -15,11 +15,15 @@ type fileType struct {
 
 // extMime maps the extensions WordPress allows by default (get_allowed_mime_types,
 // minus the ones no signature below can confirm) to their MIME type. It is
-// consulted only to refine a generic sniffed type (text, zip, OLE).
+// consulted only to refine a generic sniffed type (text, zip, OLE). Not
+// .css or .js: WordPress lists them, but its check of the real type
+// (wp_check_filetype_and_ext) refuses them, as text/plain may only be
+// plain text, CSV, TSV, rich text or WebVTT; and served from the site's
+// origin, a style sheet or script is active content.
 var extMime = map[string]string{
 	"txt": "text/plain", "asc": "text/plain", "c": "text/plain", "cc": "text/plain", "h": "text/plain", "srt": "text/plain",
 	"csv": "text/csv", "tsv": "text/tab-separated-values", "ics": "text/calendar", "rtx": "text/richtext",
-	"vtt": "text/vtt", "css": "text/css",
+	"vtt":  "text/vtt",
 	"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 	"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 	"pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",

@@ -1,13 +1,15 @@
 package media
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"fmt"
 	"image"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"regexp"
 
@@ -168,30 +170,25 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 	if len(mods) == 0 {
 		return nil, rest.NewError("rest_image_not_edited", "The image was not edited. Edit the image before applying the changes.", http.StatusBadRequest)
 	}
-	data, err := s.readBlob(r.Context(), orig.File)
+	original, size, err := s.spoolBlob(r.Context(), orig.File)
 	if err != nil {
 		return nil, s.writeError(r.Context(), "read original", err)
 	}
-	full, sizes, outMime, outExt, err := s.applyEdit(r.Context(), data, orig, mods)
+	defer original.Close()
+	res, err := s.applyEdit(r.Context(), original, size, orig, mods)
 	if err != nil {
 		return nil, err
 	}
+	defer res.file.Close()
 	meta := emptyImageMeta()
 	if orig.Details.ImageMeta != nil {
 		meta = *orig.Details.ImageMeta
 	}
 	meta.Orientation = "1"
-	b := full.Bounds()
 	a := &Attachment{Author: caller(r).UserID, Status: "inherit", CommentStatus: orig.CommentStatus, PingStatus: orig.PingStatus,
-		Title: orig.Title, Caption: orig.Caption, Description: orig.Description, AltText: orig.AltText, Mime: outMime,
-		Meta: map[string]any{}, Details: Details{Width: b.Dx(), Height: b.Dy(), ImageMeta: &meta,
+		Title: orig.Title, Caption: orig.Caption, Description: orig.Description, AltText: orig.AltText, Mime: res.mime,
+		Meta: map[string]any{}, Filesize: res.size, Details: Details{Width: res.width, Height: res.height, ImageMeta: &meta,
 			ParentImage: &ParentImage{AttachmentID: orig.ID, File: orig.File}}}
-	encoded, err := s.img.encode(full, outMime)
-	if err != nil {
-		return nil, err
-	}
-	full = nil
-	a.Filesize = int64(len(encoded))
 	// title, caption, description, alt_text and post override the copies
 	if err := s.applyFields(r, a); err != nil {
 		return nil, err
@@ -205,33 +202,73 @@ func (s *Service) edit(r *rest.Request) (*rest.Response, error) {
 		}
 		return fmt.Sprintf("%s-%d", base, n+1)
 	}
-	if err := s.store(r.Context(), a, outExt, bytes.NewReader(encoded), int64(len(encoded)), sizes, names, ""); err != nil {
+	if err := s.store(r.Context(), a, res.ext, res.file, res.size, res.sizes, names, ""); err != nil {
 		return nil, err
 	}
 	return rest.Created(r, s.itemURL(a.ID), s.item(r, a)), nil
 }
 
-// applyEdit decodes the original (within the decode limit), turns it
-// upright, applies the modifiers and generates the result's sizes.
-func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, mods []modifier) (image.Image, []encodedSize, string, string, error) {
-	cfg, format, err := s.img.config(bytes.NewReader(data))
+// edited is the result of an edit: the encoded image in an unlinked spool
+// file, its size and type, and its generated sizes.
+type edited struct {
+	file          *os.File
+	size          int64
+	width, height int
+	mime, ext     string
+	sizes         []encodedSize
+}
+
+// applyEdit decodes the original (size bytes of src) within the decode
+// budget (editWeight), turns it upright, applies the modifiers, generates
+// the result's sizes and encodes the result into a spool file, all before
+// the budget is released. The caller closes the result's file.
+func (s *Service) applyEdit(ctx context.Context, src io.ReaderAt, size int64, orig *Attachment, mods []modifier) (*edited, error) {
+	cfg, format, err := s.img.config(io.NewSectionReader(src, 0, size))
 	if err != nil {
-		return nil, nil, "", "", imageError(err)
+		return nil, imageError(err)
 	}
-	// an edit also turns the whole image into RGBA (orient, crop, rotate)
+	orientation := 1
+	if orig.Details.ImageMeta != nil {
+		orientation = orig.Details.ImageMeta.orientation()
+	}
 	px := int64(cfg.Width) * int64(cfg.Height)
-	release, err := s.img.acquire(ctx, decodeWeight(bytes.NewReader(data), int64(len(data)), format, cfg.ColorModel, cfg.Width, cfg.Height)+4*px)
+	weight := editWeight(decodedBytes(src, size, format, cfg.ColorModel, px), format, cfg.Width, cfg.Height, orientation, mods)
+	release, err := s.img.acquire(ctx, weight)
 	if err != nil {
-		return nil, nil, "", "", imageError(err)
+		return nil, imageError(err)
 	}
 	defer release()
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, _, err := image.Decode(bufio.NewReaderSize(io.NewSectionReader(src, 0, size), 64<<10))
 	if err != nil {
-		return nil, nil, "", "", imageError(fmt.Errorf("%w: %v", errUndecodable, err))
+		return nil, imageError(fmt.Errorf("%w: %v", errUndecodable, err))
 	}
-	if orig.Details.ImageMeta != nil {
-		img = orient(img, orig.Details.ImageMeta.orientation())
+	img, err = modify(orient(img, orientation), mods, orig.Mime == "image/jpeg")
+	if err != nil {
+		return nil, err
 	}
+	res := &edited{width: img.Bounds().Dx(), height: img.Bounds().Dy()}
+	res.mime, res.ext = outputType(orig.Mime, img)
+	if res.sizes, err = s.img.sizesOf(img, res.mime, 1, imageSizes); err != nil {
+		return nil, err
+	}
+	if res.file, err = s.tempFile(); err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriterSize(res.file, 64<<10)
+	if err := s.img.encodeTo(w, img, res.mime); err != nil {
+		res.file.Close()
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		res.file.Close()
+		return nil, fmt.Errorf("spool edited image: %w", err)
+	}
+	res.size, _ = res.file.Seek(0, io.SeekCurrent)
+	return res, nil
+}
+
+// modify applies the modifiers in order.
+func modify(img image.Image, mods []modifier, opaqueOut bool) (image.Image, error) {
 	for _, m := range mods {
 		switch m.kind {
 		case "flip":
@@ -248,23 +285,18 @@ func (s *Service) applyEdit(ctx context.Context, data []byte, orig *Attachment, 
 				img = rotateCW(img, int(angle/90))
 				continue
 			}
-			rotated, err := rotateAny(img, angle, orig.Mime == "image/jpeg")
+			rotated, err := rotateAny(img, angle, opaqueOut)
 			if err != nil {
-				return nil, nil, "", "", rest.NewError("rest_image_rotation_failed", "Unable to rotate this image.", http.StatusBadRequest)
+				return nil, rest.NewError("rest_image_rotation_failed", "Unable to rotate this image.", http.StatusBadRequest)
 			}
 			img = rotated
 		case "crop":
 			cropped, err := cropPercent(img, m.left, m.top, m.width, m.height)
 			if err != nil {
-				return nil, nil, "", "", rest.NewError("rest_image_crop_failed", "Unable to crop this image.", http.StatusBadRequest)
+				return nil, rest.NewError("rest_image_crop_failed", "Unable to crop this image.", http.StatusBadRequest)
 			}
 			img = cropped
 		}
 	}
-	outMime, outExt := outputType(orig.Mime, img)
-	sizes, err := s.img.sizesOf(img, outMime, 1, imageSizes)
-	if err != nil {
-		return nil, nil, "", "", err
-	}
-	return img, sizes, outMime, outExt, nil
+	return img, nil
 }

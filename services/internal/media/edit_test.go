@@ -97,6 +97,28 @@ func TestEdit(t *testing.T) {
 		t.Errorf("context=edit: %.300s", r.Raw)
 	}
 
+	// Any angle: 45° puts the 400×200 image on a 425×425 canvas with
+	// transparent corners, centre kept.
+	r = e.json(author, "POST", path, map[string]any{"src": src, "modifiers": []any{map[string]any{"type": "rotate", "args": map[string]any{"angle": 45}}}})
+	wantStatus(t, r, http.StatusCreated)
+	if num(field(r.obj(), "media_details", "width")) != 425 || num(field(r.obj(), "media_details", "height")) != 425 {
+		t.Fatalf("45°: %vx%v", field(r.obj(), "media_details", "width"), field(r.obj(), "media_details", "height"))
+	}
+	img := e.fetch(r.obj()["source_url"].(string))
+	if c := colorAt(t, img, 1, 1); c != "other" { // transparent corner
+		t.Errorf("45°: corner %s, want transparent", c)
+	}
+	if c := colorAt(t, img, 212, 150); c != "red" && c != "green" {
+		t.Errorf("45°: above the centre %s, want the top half's colours", c)
+	}
+}
+
+// The edit route's errors, in WordPress's order and words.
+func TestEditErrors(t *testing.T) {
+	e := newEnv(t)
+	orig := e.uploadRaw(author, "", "quad.png", "image/png", testPNG(t, 400, 200)).obj()
+	src := orig["source_url"].(string)
+	path := fmt.Sprintf("/cms/v2/media/%d/edit", num(orig["id"]))
 	pdf := e.uploadRaw(author, "", "doc.pdf", "application/pdf", []byte("%PDF-1.4\n%%EOF\n")).obj()
 	bmp := e.uploadRaw(author, "", "pic.bmp", "image/bmp", bmpFile()).obj()
 	errs := []struct {
@@ -125,22 +147,12 @@ func TestEdit(t *testing.T) {
 			wantError(t, e.json(tt.who, "POST", tt.path, tt.body), tt.status, tt.code, tt.message)
 		})
 	}
-	// Any angle: 45° puts the 400×200 image on a 425×425 canvas with
-	// transparent corners, centre kept.
-	r = e.json(author, "POST", path, map[string]any{"src": src, "modifiers": []any{map[string]any{"type": "rotate", "args": map[string]any{"angle": 45}}}})
-	wantStatus(t, r, http.StatusCreated)
-	if num(field(r.obj(), "media_details", "width")) != 425 || num(field(r.obj(), "media_details", "height")) != 425 {
-		t.Fatalf("45°: %vx%v", field(r.obj(), "media_details", "width"), field(r.obj(), "media_details", "height"))
-	}
-	img := e.fetch(r.obj()["source_url"].(string))
-	if c := colorAt(t, img, 1, 1); c != "other" { // transparent corner
-		t.Errorf("45°: corner %s, want transparent", c)
-	}
-	if c := colorAt(t, img, 212, 150); c != "red" && c != "green" {
-		t.Errorf("45°: above the centre %s, want the top half's colours", c)
-	}
-	// WebP edits are stored as JPEG (no WebP encoder).
-	r = e.uploadRaw(author, "", "pic.webp", "image/webp", mustRead(t, "testdata/quad-400x320.webp"))
+}
+
+// WebP edits are stored as JPEG (no WebP encoder).
+func TestEditWebP(t *testing.T) {
+	e := newEnv(t)
+	r := e.uploadRaw(author, "", "pic.webp", "image/webp", mustRead(t, "testdata/quad-400x320.webp"))
 	w := r.obj()
 	r = e.json(author, "POST", fmt.Sprintf("/cms/v2/media/%d/edit", num(w["id"])), map[string]any{"src": w["source_url"], "rotation": 90})
 	wantStatus(t, r, http.StatusCreated)

@@ -8,13 +8,16 @@ import (
 	"strings"
 
 	"siteplane.dev/services/internal/media/blobstore"
+	"siteplane.dev/services/internal/platform/identity"
 )
 
 // FilesHandler serves the uploaded files at UploadsPath: the blob key is
 // the rest of the path. Keys are validated (blobstore.ValidKey) before any
 // storage access, so "..", encoded slashes or absolute paths never reach
 // the store; Range, If-None-Match and If-Modified-Since are answered by
-// http.ServeContent.
+// http.ServeContent. A file is served only as part of its attachment: a
+// private attachment's files only to those who may read it (404 to
+// anyone else, as for a missing file), and never to shared caches.
 func (s *Service) FilesHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -29,27 +32,77 @@ func (s *Service) FilesHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		o, err := s.blobs.Open(r.Context(), key)
-		if errors.Is(err, blobstore.ErrNotExist) {
+		// failed answers a missing file 404 (as one that never existed)
+		// and any other failure 503, so caches do not remember it missing
+		failed := func(err, missing error) bool {
+			switch {
+			case err == nil:
+				return false
+			case errors.Is(err, missing):
+				http.NotFound(w, r)
+			default:
+				s.logger.ErrorContext(r.Context(), "open file", "key", key, "error", err.Error())
+				http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+			}
+			return true
+		}
+		a, err := fileOwner(r.Context(), s.pool, key)
+		if failed(err, errNotFound) {
+			return
+		}
+		public := a.Status != "private"
+		if !public && !canRead(identity.FromContext(r.Context()), a) {
 			http.NotFound(w, r)
 			return
 		}
-		if err != nil {
-			s.logger.ErrorContext(r.Context(), "open file", "key", key, "error", err.Error())
-			http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+		o, err := s.blobs.Open(r.Context(), key)
+		if failed(err, blobstore.ErrNotExist) {
 			return
 		}
 		defer o.Close()
-		h := w.Header()
-		h.Set("Content-Type", contentTypeOf(key))
-		h.Set("X-Content-Type-Options", "nosniff")
+		fileHeaders(w.Header(), key, public)
+		w.Header().Set("ETag", fmt.Sprintf(`"%x-%x"`, o.ModTime().UnixNano(), o.Size()))
+		http.ServeContent(w, r, "", o.ModTime(), o)
+	})
+}
+
+// fileHeaders are the headers of a served file. The upload's bytes are the
+// author's, served from the site's origin: the type is the one the service
+// chose from the bytes, never sniffed; the file runs in a sandbox if a
+// browser opens it (no script, no same-origin access); and a type that a
+// browser would render as a document with active content (PDF, and
+// anything but images, audio, video and plain text) is a download. The
+// embedded uses of files (img, video, audio, track) ignore both.
+func fileHeaders(h http.Header, key string, public bool) {
+	ct := contentTypeOf(key)
+	h.Set("Content-Type", ct)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "sandbox")
+	if !inlineType(ct) {
+		h.Set("Content-Disposition", `attachment; filename="`+path.Base(key)+`"`)
+	}
+	if public {
 		// File names are never reused for different content while the
 		// attachment exists (edits create new files), so caches may keep
 		// them for a year.
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-		h.Set("ETag", fmt.Sprintf(`"%x-%x"`, o.ModTime().UnixNano(), o.Size()))
-		http.ServeContent(w, r, "", o.ModTime(), o)
-	})
+	} else {
+		h.Set("Cache-Control", "private, no-cache")
+	}
+}
+
+// inlineType tells the types a browser may show in its own tab: pictures
+// (never SVG, which is a document), sound, video and plain text.
+func inlineType(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	major, _, _ := strings.Cut(mt, "/")
+	switch {
+	case mt == "image/svg+xml":
+		return false
+	case major == "image", major == "audio", major == "video", mt == "text/plain":
+		return true
+	}
+	return false
 }
 
 // contentTypeOf maps a stored file's extension to its type. Extensions are

@@ -1,7 +1,6 @@
 package media
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -57,9 +56,11 @@ func (s *Service) list(r *rest.Request) (*rest.Response, error) {
 	c := caller(r)
 	edit := r.ViewContext() == "edit"
 	items := make([]rest.Item, 0, len(rows))
+	rd := s.readers(c)
+	rd.list(r.Context(), rows)
 	for _, a := range rows {
 		// unreadable items are dropped without fixing the counts (§4.7)
-		if !canRead(c, a) || (edit && !canEdit(c, a)) {
+		if !rd.can(r.Context(), a) || (edit && !canEdit(c, a)) {
 			continue
 		}
 		items = append(items, s.item(r, a))
@@ -81,7 +82,7 @@ func (s *Service) canGet(r *rest.Request) error {
 	if r.ViewContext() == "edit" && !canEdit(c, a) {
 		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit this post.")
 	}
-	if !canRead(c, a) {
+	if !s.readers(c).can(r.Context(), a) {
 		return rest.Forbidden(r)
 	}
 	return nil
@@ -106,6 +107,9 @@ func (s *Service) canUpdate(r *rest.Request) error {
 	}
 	if r.Has("author") && r.Int("author") != a.Author && r.Int("author") != c.UserID && !c.Can("edit_others_posts") {
 		return rest.Denied(r, "rest_cannot_edit_others", "Sorry, you are not allowed to update posts as this user.")
+	}
+	if r.Has("post") && r.Int("post") != a.Post {
+		return s.mayAttach(r, r.Int("post"))
 	}
 	return nil
 }
@@ -315,10 +319,11 @@ func (s *Service) postProcess(r *rest.Request) (*rest.Response, error) {
 
 // fillSizes generates the named sizes of a from its stored original.
 func (s *Service) fillSizes(ctx context.Context, a *Attachment, names []string) (*Attachment, error) {
-	data, err := s.readBlob(ctx, a.File)
+	original, size, err := s.spoolBlob(ctx, a.File)
 	if err != nil {
 		return nil, s.writeError(ctx, "read original", err)
 	}
+	defer original.Close()
 	var want []imageSize
 	for _, n := range names {
 		if sz, ok := sizeByName(n); ok {
@@ -329,7 +334,7 @@ func (s *Service) fillSizes(ctx context.Context, a *Attachment, names []string) 
 	if a.Details.ImageMeta != nil {
 		orientation = a.Details.ImageMeta.orientation()
 	}
-	sizes, err := s.img.GenerateSizes(ctx, bytes.NewReader(data), int64(len(data)), a.Mime, orientation, want)
+	sizes, err := s.img.GenerateSizes(ctx, original, size, a.Mime, orientation, want)
 	if err != nil {
 		return nil, imageError(err)
 	}

@@ -4,21 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"io"
-	"math"
 	"runtime"
 
 	_ "golang.org/x/image/bmp" // header reading (dimensions) only
 	"golang.org/x/image/draw"
-	"golang.org/x/image/math/f64"
 	_ "golang.org/x/image/tiff" // header reading (dimensions) only
 	_ "golang.org/x/image/webp" // decoder registration
 	"golang.org/x/sync/semaphore"
@@ -41,7 +37,9 @@ var errUndecodable = errors.New("image cannot be decoded")
 // 12 MiB for 4000×3000) and 4 MiB of buffers and encoded sizes. A 12 MP
 // baseline JPEG weighs 33 MiB, so with the default 40 MiB concurrent 12 MP
 // uploads are decoded one after the other while small images pass beside
-// them. A decode heavier than the budget takes all of it, so it runs alone.
+// them. Work heavier than the whole budget is refused before anything is
+// decoded (errOverBudget): the budget follows the process's memory limit
+// (DecodeBudget), so running it anyway, even alone, would exceed it.
 // Waiting is bounded by the request: a request that ends (client gone,
 // server timeout) stops waiting and gets rest_upload_canceled. An image
 // whose header announces more than MaxPixels is refused before any pixel
@@ -55,10 +53,6 @@ type Processor struct {
 	Quality int
 }
 
-// DefaultDecodeBytes is the decode budget of a processor: one 12-megapixel
-// JPEG at a time (see Processor).
-const DefaultDecodeBytes = 40 << 20
-
 // NewProcessor returns a processor allowing concurrent decodes (0:
 // GOMAXPROCS) holding up to decodeBytes of pixels together (0:
 // DefaultDecodeBytes), and images of up to maxPixels.
@@ -71,124 +65,6 @@ func NewProcessor(concurrent int, decodeBytes, maxPixels int64) *Processor {
 	}
 	return &Processor{sem: make(chan struct{}, concurrent), pixels: semaphore.NewWeighted(decodeBytes),
 		DecodeBytes: decodeBytes, MaxPixels: maxPixels, Quality: 82}
-}
-
-// maxIntermediateSide is the largest side of the RGBA intermediate sizesOf
-// keeps (the 2048x2048 size); a smaller image is copied to RGBA whole.
-const maxIntermediateSide = 2048
-
-// decodeWeight is what decoding the w×h image src (of format, as
-// image.DecodeConfig names it) and generating its sizes holds at its peak.
-func decodeWeight(src io.ReaderAt, size int64, format string, model color.Model, w, h int) int64 {
-	iw, ih := int64(w), int64(h)
-	if long := max(iw, ih); long > maxIntermediateSide {
-		iw, ih = (iw*maxIntermediateSide+long-1)/long, (ih*maxIntermediateSide+long-1)/long
-	}
-	return decodedBytes(src, size, format, model, int64(w)*int64(h)) + iw*ih*4 + decodeOverhead
-}
-
-// decodeOverhead is what a decode holds beside its pixels: the reader's
-// buffers and the encoded sizes until they are stored.
-const decodeOverhead = 4 << 20
-
-// decodedBytes is the size of the decoded image: for a JPEG from its
-// frame header's sampling factors (image/jpeg keeps the subsampled planes,
-// and a progressive file's coefficients, 2 bytes per sample, until the
-// end), else from the color model's bytes per pixel.
-func decodedBytes(src io.ReaderAt, size int64, format string, model color.Model, px int64) int64 {
-	if format == "jpeg" {
-		samples, progressive, ok := jpegSamples(src, size)
-		if !ok {
-			return px * 4 // CMYK or unknown: the widest layout
-		}
-		b := int64(samples * float64(px))
-		if progressive {
-			b *= 3
-		}
-		return b
-	}
-	switch model {
-	case color.GrayModel, color.AlphaModel:
-		return px
-	case color.Gray16Model, color.Alpha16Model:
-		return 2 * px
-	case color.RGBA64Model, color.NRGBA64Model:
-		return 8 * px
-	}
-	if _, ok := model.(color.Palette); ok {
-		return px
-	}
-	return 4 * px
-}
-
-// jpegSamples reads a JPEG's frame header: the samples per pixel of its
-// components (1 gray, 1.5 YCbCr 4:2:0, 3 YCbCr 4:4:4) and whether it is
-// progressive. ok is false for a file it cannot read or one with four
-// components (CMYK, decoded to 4 bytes a pixel plus its planes).
-func jpegSamples(src io.ReaderAt, size int64) (samples float64, progressive, ok bool) {
-	var hdr [4]byte
-	for off := int64(2); off+4 <= size; {
-		if _, err := src.ReadAt(hdr[:], off); err != nil || hdr[0] != 0xFF {
-			return 0, false, false
-		}
-		marker := hdr[1]
-		if marker == 0xFF { // fill byte
-			off++
-			continue
-		}
-		if marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8) {
-			off += 2
-			continue
-		}
-		n := int64(binary.BigEndian.Uint16(hdr[2:]))
-		if marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
-			sof := make([]byte, min(n-2, 6+3*4))
-			if n < 8 || off+4+int64(len(sof)) > size {
-				return 0, false, false
-			}
-			if _, err := src.ReadAt(sof, off+4); err != nil {
-				return 0, false, false
-			}
-			nc := int(sof[5])
-			if nc < 1 || nc > 3 || len(sof) < 6+3*nc {
-				return 0, false, false
-			}
-			var hmax, vmax, sum int
-			for i := range nc {
-				hv := int(sof[6+3*i+1])
-				hmax, vmax = max(hmax, hv>>4), max(vmax, hv&15)
-			}
-			if hmax == 0 || vmax == 0 {
-				return 0, false, false
-			}
-			for i := range nc {
-				hv := int(sof[6+3*i+1])
-				sum += (hv >> 4) * (hv & 15)
-			}
-			return float64(sum) / float64(hmax*vmax), marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE, true
-		}
-		if marker == 0xDA || marker == 0xD9 || n < 2 {
-			return 0, false, false
-		}
-		off += 2 + n
-	}
-	return 0, false, false
-}
-
-// acquire waits for a decode slot and for weight bytes of the budget (all
-// of it when weight is larger); the returned release gives both back.
-func (p *Processor) acquire(ctx context.Context, weight int64) (release func(), err error) {
-	weight = min(weight, p.DecodeBytes)
-	if err := p.pixels.Acquire(ctx, weight); err != nil {
-		return nil, err
-	}
-	select {
-	case p.sem <- struct{}{}:
-		return func() { <-p.sem; p.pixels.Release(weight) }, nil
-	case <-ctx.Done():
-		p.pixels.Release(weight)
-		return nil, ctx.Err()
-	}
 }
 
 // Dimensions reads the image's size from its header only and enforces the
@@ -248,19 +124,27 @@ func opaque(img image.Image) bool {
 
 func (p *Processor) encode(img image.Image, mime string) ([]byte, error) {
 	var buf bytes.Buffer
+	if err := p.encodeTo(&buf, img, mime); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// encodeTo writes img to w in the format mime.
+func (p *Processor) encodeTo(w io.Writer, img image.Image, mime string) error {
 	var err error
 	switch mime {
 	case "image/png":
-		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
+		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, img)
 	case "image/gif":
-		err = gif.Encode(&buf, img, &gif.Options{NumColors: 256})
+		err = gif.Encode(w, img, &gif.Options{NumColors: 256})
 	default:
-		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: p.Quality})
+		err = jpeg.Encode(w, img, &jpeg.Options{Quality: p.Quality})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", mime, err)
+		return fmt.Errorf("encode %s: %w", mime, err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // GenerateSizes decodes the size bytes of src (an image of type mime) and
@@ -397,140 +281,4 @@ func halve(src *image.RGBA) *image.RGBA {
 		}
 	}
 	return dst
-}
-
-// orient returns img turned upright for the EXIF orientation (1..8).
-func orient(img image.Image, o int) image.Image {
-	switch o {
-	case 2:
-		return transform(img, false, true, false)
-	case 3:
-		return transform(img, false, true, true)
-	case 4:
-		return transform(img, false, false, true)
-	case 5:
-		return transform(img, true, false, false)
-	case 6:
-		return transform(img, true, true, false)
-	case 7:
-		return transform(img, true, true, true)
-	case 8:
-		return transform(img, true, false, true)
-	}
-	return img
-}
-
-// rotateCW turns img clockwise by a multiple of 90 degrees.
-func rotateCW(img image.Image, quarter int) image.Image {
-	switch ((quarter % 4) + 4) % 4 {
-	case 1:
-		return transform(img, true, true, false)
-	case 2:
-		return transform(img, false, true, true)
-	case 3:
-		return transform(img, true, false, true)
-	}
-	return img
-}
-
-// maxRotatedPixels bounds the canvas of a rotation by an arbitrary angle
-// (it grows by up to 2× for 45°).
-const maxRotatedPixels = 100_000_000
-
-// rotateAny turns img clockwise by angle degrees (not a multiple of 90) onto
-// a canvas that holds the whole result; the corners are transparent, or
-// white when the result is stored as JPEG (which has no transparency).
-func rotateAny(img image.Image, angle float64, opaqueOut bool) (image.Image, error) {
-	b := img.Bounds()
-	rad := angle * math.Pi / 180
-	sin, cos := math.Sin(rad), math.Cos(rad)
-	w, h := float64(b.Dx()), float64(b.Dy())
-	ow := int(math.Ceil(math.Abs(w*cos) + math.Abs(h*sin) - 1e-9))
-	oh := int(math.Ceil(math.Abs(w*sin) + math.Abs(h*cos) - 1e-9))
-	if ow < 1 || oh < 1 || int64(ow)*int64(oh) > maxRotatedPixels {
-		return nil, errors.New("rotated image too large")
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, ow, oh))
-	if opaqueOut {
-		draw.Draw(dst, dst.Bounds(), image.White, image.Point{}, draw.Src)
-	}
-	// dst = R·(src − source centre) + destination centre; y points down,
-	// so this R turns clockwise on screen.
-	csx, csy := float64(b.Min.X)+w/2, float64(b.Min.Y)+h/2
-	cdx, cdy := float64(ow)/2, float64(oh)/2
-	m := f64.Aff3{cos, -sin, cdx - (cos*csx - sin*csy), sin, cos, cdy - (sin*csx + cos*csy)}
-	draw.ApproxBiLinear.Transform(dst, m, img, b, draw.Over, nil)
-	return dst, nil
-}
-
-// flip mirrors img: horizontal swaps left and right, vertical top and bottom.
-func flip(img image.Image, horizontal, vertical bool) image.Image {
-	if !horizontal && !vertical {
-		return img
-	}
-	return transform(img, false, horizontal, vertical)
-}
-
-// transform copies img into a new image: transpose first (swap x and y),
-// then mirror x and/or y of the result. Every orientation and quarter turn
-// is one of these eight.
-func transform(img image.Image, transpose, mirrorX, mirrorY bool) image.Image {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	ow, oh := w, h
-	if transpose {
-		ow, oh = h, w
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, ow, oh))
-	rgba, isRGBA := img.(*image.RGBA)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			dx, dy := x, y
-			if transpose {
-				dx, dy = y, x
-			}
-			if mirrorX {
-				dx = ow - 1 - dx
-			}
-			if mirrorY {
-				dy = oh - 1 - dy
-			}
-			if isRGBA {
-				si := rgba.PixOffset(b.Min.X+x, b.Min.Y+y)
-				di := dst.PixOffset(dx, dy)
-				copy(dst.Pix[di:di+4], rgba.Pix[si:si+4])
-				continue
-			}
-			dst.Set(dx, dy, color.RGBAModel.Convert(img.At(b.Min.X+x, b.Min.Y+y)))
-		}
-	}
-	return dst
-}
-
-// cropPercent crops img to the rectangle given in percent of its size
-// (§6.6: pixels = round(size × pct / 100)).
-func cropPercent(img image.Image, left, top, width, height float64) (image.Image, error) {
-	b := img.Bounds()
-	w, h := float64(b.Dx()), float64(b.Dy())
-	x := int(roundHalfUp(w * left / 100))
-	y := int(roundHalfUp(h * top / 100))
-	cw := int(roundHalfUp(w * width / 100))
-	ch := int(roundHalfUp(h * height / 100))
-	if cw == b.Dx() && ch == b.Dy() {
-		return img, nil
-	}
-	r := image.Rect(x, y, x+cw, y+ch).Add(b.Min).Intersect(b)
-	if r.Empty() {
-		return nil, errors.New("the crop is empty")
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	draw.Draw(dst, dst.Bounds(), img, r.Min, draw.Src)
-	return dst, nil
-}
-
-func roundHalfUp(v float64) float64 {
-	if v < 0 {
-		return -roundHalfUp(-v)
-	}
-	return float64(int64(v + 0.5))
 }

@@ -128,10 +128,11 @@ func TestReadJPEGMetaMalformed(t *testing.T) {
 
 // TestDecodeBudget checks the decoded-pixel budget: a second 12 MP decode
 // waits for the first, a waiting request gives up when its context ends,
-// small images pass beside a large one, and an image over the budget still
-// runs (alone).
+// small images pass beside a large one, and work over the whole budget is
+// refused.
 func TestDecodeBudget(t *testing.T) {
-	p := NewProcessor(4, DefaultDecodeBytes, DefaultMaxPixels)
+	const budget = 40 << 20
+	p := NewProcessor(4, budget, DefaultMaxPixels)
 	const twelveMP = 33 << 20 // decodeWeight of a 4000x3000 4:2:0 JPEG (TestDecodeWeight)
 	release, err := p.acquire(context.Background(), twelveMP)
 	if err != nil {
@@ -164,14 +165,19 @@ func TestDecodeBudget(t *testing.T) {
 	if err := <-got; err != nil {
 		t.Fatalf("second decode after the first released: %v", err)
 	}
-	huge, err := p.acquire(context.Background(), 187<<20) // over the budget: takes all of it
+	// over the whole budget: refused at once, even with the budget free
+	// (on a1ed099 it took all of the budget and ran alone)
+	if _, err := p.acquire(context.Background(), budget+1); !errors.Is(err, errOverBudget) {
+		t.Fatalf("image over the budget: %v, want errOverBudget", err)
+	}
+	whole, err := p.acquire(context.Background(), budget)
 	if err != nil {
-		t.Fatalf("image over the budget: %v", err)
+		t.Fatalf("image weighing the whole budget: %v", err)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
 	if _, err := p.acquire(ctx2, 400); err == nil {
 		t.Fatal("a decode ran beside one holding the whole budget")
 	}
-	huge()
+	whole()
 }

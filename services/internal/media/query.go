@@ -137,37 +137,7 @@ func (s *Service) query(ctx context.Context, q *listQuery) ([]*Attachment, int64
 		}
 		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
-	dir := "DESC"
-	if !q.desc {
-		dir = "ASC"
-	}
-	var order string
-	switch q.orderby {
-	case "author":
-		order = "author " + dir + ", id " + dir
-	case "id":
-		order = "id " + dir
-	case "include":
-		order = "array_position(" + arg(q.include) + "::bigint[], id)"
-	case "include_slugs":
-		if len(q.slugs) > 0 {
-			order = "array_position(" + arg(q.slugs) + "::text[], slug)"
-		} else {
-			order = "date_gmt " + dir + ", id " + dir
-		}
-	case "modified":
-		order = "modified_gmt " + dir + ", id " + dir
-	case "parent":
-		order = "post " + dir + ", id " + dir
-	case "slug":
-		order = "slug " + dir
-	case "title":
-		order = "lower(title) " + dir + ", id " + dir
-	case "relevance":
-		order = fmt.Sprintf("(title ILIKE %s) DESC, date_gmt DESC, id DESC", arg("%"+likeEscape(q.search)+"%"))
-	default:
-		order = "date_gmt " + dir + ", id " + dir
-	}
+	order := orderBy(q, arg)
 	sql := `SELECT ` + columns + `, count(*) OVER () FROM attachments WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY ` + order + ` LIMIT ` + arg(q.perPage) + ` OFFSET ` + arg(max(q.offset, 0))
 	rows, err := s.pool.Query(ctx, sql, args...)

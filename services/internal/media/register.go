@@ -2,7 +2,7 @@ package media
 
 import (
 	"context"
-	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -21,7 +21,8 @@ const (
 	EnvMaxPixels = "SITEPLANE_MEDIA_MAX_PIXELS"
 	// EnvDecoders is how many images are decoded at once (default GOMAXPROCS).
 	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
-	// EnvDecodeBytes bounds the decoded pixels held at once (default 40 MiB; see Processor).
+	// EnvDecodeBytes lowers the decode budget, which otherwise follows the
+	// process's memory limit (DecodeBudget).
 	EnvDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
 	// EnvSpoolDir is where raw upload bodies wait while they are processed
 	// (unlinked temporary files; default: the system's temporary directory).
@@ -52,9 +53,17 @@ func Register(ctx context.Context, env *service.Env) error {
 		MaxUploadBytes: cfg.Int(EnvMaxUploadBytes, DefaultMaxUploadBytes, 1, 1<<40),
 		MaxPixels:      cfg.Int(EnvMaxPixels, DefaultMaxPixels, 1, 1<<40),
 		Decoders:       int(cfg.Int(EnvDecoders, 0, 0, 1024)),
-		DecodeBytes:    cfg.Int(EnvDecodeBytes, DefaultDecodeBytes, 1<<20, 1<<40),
-		SpoolDir:       cfg.String(EnvSpoolDir, ""),
+		// the budget follows the process's soft memory limit, whatever
+		// set it (GOMEMLIMIT, the container's limit, DefaultMemoryLimit)
+		DecodeBytes: DecodeBudget(debug.SetMemoryLimit(-1), cfg.Int(EnvDecodeBytes, 0, 1<<20, 1<<40)),
+		SpoolDir:    cfg.String(EnvSpoolDir, ""),
+		ContentURL:  cfg.String(contract.EnvContentURL, ""),
+		Keys:        env.Keys,
 	}
+	if conf.ContentURL == "" {
+		env.Logger.Warn("attachments follow no parent: " + contract.EnvContentURL + " is not set")
+	}
+	env.Logger.Info("image decode budget", "mib", conf.DecodeBytes>>20)
 	blobs, closer := storeFromConfig(cfg)
 	if err := cfg.Err(); err != nil {
 		return nil //nolint:nilerr // service.Run reports every configuration problem after Register
@@ -67,6 +76,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	}
 	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
 	go idem.Cleanup(ctx, time.Hour)
+	env.Router.Use(svc.limitBodies) // before anything reads a body (guard.go)
 	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv))
@@ -81,28 +91,12 @@ func (s *Service) NewServer() (*rest.Server, error) {
 		MaxBodyBytes: s.maxUpload + multipartSlack, Logger: s.logger}, s.routes()...)
 }
 
-// limitUploads answers an upload whose announced length is over the limit
-// with WordPress's error before the body is read.
-func (s *Service) limitUploads(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.EqualFold(strings.TrimRight(r.URL.Path, "/"), routePrefix) &&
-			r.ContentLength > s.maxUpload+multipartSlack {
-			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-			w.Header().Set("Connection", "close")
-			w.WriteHeader(http.StatusBadRequest)
-			body, _ := s.errFileTooBig().MarshalJSON()
-			w.Write(body)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 // DefaultMemoryLimit is the media process's soft memory limit (runtime/debug)
 // unless GOMEMLIMIT is set or 85% of the container's limit is lower
-// (service.Main). The decode budget (40 MiB) is most of what uploads hold —
-// queued ones wait in spool files, not in the heap — and 48 MiB keeps the
-// heap near that: measured under eight concurrent 12 MP uploads, 61 MiB RSS
-// (16 of them the binary's mapped text) at 609 ms of CPU per upload
-// (docs/performance.md).
-const DefaultMemoryLimit = 48 << 20
+// (service.Main); the decode budget follows it (DecodeBudget: 140 MiB).
+// Work over the budget is refused, so the budget must admit the images
+// people upload: a 50-megapixel camera JPEG weighs about 90 MiB, a 24 MP
+// RGBA PNG about 120 MiB. (It was 48 MiB while heavier images ran alone
+// past the budget: 61 MiB RSS under eight concurrent 12 MP uploads,
+// docs/performance.md; those still decode two at a time, one per core.)
+const DefaultMemoryLimit = 160 << 20

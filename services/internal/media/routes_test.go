@@ -264,3 +264,54 @@ func TestRouteDescriptions(t *testing.T) {
 }
 
 var _ = time.Second
+
+// Served files run in a sandbox, are never sniffed, and what a browser
+// would open as an active document (a PDF with scripts, say) is a
+// download; a private attachment's files are not served to those who may
+// not read it, nor to shared caches. On a1ed099 the PDF was served inline
+// without a sandbox, and the private file to anyone, cacheable for a year.
+func TestServedFileHeaders(t *testing.T) {
+	e := newEnv(t)
+	pdf := []byte("%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n")
+	pdfURL := e.uploadRaw(author, "", "doc.pdf", "application/pdf", pdf).obj()["source_url"].(string)
+	txtURL := e.uploadRaw(author, "", "notes.txt", "text/plain", []byte("plain notes\n")).obj()["source_url"].(string)
+	img := e.upload(author, 400, 300)
+	private := e.upload(author, 400, 300)
+	wantStatus(t, e.json(author, "POST", fmt.Sprintf("/cms/v2/media/%d", num(private["id"])), map[string]any{"status": "private"}), http.StatusOK)
+	privateThumb := field(private, "media_details", "sizes", "thumbnail", "source_url").(string)
+	tests := []struct {
+		name, who, url string
+		status         int
+		disposition    string // "" : none (inline)
+		cache          string
+	}{
+		{"pdf", anon, pdfURL, 200, `attachment; filename="doc.pdf"`, "public, max-age=31536000, immutable"},
+		{"text", anon, txtURL, 200, "", "public, max-age=31536000, immutable"},
+		{"image", anon, img["source_url"].(string), 200, "", "public, max-age=31536000, immutable"},
+		{"private, anonymous", anon, private["source_url"].(string), 404, "", ""},
+		{"private size, anonymous", anon, privateThumb, 404, "", ""},
+		{"private, subscriber", subscriber, private["source_url"].(string), 404, "", ""},
+		{"private, another author", author2, private["source_url"].(string), 404, "", ""},
+		{"private, its author", author, private["source_url"].(string), 200, "", "private, no-cache"},
+		{"private size, an editor", editor, privateThumb, 200, "", "private, no-cache"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.request(tc.who, "GET", uploadPath(t, tc.url), nil, nil)
+			wantStatus(t, r, tc.status)
+			if tc.status != http.StatusOK {
+				return
+			}
+			h := r.Header
+			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Security-Policy") != "sandbox" {
+				t.Errorf("nosniff %q, CSP %q", h.Get("X-Content-Type-Options"), h.Get("Content-Security-Policy"))
+			}
+			if got := h.Get("Content-Disposition"); got != tc.disposition {
+				t.Errorf("Content-Disposition %q, want %q", got, tc.disposition)
+			}
+			if got := h.Get("Cache-Control"); got != tc.cache {
+				t.Errorf("Cache-Control %q, want %q", got, tc.cache)
+			}
+		})
+	}
+}

@@ -86,6 +86,10 @@ var attachmentSchema = func() *rest.Schema {
 	}
 }()
 
+// maxPostID is the largest parent id accepted: JavaScript's
+// Number.MAX_SAFE_INTEGER (2^53 - 1).
+const maxPostID = 1<<53 - 1
+
 // writeArgs are the create or update arguments derived from the item
 // schema (§3.5), with WordPress's null callbacks on the rendered fields
 // (a string or {"raw": ...}) and meta (any PHP array: object or list).
@@ -97,6 +101,13 @@ func writeArgs(create bool) rest.Props {
 		case "title", "caption", "description":
 			s.Validate = func(*rest.Request, any, string) error { return nil }
 			s.Sanitize = func(_ *rest.Request, v any, _ string) (any, error) { return v, nil }
+		case "post":
+			// An attachment's parent is a content post's id. The route kit
+			// reads a larger number as the largest int64, so without a
+			// bound 99999999999999999999 would be stored as
+			// 9223372036854775807; ids past what a JavaScript client can
+			// hold exactly are no post's.
+			s.Maximum = rest.Ptr(float64(maxPostID))
 		case "meta":
 			s.Validate = func(_ *rest.Request, v any, _ string) error {
 				switch v.(type) {

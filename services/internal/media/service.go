@@ -29,6 +29,7 @@ type Service struct {
 	uploads   string // public base URL of the files, with a trailing slash
 	maxUpload int64
 	spoolDir  string
+	content   *contentClient // nil: attachments follow no parent (parents.go)
 	logger    *slog.Logger
 	now       func() time.Time
 }
@@ -46,6 +47,11 @@ type Config struct {
 	// SpoolDir holds raw upload bodies while they are processed, as unlinked
 	// temporary files ("": os.TempDir()).
 	SpoolDir string
+	// ContentURL is the content service's API base URL, where parent posts
+	// are looked up as the caller with identities signed by Keys ("": no
+	// lookups, see parents.go).
+	ContentURL string
+	Keys       identity.Keys
 }
 
 // New returns a Service storing metadata in pool and files in blobs.
@@ -53,9 +59,13 @@ func New(pool *pgxpool.Pool, blobs blobstore.Store, site contract.Site, cfg Conf
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.DecodeBytes, cfg.MaxPixels), site: site,
+	s := &Service{pool: pool, blobs: blobs, img: NewProcessor(cfg.Decoders, cfg.DecodeBytes, cfg.MaxPixels), site: site,
 		loc: site.Location(), uploads: strings.TrimRight(site.URL, "/") + UploadsPath, maxUpload: cfg.MaxUploadBytes,
 		spoolDir: cfg.SpoolDir, logger: logger, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+	if cfg.ContentURL != "" && cfg.Keys != nil {
+		s.content = &contentClient{base: strings.TrimRight(cfg.ContentURL, "/"), keys: cfg.Keys, client: &http.Client{Timeout: 5 * time.Second}}
+	}
+	return s
 }
 
 // UploadsPath is the public URL path of uploaded files.
@@ -118,10 +128,8 @@ func (s *Service) target(r *rest.Request) (*Attachment, error) {
 }
 
 // Permissions (meta capabilities read_post, edit_post, delete_post of the
-// attachment type). An inherit attachment follows its parent in WordPress;
-// the parent lives in the content service, so here every inherit
-// attachment is public (as WordPress treats unattached and published-parent
-// media) and only private ones are restricted (docs/media.md).
+// attachment type). canRead is the rule without the parent; an inherit
+// attachment also follows its parent post (readers, parents.go).
 
 func canRead(c identity.Identity, a *Attachment) bool {
 	if a.Status != "private" {

@@ -162,3 +162,14 @@ func deleteAttachment(ctx context.Context, tx pgx.Tx, id int64) error {
 	}
 	return nil
 }
+
+// fileOwner returns the attachment a stored file belongs to (errNotFound
+// when no attachment has it).
+func fileOwner(ctx context.Context, pool *pgxpool.Pool, key string) (*Attachment, error) {
+	row := pool.QueryRow(ctx, `SELECT `+columns+` FROM attachments WHERE id = (SELECT attachment_id FROM files WHERE key = $1)`, key)
+	a, err := scanAttachment(row)
+	if err != nil {
+		return nil, fmt.Errorf("file owner of %s: %w", key, err)
+	}
+	return a, nil
+}

@@ -1,7 +1,6 @@
 package media
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/md5"
@@ -10,13 +9,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
 
-	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -33,6 +30,10 @@ func (s *Service) canCreate(r *rest.Request) error {
 	}
 	if r.Has("author") && r.Int("author") != caller(r).UserID && !caller(r).Can("edit_others_posts") {
 		return rest.Denied(r, "rest_cannot_edit_others", "Sorry, you are not allowed to create posts as this user.")
+	}
+	// attaching media to a post requires the ability to edit that post
+	if r.Has("post") {
+		return s.mayAttach(r, r.Int("post"))
 	}
 	return nil
 }
@@ -128,46 +129,6 @@ func (s *Service) readUpload(r *rest.Request) (*incoming, error) {
 	return in, nil
 }
 
-// spool writes a raw body to an unlinked temporary file in the spool
-// directory (nothing is left behind, whatever happens to the process),
-// reading at most one byte more than the upload limit, and returns it with
-// its MD5 (hex). A body the route kit already read (Request.Body) is used
-// as it is. A nil file means an empty body.
-func (s *Service) spool(r *rest.Request) (*incoming, string, error) {
-	if r.BodyReader == nil {
-		if len(r.Body) == 0 {
-			return nil, "", nil
-		}
-		return &incoming{src: bytes.NewReader(r.Body), size: int64(len(r.Body)), close: func() {}}, "", nil
-	}
-	body := bufio.NewReaderSize(r.BodyReader, 32<<10)
-	if _, err := body.Peek(1); err == io.EOF {
-		return nil, "", nil // no data: nothing to spool
-	} else if err != nil {
-		return nil, "", rest.BodyError(err)
-	}
-	f, err := os.CreateTemp(s.spoolDir, "upload-*")
-	if err != nil {
-		return nil, "", s.spoolFailed(r, err)
-	}
-	closeFile := func() { f.Close() }
-	if err := os.Remove(f.Name()); err != nil {
-		closeFile()
-		return nil, "", s.spoolFailed(r, err)
-	}
-	h := md5.New()
-	n, err := io.Copy(spoolWriter{io.MultiWriter(f, h)}, io.LimitReader(body, s.maxUpload+1))
-	if err != nil {
-		closeFile()
-		var we writeError
-		if errors.As(err, &we) {
-			return nil, "", s.spoolFailed(r, err)
-		}
-		return nil, "", rest.BodyError(err)
-	}
-	return &incoming{src: f, size: n, close: closeFile}, hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // filenameFromDisposition is get_filename_from_disposition: the filename=
 // attribute of any value, trimmed and unquoted (filename*= is not read).
 func filenameFromDisposition(values []string) string {
@@ -196,30 +157,6 @@ func filenameFromDisposition(values []string) string {
 	return ""
 }
 
-// spoolFailed logs why the spool file could not be written (the path is
-// the server's business) and answers WordPress's error for an upload it
-// could not move into place.
-func (s *Service) spoolFailed(r *rest.Request, err error) error {
-	logging.FromContext(r.Context(), s.logger).Error("spool upload", "error", err.Error())
-	return uploadErr("rest_upload_sideload_error", "The uploaded file could not be saved.", http.StatusInternalServerError)
-}
-
-// spoolWriter tags its failures, so that a full spool disk is the server's
-// error while a broken body is the client's.
-type spoolWriter struct{ w io.Writer }
-
-type writeError struct{ error }
-
-func (e writeError) Unwrap() error { return e.error }
-
-func (sw spoolWriter) Write(p []byte) (int, error) {
-	n, err := sw.w.Write(p)
-	if err != nil {
-		err = writeError{err}
-	}
-	return n, err
-}
-
 // checkMD5 compares Content-MD5 with the file's MD5: sum when it is known
 // (computed while spooling), else read from r.
 func checkMD5(r *rest.Request, file io.Reader, sum string) error {
@@ -240,12 +177,15 @@ func checkMD5(r *rest.Request, file io.Reader, sum string) error {
 	return nil
 }
 
-// imageError maps processing failures to answers: too many pixels is the
-// client's problem (400), a canceled request ends quietly.
+// imageError maps processing failures to answers: too many pixels, or
+// more memory than the whole decode budget, is the client's problem (400,
+// before anything is decoded), a canceled request ends quietly.
 func imageError(err error) error {
 	switch {
 	case errors.Is(err, errTooManyPixels):
 		return uploadErr("rest_upload_image_too_large", "The image has too many pixels to be processed.", http.StatusBadRequest)
+	case errors.Is(err, errOverBudget):
+		return uploadErr("rest_upload_image_too_large", "The image needs more memory to be processed than this server allows.", http.StatusBadRequest)
 	case errors.Is(err, errUndecodable):
 		return uploadErr("rest_upload_image_invalid", "The image could not be read.", http.StatusBadRequest)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -266,7 +206,9 @@ func (s *Service) upload(r *rest.Request) (*rest.Response, error) {
 		if in.multipart {
 			code = "rest_upload_unknown_error"
 		}
-		return nil, uploadErr(code, "Sorry, you are not allowed to upload this file type.", http.StatusInternalServerError)
+		// WordPress's code and message, but a 4xx: the file is the client's
+		// problem, not the server's (WordPress answers 500)
+		return nil, uploadErr(code, "Sorry, you are not allowed to upload this file type.", http.StatusUnsupportedMediaType)
 	}
 	if in.multipart && strings.HasPrefix(ft.Mime, "image/") && !sizedTypes[ft.Mime] {
 		return nil, uploadErr("rest_upload_image_type_not_supported",
@@ -409,19 +351,6 @@ func (s *Service) putBlob(ctx context.Context, key string, data []byte, mime str
 		return fmt.Errorf("store file: %w", err)
 	}
 	return nil
-}
-
-func (s *Service) readBlob(ctx context.Context, key string) ([]byte, error) {
-	o, err := s.blobs.Open(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	defer o.Close()
-	data, err := io.ReadAll(o)
-	if err != nil {
-		return nil, fmt.Errorf("read file %s: %w", key, err)
-	}
-	return data, nil
 }
 
 // sanitizeFileStem keeps a file name's stem to the characters a blob key

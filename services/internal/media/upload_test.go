@@ -94,14 +94,14 @@ func TestUploadErrors(t *testing.T) {
 		}, 412, "rest_upload_hash_mismatch", "Content hash did not match expected."},
 		{"type not allowed (raw)", func() *resp {
 			return raw(author, hdr("Content-Type", "text/html", "Content-Disposition", `attachment; filename="x.html"`), []byte("<html><script>alert(1)</script></html>"))
-		}, 500, "rest_upload_sideload_error", "Sorry, you are not allowed to upload this file type."},
+		}, 415, "rest_upload_sideload_error", "Sorry, you are not allowed to upload this file type."},
 		{"name cannot make a script allowed", func() *resp {
 			return raw(author, hdr("Content-Type", "image/jpeg", "Content-Disposition", `attachment; filename="x.jpg"`), []byte("<?php echo 1; ?>"))
-		}, 500, "rest_upload_sideload_error", "Sorry, you are not allowed to upload this file type."},
+		}, 415, "rest_upload_sideload_error", "Sorry, you are not allowed to upload this file type."},
 		{"type not allowed (multipart)", func() *resp {
 			return e.uploadMultipart(author, "x.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), nil)
 		},
-			500, "rest_upload_unknown_error", "Sorry, you are not allowed to upload this file type."},
+			415, "rest_upload_unknown_error", "Sorry, you are not allowed to upload this file type."},
 		{"multipart without file", func() *resp { return e.uploadMultipart(author, "", nil, map[string]string{"title": "x"}) },
 			400, "rest_upload_no_data", "No data supplied."},
 		{"too large", func() *resp { return raw(author, good(), bytes.Repeat([]byte{0xFF}, 200_001)) }, 400,

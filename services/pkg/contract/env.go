@@ -94,6 +94,11 @@ const (
 	// service to look authors up at UserLookupPath. Unset: only the caller's
 	// own id (and the bootstrap admin, id 1) is accepted as an author.
 	EnvGatewayURL = "SITEPLANE_GATEWAY_URL"
+	// EnvContentURL is the content service's API base URL, used by the
+	// media service to ask, as the caller, whether an attachment's parent
+	// post may be read or edited (docs/media.md). Unset: attachments follow
+	// no parent (read as public, attached to any id) and media warns.
+	EnvContentURL = "SITEPLANE_CONTENT_URL"
 	// EnvServiceName overrides the service label in logs and metrics.
 	EnvServiceName = "SITEPLANE_SERVICE_NAME"
 	// EnvEdgeCacheBytes is the gateway's edge cache budget in bytes

@@ -23,6 +23,9 @@ type ServiceConfig struct {
 	// GatewayURL is where content looks author ids up: the gateway's
 	// internal listener; "" leaves it unset.
 	GatewayURL string
+	// ContentURL is where media asks about attachments' parent posts: the
+	// content service's API; "" leaves it unset.
+	ContentURL string
 	// InternalListen is the gateway's internal listener (host:port); ""
 	// switches it off.
 	InternalListen string
@@ -63,6 +66,9 @@ func ServiceEnv(name string, c ServiceConfig) []string {
 		}
 	case ServiceMedia:
 		env = append(env, EnvMediaDir+"="+c.MediaDir)
+		if c.ContentURL != "" {
+			env = append(env, EnvContentURL+"="+c.ContentURL)
+		}
 	case ServiceContent:
 		if c.GatewayURL != "" {
 			env = append(env, EnvGatewayURL+"="+c.GatewayURL)
