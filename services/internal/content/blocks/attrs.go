@@ -3,10 +3,7 @@ package blocks
 // Reading block attributes, and the classes and inline styles the
 // renderer builds from them.
 
-import (
-	"html"
-	"strings"
-)
+import "strings"
 
 func str(b *Block, k, def string) string {
 	if v, ok := b.Attrs[k].(string); ok {
@@ -32,28 +29,28 @@ func obj(m map[string]any, k string) map[string]any {
 	return v
 }
 
-var esc = html.EscapeString
-
 // classes builds the class attribute of a dynamic block's wrapper: its
-// base classes, the preset colour and font-size classes and className.
+// base classes, the preset colour and font-size classes and className,
+// each reduced to the characters of a class name (base classes are the
+// renderer's own, or sanitized by the caller).
 func classes(b *Block, base ...string) string {
 	c := append([]string(nil), base...)
-	if v := str(b, "textColor", ""); v != "" {
+	if v := sanitizeClass(str(b, "textColor", "")); v != "" {
 		c = append(c, "has-"+v+"-color", "has-text-color")
 	}
-	if v := str(b, "backgroundColor", ""); v != "" {
+	if v := sanitizeClass(str(b, "backgroundColor", "")); v != "" {
 		c = append(c, "has-"+v+"-background-color", "has-background")
 	}
-	if v := str(b, "fontSize", ""); v != "" {
+	if v := sanitizeClass(str(b, "fontSize", "")); v != "" {
 		c = append(c, "has-"+v+"-font-size")
 	}
-	if v := str(b, "textAlign", ""); v != "" {
+	if v := sanitizeClass(str(b, "textAlign", "")); v != "" {
 		c = append(c, "has-text-align-"+v)
 	}
-	if v := str(b, "className", ""); v != "" {
+	if v := classNames(str(b, "className", "")); v != "" {
 		c = append(c, v)
 	}
-	return esc(strings.Join(c, " "))
+	return strings.Join(c, " ")
 }
 
 func layoutClass(b *Block) string {
@@ -72,7 +69,8 @@ func layoutClass(b *Block) string {
 		if o, _ := l["orientation"].(string); o == "vertical" {
 			cls += " is-vertical"
 		}
-		if j, _ := l["justifyContent"].(string); j != "" {
+		j, _ := l["justifyContent"].(string)
+		if j = sanitizeClass(j); j != "" {
 			cls += " is-content-justification-" + j
 		}
 		if w, _ := l["flexWrap"].(string); w == "nowrap" {
@@ -90,20 +88,21 @@ func presetValue(v string) string {
 	return v
 }
 
-// spacingStyle renders style.spacing.padding/margin as inline CSS.
+// spacingStyle renders style.spacing.padding/margin as inline CSS; a
+// value safeCSS refuses is left out.
 func spacingStyle(b *Block) string {
 	sp := obj(obj(b.Attrs, "style"), "spacing")
 	if sp == nil {
 		return ""
 	}
 	var out []string
-	if g, ok := sp["blockGap"].(string); ok && g != "" {
+	if g, _ := sp["blockGap"].(string); safeCSS(presetValue(g)) != "" {
 		out = append(out, "gap:"+presetValue(g))
 	}
 	for _, prop := range []string{"padding", "margin"} {
 		sides := obj(sp, prop)
 		for _, side := range []string{"top", "right", "bottom", "left"} {
-			if v, ok := sides[side].(string); ok && v != "" {
+			if v, _ := sides[side].(string); safeCSS(presetValue(v)) != "" {
 				out = append(out, prop+"-"+side+":"+presetValue(v))
 			}
 		}

@@ -13,7 +13,7 @@ func postTitle(b *Block, env *Env) string {
 	tag := heading(num(b, "level", 2))
 	inner := esc(p.Title)
 	if boolean(b, "isLink") {
-		inner = `<a href="` + esc(p.URL) + `">` + inner + `</a>`
+		inner = `<a href="` + escURL(p.URL) + `">` + inner + `</a>`
 	}
 	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + `">` + inner + "</" + tag + ">"
 }
@@ -25,7 +25,7 @@ func postDate(b *Block, env *Env) string {
 	}
 	t := `<time datetime="` + esc(p.DateISO) + `">` + esc(p.DateText) + `</time>`
 	if boolean(b, "isLink") {
-		t = `<a href="` + esc(p.URL) + `">` + t + `</a>`
+		t = `<a href="` + escURL(p.URL) + `">` + t + `</a>`
 	}
 	return `<div class="` + classes(b, "wp-block-post-date") + `">` + t + `</div>`
 }
@@ -37,7 +37,7 @@ func postAuthor(b *Block, env *Env) string {
 	}
 	name := esc(p.Author.Label)
 	if p.Author.URL != "" {
-		name = `<a href="` + esc(p.Author.URL) + `" rel="author">` + name + `</a>`
+		name = `<a href="` + escURL(p.Author.URL) + `" rel="author">` + name + `</a>`
 	}
 	if b.Name == "core/post-author" {
 		return `<div class="` + classes(b, "wp-block-post-author") + `"><p class="wp-block-post-author__name">` + name + `</p></div>`
@@ -52,7 +52,7 @@ func postExcerpt(b *Block, env *Env) string {
 	}
 	out := `<div class="` + classes(b, "wp-block-post-excerpt") + `"><p class="wp-block-post-excerpt__excerpt">` + esc(p.Excerpt) + `</p>`
 	if more := str(b, "moreText", ""); more != "" {
-		out += `<p class="wp-block-post-excerpt__more-text"><a class="wp-block-post-excerpt__more-link" href="` + esc(p.URL) + `">` +
+		out += `<p class="wp-block-post-excerpt__more-text"><a class="wp-block-post-excerpt__more-link" href="` + escURL(p.URL) + `">` +
 			esc(more) + `<span class="screen-reader-text">: ` + esc(p.Title) + `</span></a></p>`
 	}
 	return out + `</div>`
@@ -75,9 +75,9 @@ func postFeaturedImage(b *Block, env *Env) string {
 	if p == nil || p.Image == nil {
 		return ""
 	}
-	img := `<img src="` + esc(p.Image.URL) + `" alt="` + esc(p.Image.Alt) + `" loading="lazy">`
+	img := `<img src="` + escURL(p.Image.URL) + `" alt="` + esc(p.Image.Alt) + `" loading="lazy">`
 	if boolean(b, "isLink") {
-		img = `<a href="` + esc(p.URL) + `" aria-label="` + esc(p.Title) + `">` + img + `</a>`
+		img = `<a href="` + escURL(p.URL) + `" aria-label="` + esc(p.Title) + `">` + img + `</a>`
 	}
 	return `<figure class="` + classes(b, "wp-block-post-featured-image") + `">` + img + `</figure>`
 }
@@ -91,9 +91,9 @@ func postTerms(b *Block, env *Env) string {
 	sep := str(b, "separator", ", ")
 	var links []string
 	for _, t := range p.Terms[tax] {
-		links = append(links, `<a href="`+esc(t.URL)+`" rel="tag">`+esc(t.Label)+`</a>`)
+		links = append(links, `<a href="`+escURL(t.URL)+`" rel="tag">`+esc(t.Label)+`</a>`)
 	}
-	out := `<div class="` + classes(b, "taxonomy-"+tax, "wp-block-post-terms") + `">`
+	out := `<div class="` + classes(b, "taxonomy-"+sanitizeClass(tax), "wp-block-post-terms") + `">`
 	if pre := str(b, "prefix", ""); pre != "" {
 		out += `<span class="wp-block-post-terms__prefix">` + esc(pre) + `</span>`
 	}
@@ -117,5 +117,5 @@ func postNavigationLink(b *Block, env *Env) string {
 		label = l.Label
 	}
 	return `<div class="` + classes(b, "post-navigation-link-"+kind, "wp-block-post-navigation-link") + `"><a href="` +
-		esc(l.URL) + `" rel="` + rel + `">` + esc(label) + `</a></div>`
+		escURL(l.URL) + `" rel="` + rel + `">` + esc(label) + `</a></div>`
 }

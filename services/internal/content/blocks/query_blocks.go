@@ -51,7 +51,7 @@ func writePostTemplate(sb *strings.Builder, b *Block, env *Env) {
 		sb.WriteString(`<li class="wp-block-post post-`)
 		sb.WriteString(strconv.FormatInt(p.ID, 10))
 		sb.WriteString(` type-`)
-		sb.WriteString(esc(p.Type))
+		sb.WriteString(sanitizeClass(p.Type))
 		sb.WriteString(`">`)
 		writeChildren(sb, b, &sub)
 		sb.WriteString(`</li>`)
@@ -83,7 +83,7 @@ func paginationPrevious(b *Block, env *Env) string {
 	if q == nil || q.Page <= 1 {
 		return ""
 	}
-	return `<a class="wp-block-query-pagination-previous" href="` + esc(q.PageURL(q.Page-1)) + `">` + esc(str(b, "label", "Previous Page")) + `</a>`
+	return `<a class="wp-block-query-pagination-previous" href="` + escURL(q.PageURL(q.Page-1)) + `">` + esc(str(b, "label", "Previous Page")) + `</a>`
 }
 
 func paginationNext(b *Block, env *Env) string {
@@ -91,7 +91,7 @@ func paginationNext(b *Block, env *Env) string {
 	if q == nil || q.Page >= q.Pages {
 		return ""
 	}
-	return `<a class="wp-block-query-pagination-next" href="` + esc(q.PageURL(q.Page+1)) + `">` + esc(str(b, "label", "Next Page")) + `</a>`
+	return `<a class="wp-block-query-pagination-next" href="` + escURL(q.PageURL(q.Page+1)) + `">` + esc(str(b, "label", "Next Page")) + `</a>`
 }
 
 // paginationNumbers is paginate_links as the block calls it (prev_next
@@ -122,7 +122,7 @@ func paginationNumbers(b *Block, env *Env) string {
 			dots = true
 		case n <= endSize || (n >= q.Page-midSize && n <= q.Page+midSize) || n > q.Pages-endSize:
 			sep()
-			sb.WriteString(`<a class="page-numbers" href="` + esc(q.PageURL(n)) + `">` + groupThousands(n) + `</a>`)
+			sb.WriteString(`<a class="page-numbers" href="` + escURL(q.PageURL(n)) + `">` + groupThousands(n) + `</a>`)
 			dots = true
 		case dots:
 			sep()

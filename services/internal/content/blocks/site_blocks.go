@@ -9,7 +9,7 @@ func siteTitle(b *Block, env *Env) string {
 	tag := heading(num(b, "level", 1))
 	inner := esc(env.SiteTitle)
 	if !b.hasFalse("isLink") {
-		inner = `<a href="` + esc(env.HomeURL+"/") + `" rel="home">` + inner + `</a>`
+		inner = `<a href="` + escURL(env.HomeURL+"/") + `" rel="home">` + inner + `</a>`
 	}
 	return "<" + tag + ` class="` + classes(b, "wp-block-site-title") + `">` + inner + "</" + tag + ">"
 }
@@ -46,7 +46,7 @@ func navigation(b *Block, env *Env) string {
 }
 
 func navItem(l Link) string {
-	return `<li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="` + esc(l.URL) + `">` +
+	return `<li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="` + escURL(l.URL) + `">` +
 		esc(l.Label) + `</a></li>`
 }
 
@@ -100,7 +100,7 @@ func search(b *Block, env *Env) string {
 	if b.hasFalse("showLabel") {
 		labelCls += " screen-reader-text"
 	}
-	return `<form role="search" method="get" action="` + esc(env.HomeURL+"/") + `" class="` + classes(b, "wp-block-search") + `">` +
+	return `<form role="search" method="get" action="` + escURL(env.HomeURL+"/") + `" class="` + classes(b, "wp-block-search") + `">` +
 		`<label class="` + labelCls + `" for="` + id + `">` + esc(label) + `</label>` +
 		`<div class="wp-block-search__inside-wrapper"><input class="wp-block-search__input" id="` + id + `" type="search" name="s" value="` +
 		esc(env.SearchQuery) + `" required>` +
