@@ -96,14 +96,18 @@ func spacingStyle(b *Block) string {
 		return ""
 	}
 	var out []string
-	if g, _ := sp["blockGap"].(string); safeCSS(presetValue(g)) != "" {
-		out = append(out, "gap:"+presetValue(g))
+	if g, _ := sp["blockGap"].(string); g != "" {
+		if g = safeCSS(presetValue(g)); g != "" {
+			out = append(out, "gap:"+g)
+		}
 	}
 	for _, prop := range []string{"padding", "margin"} {
 		sides := obj(sp, prop)
 		for _, side := range []string{"top", "right", "bottom", "left"} {
-			if v, _ := sides[side].(string); safeCSS(presetValue(v)) != "" {
-				out = append(out, prop+"-"+side+":"+presetValue(v))
+			if v, _ := sides[side].(string); v != "" {
+				if v = safeCSS(presetValue(v)); v != "" {
+					out = append(out, prop+"-"+side+":"+v)
+				}
 			}
 		}
 	}
