@@ -14,13 +14,7 @@ func BenchmarkRenderTemplate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := testEnv()
-	env.Part = func(slug string) ([]Node, bool) {
-		if f, ok := th.Part(slug); ok {
-			return Parse(f.Content), true
-		}
-		return nil, false
-	}
+	env := themeEnv(th)
 	var posts []*Post
 	for i := 0; i < 10; i++ {
 		p := *env.Post
