@@ -7,6 +7,18 @@ import (
 	"siteplane.dev/services/internal/content/theme"
 )
 
+// themeEnv is testEnv with the theme's template parts.
+func themeEnv(th *theme.Theme) *Env {
+	e := testEnv()
+	e.Part = func(slug string) ([]Node, bool) {
+		if f, ok := th.Part(slug); ok {
+			return Parse(f.Content), true
+		}
+		return nil, false
+	}
+	return e
+}
+
 // Every template of the built-in theme renders the same compiled as
 // parsed, with its parts, and compiling folds its site-wide blocks.
 func TestCompileThemeTemplates(t *testing.T) {
@@ -14,16 +26,7 @@ func TestCompileThemeTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := func() *Env {
-		e := testEnv()
-		e.Part = func(slug string) ([]Node, bool) {
-			if f, ok := th.Part(slug); ok {
-				return Parse(f.Content), true
-			}
-			return nil, false
-		}
-		return e
-	}
+	env := func() *Env { return themeEnv(th) }
 	for _, f := range th.Templates {
 		t.Run(f.Slug, func(t *testing.T) {
 			nodes := Parse(f.Content)

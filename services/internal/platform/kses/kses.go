@@ -50,7 +50,10 @@ type allowlist struct {
 	Contexts  map[Context]contextRules `json:"contexts"`
 }
 
-var policies = mustPolicies(allowedJSON)
+var (
+	rules    = mustAllowlist(allowedJSON)
+	policies = mustPolicies(rules)
+)
 
 // uriAttributes are the allowlist's URL attributes other than href and src
 // (which bluemonday checks against the allowed protocols itself).
@@ -59,11 +62,15 @@ var uriAttributes = map[string]bool{"cite": true, "data": true, "longdesc": true
 // safeURL is an http(s), protocol-relative or relative URL without blanks.
 var safeURL = regexp.MustCompile(`^(?i:https?://|//|/|#|\./|[a-z0-9._~-]+(/|#|$))[^\s\x00-\x08\x0e-\x1f]*$`)
 
-func mustPolicies(raw []byte) map[Context]*bluemonday.Policy {
+func mustAllowlist(raw []byte) allowlist {
 	var al allowlist
 	if err := json.Unmarshal(raw, &al); err != nil {
 		panic(fmt.Sprintf("kses: allowed.json: %v", err))
 	}
+	return al
+}
+
+func mustPolicies(al allowlist) map[Context]*bluemonday.Policy {
 	out := make(map[Context]*bluemonday.Policy, len(al.Contexts))
 	for name, rules := range al.Contexts {
 		out[name] = policyOf(al.Protocols, rules)

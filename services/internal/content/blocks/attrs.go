@@ -1,0 +1,160 @@
+package blocks
+
+// Reading block attributes, and the classes and inline styles the
+// renderer builds from them.
+
+import "strings"
+
+func str(b *Block, k, def string) string {
+	if v, ok := b.Attrs[k].(string); ok {
+		return v
+	}
+	return def
+}
+
+func num(b *Block, k string, def int) int {
+	if v, ok := b.Attrs[k].(float64); ok {
+		return int(v)
+	}
+	return def
+}
+
+func boolean(b *Block, k string) bool {
+	v, _ := b.Attrs[k].(bool)
+	return v
+}
+
+func obj(m map[string]any, k string) map[string]any {
+	v, _ := m[k].(map[string]any)
+	return v
+}
+
+// classes builds the class attribute of a dynamic block's wrapper: its
+// base classes, the preset colour and font-size classes and className,
+// each reduced to the characters of a class name (base classes are the
+// renderer's own, or sanitized by the caller).
+func classes(b *Block, base ...string) string {
+	c := append([]string(nil), base...)
+	if v := sanitizeClass(str(b, "textColor", "")); v != "" {
+		c = append(c, "has-"+v+"-color", "has-text-color")
+	}
+	if v := sanitizeClass(str(b, "backgroundColor", "")); v != "" {
+		c = append(c, "has-"+v+"-background-color", "has-background")
+	}
+	if v := sanitizeClass(str(b, "fontSize", "")); v != "" {
+		c = append(c, "has-"+v+"-font-size")
+	}
+	if v := sanitizeClass(str(b, "textAlign", "")); v != "" {
+		c = append(c, "has-text-align-"+v)
+	}
+	if v := classNames(str(b, "className", "")); v != "" {
+		c = append(c, v)
+	}
+	return strings.Join(c, " ")
+}
+
+func layoutClass(b *Block) string {
+	l := obj(b.Attrs, "layout")
+	if l == nil {
+		return ""
+	}
+	t, _ := l["type"].(string)
+	switch t {
+	case "constrained", "flex", "grid":
+	default:
+		t = "flow"
+	}
+	cls := "is-layout-" + t
+	if t == "flex" {
+		if o, _ := l["orientation"].(string); o == "vertical" {
+			cls += " is-vertical"
+		}
+		j, _ := l["justifyContent"].(string)
+		if j = sanitizeClass(j); j != "" {
+			cls += " is-content-justification-" + j
+		}
+		if w, _ := l["flexWrap"].(string); w == "nowrap" {
+			cls += " is-nowrap"
+		}
+	}
+	return cls
+}
+
+// presetValue turns "var:preset|spacing|60" into the CSS custom property.
+func presetValue(v string) string {
+	if rest, ok := strings.CutPrefix(v, "var:"); ok {
+		return "var(--wp--" + strings.ReplaceAll(rest, "|", "--") + ")"
+	}
+	return v
+}
+
+// spacingStyle renders style.spacing.padding/margin as inline CSS; a
+// value safeCSS refuses is left out.
+func spacingStyle(b *Block) string {
+	sp := obj(obj(b.Attrs, "style"), "spacing")
+	if sp == nil {
+		return ""
+	}
+	var out []string
+	if g, _ := sp["blockGap"].(string); g != "" {
+		if g = safeCSS(presetValue(g)); g != "" {
+			out = append(out, "gap:"+g)
+		}
+	}
+	for _, prop := range []string{"padding", "margin"} {
+		sides := obj(sp, prop)
+		for _, side := range []string{"top", "right", "bottom", "left"} {
+			if v, _ := sides[side].(string); v != "" {
+				if v = safeCSS(presetValue(v)); v != "" {
+					out = append(out, prop+"-"+side+":"+v)
+				}
+			}
+		}
+	}
+	return strings.Join(out, ";")
+}
+
+// addClass adds cls to the class attribute of the first tag of s (or
+// gives that tag one).
+func addClass(s, cls string) string {
+	open := strings.IndexByte(s, '<')
+	if open < 0 {
+		return s
+	}
+	end := strings.IndexByte(s[open:], '>')
+	if end < 0 {
+		return s
+	}
+	tag := s[open : open+end]
+	if i := strings.Index(tag, `class="`); i >= 0 {
+		at := open + i + len(`class="`)
+		return s[:at] + cls + " " + s[at:]
+	}
+	at := open + 1
+	for at < len(s) && s[at] != ' ' && s[at] != '>' && s[at] != '/' {
+		at++
+	}
+	return s[:at] + ` class="` + cls + `"` + s[at:]
+}
+
+// addStyle adds inline CSS to the first tag of s.
+func addStyle(s, css string) string {
+	open := strings.IndexByte(s, '<')
+	if open < 0 {
+		return s
+	}
+	end := strings.IndexByte(s[open:], '>')
+	if end < 0 || strings.Contains(s[open:open+end], "style=") {
+		return s
+	}
+	at := open + 1
+	for at < len(s) && s[at] != ' ' && s[at] != '>' && s[at] != '/' {
+		at++
+	}
+	return s[:at] + ` style="` + esc(css) + `"` + s[at:]
+}
+
+func (b *Block) hasFalse(k string) bool {
+	v, ok := b.Attrs[k].(bool)
+	return ok && !v
+}

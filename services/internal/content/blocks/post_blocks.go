@@ -1,0 +1,121 @@
+package blocks
+
+// Post blocks: the current post (a single template, or each post of a
+// query loop) as the post-* blocks show it.
+
+import "strings"
+
+func postTitle(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil {
+		return ""
+	}
+	tag := heading(num(b, "level", 2))
+	inner := esc(p.Title)
+	if boolean(b, "isLink") {
+		inner = `<a href="` + escURL(p.URL) + `">` + inner + `</a>`
+	}
+	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + `">` + inner + "</" + tag + ">"
+}
+
+func postDate(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil || p.DateISO == "" {
+		return ""
+	}
+	t := `<time datetime="` + esc(p.DateISO) + `">` + esc(p.DateText) + `</time>`
+	if boolean(b, "isLink") {
+		t = `<a href="` + escURL(p.URL) + `">` + t + `</a>`
+	}
+	return `<div class="` + classes(b, "wp-block-post-date") + `">` + t + `</div>`
+}
+
+func postAuthor(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil || p.Author.Label == "" {
+		return ""
+	}
+	name := esc(p.Author.Label)
+	if p.Author.URL != "" {
+		name = `<a href="` + escURL(p.Author.URL) + `" rel="author">` + name + `</a>`
+	}
+	if b.Name == "core/post-author" {
+		return `<div class="` + classes(b, "wp-block-post-author") + `"><p class="wp-block-post-author__name">` + name + `</p></div>`
+	}
+	return `<div class="` + classes(b, "wp-block-post-author-name") + `">` + name + `</div>`
+}
+
+func postExcerpt(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil {
+		return ""
+	}
+	out := `<div class="` + classes(b, "wp-block-post-excerpt") + `"><p class="wp-block-post-excerpt__excerpt">` + esc(p.Excerpt) + `</p>`
+	if more := str(b, "moreText", ""); more != "" {
+		out += `<p class="wp-block-post-excerpt__more-text"><a class="wp-block-post-excerpt__more-link" href="` + escURL(p.URL) + `">` +
+			esc(more) + `<span class="screen-reader-text">: ` + esc(p.Title) + `</span></a></p>`
+	}
+	return out + `</div>`
+}
+
+func postContent(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil {
+		return ""
+	}
+	cls := classes(b, "entry-content", "wp-block-post-content")
+	if l := layoutClass(b); l != "" {
+		cls += " " + l
+	}
+	return `<div class="` + cls + `">` + p.ContentHTML + `</div>`
+}
+
+func postFeaturedImage(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil || p.Image == nil {
+		return ""
+	}
+	img := `<img src="` + escURL(p.Image.URL) + `" alt="` + esc(p.Image.Alt) + `" loading="lazy">`
+	if boolean(b, "isLink") {
+		img = `<a href="` + escURL(p.URL) + `" aria-label="` + esc(p.Title) + `">` + img + `</a>`
+	}
+	return `<figure class="` + classes(b, "wp-block-post-featured-image") + `">` + img + `</figure>`
+}
+
+func postTerms(b *Block, env *Env) string {
+	p := env.Post
+	tax := str(b, "term", "")
+	if p == nil || len(p.Terms[tax]) == 0 {
+		return ""
+	}
+	sep := str(b, "separator", ", ")
+	var links []string
+	for _, t := range p.Terms[tax] {
+		links = append(links, `<a href="`+escURL(t.URL)+`" rel="tag">`+esc(t.Label)+`</a>`)
+	}
+	out := `<div class="` + classes(b, "taxonomy-"+sanitizeClass(tax), "wp-block-post-terms") + `">`
+	if pre := str(b, "prefix", ""); pre != "" {
+		out += `<span class="wp-block-post-terms__prefix">` + esc(pre) + `</span>`
+	}
+	return out + strings.Join(links, `<span class="wp-block-post-terms__separator">`+esc(sep)+`</span>`) + `</div>`
+}
+
+func postNavigationLink(b *Block, env *Env) string {
+	p := env.Post
+	if p == nil {
+		return ""
+	}
+	kind, l, rel := "next", p.Next, "next"
+	if str(b, "type", "next") == "previous" {
+		kind, l, rel = "previous", p.Prev, "prev"
+	}
+	if l == nil {
+		return ""
+	}
+	label := str(b, "label", "")
+	if label == "" || boolean(b, "showTitle") {
+		label = l.Label
+	}
+	return `<div class="` + classes(b, "post-navigation-link-"+kind, "wp-block-post-navigation-link") + `"><a href="` +
+		escURL(l.URL) + `" rel="` + rel + `">` + esc(label) + `</a></div>`
+}
