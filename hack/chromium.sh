@@ -8,6 +8,7 @@
 # Exits non-zero (with a hint on stderr) when no Chromium is available and it
 # cannot be installed; the browser tests then skip, or fail under CI=true.
 set -euo pipefail
+. "$(dirname "$0")/lib/apt.sh"
 
 find_bin() {
   local b
@@ -22,9 +23,9 @@ if find_bin; then exit 0; fi
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
   echo "hack/chromium.sh: installing Debian's chromium package" >&2
   export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y --no-install-recommends chromium >&2; then
-    apt-get update >&2
-    apt-get install -y --no-install-recommends chromium >&2
+  if ! apt_get install -y --no-install-recommends chromium >&2; then
+    apt_get update >&2
+    apt_get install -y --no-install-recommends chromium >&2
   fi
   find_bin && exit 0
 fi

@@ -13,6 +13,7 @@
 # Server binaries come from PATH or /usr/lib/postgresql/*/bin; when none exist
 # and we are root with apt-get, Debian's postgresql package is installed.
 set -euo pipefail
+. "$(dirname "$0")/lib/apt.sh"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 verb=${1:-status}
@@ -40,8 +41,8 @@ install_server() {
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "postgres.sh: no PostgreSQL server binaries found; installing Debian's postgresql" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends postgresql >&2
+    apt_get update -qq >&2
+    apt_get install -y -qq --no-install-recommends postgresql >&2
     # Debian's package starts a cluster of its own; we do not need it.
     (command -v pg_ctlcluster >/dev/null && pg_lsclusters -h 2>/dev/null | while read -r v c _; do pg_ctlcluster "$v" "$c" stop || true; done) >&2 || true
   else

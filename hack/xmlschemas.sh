@@ -11,6 +11,7 @@
 # SITEPLANE_XML_SCHEMAS). Exits non-zero, with a hint on stderr, when either
 # cannot be had; the schema tests then skip, or fail under CI=true.
 set -euo pipefail
+. "$(dirname "$0")/lib/apt.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/bin/xmlschemas"
 pkg=sitemap@9.0.1
@@ -21,9 +22,9 @@ if ! command -v xmllint >/dev/null 2>&1; then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "hack/xmlschemas.sh: installing Debian's libxml2-utils (xmllint)" >&2
     export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y --no-install-recommends libxml2-utils >&2; then
-      apt-get update >&2
-      apt-get install -y --no-install-recommends libxml2-utils >&2
+    if ! apt_get install -y --no-install-recommends libxml2-utils >&2; then
+      apt_get update >&2
+      apt_get install -y --no-install-recommends libxml2-utils >&2
     fi
   fi
   command -v xmllint >/dev/null 2>&1 ||

@@ -11,5 +11,5 @@ if ((${#missing[@]} == 0)); then echo "prereqs: all installed" >&2; exit 0; fi
 [[ $(id -u) == 0 ]] || { echo "prereqs: need root to install ${missing[*]}" >&2; exit 1; }
 echo "prereqs: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-timeout 300 apt-get update -qq
-timeout 600 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+timeout 300 apt-get -o DPkg::Lock::Timeout=300 update -qq
+timeout 600 apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
