@@ -125,6 +125,11 @@ func TestCacheableSafeStorable(t *testing.T) {
 		{"no-store", 200, http.Header{"Cache-Control": {"no-cache, must-revalidate, max-age=0, no-store, private"}}, false},
 		{"private", 200, http.Header{"Cache-Control": {"Private"}}, false},
 		{"public max-age", 200, http.Header{"Cache-Control": {"public, max-age=60"}}, true},
+		// A private attachment's file as media serves it (issue 26).
+		{"private file", 200, http.Header{"Cache-Control": {"private, no-cache"}}, false},
+		{"private naming fields", 200, http.Header{"Cache-Control": {`private="Set-Cookie"`}}, false},
+		{"no-store in a second line", 200, http.Header{"Cache-Control": {"public, max-age=60", "No-Store"}}, false},
+		{"no-cache naming fields", 200, http.Header{"Cache-Control": {`max-age=60, no-cache="X-Token"`}}, false},
 		{"404", 404, http.Header{}, false},
 		{"500", 500, http.Header{}, false},
 	} {

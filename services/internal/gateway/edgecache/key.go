@@ -114,14 +114,17 @@ func Safe(r *http.Request, q rest.Query) bool {
 }
 
 // Storable reports whether an answer may be stored: a 200 without
-// Set-Cookie, not marked no-store or private, varying only on VaryHeaders.
+// Set-Cookie, not marked no-store, no-cache or private (in any form:
+// `private="Set-Cookie"` is private too), varying only on VaryHeaders.
 func Storable(status int, h http.Header) bool {
 	if status != http.StatusOK || len(h.Values("Set-Cookie")) > 0 {
 		return false
 	}
 	for _, cc := range h.Values("Cache-Control") {
 		for d := range strings.SplitSeq(cc, ",") {
-			switch strings.ToLower(strings.TrimSpace(d)) {
+			// A directive's name is what comes before its argument.
+			name, _, _ := strings.Cut(d, "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
 			case "no-store", "private", "no-cache":
 				return false
 			}
