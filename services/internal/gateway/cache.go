@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"siteplane.dev/services/internal/gateway/edgecache"
+	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
@@ -31,7 +32,10 @@ const (
 // the query as the route kit reads it.
 func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path, keyQuery string, q rest.Query, fill func(http.ResponseWriter)) {
 	c := g.cfg.Cache
-	if c == nil || !edgecache.Cacheable(r, q) {
+	// An identified caller's answer may be theirs alone (a private file):
+	// never served from the cache nor stored in it, whatever headers the
+	// request still carries.
+	if c == nil || !edgecache.Cacheable(r, q) || identity.FromContext(r.Context()).LoggedIn() {
 		fill(w)
 		return
 	}

@@ -237,24 +237,17 @@ func (g *Gateway) servePublic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	metrics.SetRoute(r.Context(), "public:"+b.Name)
-	drop := publicCredentials(r)
-	fill := func(w http.ResponseWriter) {
-		g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery, DropHeaders: drop})
-	}
-	if !isUpload(r.URL.Path) {
-		fill(w)
+	if isUpload(r.URL.Path) {
+		g.serveUpload(w, r, b)
 		return
 	}
-	query := rest.ParseQuery(r.URL.RawQuery)
-	if !edgecache.Safe(r, query) {
-		w = &bumpOnAnswer{ResponseWriter: w, g: g, ctx: r.Context()}
-	}
-	g.serveCached(w, r, kindFile, r.URL.Path, edgecache.NormalizeQuery(r.URL.RawQuery), query, fill)
+	g.cfg.Proxy.Forward(w, r, routing.Target{Backend: b, Path: r.URL.Path, RawQuery: r.URL.RawQuery, DropHeaders: publicCredentials(r)})
 }
 
 // publicCredentials are the client's credentials a public URL's service
-// has no use for, which the gateway therefore never forwards: uploaded
-// files need none; the marketplace authenticates its own API keys (an
+// has no use for, which the gateway therefore never forwards: media gets
+// the caller's signed identity for uploaded files instead (uploads.go),
+// never the credentials themselves; the marketplace authenticates its own API keys (an
 // api_key parameter or "Authorization: Bearer"), never a session cookie or
 // the site's Basic credentials.
 func publicCredentials(r *http.Request) []string {
