@@ -49,20 +49,24 @@ func (g *Gateway) appPasswordRoutes() []rest.Route {
 	item := appPasswordSchema
 	ctx := rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}}
 	base := `/users/(?P<user_id>(?:[\d]+|me))/application-passwords`
+	// ep is an endpoint the owner, or an administrator, may use.
+	ep := func(methods []string, args rest.Props, code, message string, h rest.HandlerFunc) rest.Endpoint {
+		return rest.Endpoint{Methods: methods, Args: args, Permission: g.apPermission(code, message), Handler: h}
+	}
 	return []rest.Route{
 		{Namespace: "cms/v2", Path: base, Schema: item, Endpoints: []rest.Endpoint{
-			{Methods: rest.Readable, Args: ctx, Permission: g.apPermission("rest_cannot_list_application_passwords", "Sorry, you are not allowed to list application passwords for this user."), Handler: g.listAppPasswords},
-			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.apPermission("rest_cannot_create_application_passwords", "Sorry, you are not allowed to create application passwords for this user."), Handler: g.createAppPassword},
-			{Methods: rest.Deletable, Permission: g.apPermission("rest_cannot_delete_application_passwords", "Sorry, you are not allowed to delete application passwords for this user."), Handler: g.deleteAppPasswords},
+			ep(rest.Readable, ctx, "rest_cannot_list_application_passwords", "Sorry, you are not allowed to list application passwords for this user.", g.listAppPasswords),
+			ep(rest.Creatable, rest.ArgsFromSchema(item, true), "rest_cannot_create_application_passwords", "Sorry, you are not allowed to create application passwords for this user.", g.createAppPassword),
+			ep(rest.Deletable, nil, "rest_cannot_delete_application_passwords", "Sorry, you are not allowed to delete application passwords for this user.", g.deleteAppPasswords),
 		}},
 		// Before the uuid route, whose pattern "introspect" also matches.
 		{Namespace: "cms/v2", Path: base + "/introspect", Schema: item, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: ctx, Permission: g.canIntrospect, Handler: g.introspectAppPassword},
 		}},
 		{Namespace: "cms/v2", Path: base + `/(?P<uuid>[\w\-]+)`, Schema: item, Endpoints: []rest.Endpoint{
-			{Methods: rest.Readable, Args: ctx, Permission: g.apPermission("rest_cannot_read_application_password", "Sorry, you are not allowed to read this application password."), Handler: g.getAppPassword},
-			{Methods: rest.Editable, Args: rest.ArgsFromSchema(item, false), Permission: g.apPermission("rest_cannot_edit_application_password", "Sorry, you are not allowed to edit this application password."), Handler: g.updateAppPassword},
-			{Methods: rest.Deletable, Permission: g.apPermission("rest_cannot_delete_application_password", "Sorry, you are not allowed to delete this application password."), Handler: g.deleteAppPassword},
+			ep(rest.Readable, ctx, "rest_cannot_read_application_password", "Sorry, you are not allowed to read this application password.", g.getAppPassword),
+			ep(rest.Editable, rest.ArgsFromSchema(item, false), "rest_cannot_edit_application_password", "Sorry, you are not allowed to edit this application password.", g.updateAppPassword),
+			ep(rest.Deletable, nil, "rest_cannot_delete_application_password", "Sorry, you are not allowed to delete this application password.", g.deleteAppPassword),
 		}},
 	}
 }

@@ -34,6 +34,40 @@ type fakeContent struct {
 func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 	t.Helper()
 	f := &fakeContent{posts: map[int64]string{}, next: 1}
+	srv, err := rest.New(rest.Options{RootURL: root, Caller: callerOf}, f.routes(root, res)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv = srv
+	mux := http.NewServeMux()
+	mux.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
+	mux.HandleFunc(contract.BatchPath, f.serveAtomic)
+	mux.Handle("/", srv)
+	// The fake stands in for content and for media: it takes identities
+	// signed for either.
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hdr := r.Header.Get(contract.IdentityHeader); hdr != "" {
+			id, err := identity.Verify(identity.Static(key), contract.ServiceContent, hdr, time.Now())
+			if errors.Is(err, identity.ErrAudience) {
+				id, err = identity.Verify(identity.Static(key), contract.ServiceMedia, hdr, time.Now())
+			}
+			if err != nil {
+				rest.WriteErrorCode(w, r, 401, "rest_invalid_identity", "bad identity")
+				return
+			}
+			r = r.WithContext(identity.NewContext(r.Context(), id))
+		}
+		mux.ServeHTTP(w, r)
+	})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	f.url = ts.URL
+	return f
+}
+
+// routes declares the fake's routes: the collection and item routes of
+// resource res and the non-batchable /{res}/{id}/edit.
+func (f *fakeContent) routes(root, res string) []rest.Route {
 	item := &rest.Schema{Type: "object", Properties: rest.Props{
 		{Name: "id", Schema: &rest.Schema{Type: "integer", Context: []string{"view", "edit", "embed"}, Readonly: true}},
 		{Name: "title", Schema: &rest.Schema{Type: "string", Context: []string{"view", "edit", "embed"}}},
@@ -56,7 +90,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 			}}
 	}
 	batch := &rest.Batch{V1: true}
-	srv, err := rest.New(rest.Options{RootURL: root, Caller: callerOf}, rest.Route{
+	return []rest.Route{{
 		Namespace: "cms/v2", Path: "/" + res, Schema: item, AllowBatch: batch,
 		Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{
@@ -90,7 +124,7 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 				return rest.Created(r, fmt.Sprintf("/cms/v2/%s/%d", res, id), itemOf(r, id, title)), nil
 			}},
 		},
-	}, rest.Route{
+	}, {
 		Namespace: "cms/v2", Path: "/" + res + `/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch,
 		Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}},
@@ -112,39 +146,11 @@ func newFakeContent(t *testing.T, key []byte, root, res string) *fakeContent {
 					return rest.OK(rest.Object{{Key: "deleted", Value: true}}), nil
 				}},
 		},
-	}, rest.Route{
+	}, {
 		Namespace: "cms/v2", Path: "/" + res + `/(?P<id>[\d]+)/edit`, Endpoints: []rest.Endpoint{{Methods: rest.Creatable, Handler: func(r *rest.Request) (*rest.Response, error) {
 			return rest.OK(rest.Object{{Key: "id", Value: 1}}), nil
 		}}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.srv = srv
-	mux := http.NewServeMux()
-	mux.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
-	mux.HandleFunc(contract.BatchPath, f.serveAtomic)
-	mux.Handle("/", srv)
-	// The fake stands in for content and for media: it takes identities
-	// signed for either.
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if hdr := r.Header.Get(contract.IdentityHeader); hdr != "" {
-			id, err := identity.Verify(identity.Static(key), contract.ServiceContent, hdr, time.Now())
-			if errors.Is(err, identity.ErrAudience) {
-				id, err = identity.Verify(identity.Static(key), contract.ServiceMedia, hdr, time.Now())
-			}
-			if err != nil {
-				rest.WriteErrorCode(w, r, 401, "rest_invalid_identity", "bad identity")
-				return
-			}
-			r = r.WithContext(identity.NewContext(r.Context(), id))
-		}
-		mux.ServeHTTP(w, r)
-	})
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	f.url = ts.URL
-	return f
+	}}
 }
 
 // serveAtomic implements the internal batch protocol: snapshot, run in

@@ -79,3 +79,34 @@ func BenchmarkCollectionRequest(b *testing.B) {
 func BenchmarkCollectionRequestFull(b *testing.B) {
 	runCollectionBench(b, "/cms/v2/posts?per_page=5&page=2&status=publish&categories[]=3")
 }
+
+// BenchmarkEncode measures the encoder alone (encoder.value writes every
+// response): "values" is a list of objects with the kinds a response
+// carries (scalars, nested objects and maps, lists), "schema" a route's
+// item schema as the index writes it.
+func BenchmarkEncode(b *testing.B) {
+	row := Object{}.
+		With("id", int64(11)).
+		With("title", Object{}.With("raw", "Eleven").With("rendered", "Eleven – “quoted” a/b")).
+		With("sticky", false).
+		With("score", 1.5).
+		With("author", 1).
+		With("meta", map[string]any{"a": "x", "b": []any{int64(1), "two", nil}}).
+		With("tags", []int64{3, 4}).
+		With("cached", Encoded(`{"k":"v"}`))
+	cases := []struct {
+		name string
+		v    any
+	}{
+		{"values", []any{row, row, row}},
+		{"schema", postSchema()},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				appendJSON(c.v, false)
+			}
+		})
+	}
+}

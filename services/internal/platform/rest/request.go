@@ -203,26 +203,22 @@ func (r *Request) List(name string) []any {
 
 // Ints returns an array parameter as integers.
 func (r *Request) Ints(name string) []int64 {
-	l := r.List(name)
-	if l == nil {
-		return nil
-	}
-	out := make([]int64, len(l))
-	for i, v := range l {
-		out[i] = toInt(v)
-	}
-	return out
+	return convertList(r.List(name), toInt)
 }
 
 // Strings returns an array parameter as strings.
 func (r *Request) Strings(name string) []string {
-	l := r.List(name)
+	return convertList(r.List(name), phpString)
+}
+
+// convertList converts each element of l (nil stays nil).
+func convertList[T any](l []any, conv func(any) T) []T {
 	if l == nil {
 		return nil
 	}
-	out := make([]string, len(l))
+	out := make([]T, len(l))
 	for i, v := range l {
-		out[i] = phpString(v)
+		out[i] = conv(v)
 	}
 	return out
 }

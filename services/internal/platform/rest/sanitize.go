@@ -68,81 +68,9 @@ func withParentType(c, parent *Schema) *Schema {
 func sanitizeTyped(v any, s *Schema, p path, typ string) (any, *Error) {
 	switch typ {
 	case "array":
-		var l []any
-		if singleItem(v) {
-			// One comma-free string: the item is the value itself.
-			x := v
-			if s.Items != nil {
-				sx, err := sanitize(v, s.Items, p.index(0))
-				if err != nil {
-					return nil, err
-				}
-				x = sx
-			}
-			return []any{x}, nil
-		}
-		l = toList(v)
-		out := l
-		if s.Items != nil {
-			out = make([]any, len(l))
-			for i, x := range l {
-				sx, err := sanitize(x, s.Items, p.index(i))
-				if err != nil {
-					return nil, err
-				}
-				out[i] = sx
-			}
-		}
-		if s.UniqueItems && !uniqueItems(out) {
-			if p.quiet {
-				return nil, errQuiet
-			}
-			return nil, schemaErr("rest_duplicate_items", p.String()+" has duplicate items.")
-		}
-		if _, same := v.([]any); same && s.Items == nil {
-			return v, nil // already a list: no new interface value
-		}
-		return out, nil
+		return sanitizeArray(v, s, p)
 	case "object":
-		if l, ok := v.([]any); ok {
-			return sanitizeListObject(l, s, p)
-		}
-		m := toObject(v)
-		out := make(map[string]any, len(m))
-		for k, x := range m {
-			cp := p.key(k)
-			if ps := s.prop(k); ps != nil {
-				sx, err := sanitize(x, ps, cp)
-				if err != nil {
-					return nil, err
-				}
-				out[k] = sx
-				continue
-			}
-			if ps := patternPropertySchema(k, s); ps != nil {
-				sx, err := sanitize(x, ps, cp)
-				if err != nil {
-					return nil, err
-				}
-				out[k] = sx
-				continue
-			}
-			switch a := s.AdditionalProperties.(type) {
-			case bool:
-				if !a {
-					continue
-				}
-			case *Schema:
-				sx, err := sanitize(x, a, cp)
-				if err != nil {
-					return nil, err
-				}
-				out[k] = sx
-				continue
-			}
-			out[k] = x
-		}
-		return out, nil
+		return sanitizeObject(v, s, p)
 	case "null":
 		return nil, nil
 	case "integer":
@@ -179,6 +107,85 @@ func sanitizeTyped(v any, s *Schema, p path, typ string) (any, *Error) {
 		return phpString(v), nil
 	}
 	return v, nil
+}
+
+// sanitizeArray sanitises v against an array schema: each item against
+// items, then uniqueItems.
+func sanitizeArray(v any, s *Schema, p path) (any, *Error) {
+	if singleItem(v) {
+		// One comma-free string: the item is the value itself.
+		x := v
+		if s.Items != nil {
+			sx, err := sanitize(v, s.Items, p.index(0))
+			if err != nil {
+				return nil, err
+			}
+			x = sx
+		}
+		return []any{x}, nil
+	}
+	l := toList(v)
+	out := l
+	if s.Items != nil {
+		out = make([]any, len(l))
+		for i, x := range l {
+			sx, err := sanitize(x, s.Items, p.index(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = sx
+		}
+	}
+	if s.UniqueItems && !uniqueItems(out) {
+		if p.quiet {
+			return nil, errQuiet
+		}
+		return nil, schemaErr("rest_duplicate_items", p.String()+" has duplicate items.")
+	}
+	if _, same := v.([]any); same && s.Items == nil {
+		return v, nil // already a list: no new interface value
+	}
+	return out, nil
+}
+
+// sanitizeObject sanitises v against an object schema: each member against
+// its property, pattern or additionalProperties schema.
+func sanitizeObject(v any, s *Schema, p path) (any, *Error) {
+	if l, ok := v.([]any); ok {
+		return sanitizeListObject(l, s, p)
+	}
+	m := toObject(v)
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		cp := p.key(k)
+		ps := s.prop(k)
+		if ps == nil {
+			ps = patternPropertySchema(k, s)
+		}
+		if ps != nil {
+			sx, err := sanitize(x, ps, cp)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = sx
+			continue
+		}
+		switch a := s.AdditionalProperties.(type) {
+		case bool:
+			if !a {
+				continue
+			}
+		case *Schema:
+			sx, err := sanitize(x, a, cp)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = sx
+			continue
+		}
+		out[k] = x
+	}
+	return out, nil
 }
 
 // sanitizeListObject sanitises a PHP list against an object schema; it

@@ -26,10 +26,7 @@ func (s *Schema) object(topLevelArg bool) Object {
 		add("default", s.Default)
 	}
 	if len(s.Types) > 0 {
-		l := make([]any, len(s.Types))
-		for i, t := range s.Types {
-			l[i] = t
-		}
+		l := anyList(s.Types)
 		add("type", l)
 	} else if s.Type != "" {
 		add("type", s.Type)
@@ -39,10 +36,7 @@ func (s *Schema) object(topLevelArg bool) Object {
 	}
 	if !topLevelArg {
 		if s.Context != nil {
-			l := make([]any, len(s.Context))
-			for i, c := range s.Context {
-				l[i] = c
-			}
+			l := anyList(s.Context)
 			add("context", l)
 		}
 		if s.Readonly {
@@ -64,6 +58,31 @@ func (s *Schema) object(topLevelArg bool) Object {
 	if s.PatternProperties != nil {
 		add("patternProperties", s.PatternProperties)
 	}
+	o = s.appendLimits(o)
+	if s.AnyOf != nil {
+		add("anyOf", s.AnyOf)
+	}
+	if s.OneOf != nil {
+		add("oneOf", s.OneOf)
+	}
+	if topLevelArg {
+		add("required", s.Required)
+	} else if s.RequiredProps != nil {
+		l := anyList(s.RequiredProps)
+		add("required", l)
+	} else if s.Required {
+		add("required", true)
+	}
+	if !topLevelArg {
+		o = append(o, s.Extra...)
+	}
+	return o
+}
+
+// appendLimits appends the numeric, length and item-count keywords, in the
+// order of WordPress's schema.
+func (s *Schema) appendLimits(o Object) Object {
+	add := func(k string, v any) { o = append(o, Member{k, v}) }
 	addInt := func(k string, p *int) {
 		if p != nil {
 			add(k, *p)
@@ -95,27 +114,16 @@ func (s *Schema) object(topLevelArg bool) Object {
 	if s.UniqueItems {
 		add("uniqueItems", true)
 	}
-	if s.AnyOf != nil {
-		add("anyOf", s.AnyOf)
-	}
-	if s.OneOf != nil {
-		add("oneOf", s.OneOf)
-	}
-	if topLevelArg {
-		add("required", s.Required)
-	} else if s.RequiredProps != nil {
-		l := make([]any, len(s.RequiredProps))
-		for i, c := range s.RequiredProps {
-			l[i] = c
-		}
-		add("required", l)
-	} else if s.Required {
-		add("required", true)
-	}
-	if !topLevelArg {
-		o = append(o, s.Extra...)
-	}
 	return o
+}
+
+// anyList copies a list of strings into a JSON list.
+func anyList(l []string) []any {
+	out := make([]any, len(l))
+	for i, v := range l {
+		out[i] = v
+	}
+	return out
 }
 
 // MarshalJSON writes every keyword of the schema (nested schemas keep their
@@ -137,17 +145,12 @@ func (p *Props) UnmarshalJSON(b []byte) error {
 		*p = nil
 		return nil
 	}
-	if delim, ok := t.(json.Delim); !ok || delim != '{' {
-		// PHP encodes an empty property list as [].
-		if delim, ok := t.(json.Delim); ok && delim == '[' {
-			if t, err := d.Token(); err == nil {
-				if delim, ok := t.(json.Delim); ok && delim == ']' {
-					*p = Props{}
-					return nil
-				}
-			}
-		}
-		return fmt.Errorf("properties must be an object")
+	// PHP encodes an empty property list as [].
+	if emptyArray, err := readObjectStart(d, t, "properties"); err != nil {
+		return err
+	} else if emptyArray {
+		*p = Props{}
+		return nil
 	}
 	out := Props{}
 	for d.More() {
@@ -179,17 +182,12 @@ func (s *Schema) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if delim, ok := t.(json.Delim); !ok || delim != '{' {
-		if delim, ok := t.(json.Delim); ok && delim == '[' {
-			// An empty PHP array: a schema without keywords.
-			if t, err := d.Token(); err == nil {
-				if delim, ok := t.(json.Delim); ok && delim == ']' {
-					*s = Schema{}
-					return nil
-				}
-			}
-		}
-		return fmt.Errorf("schema must be an object")
+	// An empty PHP array: a schema without keywords.
+	if emptyArray, err := readObjectStart(d, t, "schema"); err != nil {
+		return err
+	} else if emptyArray {
+		*s = Schema{}
+		return nil
 	}
 	var out Schema
 	for d.More() {
@@ -210,59 +208,43 @@ func (s *Schema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// readObjectStart checks that t, the first token of d, opens a JSON object.
+// PHP writes an empty object as an empty array, []: emptyArray reports
+// that case, with the array read. Anything else is an error naming what.
+func readObjectStart(d *json.Decoder, t json.Token, what string) (emptyArray bool, err error) {
+	delim, ok := t.(json.Delim)
+	if ok && delim == '{' {
+		return false, nil
+	}
+	if ok && delim == '[' {
+		if t, err := d.Token(); err == nil {
+			if delim, ok := t.(json.Delim); ok && delim == ']' {
+				return true, nil
+			}
+		}
+	}
+	return false, fmt.Errorf("%s must be an object", what)
+}
+
 func (s *Schema) setKeyword(key string, raw json.RawMessage) error {
-	str := func(dst *string) error { return json.Unmarshal(raw, dst) }
-	num := func(dst **float64) error {
-		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return err
-		}
-		*dst = &f
-		return nil
-	}
-	integer := func(dst **int) error {
-		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return err
-		}
-		i := int(f)
-		*dst = &i
-		return nil
-	}
-	flag := func(dst *bool) error {
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		*dst = toBool(v)
-		return nil
-	}
-	schemas := func(dst *[]*Schema) error {
-		var l []*Schema
-		if err := json.Unmarshal(raw, &l); err != nil {
-			return err
-		}
-		*dst = l
-		return nil
-	}
 	switch key {
 	case "$schema":
-		return str(&s.SchemaURI)
+		return decodeString(raw, &s.SchemaURI)
 	case "title":
-		return str(&s.Title)
+		return decodeString(raw, &s.Title)
 	case "description":
-		return str(&s.Description)
+		return decodeString(raw, &s.Description)
 	case "type":
 		if len(raw) > 0 && raw[0] == '[' {
 			return json.Unmarshal(raw, &s.Types)
 		}
-		return str(&s.Type)
+		return decodeString(raw, &s.Type)
 	case "format":
-		return str(&s.Format)
+		return decodeString(raw, &s.Format)
 	case "context":
 		return json.Unmarshal(raw, &s.Context)
 	case "readonly":
-		return flag(&s.Readonly)
+		return decodeFlag(raw, &s.Readonly)
 	case "default":
 		v, err := decodeJSON(raw)
 		s.Default = v
@@ -299,40 +281,40 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage) error {
 		}
 		s.AdditionalProperties = b
 	case "minProperties":
-		return integer(&s.MinProperties)
+		return decodeInt(raw, &s.MinProperties)
 	case "maxProperties":
-		return integer(&s.MaxProperties)
+		return decodeInt(raw, &s.MaxProperties)
 	case "minimum":
-		return num(&s.Minimum)
+		return decodeFloat(raw, &s.Minimum)
 	case "maximum":
-		return num(&s.Maximum)
+		return decodeFloat(raw, &s.Maximum)
 	case "exclusiveMinimum":
-		return flag(&s.ExclusiveMinimum)
+		return decodeFlag(raw, &s.ExclusiveMinimum)
 	case "exclusiveMaximum":
-		return flag(&s.ExclusiveMaximum)
+		return decodeFlag(raw, &s.ExclusiveMaximum)
 	case "multipleOf":
-		return num(&s.MultipleOf)
+		return decodeFloat(raw, &s.MultipleOf)
 	case "minLength":
-		return integer(&s.MinLength)
+		return decodeInt(raw, &s.MinLength)
 	case "maxLength":
-		return integer(&s.MaxLength)
+		return decodeInt(raw, &s.MaxLength)
 	case "pattern":
-		return str(&s.Pattern)
+		return decodeString(raw, &s.Pattern)
 	case "minItems":
-		return integer(&s.MinItems)
+		return decodeInt(raw, &s.MinItems)
 	case "maxItems":
-		return integer(&s.MaxItems)
+		return decodeInt(raw, &s.MaxItems)
 	case "uniqueItems":
-		return flag(&s.UniqueItems)
+		return decodeFlag(raw, &s.UniqueItems)
 	case "anyOf":
-		return schemas(&s.AnyOf)
+		return decodeSchemas(raw, &s.AnyOf)
 	case "oneOf":
-		return schemas(&s.OneOf)
+		return decodeSchemas(raw, &s.OneOf)
 	case "required":
 		if len(raw) > 0 && raw[0] == '[' {
 			return json.Unmarshal(raw, &s.RequiredProps)
 		}
-		return flag(&s.Required)
+		return decodeFlag(raw, &s.Required)
 	default:
 		v, err := decodeJSON(raw)
 		if err != nil {
@@ -340,5 +322,48 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage) error {
 		}
 		s.Extra = append(s.Extra, Member{key, v})
 	}
+	return nil
+}
+
+// The decoders of setKeyword, one per kind of keyword value.
+
+func decodeString(raw json.RawMessage, dst *string) error { return json.Unmarshal(raw, dst) }
+
+func decodeFloat(raw json.RawMessage, dst **float64) error {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return err
+	}
+	*dst = &f
+	return nil
+}
+
+// decodeInt reads a number and truncates it, as PHP's (int) cast would.
+func decodeInt(raw json.RawMessage, dst **int) error {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return err
+	}
+	i := int(f)
+	*dst = &i
+	return nil
+}
+
+// decodeFlag reads any JSON value as a boolean the PHP way (toBool).
+func decodeFlag(raw json.RawMessage, dst *bool) error {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
+	}
+	*dst = toBool(v)
+	return nil
+}
+
+func decodeSchemas(raw json.RawMessage, dst *[]*Schema) error {
+	var l []*Schema
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return err
+	}
+	*dst = l
 	return nil
 }

@@ -65,30 +65,12 @@ func validateNumber(v any, s *Schema, p path, typ string) *Error {
 	exMin, exMax := s.ExclusiveMinimum, s.ExclusiveMaximum
 	switch {
 	case minimum != nil && maximum == nil:
-		if exMin && f <= *minimum {
-			if p.quiet {
-				return errQuiet
-			}
-			return schemaErr("rest_out_of_bounds", p.String()+" must be greater than "+phpD(*minimum))
-		}
-		if !exMin && f < *minimum {
-			if p.quiet {
-				return errQuiet
-			}
-			return schemaErr("rest_out_of_bounds", p.String()+" must be greater than or equal to "+phpD(*minimum))
+		if f < *minimum || (exMin && f == *minimum) {
+			return oneBoundErr(p, "greater", *minimum, exMin)
 		}
 	case maximum != nil && minimum == nil:
-		if exMax && f >= *maximum {
-			if p.quiet {
-				return errQuiet
-			}
-			return schemaErr("rest_out_of_bounds", p.String()+" must be less than "+phpD(*maximum))
-		}
-		if !exMax && f > *maximum {
-			if p.quiet {
-				return errQuiet
-			}
-			return schemaErr("rest_out_of_bounds", p.String()+" must be less than or equal to "+phpD(*maximum))
+		if f > *maximum || (exMax && f == *maximum) {
+			return oneBoundErr(p, "less", *maximum, exMax)
 		}
 	case minimum != nil && maximum != nil:
 		low := f < *minimum || (exMin && f == *minimum)
@@ -116,6 +98,19 @@ func validateNumber(v any, s *Schema, p path, typ string) *Error {
 		return schemaErr("rest_out_of_bounds", p.String()+" must be between -2147483648 (inclusive) and 2147483647 (inclusive)")
 	}
 	return nil
+}
+
+// oneBoundErr is the error of a number beyond its only bound; side is
+// "greater" for a minimum, "less" for a maximum.
+func oneBoundErr(p path, side string, bound float64, exclusive bool) *Error {
+	if p.quiet {
+		return errQuiet
+	}
+	msg := p.String() + " must be " + side + " than "
+	if !exclusive {
+		msg += "or equal to "
+	}
+	return schemaErr("rest_out_of_bounds", msg+phpD(bound))
 }
 
 func validateString(v any, s *Schema, p path) *Error {
