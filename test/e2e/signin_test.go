@@ -51,7 +51,7 @@ func signIn(t *testing.T, gw, client, login, password string) (int, bool) {
 	status, _ = do(req)
 	u, _ := url.Parse(gw)
 	for _, ck := range jar.Cookies(u) {
-		if ck.Name == "siteplane_session" && ck.Value != "" {
+		if strings.HasSuffix(ck.Name, "siteplane_session") && ck.Value != "" {
 			return status, true
 		}
 	}
