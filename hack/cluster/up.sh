@@ -249,5 +249,5 @@ node_ready() { [[ $(kc get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(
 wait_for "node Ready" 120 node_ready
 wait_for "default ServiceAccount" 60 kc get sa default
 wait_for "CoreDNS" 30 curl -sf http://127.0.0.1:8082/health
-log "cluster up; next: eval \"\$(hack/k8s-env.sh)\" (helm, kubectl and KUBECONFIG for this shell)"
+log "cluster up; next: eval \"\$(hack/cluster/shellenv.sh)\" (helm, kubectl and KUBECONFIG for this shell)"
 echo "$KUBECONFIG_FILE"
