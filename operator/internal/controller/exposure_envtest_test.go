@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -172,6 +173,15 @@ func TestExposedGatesReady(t *testing.T) {
 		t.Errorf("endpoint %q, want %q", s.Status.Endpoint, want)
 	}
 
+	// Each transition is an event with Ready's reason in the note.
+	eventually(t, "Provisioning and Ready events", func() error {
+		notes := siteEventNotes(t, ns, "reach")
+		if !strings.Contains(notes["Provisioning"], sitev1.ReasonComponentsNotReady) || !strings.Contains(notes["Ready"], "site is ready") {
+			return fmt.Errorf("events %q", notes)
+		}
+		return nil
+	})
+
 	// A gateway that stops answering takes Ready away (the watch on the
 	// slices brings the Site back at once).
 	setGatewayEndpoints(t, ns, "reach", false)
@@ -199,4 +209,20 @@ func acceptRoute(t *testing.T, c client.Client, ns, name string) {
 		}
 		return c.Update(ctx, u)
 	})
+}
+
+// siteEventNotes maps each event reason about the Site to its notes, joined.
+func siteEventNotes(t *testing.T, ns, site string) map[string]string {
+	t.Helper()
+	var list eventsv1.EventList
+	if err := k8s.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, e := range list.Items {
+		if e.Regarding.Kind == "Site" && e.Regarding.Name == site {
+			notes[e.Reason] += e.Note + "\n"
+		}
+	}
+	return notes
 }

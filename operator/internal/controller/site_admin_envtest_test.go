@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -84,6 +85,13 @@ func TestAdminSignInPassword(t *testing.T) {
 	eventually(t, "the gateway rolls", func() error {
 		if h := gatewaySecretHash(t, ns, "adm"); h == hashBefore {
 			return fmt.Errorf("gateway secret hash unchanged")
+		}
+		return nil
+	})
+	// The rollout's event says what changed: the admin Secret, for the gateway.
+	eventually(t, "a RollingOut event naming the admin Secret", func() error {
+		if n := siteEventNotes(t, ns, "adm")["RollingOut"]; !strings.Contains(n, resources.AdminSecretName("adm")+" changed for gateway") {
+			return fmt.Errorf("RollingOut notes %q", n)
 		}
 		return nil
 	})
