@@ -127,7 +127,8 @@ start kcm kube-controller-manager --kubeconfig="$P/controller-manager.kubeconfig
   --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
   --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
   --use-service-account-credentials=true --leader-elect=false --bind-address=127.0.0.1 --secure-port=10257 \
-  --service-cluster-ip-range="$SERVICE_CIDR" --allocate-node-cidrs=false --v=1
+  --service-cluster-ip-range="$SERVICE_CIDR" --allocate-node-cidrs=true \
+  --cluster-cidr="$POD_CIDR" --node-cidr-mask-size=16 --v=1
 start scheduler kube-scheduler --kubeconfig="$P/scheduler.kubeconfig" \
   --authentication-kubeconfig="$P/scheduler.kubeconfig" --authorization-kubeconfig="$P/scheduler.kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=10259 --v=1
@@ -211,9 +212,42 @@ ports:
 endpoints:
 - addresses: [$NODE_IP]
 YAML
+# Storage: no provisioner runs here, so a default StorageClass without one
+# and a few pre-made hostPath volumes (world-writable: the services run as
+# a non-root user, and hostPath ignores fsGroup) let claims that name no
+# class bind, as on a cluster with a provisioner. Retained volumes are not
+# reused; `make cluster-down` removes them with the state directory.
+mkdir -p "$STATE/pv"
+pvs=""
+for i in 1 2 3 4 5 6 7 8; do
+  install -d -m 0777 "$STATE/pv/vol$i"
+  chmod 0777 "$STATE/pv/vol$i" # not masked by umask
+  pvs+="---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: local-vol$i, labels: {siteplane.dev/local-cluster: \"true\"}}
+spec:
+  storageClassName: local
+  capacity: {storage: 100Gi}
+  accessModes: [ReadWriteOnce, ReadWriteMany]
+  persistentVolumeReclaimPolicy: Retain
+  hostPath: {path: $STATE/pv/vol$i, type: Directory}
+"
+done
+kc apply -f - >/dev/null <<YAML
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: local
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: Immediate
+reclaimPolicy: Retain
+$pvs
+YAML
 node_ready() { [[ $(kc get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}') == True ]]; }
 wait_for "node Ready" 120 node_ready
 wait_for "default ServiceAccount" 60 kc get sa default
 wait_for "CoreDNS" 30 curl -sf http://127.0.0.1:8082/health
-log "cluster up"
+log "cluster up; next: eval \"\$(hack/cluster/shellenv.sh)\" (helm, kubectl and KUBECONFIG for this shell)"
 echo "$KUBECONFIG_FILE"

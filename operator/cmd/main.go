@@ -66,6 +66,8 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		leaderElectionNamespace                 string
 		maxConcurrentReconciles                 int
 		internalKeyDelay                        time.Duration
+		trustedProxies                          string
+		probeSites                              bool
 	)
 	fs.StringVar(&metricsAddr, "metrics-bind-address", ":8443", `Metrics endpoint address (":8080" for plain HTTP with --metrics-secure=false, "0" to disable).`)
 	fs.BoolVar(&secureMetrics, "metrics-secure", true, "Serve metrics over HTTPS with Kubernetes authentication and authorization.")
@@ -81,6 +83,11 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 	fs.DurationVar(&internalKeyDelay, "internal-key-propagation-delay", 0,
 		"How long after an internal-key rotation the services keep signing with the previous key (10s to 5m; 0: the services' default, 3m). "+
 			"Shorten it only where every kubelet delivers a changed Secret faster than this minus 10s (docs/security.md).")
+	fs.StringVar(&trustedProxies, "trusted-proxies", "",
+		"Comma-separated CIDRs or addresses of the proxies in front of every gateway (a Site's spec.exposure.trustedProxies wins); "+
+			"empty: the nodes' pod CIDRs, read at start, when the nodes report them.")
+	fs.BoolVar(&probeSites, "probe-sites", true,
+		"Ask each Site's gateway Service for the REST index before reporting Exposed (turn off only for an operator run outside the cluster).")
 	opts := zap.Options{}
 	opts.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -89,6 +96,10 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 	if internalKeyDelay != 0 && (internalKeyDelay < contract.MinInternalKeyPropagationDelay || internalKeyDelay > contract.MaxInternalKeyPropagationDelay) {
 		return fmt.Errorf("--internal-key-propagation-delay must be 0 or between %s and %s, got %s",
 			contract.MinInternalKeyPropagationDelay, contract.MaxInternalKeyPropagationDelay, internalKeyDelay)
+	}
+	proxies, err := controller.ParseTrustedProxies(trustedProxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	if maxConcurrentReconciles < 1 {
 		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", maxConcurrentReconciles)
@@ -132,13 +143,27 @@ func run(ctx context.Context, fs *flag.FlagSet, args []string, getConfig func() 
 		return fmt.Errorf("create the manager: %w", err)
 	}
 
+	if len(proxies) == 0 {
+		// Read once at start: a node added later with a new pod range is
+		// not trusted until a restart (documented).
+		if proxies, err = controller.PodNetwork(ctx, mgr.GetAPIReader()); err != nil {
+			log.Info("no default trusted proxies: cannot read the nodes' pod CIDRs; set --trusted-proxies", "error", err.Error())
+		}
+	}
+	log.Info("default trusted proxies", "ranges", proxies)
 	r := &controller.SiteReconciler{
 		Client:    mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("siteplane-operator"),
-		Images:    resources.PodDefaults{Registry: imageRegistry, Tag: imageTag, InternalKeyPropagationDelay: internalKeyDelay},
-		Clock:     clock.RealClock{},
+		Images: resources.PodDefaults{Registry: imageRegistry, Tag: imageTag, InternalKeyPropagationDelay: internalKeyDelay,
+			TrustedProxies: proxies},
+		Clock: clock.RealClock{},
+	}
+	if probeSites {
+		// Straight to the Service: an HTTP(S)_PROXY set for the operator's
+		// own egress must not carry requests for cluster addresses.
+		r.Probe = controller.ProbeIndex(&http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}})
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("set up the Site controller: %w", err)

@@ -44,23 +44,14 @@ func (r response) String() string {
 	return fmt.Sprintf("%d %s", r.Status, strings.TrimSpace(b))
 }
 
-// request sends a request; a transport error is a response with status 0.
-// Service routing is eventually consistent (kube-proxy programs a new
-// endpoint a moment after the pod is Ready, and the gateway answers 503
-// until it reaches the owning service), so a refused connection or a 502/503
-// is retried for up to settle; anything else is the answer.
+// request sends one request; a transport error is a response with status
+// 0. There is no retry: a Site is Ready only once its Exposed condition is
+// True (the gateway Service has ready endpoints and answered the operator's
+// request for the REST index through the Service), so a test that waited for
+// Ready may expect the Service to answer.
 func request(method, url string, body []byte, header http.Header) response {
-	deadline := time.Now().Add(settle)
-	for {
-		r := requestOnce(method, url, body, header)
-		if (r.Status != 0 && r.Status != 502 && r.Status != 503) || time.Now().After(deadline) {
-			return r
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	return requestOnce(method, url, body, header)
 }
-
-const settle = 30 * time.Second
 
 func requestOnce(method, url string, body []byte, header http.Header) response {
 	req, err := http.NewRequest(method, url, bytes.NewReader(body))

@@ -147,6 +147,14 @@ func TestSite(t *testing.T) {
 		}
 	})
 
+	t.Run("the administrator signs in; sign-in throttling counts the client behind the proxy", func(t *testing.T) {
+		signInBehindProxy(t, ns, name, gw)
+	})
+
+	t.Run("memory limits reach the services", func(t *testing.T) {
+		memoryLimits(t, ns, name)
+	})
+
 	t.Run("metrics of the services are scrapeable", func(t *testing.T) {
 		for _, c := range components {
 			u := serviceURL(t, ns, componentName(name, c), contract.DefaultMetricsPort) + contract.MetricsPath
@@ -326,26 +334,27 @@ func titleChangeRolls(t *testing.T, ns, name string) {
 	if err := env.c.Patch(ctx, &s, client.RawPatch(types.MergePatchType, patch)); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "every settings-mounting component rolled and the index shows the new title", 3*time.Minute, func() (bool, string) {
-		now := podsByComponent(t, ns, name)
-		for _, c := range components {
-			if !mounting[c] {
-				continue
-			}
-			d := deployment(t, ns, componentName(name, c))
-			for _, uid := range now[c] {
-				if slices.Contains(before[c], uid) {
-					return false, c + " still runs a pod from before the change"
-				}
-			}
-			if !rolledOut(d) {
-				return false, c + " is rolling"
+	// Ready at the new generation: every Deployment rolled (no pod of the
+	// previous template left) and the gateway answered through its Service.
+	waitReady(t, ns, name, 3*time.Minute)
+	now := podsByComponent(t, ns, name)
+	for _, c := range components {
+		if !mounting[c] {
+			continue
+		}
+		for _, uid := range now[c] {
+			if slices.Contains(before[c], uid) {
+				t.Errorf("%s still runs a pod from before the change while the Site says Ready", c)
 			}
 		}
-		gw := serviceURL(t, ns, componentName(name, contract.ServiceGateway), contract.DefaultAPIPort)
-		r := request("GET", gw+"/cms-json/", nil, nil)
-		return r.JSON()["name"] == title, "index: " + r.String()
-	})
+		if d := deployment(t, ns, componentName(name, c)); !rolledOut(d) {
+			t.Errorf("%s is still rolling while the Site says Ready", c)
+		}
+	}
+	gw := serviceURL(t, ns, componentName(name, contract.ServiceGateway), contract.DefaultAPIPort)
+	if r := request("GET", gw+"/cms-json/", nil, nil); r.JSON()["name"] != title {
+		t.Fatalf("index after the Site is Ready again: %s; want the name %q", r, title)
+	}
 	after := podsByComponent(t, ns, name)
 	for _, c := range components {
 		if !mounting[c] && !slices.Equal(before[c], after[c]) {

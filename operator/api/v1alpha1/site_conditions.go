@@ -6,6 +6,10 @@ const (
 	ConditionReady        = "Ready"
 	ConditionSecretsReady = "SecretsReady"
 	ConditionRoutesReady  = "RoutesReady"
+	// ConditionExposed: the site answers where it is exposed (the gateway
+	// Service has ready endpoints, the Ingress or HTTPRoute is admitted,
+	// and a request through the Service answers the REST index).
+	ConditionExposed = "Exposed"
 )
 
 // Condition reasons.
@@ -32,6 +36,21 @@ const (
 	// key; the media pods wait for it.
 	ReasonMediaCredentialsSecretMissing = "MediaCredentialsSecretMissing"
 	ReasonMediaCredentialsKeyMissing    = "MediaCredentialsKeyMissing"
+	// ReasonAdminPasswordSecretMissing and ReasonAdminPasswordKeyMissing:
+	// the Secret named by spec.admin.passwordSecretRef is absent or lacks
+	// its key.
+	ReasonAdminPasswordSecretMissing = "AdminPasswordSecretMissing"
+	ReasonAdminPasswordKeyMissing    = "AdminPasswordKeyMissing"
+
+	// Reasons of Exposed.
+	ReasonReachable          = "Reachable"
+	ReasonNoReadyEndpoints   = "NoReadyEndpoints"
+	ReasonIngressNotAdmitted = "IngressNotAdmitted"
+	ReasonRouteNotAccepted   = "RouteNotAccepted"
+	ReasonProbeFailed        = "ProbeFailed"
+	// ReasonStalled: Ready has been False longer than the stall timeout;
+	// the phase turns Degraded and the message names what blocks.
+	ReasonStalled = "Stalled"
 )
 
 // ComponentConditionType is the condition type of a component, e.g.

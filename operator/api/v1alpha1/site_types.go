@@ -1,3 +1,7 @@
+// Longer than 500 lines on purpose: the Site's schema, every field with its
+// validation markers, reads as one document in the order of the generated
+// CRD (config/crd/bases), which is what reviewers compare it with.
+
 package v1alpha1
 
 import (
@@ -163,6 +167,30 @@ type AdminSpec struct {
 	// +kubebuilder:validation:Pattern=`^[^@\s]+@[^@\s]+\.[^@\s]+$`
 	// +optional
 	Email string `json:"email,omitempty"`
+
+	// PasswordSecretRef names a Secret of yours holding the administrator's
+	// sign-in password (cms-login.php). When empty, the operator generates
+	// one into the admin Secret (key login-password), and a new value of the
+	// Site annotation siteplane.dev/rotate-admin-password replaces it.
+	// +optional
+	PasswordSecretRef *AdminPasswordSecretRef `json:"passwordSecretRef,omitempty"`
+}
+
+// AdminPasswordSecretRef selects the key of a Secret holding the
+// administrator's sign-in password.
+type AdminPasswordSecretRef struct {
+	// Name of the Secret, in the Site's namespace.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// Key of the password inside the Secret.
+	// +kubebuilder:default=password
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	Key string `json:"key,omitempty"`
 }
 
 // ComponentsSpec configures each service.
@@ -411,6 +439,20 @@ type ExposureSpec struct {
 	// HTTPRoute configures the Gateway API HTTPRoute when type is HTTPRoute.
 	// +optional
 	HTTPRoute *HTTPRouteSpec `json:"httpRoute,omitempty"`
+
+	// TrustedProxies are the address ranges (CIDRs or single addresses) of
+	// the proxies in front of the gateway (the ingress controller's pods,
+	// a load balancer) whose X-Forwarded-For the gateway believes, so
+	// sign-in throttling and sessions see the client's address. Empty: the
+	// operator's default (its --trusted-proxies flag, chart value
+	// trustedProxies, or else the cluster's pod network when the nodes
+	// report it).
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=43
+	// +kubebuilder:validation:items:Pattern=`^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)(/[0-9]{1,3})?$`
+	// +listType=atomic
+	// +optional
+	TrustedProxies []string `json:"trustedProxies,omitempty"`
 }
 
 // IngressSpec configures the site's Ingress.
@@ -626,7 +668,7 @@ type SiteStatus struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
 	// Conditions: GatewayReady, ContentReady, MediaReady, MarketplaceReady,
-	// SecretsReady, RoutesReady and the aggregated Ready.
+	// SecretsReady, RoutesReady, Exposed and the aggregated Ready.
 	// +listType=map
 	// +listMapKey=type
 	// +optional
@@ -639,6 +681,16 @@ type SiteStatus struct {
 	// URL is the public site address.
 	// +optional
 	URL string `json:"url,omitempty"`
+
+	// Endpoint is where the site answers inside the cluster: the gateway
+	// Service's address (several Sites may share a public URL while being
+	// tried through port-forwards; this tells them apart).
+	// +optional
+	Endpoint string `json:"endpoint,omitempty"`
+
+	// Components counts the available components, e.g. "3/4".
+	// +optional
+	Components string `json:"components,omitempty"`
 
 	// Secrets names the generated Secrets.
 	// +optional
@@ -685,7 +737,10 @@ type APIKeyStatus struct {
 // +kubebuilder:resource:shortName=site
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Components",type=string,JSONPath=`.status.components`
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.status.url`
+// +kubebuilder:printcolumn:name="Endpoint",type=string,JSONPath=`.status.endpoint`,priority=1
+// +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 40 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must be a DNS label of at most 40 characters starting with a letter (it prefixes Service names)"
 type Site struct {

@@ -4,6 +4,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -36,6 +37,9 @@ func CacheOptions(namespace string) cache.Options {
 			&autoscalingv2.HorizontalPodAutoscaler{}: own,
 			&networkingv1.NetworkPolicy{}:            own,
 			&networkingv1.Ingress{}:                  own,
+			// The endpoint slice controller copies a Service's labels onto
+			// its slices, so the gateway's slices carry ours.
+			&discoveryv1.EndpointSlice{}: own,
 		},
 	}
 	if namespace != "" {

@@ -124,6 +124,18 @@ func TestOptionalAPIsInstalledLater(t *testing.T) {
 		}
 		return c.Get(bg, client.ObjectKey{Namespace: ns, Name: "late"}, monitorObject())
 	})
+	// Admitted only once the Gateway's controller says so, and reachable
+	// only with a ready gateway endpoint.
+	writeGatewayEndpoints(t, c, ns, "late", true)
+	eventually(t, "Exposed=False RouteNotAccepted", func() error {
+		var s sitev1.Site
+		_ = c.Get(bg, client.ObjectKeyFromObject(site), &s)
+		if e := meta.FindStatusCondition(s.Status.Conditions, sitev1.ConditionExposed); e == nil || e.Reason != sitev1.ReasonRouteNotAccepted {
+			return fmt.Errorf("Exposed %+v", e)
+		}
+		return nil
+	})
+	acceptRoute(t, c, ns, "late")
 	eventually(t, "the Site Ready", func() error {
 		var s sitev1.Site
 		_ = c.Get(bg, client.ObjectKeyFromObject(site), &s)

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
@@ -29,6 +32,7 @@ import (
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/operator/internal/resources"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // requestCounter counts the operator's requests to the API server by verb
@@ -157,6 +161,7 @@ func TestScale(t *testing.T) {
 	// generation as rolled out with every replica available.
 	deadline := time.Now().Add(time.Duration(60+n) * time.Second)
 	ready := 0
+	sliced := map[string]bool{}
 	for time.Now().Before(deadline) {
 		var deps appsv1.DeploymentList
 		if err := admin.List(bg, &deps, client.InNamespace(ns)); err != nil {
@@ -172,6 +177,9 @@ func TestScale(t *testing.T) {
 				ReadyReplicas: want, AvailableReplicas: want}
 			_ = admin.Status().Update(bg, d) // a conflict is retried on the next round
 		}
+		// The endpoint slice controller's part: a ready endpoint for each
+		// gateway Service (Exposed; this reconciler has no probe).
+		playEndpointSlices(t, admin, ns, sliced)
 		var sites sitev1.SiteList
 		if err := admin.List(bg, &sites, client.InNamespace(ns)); err != nil {
 			t.Fatal(err)
@@ -237,6 +245,29 @@ func TestScale(t *testing.T) {
 	for v, c := range steadyVerbs {
 		if v != "WATCH" && c > 0 {
 			t.Errorf("%d %s requests in steady state", c, v)
+		}
+	}
+}
+
+// playEndpointSlices writes, once per gateway Service, the EndpointSlice
+// the endpoint slice controller would write: the Service's labels and one
+// ready endpoint. sliced remembers the Services done.
+func playEndpointSlices(t *testing.T, admin client.Client, ns string, sliced map[string]bool) {
+	var svcs corev1.ServiceList
+	if err := admin.List(context.Background(), &svcs, client.InNamespace(ns), client.MatchingLabels{resources.LabelComponent: contract.ServiceGateway}); err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range svcs.Items {
+		if sliced[svc.Name] {
+			continue
+		}
+		labels := map[string]string{discoveryv1.LabelServiceName: svc.Name}
+		maps.Copy(labels, svc.Labels)
+		if err := admin.Create(context.Background(), &discoveryv1.EndpointSlice{
+			ObjectMeta: metav1.ObjectMeta{Name: svc.Name + "-x", Namespace: ns, Labels: labels}, AddressType: discoveryv1.AddressTypeIPv4,
+			Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"10.88.0.9"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
+		}); err == nil || apierrors.IsAlreadyExists(err) {
+			sliced[svc.Name] = true
 		}
 	}
 }

@@ -54,6 +54,13 @@ type SiteReconciler struct {
 	// OnReconcile, when set, is called at the start of every pass (tests
 	// count passes with it to prove there is no hot loop).
 	OnReconcile func(types.NamespacedName)
+	// Probe asks a gateway for the REST index (Exposed); nil skips the
+	// request, for an operator run outside the cluster, which cannot reach
+	// Service addresses.
+	Probe Prober
+	// ProbeURL, when set, replaces the gateway Service's address in the
+	// probe (tests point it at a server of their own).
+	ProbeURL func(*sitev1.Site) string
 	// OptionalAPIInterval is how often the cluster is asked whether the
 	// optional APIs (Gateway API HTTPRoute, Prometheus Operator
 	// ServiceMonitor) are served (default: a minute).
@@ -83,6 +90,7 @@ type SiteReconciler struct {
 // +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses;networkpolicies,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=monitoring.coreos.com,resources=servicemonitors,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
@@ -177,6 +185,7 @@ func (r *SiteReconciler) reconcile(ctx context.Context, site *sitev1.Site) (ctrl
 		r.reconcilePolicies,
 		r.reconcileExposure,
 		r.reconcileMonitoring,
+		r.reconcileReachability,
 	}
 	for _, step := range steps {
 		if err := step(ctx, site, p); err != nil {

@@ -72,10 +72,14 @@ func setDeploymentAvailable(t *testing.T, ns, name string, available bool) {
 	})
 }
 
+// setAllAvailable plays the Deployment controller (every component
+// available) and the endpoint slice controller (the gateway Service has a
+// ready endpoint); the suite's gateway server answers the probe.
 func setAllAvailable(t *testing.T, ns, site string) {
 	for _, c := range contract.Services {
 		setDeploymentAvailable(t, ns, resources.ComponentName(site, c), true)
 	}
+	setGatewayEndpoints(t, ns, site, true)
 }
 
 func waitCondition(t *testing.T, ns, name, condType string, status metav1.ConditionStatus) *sitev1.Site {
@@ -407,6 +411,7 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 			s.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureHTTPRoute, HTTPRoute: &sitev1.HTTPRouteSpec{}}
 		}, "parentRefs"},
 		{"relative url", func(s *sitev1.Site) { s.Spec.URL = "blog.example.com" }, "url must be an absolute http or https URL"},
+		{"trusted proxy by name", func(s *sitev1.Site) { s.Spec.Exposure.TrustedProxies = []string{"ingress-nginx"} }, "trustedProxies"},
 		{"ftp url", func(s *sitev1.Site) { s.Spec.URL = "ftp://blog.example.com" }, "url must be an absolute http or https URL"},
 		{"static front page without page", func(s *sitev1.Site) { s.Spec.FrontPage.Show = "page" }, "show: page needs pageOnFront"},
 		{"two media replicas on RWO", func(s *sitev1.Site) {

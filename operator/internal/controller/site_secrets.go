@@ -35,8 +35,8 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 		return err
 	}
 	adminName := resources.AdminSecretName(site.Name)
-	if err := r.applyGenerated(ctx, site, p, adminName, contract.AdminPasswordKey, resources.ApplicationPasswordLength,
-		func(password string) map[string][]byte { return resources.AdminData(site, password) }); err != nil {
+	adminProblems, err := r.reconcileAdmin(ctx, site, p, adminName)
+	if err != nil {
 		return err
 	}
 
@@ -70,6 +70,7 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 			cond.Message = "generated Secrets are in place and the database and media S3 credentials Secrets have their keys"
 		}
 	}
+	problems = append(problems, adminProblems...)
 	if len(problems) > 0 {
 		cond.Status, cond.Reason = metav1.ConditionFalse, problems[0].reason
 		msgs := make([]string, 0, len(problems))
@@ -109,34 +110,6 @@ func (r *SiteReconciler) checkUserSecret(ctx context.Context, site *sitev1.Site,
 		p.mounted.Secrets[name] = s.Data
 	}
 	return problems, nil
-}
-
-// applyGenerated writes the named generated Secret, whose data build makes
-// around the value of key: the stored value, or a fresh random one of
-// length n when the Secret or the key does not exist yet. The generation is
-// announced once the Secret holding it is stored, so a refused apply, which
-// is retried with another fresh value, records no event.
-func (r *SiteReconciler) applyGenerated(ctx context.Context, site *sitev1.Site, p *pass, name, key string, n int,
-	build func(value string) map[string][]byte) error {
-	s, err := r.readSecret(ctx, site, name)
-	if err != nil {
-		return err
-	}
-	value, fresh := "", false
-	if s != nil && len(s.Data[key]) > 0 {
-		value = string(s.Data[key])
-	} else {
-		value, fresh = resources.RandomAlphanumeric(n), true
-	}
-	data := build(value)
-	if err := r.applyMemoized(ctx, resources.Secret(site, name, resources.ComponentSecrets, data, nil)); err != nil {
-		return fmt.Errorf("apply Secret %s: %w", name, err)
-	}
-	if fresh {
-		r.event(site, secretRef(site, name), corev1.EventTypeNormal, "SecretGenerated", "Generate", "generated %s in Secret %s", key, name)
-	}
-	p.mounted.Secrets[name] = data
-	return nil
 }
 
 // readSecret reads a generated Secret from the API server (not the cache),

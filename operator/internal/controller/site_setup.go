@@ -2,10 +2,12 @@ package controller
 
 import (
 	"context"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,10 +25,12 @@ import (
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
 	"siteplane.dev/operator/internal/resources"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // userSecretIndex indexes Sites by the names of the Secrets the user
-// provides (the database's, the media S3 credentials), so a change of one
+// provides (the database's, the media S3 credentials, the administrator's
+// sign-in password), so a change of one
 // of them reaches its Sites.
 const userSecretIndex = ".spec.userSecrets"
 
@@ -48,8 +52,11 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		func(o client.Object) []string {
 			site := o.(*sitev1.Site)
 			names := []string{site.Spec.Database.SecretRef.Name}
-			if s3 := site.Spec.Media.S3; s3 != nil && s3.CredentialsSecretRef.Name != names[0] {
+			if s3 := site.Spec.Media.S3; s3 != nil && !slices.Contains(names, s3.CredentialsSecretRef.Name) {
 				names = append(names, s3.CredentialsSecretRef.Name)
+			}
+			if ref := site.Spec.Admin.PasswordSecretRef; ref != nil && !slices.Contains(names, ref.Name) {
+				names = append(names, ref.Name)
 			}
 			return names
 		}); err != nil {
@@ -73,6 +80,9 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&networkingv1.NetworkPolicy{}).
 		Owns(&networkingv1.Ingress{}).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.sitesForUserSecret)).
+		// The gateway Service's endpoints decide Exposed; slices are owned
+		// by their Service, not the Site, so map them by our labels.
+		Watches(&discoveryv1.EndpointSlice{}, handler.EnqueueRequestsFromMapFunc(siteForGatewaySlice)).
 		// Wake-ups of every Site when an optional API appears.
 		WatchesRawSource(source.Channel(r.wake, &handler.EnqueueRequestForObject{}))
 	c, err := b.Build(r)
@@ -107,4 +117,14 @@ func (r *SiteReconciler) sitesForUserSecret(ctx context.Context, o client.Object
 		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: s.Namespace, Name: s.Name}})
 	}
 	return reqs
+}
+
+// siteForGatewaySlice maps an EndpointSlice of a Site's gateway Service to
+// the Site (the slice controller copies the Service's labels).
+func siteForGatewaySlice(_ context.Context, o client.Object) []reconcile.Request {
+	l := o.GetLabels()
+	if l[resources.LabelManagedBy] != resources.FieldManager || l[resources.LabelComponent] != contract.ServiceGateway || l[resources.LabelInstance] == "" {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: l[resources.LabelInstance]}}}
 }

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -47,39 +48,66 @@ func componentCondition(component string, d *appsv1.Deployment, desired int32) m
 	return c
 }
 
-// updateReadiness sets the aggregated Ready condition and the phase from
-// the other conditions, and reports whether the site is ready.
+// stallAfter is how long a Site may stay not Ready, its spec unchanged,
+// before Ready says Stalled and the phase turns Degraded: a rollout, an
+// image pull or a claim binding on a working cluster takes seconds to a
+// couple of minutes, so ten minutes means something needs a person.
+const stallAfter = 10 * time.Minute
+
+// updateReadiness sets the aggregated Ready condition, the phase and the
+// ready-components count from the other conditions, and reports whether
+// the site is ready.
 func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 	types := []string{sitev1.ConditionSecretsReady, sitev1.ConditionRoutesReady}
 	for _, c := range contract.Services {
 		types = append(types, sitev1.ComponentConditionType(c))
 	}
-	var notReady []string
+	types = append(types, sitev1.ConditionExposed)
+	var notReady, why []string
 	failed, degraded, pending := false, false, false
+	available := 0
 	for _, t := range types {
 		c := findCondition(site, t)
 		if c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == site.Generation {
+			if t != sitev1.ConditionSecretsReady && t != sitev1.ConditionRoutesReady && t != sitev1.ConditionExposed {
+				available++
+			}
 			continue
 		}
 		notReady = append(notReady, t)
 		if c == nil {
 			continue
 		}
+		why = append(why, t+": "+c.Message)
 		switch c.Reason {
 		case sitev1.ReasonInvalidSettings:
 			failed = true
 		case sitev1.ReasonDeploymentFailed:
 			degraded = true
 		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing,
-			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing:
+			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing,
+			sitev1.ReasonAdminPasswordSecretMissing, sitev1.ReasonAdminPasswordKeyMissing:
 			pending = true
 		}
 	}
+	site.Status.Components = fmt.Sprintf("%d/%d", available, len(contract.Services))
 	ready := metav1.Condition{Type: sitev1.ConditionReady, Status: metav1.ConditionTrue, Reason: sitev1.ReasonAllReady,
-		Message: "every component is available and the site is configured"}
+		Message: "every component is available, the site is configured and answers through its Service"}
 	if len(notReady) > 0 {
 		ready.Status, ready.Reason = metav1.ConditionFalse, sitev1.ReasonComponentsNotReady
+		// The blocking conditions' own messages, so `kubectl describe site`
+		// explains a waiting Site without a look at each condition or log.
 		ready.Message = "not ready: " + strings.Join(notReady, ", ")
+		if len(why) > 0 {
+			ready.Message += " (" + strings.Join(why, "; ") + ")"
+		}
+		if since := r.notReadySince(site); !since.IsZero() && r.Clock.Since(since) >= stallAfter && !failed && !pending {
+			ready.Reason = sitev1.ReasonStalled
+			// Minutes only: the message changes, and the status is written,
+			// once a minute at most while the Site stays stalled.
+			ready.Message = fmt.Sprintf("not ready for %s: %s", r.Clock.Since(since).Truncate(time.Minute), ready.Message[len("not ready: "):])
+			degraded = true
+		}
 	}
 	setCondition(site, ready)
 	switch {
@@ -95,6 +123,16 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 		site.Status.Phase = sitev1.PhaseProvisioning
 	}
 	return len(notReady) == 0
+}
+
+// notReadySince is when Ready last turned False, or zero when it is True
+// or unknown.
+func (r *SiteReconciler) notReadySince(site *sitev1.Site) time.Time {
+	c := findCondition(site, sitev1.ConditionReady)
+	if c == nil || c.Status == metav1.ConditionTrue {
+		return time.Time{}
+	}
+	return c.LastTransitionTime.Time
 }
 
 // maxRejectionMessage bounds the API server's message copied into Ready.
@@ -120,23 +158,29 @@ func reportRejection(site *sitev1.Site, err error) {
 	site.Status.Phase = sitev1.PhaseDegraded
 }
 
-// recordTransitions emits events when readiness changes, never on a pass
-// that changed nothing.
+// recordTransitions emits an event for every phase change, and for a
+// change of Ready's reason within a phase (Provisioning → Stalled), never
+// on a pass that changed neither. The note carries Ready's reason and
+// message, so `kubectl events` alone tells the story of a Site.
 func (r *SiteReconciler) recordTransitions(before, after *sitev1.Site) {
-	if before.Status.Phase == after.Status.Phase {
+	readyBefore, readyAfter := findCondition(before, sitev1.ConditionReady), findCondition(after, sitev1.ConditionReady)
+	reasonChanged := readyAfter != nil && (readyBefore == nil || readyBefore.Reason != readyAfter.Reason)
+	if before.Status.Phase == after.Status.Phase && !reasonChanged {
 		return
+	}
+	reason, msg := "", ""
+	if readyAfter != nil {
+		reason, msg = readyAfter.Reason, readyAfter.Message
 	}
 	switch after.Status.Phase {
 	case sitev1.PhaseReady:
-		r.event(after, nil, corev1.EventTypeNormal, "Ready", "Reconcile", "site is ready at %s", after.Status.URL)
+		r.event(after, nil, corev1.EventTypeNormal, "Ready", "Reconcile", "site is ready at %s (Service %s)", after.Status.URL, after.Status.Endpoint)
 	case sitev1.PhaseDegraded, sitev1.PhaseFailed:
-		msg := ""
-		if c := findCondition(after, sitev1.ConditionReady); c != nil {
-			msg = c.Message
-		}
-		r.event(after, nil, corev1.EventTypeWarning, string(after.Status.Phase), "Reconcile", "site is %s: %s", after.Status.Phase, msg)
+		r.event(after, nil, corev1.EventTypeWarning, string(after.Status.Phase), "Reconcile", "site is %s (%s): %s", after.Status.Phase, reason, msg)
 	case sitev1.PhaseSuspended:
 		r.event(after, nil, corev1.EventTypeNormal, "Suspended", "Reconcile", "reconciliation suspended")
+	case sitev1.PhasePending, sitev1.PhaseProvisioning:
+		r.event(after, nil, corev1.EventTypeNormal, string(after.Status.Phase), "Reconcile", "site is %s (%s): %s", after.Status.Phase, reason, msg)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
@@ -57,13 +58,29 @@ func TestComponentCondition(t *testing.T) {
 }
 
 func TestUpdateReadiness(t *testing.T) {
-	all := []string{"SecretsReady", "RoutesReady", "GatewayReady", "ContentReady", "MediaReady", "MarketplaceReady"}
+	all := []string{"SecretsReady", "RoutesReady", "GatewayReady", "ContentReady", "MediaReady", "MarketplaceReady", "Exposed"}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name      string
 		notReady  map[string]string // condition type → reason of a False condition
 		stale     bool              // conditions carry an older generation
+		falseFor  time.Duration     // Ready has been False this long (0: no Ready yet)
 		wantPhase sitev1.SitePhase
+		// wantReason and wantComponents, when set, are Ready's reason and
+		// status.components.
+		wantReason, wantComponents string
 	}{
+		{name: "every component up but not reachable", notReady: map[string]string{"Exposed": sitev1.ReasonNoReadyEndpoints},
+			wantPhase: sitev1.PhaseProvisioning, wantReason: sitev1.ReasonComponentsNotReady, wantComponents: "4/4"},
+		{name: "reachable once exposed", wantPhase: sitev1.PhaseReady, wantReason: sitev1.ReasonAllReady, wantComponents: "4/4"},
+		{name: "provisioning for a while is not yet stalled", notReady: map[string]string{"MediaReady": sitev1.ReasonProgressing},
+			falseFor: 9 * time.Minute, wantPhase: sitev1.PhaseProvisioning, wantReason: sitev1.ReasonComponentsNotReady, wantComponents: "3/4"},
+		{name: "stuck provisioning stalls", notReady: map[string]string{"MediaReady": sitev1.ReasonProgressing},
+			falseFor: 11 * time.Minute, wantPhase: sitev1.PhaseDegraded, wantReason: sitev1.ReasonStalled, wantComponents: "3/4"},
+		{name: "waiting for the user's Secret never stalls", notReady: map[string]string{"SecretsReady": sitev1.ReasonDatabaseSecretMissing},
+			falseFor: time.Hour, wantPhase: sitev1.PhasePending, wantReason: sitev1.ReasonComponentsNotReady},
+		{name: "admin password Secret missing", notReady: map[string]string{"SecretsReady": sitev1.ReasonAdminPasswordSecretMissing},
+			wantPhase: sitev1.PhasePending},
 		{name: "all true", wantPhase: sitev1.PhaseReady},
 		{name: "rolling out", notReady: map[string]string{"ContentReady": sitev1.ReasonProgressing}, wantPhase: sitev1.PhaseProvisioning},
 		{name: "database missing", notReady: map[string]string{"SecretsReady": sitev1.ReasonDatabaseSecretMissing,
@@ -89,7 +106,12 @@ func TestUpdateReadiness(t *testing.T) {
 				}
 				site.Status.Conditions = append(site.Status.Conditions, c)
 			}
-			r := &SiteReconciler{}
+			if tt.falseFor > 0 {
+				site.Status.Conditions = append(site.Status.Conditions, metav1.Condition{Type: sitev1.ConditionReady,
+					Status: metav1.ConditionFalse, Reason: sitev1.ReasonComponentsNotReady, ObservedGeneration: 4,
+					LastTransitionTime: metav1.NewTime(now.Add(-tt.falseFor))})
+			}
+			r := &SiteReconciler{Clock: clocktesting.NewFakePassiveClock(now)}
 			ready := r.updateReadiness(site)
 			if ready != (tt.wantPhase == sitev1.PhaseReady) || site.Status.Phase != tt.wantPhase {
 				t.Errorf("ready %v phase %q, want %q", ready, site.Status.Phase, tt.wantPhase)
@@ -97,6 +119,19 @@ func TestUpdateReadiness(t *testing.T) {
 			c := findCondition(site, sitev1.ConditionReady)
 			if c == nil || c.ObservedGeneration != 4 || (c.Status == metav1.ConditionTrue) != ready {
 				t.Errorf("Ready condition %+v", c)
+			}
+			if tt.wantReason != "" && c.Reason != tt.wantReason {
+				t.Errorf("Ready reason %s (%s), want %s", c.Reason, c.Message, tt.wantReason)
+			}
+			if tt.wantComponents != "" && site.Status.Components != tt.wantComponents {
+				t.Errorf("components %q, want %q", site.Status.Components, tt.wantComponents)
+			}
+			if c.Status == metav1.ConditionFalse {
+				for ct := range tt.notReady {
+					if !strings.Contains(c.Message, ct+": ") {
+						t.Errorf("Ready message %q does not explain %s", c.Message, ct)
+					}
+				}
 			}
 		})
 	}

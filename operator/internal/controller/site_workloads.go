@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -35,8 +36,10 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 			return err
 		}
 		var oldHashes map[string]string
+		oldSources := ""
 		if live != nil {
 			oldHashes = live.Spec.Template.Annotations
+			oldSources = live.Annotations[resources.AnnotationSourceHashes]
 			if oldHashes == nil {
 				oldHashes = map[string]string{}
 			}
@@ -54,8 +57,12 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 			newHashes := desired.Spec.Template.Annotations
 			if oldHashes[resources.AnnotationConfigHash] != newHashes[resources.AnnotationConfigHash] ||
 				oldHashes[resources.AnnotationSecretHash] != newHashes[resources.AnnotationSecretHash] {
+				what := "configuration or Secrets"
+				if changed := resources.ChangedSources(oldSources, desired.Annotations[resources.AnnotationSourceHashes]); len(changed) > 0 {
+					what = strings.Join(changed, ", ")
+				}
 				r.event(site, deploymentRef(site, name), corev1.EventTypeNormal, "RollingOut", "Rollout",
-					"configuration or Secrets of %s changed; rolling the pods of Deployment %s", component, name)
+					"%s changed for %s; rolling the pods of Deployment %s", what, component, name)
 			}
 		}
 		// The apply response is the live object, status included.

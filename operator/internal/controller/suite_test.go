@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -168,6 +169,10 @@ func startManager(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme)
 		Images:      resources.PodDefaults{Registry: "example.test/siteplane", Tag: "v0.0.0-test"},
 		Clock:       fakeClock,
 		OnReconcile: passes.inc,
+		// The probe is the real one, against a loopback server playing every
+		// Site's gateway (envtest runs no pods): see gateways.
+		Probe:    ProbeIndex(&http.Client{}),
+		ProbeURL: gateways.url,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return nil, err

@@ -227,3 +227,36 @@ func TestChartInternalKeyPropagationDelay(t *testing.T) {
 		t.Errorf("internalKeyPropagationDelay=soon rendered:\n%s", out)
 	}
 }
+
+// TestChartTrustedProxies: the list becomes the operator's --trusted-proxies
+// flag, absent by default (the operator then trusts the nodes' pod CIDRs);
+// the schema refuses what is not an address or a CIDR.
+func TestChartTrustedProxies(t *testing.T) {
+	helm := helmBinary(t)
+	tests := []struct {
+		name, set, want string // want "" means the flag is absent
+		wantErr         bool
+	}{
+		{"default", "", "", false},
+		{"two ranges", "trustedProxies={10.0.0.0/8,192.0.2.7}", "- --trusted-proxies=10.0.0.0/8,192.0.2.7\n", false},
+		{"not an address", "trustedProxies={ingress-nginx}", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"template", "rel", filepath.Join(root, "charts", "siteplane-operator"), "--show-only", "templates/deployment.yaml"}
+			if tt.set != "" {
+				args = append(args, "--set", tt.set)
+			}
+			out, err := exec.Command(helm, args...).CombinedOutput()
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err %v, want error %t\n%s", err, tt.wantErr, out)
+			}
+			if tt.wantErr {
+				return
+			}
+			if has := strings.Contains(string(out), "--trusted-proxies"); has != (tt.want != "") || (tt.want != "" && !strings.Contains(string(out), tt.want)) {
+				t.Errorf("rendered args lack %q (flag present %t):\n%s", tt.want, has, out)
+			}
+		})
+	}
+}

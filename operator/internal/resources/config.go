@@ -57,6 +57,11 @@ func Routes(site *sitev1.Site) (contract.RouteFile, error) {
 
 // ConfigData renders the ConfigMap's data: the site file and the route file.
 func ConfigData(site *sitev1.Site) (map[string]string, error) {
+	// The gateway refuses to start with a trusted proxy it cannot parse;
+	// the CRD's pattern lets through what only a parser catches (999.0.0.1).
+	if err := ValidTrustedProxies(site.Spec.Exposure.TrustedProxies); err != nil {
+		return nil, err
+	}
 	settings, err := SiteSettings(site)
 	if err != nil {
 		return nil, fmt.Errorf("site settings: %w", err)

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -39,6 +40,9 @@ type PodDefaults struct {
 	// (contract.EnvInternalKeyPropagationDelay); zero leaves the services'
 	// default (3 minutes) and the pod templates unchanged.
 	InternalKeyPropagationDelay time.Duration
+	// TrustedProxies are the default ranges of the proxies in front of the
+	// gateways (a Site's spec.exposure.trustedProxies replaces them).
+	TrustedProxies []string
 }
 
 // Image returns the component's image.
@@ -156,7 +160,7 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 			secretKeys: map[string][]string{gw: {contract.GatewaySecretKey}},
 		})
 		admin := AdminSecretName(site.Name)
-		keys := []string{contract.AdminUsernameKey, contract.AdminEmailKey, contract.AdminPasswordKey}
+		keys := []string{contract.AdminUsernameKey, contract.AdminEmailKey, contract.AdminPasswordKey, contract.AdminLoginPasswordKey}
 		list = append(list, mount{
 			volume: corev1ac.Volume().WithName(volAdmin).WithSecret(corev1ac.SecretVolumeSource().
 				WithSecretName(admin).WithItems(items(keys...)...)),
@@ -268,6 +272,9 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 			corev1.EnvVar{Name: contract.EnvGatewaySecretFile, Value: path.Join(contract.GatewaySecretMountPath, contract.GatewaySecretKey)},
 			corev1.EnvVar{Name: contract.EnvRoutesFile, Value: path.Join(contract.ConfigMountPath, contract.RoutesFileName)},
 			corev1.EnvVar{Name: contract.EnvAdminDir, Value: contract.AdminMountPath})
+		if proxies := TrustedProxies(site, d); len(proxies) > 0 {
+			env = append(env, corev1.EnvVar{Name: contract.EnvGatewayTrustedProxies, Value: strings.Join(proxies, ",")})
+		}
 	case contract.ServiceContent:
 		// Content looks authors up at the gateway's internal listener.
 		env = append(env, corev1.EnvVar{Name: contract.EnvGatewayURL, Value: InternalServiceURL(site.Name)})
@@ -279,6 +286,7 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 		// attachment's parent post (docs/media.md).
 		env = append(env, corev1.EnvVar{Name: contract.EnvContentURL, Value: ServiceURL(site.Name, contract.ServiceContent)})
 	}
+	env = append(env, memoryEnv(site, component)...)
 	for _, extra := range site.Component(component).Env {
 		// The services refuse to start when a value and its _FILE variant
 		// are both set: a plain value from the spec replaces the file.
@@ -402,6 +410,7 @@ func Deployment(site *sitev1.Site, component string, defaults PodDefaults, m Mou
 	}
 	return appsv1ac.Deployment(ComponentName(site.Name, component), site.Namespace).
 		WithLabels(Labels(site, component)).
+		WithAnnotations(map[string]string{AnnotationSourceHashes: SourceHashes(site, component, m)}).
 		WithOwnerReferences(OwnerReference(site)).
 		WithSpec(dspec)
 }

@@ -100,13 +100,47 @@ func AdminUsername(site *sitev1.Site) string {
 	return site.Spec.Admin.Username
 }
 
-// AdminData is the bootstrap administrator Secret's data.
-func AdminData(site *sitev1.Site, password string) map[string][]byte {
+// AdminData is the bootstrap administrator Secret's data: the application
+// password (REST clients) and the sign-in password (cms-login.php). The
+// sign-in key is always present, empty while a user-supplied password is
+// missing, so the volume's items never change; the gateway leaves the
+// stored password alone when it is empty.
+func AdminData(site *sitev1.Site, password, loginPassword string) map[string][]byte {
 	return map[string][]byte{
-		contract.AdminUsernameKey: []byte(AdminUsername(site)),
-		contract.AdminEmailKey:    []byte(AdminEmail(site)),
-		contract.AdminPasswordKey: []byte(password),
+		contract.AdminUsernameKey:      []byte(AdminUsername(site)),
+		contract.AdminEmailKey:         []byte(AdminEmail(site)),
+		contract.AdminPasswordKey:      []byte(password),
+		contract.AdminLoginPasswordKey: []byte(loginPassword),
 	}
+}
+
+// AnnotationRotateAdminPassword on a Site asks for a new generated sign-in
+// password: a value the operator has not handled yet replaces it once (the
+// handled value is recorded on the admin Secret, AnnotationRotationHandled),
+// as siteplane.dev/rotate-internal-key does for the internal key.
+const AnnotationRotateAdminPassword = "siteplane.dev/rotate-admin-password"
+
+// LoginPasswordLength is the generated sign-in password's length.
+const LoginPasswordLength = 24
+
+// LoginPasswordPlan is the generated sign-in password a pass writes.
+type LoginPasswordPlan struct {
+	Value, Handled     string
+	Generated, Rotated bool
+}
+
+// PlanLoginPassword keeps the stored sign-in password, makes one when there
+// is none, and replaces it when the Site's rotation request differs from
+// the one handled last. A request made before the first password existed
+// is satisfied by it.
+func PlanLoginPassword(stored, handled, request string, gen func() string) LoginPasswordPlan {
+	switch {
+	case stored == "":
+		return LoginPasswordPlan{Value: gen(), Handled: request, Generated: true}
+	case request != "" && request != handled:
+		return LoginPasswordPlan{Value: gen(), Handled: request, Rotated: true}
+	}
+	return LoginPasswordPlan{Value: stored, Handled: handled}
 }
 
 // APIKeyData is one marketplace key Secret's data, laid out as the key

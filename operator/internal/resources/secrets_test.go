@@ -104,9 +104,9 @@ func TestPlanKey(t *testing.T) {
 
 func TestSecretData(t *testing.T) {
 	site := testSite()
-	admin := AdminData(site, "p")
+	admin := AdminData(site, "p", "s")
 	if string(admin[contract.AdminUsernameKey]) != "admin" || string(admin[contract.AdminEmailKey]) != "admin@blog.example.com" ||
-		string(admin[contract.AdminPasswordKey]) != "p" {
+		string(admin[contract.AdminPasswordKey]) != "p" || string(admin[contract.AdminLoginPasswordKey]) != "s" {
 		t.Errorf("admin data %q", admin)
 	}
 	site.Spec.Admin.Email = "ops@example.com"
@@ -172,6 +172,29 @@ func TestAdminEmailIsAcceptedByTheGateway(t *testing.T) {
 			}
 			if !gatewayEmail.MatchString(got) || len(got) > 100 {
 				t.Errorf("the gateway would reject %q", got)
+			}
+		})
+	}
+}
+
+func TestPlanLoginPassword(t *testing.T) {
+	gen := func() string { return "new" }
+	tests := []struct {
+		name                     string
+		stored, handled, request string
+		want                     LoginPasswordPlan
+	}{
+		{"first pass generates", "", "", "", LoginPasswordPlan{Value: "new", Generated: true}},
+		{"a request made before the first password is satisfied by it", "", "", "r1", LoginPasswordPlan{Value: "new", Handled: "r1", Generated: true}},
+		{"kept", "old", "", "", LoginPasswordPlan{Value: "old"}},
+		{"kept when the request was handled", "old", "r1", "r1", LoginPasswordPlan{Value: "old", Handled: "r1"}},
+		{"a new request rotates", "old", "r1", "r2", LoginPasswordPlan{Value: "new", Handled: "r2", Rotated: true}},
+		{"removing the annotation changes nothing", "old", "r1", "", LoginPasswordPlan{Value: "old", Handled: "r1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PlanLoginPassword(tt.stored, tt.handled, tt.request, gen); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
 	}

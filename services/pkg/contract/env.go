@@ -38,6 +38,19 @@ const (
 	// EnvShutdownDelay is how long a service keeps serving, already
 	// unready, after SIGTERM before it drains (Go duration). Default "0s".
 	EnvShutdownDelay = "SITEPLANE_SHUTDOWN_DELAY"
+	// EnvMemoryLimit is the container's memory limit in bytes, as the
+	// operator passes it through the downward API (resourceFieldRef
+	// limits.memory). Unless GOMEMLIMIT is set, a service sets its soft
+	// memory limit (runtime/debug.SetMemoryLimit) to a share of it.
+	EnvMemoryLimit = "SITEPLANE_MEMORY_LIMIT"
+	// EnvGatewayTrustedProxies lists the CIDRs or addresses (comma-separated)
+	// of the proxies in front of the gateway whose X-Forwarded-For it
+	// believes for the client's address.
+	EnvGatewayTrustedProxies = "SITEPLANE_GATEWAY_TRUSTED_PROXIES"
+	// EnvMediaDecodeBytes bounds the decoded pixels the media service holds
+	// at once (bytes; default 40 MiB). The operator derives it from the
+	// media container's memory limit.
+	EnvMediaDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
 	// EnvLogLevel is debug, info, warn or error. Default "info".
 	EnvLogLevel = "SITEPLANE_LOG_LEVEL"
 	// EnvMaxBodyBytes caps request bodies. Default 10 MiB (media raises it).

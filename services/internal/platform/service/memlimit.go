@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"siteplane.dev/services/pkg/contract"
 )
 
 // The Go runtime's soft memory limit (runtime/debug.SetMemoryLimit) is set
@@ -17,15 +19,20 @@ import (
 //
 //  1. GOMEMLIMIT in the environment: the runtime has read it; nothing
 //     changes.
-//  2. Otherwise the lower of the service's own default (Options.MemoryLimit:
+//  2. SITEPLANE_MEMORY_LIMIT (contract.EnvMemoryLimit), the container's
+//     limit in bytes as the operator passes it through the downward API:
+//     containerShare of it. The service's own default does not lower it:
+//     whoever sized the container also sized the work (the operator gives
+//     media a decode budget from the same limit), and a default meant for
+//     an unsized process would only make the collector run hot.
+//  3. Otherwise the lower of the service's own default (Options.MemoryLimit:
 //     the media service keeps its heap near its decode budget) and
 //     containerShare of the container's memory limit, read from the cgroup
 //     (v2 memory.max, v1 memory.limit_in_bytes). The limit is read by the
 //     process rather than set by the operator, so it holds however the
 //     service is run (operator, Helm chart, docker --memory) and follows
-//     the limit actually in force; the downward API could only pass the
-//     whole limit, not a share of it.
-//  3. Neither: no limit (the runtime's default).
+//     the limit actually in force.
+//  4. None of these: no limit (the runtime's default).
 //
 // Near the limit the collector works harder instead of letting the heap
 // double; the share leaves room for what the limit does not cover (the
@@ -43,6 +50,13 @@ var cgroupFiles = []string{"memory.max", "memory/memory.limit_in_bytes"}
 func memoryLimit(lookup func(string) (string, bool), own int64, cgroupRoot string) (limit int64, source string, err error) {
 	if v, ok := lookup("GOMEMLIMIT"); ok && v != "" {
 		return 0, "GOMEMLIMIT", nil
+	}
+	if v, ok := lookup(contract.EnvMemoryLimit); ok && v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n <= 0 {
+			return 0, "", fmt.Errorf("%s=%q: want the container's memory limit in bytes", contract.EnvMemoryLimit, v)
+		}
+		return int64(float64(n) * containerShare), fmt.Sprintf("%.0f%% of the container's %d MiB (%s)", containerShare*100, n>>20, contract.EnvMemoryLimit), nil
 	}
 	container, err := containerMemory(cgroupRoot)
 	if err != nil {

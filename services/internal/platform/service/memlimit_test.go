@@ -50,6 +50,12 @@ func TestMemoryLimit(t *testing.T) {
 		{"no cgroup", nil, 0, "", "", 0, false},
 		{"no cgroup, own default", nil, 56 * mib, "", "", 56 * mib, false},
 		{"garbage", nil, 0, "memory.max", "lots\n", 0, true},
+		// The downward API's limit (the operator's pods): a share of it, above
+		// the own default, and ahead of the cgroup file.
+		{"downward API limit", []string{"SITEPLANE_MEMORY_LIMIT", "536870912"}, 48 * mib, "memory.max", "268435456\n", 512 * mib * 85 / 100, false},
+		{"downward API limit, no cgroup", []string{"SITEPLANE_MEMORY_LIMIT", "268435456"}, 0, "", "", 256 * mib * 85 / 100, false},
+		{"GOMEMLIMIT beats the downward API", []string{"GOMEMLIMIT", "1GiB", "SITEPLANE_MEMORY_LIMIT", "268435456"}, 0, "", "", 0, false},
+		{"downward API garbage", []string{"SITEPLANE_MEMORY_LIMIT", "512Mi"}, 0, "", "", 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
