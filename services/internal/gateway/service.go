@@ -29,7 +29,7 @@ const (
 	EnvRoutesPoll = "SITEPLANE_GATEWAY_ROUTES_POLL"
 	// EnvTrustedProxies lists the CIDRs (comma-separated) of the proxies in
 	// front of the gateway whose X-Forwarded-For is believed (default none).
-	EnvTrustedProxies = "SITEPLANE_GATEWAY_TRUSTED_PROXIES"
+	EnvTrustedProxies = contract.EnvGatewayTrustedProxies
 	// EnvOEmbedProviders names a JSON file of extra oEmbed providers (the
 	// format of oembed_providers.json), tried before the built-in ones.
 	EnvOEmbedProviders = "SITEPLANE_GATEWAY_OEMBED_PROVIDERS"

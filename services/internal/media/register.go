@@ -23,7 +23,7 @@ const (
 	EnvDecoders = "SITEPLANE_MEDIA_DECODERS"
 	// EnvDecodeBytes lowers the decode budget, which otherwise follows the
 	// process's memory limit (DecodeBudget).
-	EnvDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
+	EnvDecodeBytes = contract.EnvMediaDecodeBytes
 	// EnvSpoolDir is where raw upload bodies wait while they are processed
 	// (unlinked temporary files; default: the system's temporary directory).
 	EnvSpoolDir = "SITEPLANE_MEDIA_SPOOL_DIR"

@@ -47,9 +47,9 @@ const (
 	// of the proxies in front of the gateway whose X-Forwarded-For it
 	// believes for the client's address.
 	EnvGatewayTrustedProxies = "SITEPLANE_GATEWAY_TRUSTED_PROXIES"
-	// EnvMediaDecodeBytes bounds the decoded pixels the media service holds
-	// at once (bytes; default 40 MiB). The operator derives it from the
-	// media container's memory limit.
+	// EnvMediaDecodeBytes lowers the media service's decode budget (bytes),
+	// which otherwise follows its soft memory limit (docs/media.md). The
+	// operator sets it to half the media container's memory limit.
 	EnvMediaDecodeBytes = "SITEPLANE_MEDIA_DECODE_BYTES"
 	// EnvLogLevel is debug, info, warn or error. Default "info".
 	EnvLogLevel = "SITEPLANE_LOG_LEVEL"
