@@ -20,7 +20,7 @@ import (
 // theme's own styles and its style variations are read from its files.
 
 const (
-	globalStylesType = "wp_global_styles"
+
 	// themeJSONVersion is the theme.json schema version user data is stored with.
 	themeJSONVersion = 3
 )

@@ -15,12 +15,6 @@ import (
 // menu as a nav_menu term. Every capability maps to edit_theme_options;
 // reading needs edit_theme_options or edit_posts/edit_pages.
 
-// MenuItemType is nav_menu_item. It is not in PostTypes: its routes, fields
-// and writes are this file's; the collection query, the autosaves and the
-// capability checks are the posts'.
-var MenuItemType = &PostType{Name: "nav_menu_item", Base: "menu-items", PageAttributes: true,
-	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: navigationCaps}
-
 var menuItemTypes = []string{"taxonomy", "post_type", "post_type_archive", "custom"}
 
 const (

@@ -317,10 +317,6 @@ func checkTemplate(c *rest.Request, current string) error {
 	return invalidParam("template", "rest_invalid_param", "template is not one of .", nil)
 }
 
-// defaultCategoryID is WordPress's default_category option: the
-// "Uncategorized" category the schema is installed with.
-const defaultCategoryID = 1
-
 // savePost writes the request's fields into p (applyWrite), stores it — an
 // insert when old is nil, an update otherwise — with its terms, slug and
 // revision (afterWrite), and reads it back as stored.

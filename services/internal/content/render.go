@@ -144,3 +144,15 @@ func generateExcerpt(rawContent string, words int) string {
 	}
 	return b.String()
 }
+
+// normalizeWhitespace is WordPress's normalize_whitespace, used to decide
+// whether a revision differs from the last one.
+func normalizeWhitespace(s string) string {
+	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")
+	return spaceRuns.ReplaceAllString(s, " ")
+}
+
+var (
+	spaceRuns   = regexp.MustCompile(`[ \t]+`)
+	newlineRuns = regexp.MustCompile(`[\r\n]+`)
+)

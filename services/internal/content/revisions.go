@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,18 +12,6 @@ import (
 
 	"siteplane.dev/services/internal/platform/rest"
 )
-
-var (
-	spaceRuns   = regexp.MustCompile(`[ \t]+`)
-	newlineRuns = regexp.MustCompile(`[\r\n]+`)
-)
-
-// normalizeWhitespace is WordPress's normalize_whitespace, used to decide
-// whether a revision differs from the last one.
-func normalizeWhitespace(s string) string {
-	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")
-	return spaceRuns.ReplaceAllString(s, " ")
-}
 
 // revisionDiffers compares the revisioned fields (title, content, excerpt,
 // footnotes) of two posts.

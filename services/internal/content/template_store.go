@@ -229,3 +229,5 @@ func getTmplRevision(ctx context.Context, q querier, id int64) (*tmplRevision, e
 	}
 	return r, nil
 }
+
+const globalStylesType = "wp_global_styles"

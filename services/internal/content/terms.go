@@ -216,15 +216,6 @@ func (s *Service) checkTermPost(c *rest.Request, tax *Taxonomy, postID int64) er
 	return nil
 }
 
-func typeByName(name string) *PostType {
-	for _, pt := range PostTypes {
-		if pt.Name == name {
-			return pt
-		}
-	}
-	return nil
-}
-
 func hasTaxonomy(pt *PostType, tax *Taxonomy) bool {
 	for _, t := range pt.Taxonomies {
 		if t == tax {

@@ -110,3 +110,22 @@ var filterStatuses = []string{"publish", "future", "draft", "pending", "private"
 
 // Post formats (seed §2.2).
 var formats = []string{"standard", "aside", "chat", "gallery", "link", "image", "quote", "status", "video", "audio"}
+
+// MenuItemType is nav_menu_item. It is not in PostTypes: its routes, fields
+// and writes are this file's; the collection query, the autosaves and the
+// capability checks are the posts'.
+var MenuItemType = &PostType{Name: "nav_menu_item", Base: "menu-items", PageAttributes: true,
+	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: navigationCaps}
+
+// defaultCategoryID is WordPress's default_category option: the
+// "Uncategorized" category the schema is installed with.
+const defaultCategoryID = 1
+
+func typeByName(name string) *PostType {
+	for _, pt := range PostTypes {
+		if pt.Name == name {
+			return pt
+		}
+	}
+	return nil
+}

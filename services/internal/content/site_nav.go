@@ -1,0 +1,123 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/content/blocks"
+)
+
+// navigationLinks reads a navigation post's links (ref 0: the oldest
+// published navigation post); without one, the published top-level pages,
+// as the navigation block falls back to a page list.
+func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
+	q := s.db(ctx)
+	var content string
+	var err error
+	if ref > 0 {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
+	} else {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+	}
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("read navigation: %w", err)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		if ref > 0 {
+			return nil, nil
+		}
+		pages, _, err := listPosts(ctx, q, &ListQuery{Type: TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
+			Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
+		if err != nil {
+			return nil, err
+		}
+		var out []blocks.Link
+		for _, p := range pages {
+			out = append(out, blocks.Link{Label: p.Title, URL: s.link(TypePage, p)})
+		}
+		return out, nil
+	}
+	return s.resolveNavLinks(ctx, blocks.Parse(content))
+}
+
+// resolveNavLinks turns navigation-link blocks into links: a link to a post
+// or page follows its current permalink (and is left out when it is not
+// published), anything else uses its url.
+func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
+	type item struct {
+		label, url string
+		id         int64
+	}
+	var items []item
+	var ids []int64
+	var walk func([]blocks.Node)
+	walk = func(nodes []blocks.Node) {
+		for _, n := range nodes {
+			b := n.Block
+			if b == nil {
+				continue
+			}
+			if b.Name == "core/navigation-link" || b.Name == "core/navigation-submenu" {
+				it := item{}
+				it.label, _ = b.Attrs["label"].(string)
+				it.url, _ = b.Attrs["url"].(string)
+				if id, ok := b.Attrs["id"].(float64); ok && id > 0 {
+					if kind, _ := b.Attrs["kind"].(string); kind == "" || kind == "post-type" {
+						it.id = int64(id)
+						ids = append(ids, it.id)
+					}
+				}
+				items = append(items, it)
+			}
+			walk(b.Parts)
+		}
+	}
+	walk(nodes)
+	posts := map[int64]*Post{}
+	if len(ids) > 0 {
+		rows, err := s.db(ctx).Query(ctx, "SELECT "+postColumns+postFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
+		if err != nil {
+			return nil, fmt.Errorf("resolve navigation: %w", err)
+		}
+		for rows.Next() {
+			p, err := scanPost(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("resolve navigation: %w", err)
+			}
+			posts[p.ID] = p
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("resolve navigation: %w", err)
+		}
+	}
+	var out []blocks.Link
+	for _, it := range items {
+		if it.id > 0 {
+			p, ok := posts[it.id]
+			if !ok {
+				continue
+			}
+			pt := typeByName(p.Type)
+			if pt == nil {
+				continue
+			}
+			it.url = s.link(pt, p)
+			if it.label == "" {
+				it.label = p.Title
+			}
+		}
+		if it.url == "" {
+			continue
+		}
+		if it.label == "" {
+			it.label = it.url
+		}
+		out = append(out, blocks.Link{Label: it.label, URL: it.url})
+	}
+	return out, nil
+}
