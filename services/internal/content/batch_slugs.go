@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -27,7 +28,7 @@ import (
 // createType is the post type a batch call creates a post of, or nil when
 // the call is anything else. The query must be empty and no method
 // override header present (either could turn the POST into another method).
-func createType(c rest.Call) *PostType {
+func createType(c rest.Call) *store.PostType {
 	if c.Method != http.MethodPost || strings.Contains(c.Path, "?") || c.Header.Get("X-HTTP-Method-Override") != "" {
 		return nil
 	}
@@ -35,7 +36,7 @@ func createType(c rest.Call) *PostType {
 	if !ok {
 		return nil
 	}
-	for _, pt := range PostTypes {
+	for _, pt := range store.PostTypes {
 		if pt.Base == base {
 			return pt
 		}
@@ -50,14 +51,14 @@ func createType(c rest.Call) *PostType {
 func guessSlugs(body map[string]any) []string {
 	var out []string
 	if s, ok := body["slug"].(string); ok {
-		out = append(out, sanitizeTitle(s))
+		out = append(out, store.SanitizeTitle(s))
 	}
 	switch t := body["title"].(type) {
 	case string:
-		out = append(out, sanitizeTitle(t))
+		out = append(out, store.SanitizeTitle(t))
 	case map[string]any:
 		if raw, ok := t["raw"].(string); ok {
-			out = append(out, sanitizeTitle(raw))
+			out = append(out, store.SanitizeTitle(raw))
 		}
 	}
 	return out
@@ -66,13 +67,13 @@ func guessSlugs(body map[string]any) []string {
 // readSlugsAhead returns the slug set of a batch made only of creates (nil
 // for any other batch, or one with nothing to guess), read in one
 // statement through q.
-func readSlugsAhead(ctx context.Context, q querier, calls []rest.Call) (*slugSet, error) {
+func readSlugsAhead(ctx context.Context, q store.Querier, calls []rest.Call) (*store.SlugSet, error) {
 	type base struct {
-		pt   *PostType
+		pt   *store.PostType
 		slug string
 	}
 	at := map[base]int{}
-	var guesses []slugGuess
+	var guesses []store.SlugGuess
 	for _, c := range calls {
 		pt := createType(c)
 		if pt == nil {
@@ -87,13 +88,13 @@ func readSlugsAhead(ctx context.Context, q querier, calls []rest.Call) (*slugSet
 			if !ok {
 				i = len(guesses)
 				at[b] = i
-				guesses = append(guesses, slugGuess{pt: pt, slug: slug})
+				guesses = append(guesses, store.SlugGuess{Pt: pt, Slug: slug})
 			}
-			guesses[i].uses++
+			guesses[i].Uses++
 		}
 	}
 	if len(guesses) == 0 {
 		return nil, nil
 	}
-	return readSlugSet(ctx, q, guesses)
+	return store.ReadSlugSet(ctx, q, guesses)
 }

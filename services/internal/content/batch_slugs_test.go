@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -13,10 +14,10 @@ import (
 func TestCreateTypeOnlyPlainCreates(t *testing.T) {
 	cases := []struct {
 		call rest.Call
-		want *PostType
+		want *store.PostType
 	}{
-		{rest.Call{Method: "POST", Path: "/cms/v2/posts"}, TypePost},
-		{rest.Call{Method: "POST", Path: "/cms/v2/pages"}, TypePage},
+		{rest.Call{Method: "POST", Path: "/cms/v2/posts"}, store.TypePost},
+		{rest.Call{Method: "POST", Path: "/cms/v2/pages"}, store.TypePage},
 		{rest.Call{Method: "PUT", Path: "/cms/v2/posts"}, nil},
 		{rest.Call{Method: "POST", Path: "/cms/v2/posts/5"}, nil},
 		{rest.Call{Method: "POST", Path: "/cms/v2/posts?_method=DELETE"}, nil},
@@ -35,21 +36,21 @@ func TestCreateTypeOnlyPlainCreates(t *testing.T) {
 // holds, and leaves to the database any want that reaches a slug it did
 // not read.
 func TestSlugSetAnswersOnlyWhatItCovers(t *testing.T) {
-	set := &slugSet{
-		covered: map[string]map[string]bool{TypePost.Name: {"a": true, "a-2": true, "a-3": true}},
-		rows:    map[string][]slugRow{TypePost.Name: {{id: 1, slug: "a"}, {id: 2, slug: "a-3"}}},
+	set := &store.SlugSet{
+		Covered: map[string]map[string]bool{store.TypePost.Name: {"a": true, "a-2": true, "a-3": true}},
+		Rows:    map[string][]store.SlugRow{store.TypePost.Name: {{ID: 1, Slug: "a"}, {ID: 2, Slug: "a-3"}}},
 	}
-	if s, ok := set.free(TypePost, slugWant{slug: "a"}); !ok || s != "a-2" {
+	if s, ok := set.Free(store.TypePost, store.SlugWant{Slug: "a"}); !ok || s != "a-2" {
 		t.Fatalf("free(a) = %q, %v; want a-2", s, ok)
 	}
-	set.add(TypePost, 3, 0, "a-2")
-	if s, ok := set.free(TypePost, slugWant{slug: "a"}); ok {
+	set.Add(store.TypePost, 3, 0, "a-2")
+	if s, ok := set.Free(store.TypePost, store.SlugWant{Slug: "a"}); ok {
 		t.Fatalf("free(a) with a, a-2, a-3 taken = %q; want the database to decide (a-4 was not read)", s)
 	}
-	if _, ok := set.free(TypePost, slugWant{slug: "b"}); ok {
+	if _, ok := set.Free(store.TypePost, store.SlugWant{Slug: "b"}); ok {
 		t.Fatal("free(b): b was not read, yet answered")
 	}
-	if _, ok := set.free(TypePage, slugWant{slug: "a"}); ok {
+	if _, ok := set.Free(store.TypePage, store.SlugWant{Slug: "a"}); ok {
 		t.Fatal("free(a) for pages: not read, yet answered")
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -43,7 +44,7 @@ func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
 	return m, err
 }
 
-func getComment(ctx context.Context, q querier, id int64) (*Comment, error) {
+func getComment(ctx context.Context, q store.Querier, id int64) (*Comment, error) {
 	m, err := scanComment(q.QueryRow(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -55,7 +56,7 @@ func getComment(ctx context.Context, q querier, id int64) (*Comment, error) {
 }
 
 // recountComments rewrites the post's count of approved comments.
-func recountComments(ctx context.Context, q querier, post int64) error {
+func recountComments(ctx context.Context, q store.Querier, post int64) error {
 	if _, err := q.Exec(ctx, `UPDATE posts SET comment_count = (SELECT count(*) FROM comments
 		WHERE post = $1 AND status = 'approved') WHERE id = $1`, post); err != nil {
 		return fmt.Errorf("count comments of post %d: %w", post, err)
@@ -161,31 +162,31 @@ func commentWriteArgs(create bool) rest.Props {
 }
 
 // postOfComment loads the comment's post with its type; nil when gone.
-func (s *Service) postOfComment(c *rest.Request, q querier, id int64) (*Post, *PostType, error) {
-	p, err := getPost(c.Context(), q, id)
+func (s *Service) postOfComment(c *rest.Request, q store.Querier, id int64) (*store.Post, *store.PostType, error) {
+	p, err := store.GetPost(c.Context(), q, id)
 	if err != nil || p == nil {
 		return nil, nil, err
 	}
-	return p, typeByName(p.Type), nil
+	return p, store.TypeByName(p.Type), nil
 }
 
 // canReadPostOf is check_read_post_permission.
-func canReadPostOf(c *rest.Request, p *Post, pt *PostType) bool {
+func canReadPostOf(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	if pt == nil {
 		return false
 	}
-	if p.Password != "" && !canEdit(caller(c), pt, p) && c.String("password") != p.Password {
+	if p.Password != "" && !store.CanEdit(caller(c), pt, p) && c.String("password") != p.Password {
 		return false
 	}
-	return canRead(caller(c), pt, p)
+	return store.CanRead(caller(c), pt, p)
 }
 
 // canEditComment is edit_comment: moderators, or whoever can edit the post.
-func canEditComment(c *rest.Request, p *Post, pt *PostType) bool {
+func canEditComment(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	if caller(c).Can("moderate_comments") {
 		return true
 	}
-	return p != nil && pt != nil && canEdit(caller(c), pt, p)
+	return p != nil && pt != nil && store.CanEdit(caller(c), pt, p)
 }
 
 func (s *Service) listCommentsPermission(c *rest.Request) error {
@@ -239,38 +240,38 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	if perPage < 1 {
 		perPage = 10
 	}
-	b := &sqlBuilder{}
+	b := &store.SQLBuilder{}
 	switch st := c.String("status"); st {
 	case "all", "any":
-		b.add("c.status IN ('approved', 'hold')")
+		b.Add("c.status IN ('approved', 'hold')")
 	default:
 		stored, ok := commentStatuses[st]
 		if !ok {
 			stored = st
 		}
-		b.add("c.status = " + b.arg(stored))
+		b.Add("c.status = " + b.Arg(stored))
 	}
-	b.add("c.type = " + b.arg(c.String("type")))
+	b.Add("c.type = " + b.Arg(c.String("type")))
 	for _, f := range []struct{ param, col, op string }{{"post", "c.post", "= ANY"}, {"parent", "c.parent", "= ANY"},
 		{"parent_exclude", "c.parent", "<> ALL"}, {"include", "c.id", "= ANY"}, {"exclude", "c.id", "<> ALL"},
 		{"author", "c.author", "= ANY"}, {"author_exclude", "c.author", "<> ALL"}} {
 		if v := c.Ints(f.param); len(v) > 0 {
-			b.add(f.col + " " + f.op + "(" + b.arg(v) + ")")
+			b.Add(f.col + " " + f.op + "(" + b.Arg(v) + ")")
 		}
 	}
 	if e := c.String("author_email"); e != "" {
-		b.add("lower(c.author_email) = lower(" + b.arg(e) + ")")
+		b.Add("lower(c.author_email) = lower(" + b.Arg(e) + ")")
 	}
 	if t := strings.TrimSpace(c.String("search")); t != "" {
-		a := b.arg("%" + likeEscape(t) + "%")
-		b.add("(c.author_name ILIKE " + a + " OR c.author_email ILIKE " + a + " OR c.author_url ILIKE " + a +
+		a := b.Arg("%" + store.LikeEscape(t) + "%")
+		b.Add("(c.author_name ILIKE " + a + " OR c.author_email ILIKE " + a + " OR c.author_url ILIKE " + a +
 			" OR c.author_ip ILIKE " + a + " OR c.content ILIKE " + a + ")")
 	}
 	if t := timeParam(c, "after", s.location()); t != nil {
-		b.add("c.date_gmt > " + b.arg(*t))
+		b.Add("c.date_gmt > " + b.Arg(*t))
 	}
 	if t := timeParam(c, "before", s.location()); t != nil {
-		b.add("c.date_gmt < " + b.arg(*t))
+		b.Add("c.date_gmt < " + b.Arg(*t))
 	}
 	dir := " DESC"
 	if c.String("order") == "asc" {
@@ -282,7 +283,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		order = "c.id" + dir
 	case "include":
 		if len(c.Ints("include")) > 0 {
-			order = "array_position(" + b.arg(c.Ints("include")) + "::bigint[], c.id)"
+			order = "array_position(" + b.Arg(c.Ints("include")) + "::bigint[], c.id)"
 		}
 	case "post":
 		order = "c.post" + dir + ", " + order
@@ -295,12 +296,12 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	if c.Has("offset") {
 		offset = int(c.Int("offset"))
 	}
-	where := strings.Join(b.where, " AND ")
-	nFilter := len(b.args)
+	where := strings.Join(b.Where, " AND ")
+	nFilter := len(b.Args)
 	sql := "SELECT " + commentColumns + ", count(*) OVER () FROM comments c WHERE " + where + " ORDER BY " + order +
-		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(offset)
+		" LIMIT " + b.Arg(perPage) + " OFFSET " + b.Arg(offset)
 	ctx := c.Context()
-	rows, err := s.db(ctx).Query(ctx, sql, b.args...)
+	rows, err := s.db(ctx).Query(ctx, sql, b.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("list comments: %w", err)
 	}
@@ -320,7 +321,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		return nil, fmt.Errorf("list comments: %w", err)
 	}
 	if len(list) == 0 && (page > 1 || offset > 0) {
-		if err := s.db(ctx).QueryRow(ctx, "SELECT count(*) FROM comments c WHERE "+where, b.args[:nFilter]...).Scan(&total); err != nil {
+		if err := s.db(ctx).QueryRow(ctx, "SELECT count(*) FROM comments c WHERE "+where, b.Args[:nFilter]...).Scan(&total); err != nil {
 			return nil, fmt.Errorf("count comments: %w", err)
 		}
 	}
@@ -328,12 +329,12 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		return nil, rest.NewError("rest_comment_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
 	viewCtx := c.String("context")
-	posts := map[int64]*Post{}
+	posts := map[int64]*store.Post{}
 	items := make([]any, 0, len(list))
 	for _, m := range list {
 		p, ok := posts[m.Post]
 		if !ok {
-			if p, err = getPost(ctx, s.db(ctx), m.Post); err != nil {
+			if p, err = store.GetPost(ctx, s.db(ctx), m.Post); err != nil {
 				return nil, err
 			}
 			posts[m.Post] = p
@@ -349,10 +350,10 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 }
 
 // canReadComment is the controller's check_read_permission.
-func (s *Service) canReadComment(c *rest.Request, m *Comment, p *Post) bool {
-	var pt *PostType
+func (s *Service) canReadComment(c *rest.Request, m *Comment, p *store.Post) bool {
+	var pt *store.PostType
 	if p != nil {
-		pt = typeByName(p.Type)
+		pt = store.TypeByName(p.Type)
 	}
 	if p != nil && !canReadPostOf(c, p, pt) {
 		return false
@@ -416,7 +417,7 @@ func (s *Service) getCommentItem(c *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := getPost(c.Context(), s.db(c.Context()), m.Post)
+	p, err := store.GetPost(c.Context(), s.db(c.Context()), m.Post)
 	if err != nil {
 		return nil, err
 	}
@@ -508,11 +509,11 @@ func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
 		}
 	}
 	if c.Has("date_gmt") {
-		if t, ok := parseDate(c.String("date_gmt"), time.UTC); ok {
+		if t, ok := store.ParseDate(c.String("date_gmt"), time.UTC); ok {
 			m.DateGMT = t
 		}
 	} else if c.Has("date") {
-		if t, ok := parseDate(c.String("date"), s.location()); ok {
+		if t, ok := store.ParseDate(c.String("date"), s.location()); ok {
 			m.DateGMT = t
 		}
 	}
@@ -552,9 +553,9 @@ func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
 	who := caller(c)
 	m := &Comment{Post: c.Int("post"), Author: who.UserID, DateGMT: s.now(), Type: "comment", Status: "hold"}
 	var out *Comment
-	var post *Post
+	var post *store.Post
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		p, err := getPostAs(c.Context(), tx, m.Post, true, nil)
+		p, err := store.GetPostAs(c.Context(), tx, m.Post, true, nil)
 		if err != nil {
 			return err
 		}
@@ -621,7 +622,7 @@ func saveComment(ctx context.Context, tx pgx.Tx, m *Comment) error {
 // updateComment is POST/PUT/PATCH /cms/v2/comments/{id}.
 func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 	var out *Comment
-	var post *Post
+	var post *store.Post
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 		m, err := getComment(c.Context(), tx, c.Int("id"))
 		if err != nil {
@@ -639,7 +640,7 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 		if err := saveComment(c.Context(), tx, m); err != nil {
 			return err
 		}
-		if post, err = getPost(c.Context(), tx, m.Post); err != nil {
+		if post, err = store.GetPost(c.Context(), tx, m.Post); err != nil {
 			return err
 		}
 		out, err = getComment(c.Context(), tx, m.ID)
@@ -663,7 +664,7 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 		if m == nil {
 			return errInvalidComment()
 		}
-		post, err := getPost(c.Context(), tx, m.Post)
+		post, err := store.GetPost(c.Context(), tx, m.Post)
 		if err != nil {
 			return err
 		}
@@ -698,7 +699,7 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 }
 
 // prepareComment renders a comment for context, in WordPress's order.
-func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Object {
+func (s *Service) prepareComment(m *Comment, p *store.Post, viewCtx string) rest.Object {
 	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 20)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
@@ -717,18 +718,18 @@ func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Objec
 		add("author_ip", m.AuthorIP)
 		add("author_user_agent", m.AuthorUserAgent)
 	}
-	add("date", formatLocal(m.DateGMT, s.location()))
+	add("date", store.FormatLocal(m.DateGMT, s.location()))
 	if !embed {
-		add("date_gmt", formatGMT(m.DateGMT))
+		add("date_gmt", store.FormatGMT(m.DateGMT))
 	}
 	content := rest.Object{}
 	if edit {
 		content = append(content, rest.Member{Key: "raw", Value: m.Content})
 	}
-	add("content", append(content, rest.Member{Key: "rendered", Value: renderContent(m.Content)}))
+	add("content", append(content, rest.Member{Key: "rendered", Value: store.RenderContent(m.Content)}))
 	link := s.site.URL + "/?p=" + strconv.FormatInt(m.Post, 10)
 	if p != nil {
-		if pt := typeByName(p.Type); pt != nil {
+		if pt := store.TypeByName(p.Type); pt != nil {
 			link = s.link(pt, p)
 		}
 	}
@@ -756,7 +757,7 @@ func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Objec
 		links = append(links, rest.Member{Key: "author", Value: []any{href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(m.Author, 10), "embeddable", true)}})
 	}
 	if p != nil {
-		if pt := typeByName(p.Type); pt != nil {
+		if pt := store.TypeByName(p.Type); pt != nil {
 			links = append(links, rest.Member{Key: "up", Value: []any{href(s.postURL(pt, p.ID), "embeddable", true, "post_type", p.Type)}})
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/pkg/jsonkeys"
 )
 
@@ -757,8 +758,8 @@ func TestSlugRecheckedOnParentChange(t *testing.T) {
 func TestScheduledPublishStoresFirstRevision(t *testing.T) {
 	e := newEnv(t)
 	soon := e.svc.now().Add(time.Hour)
-	fresh := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "fresh", "status": "future", "date_gmt": soon.Format(wpDateLayout)}).id()
-	edited := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "edited", "status": "future", "date_gmt": soon.Format(wpDateLayout)}).id()
+	fresh := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "fresh", "status": "future", "date_gmt": soon.Format(store.WPDateLayout)}).id()
+	edited := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "edited", "status": "future", "date_gmt": soon.Format(store.WPDateLayout)}).id()
 	wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/posts/%d", edited), map[string]any{"content": "x"}), 200)
 	e.svc.now = func() time.Time { return soon.Add(time.Second) }
 	if n, err := e.svc.PublishDue(t.Context()); err != nil || n != 2 {
@@ -801,7 +802,7 @@ func TestFutureNeedsAMinute(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.status, c.ahead), func(t *testing.T) {
 			r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "f", "status": c.status,
-				"date_gmt": now.Add(c.ahead).Format(wpDateLayout)})
+				"date_gmt": now.Add(c.ahead).Format(store.WPDateLayout)})
 			wantStatus(t, r, 201)
 			if r.obj()["status"] != c.want {
 				t.Fatalf("status %v, want %s", r.obj()["status"], c.want)

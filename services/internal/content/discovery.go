@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -241,7 +242,7 @@ func (s *Service) prepareTaxonomy(t *taxInfo, context string) rest.Object {
 	if edit {
 		add("visibility", rest.Object{{Key: "public", Value: t.public}, {Key: "publicly_queryable", Value: t.public},
 			{Key: "show_admin_column", Value: t.public}, {Key: "show_in_nav_menus", Value: t.showInNav},
-			{Key: "show_in_quick_edit", Value: t.public}, {Key: "show_ui", Value: t.tax != Menu}})
+			{Key: "show_in_quick_edit", Value: t.public}, {Key: "show_ui", Value: t.tax != store.Menu}})
 	}
 	add("_links", rest.Object{
 		{Key: "collection", Value: []any{href(s.restRoot + "/cms/v2/taxonomies")}},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -32,10 +33,10 @@ var gsNoBatch = &rest.Batch{V1: false}
 // userGlobalStylesID returns the id of the theme's global styles post,
 // creating it (once, under a lock) when the theme has none yet.
 func (s *Service) userGlobalStylesID(ctx context.Context, stylesheet string) (int64, error) {
-	find := func(q querier) (int64, error) {
+	find := func(q store.Querier) (int64, error) {
 		var id int64
 		err := q.QueryRow(ctx, `SELECT id FROM posts WHERE type = $1 AND theme = $2 AND status = 'publish' ORDER BY id LIMIT 1`,
-			globalStylesType, stylesheet).Scan(&id)
+			store.GlobalStylesType, stylesheet).Scan(&id)
 		if err == pgx.ErrNoRows {
 			return 0, nil
 		}
@@ -52,9 +53,9 @@ func (s *Service) userGlobalStylesID(ctx context.Context, stylesheet string) (in
 		if id, err = find(tx); err != nil || id != 0 {
 			return err
 		}
-		row := &tmplRow{Type: globalStylesType, Status: "publish", Theme: stylesheet, Slug: "wp-global-styles-" + url.QueryEscape(stylesheet),
+		row := &store.TmplRow{Type: store.GlobalStylesType, Status: "publish", Theme: stylesheet, Slug: "wp-global-styles-" + url.QueryEscape(stylesheet),
 			Title: "Custom Styles", Content: userThemeJSON(nil, nil), ModifiedGMT: s.now()}
-		if err := insertTmplRow(ctx, tx, row); err != nil {
+		if err := store.InsertTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
 		id = row.ID
@@ -138,7 +139,7 @@ func gsWriteArgs() rest.Props {
 }
 
 func gsSchema() *rest.Schema {
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType, Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType, Type: "object", Properties: rest.Props{
 		{Name: "id", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true, Description: "ID of global styles config."}},
 		{Name: "styles", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global styles."}},
 		{Name: "settings", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global settings."}},
@@ -149,7 +150,7 @@ func gsSchema() *rest.Schema {
 }
 
 func gsThemeSchema() *rest.Schema {
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType, Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType, Type: "object", Properties: rest.Props{
 		{Name: "styles", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global styles."}},
 		{Name: "settings", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global settings."}},
 	}}
@@ -159,7 +160,7 @@ func gsRevisionSchema() *rest.Schema {
 	date := func(ctx []string) *rest.Schema {
 		return &rest.Schema{Type: "string", Format: "date-time", Context: ctx}
 	}
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType + "-revision", Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType + "-revision", Type: "object", Properties: rest.Props{
 		{Name: "author", Schema: &rest.Schema{Type: "integer", Context: ctxAll}},
 		{Name: "date", Schema: date(ctxAll)},
 		{Name: "date_gmt", Schema: date(ctxView)},
@@ -177,13 +178,13 @@ func errGSNotFound() *rest.Error {
 }
 
 // loadGS returns the global styles post the URL names (memoised per request).
-func (s *Service) loadGS(r *rest.Request) (*tmplRow, error) {
+func (s *Service) loadGS(r *rest.Request) (*store.TmplRow, error) {
 	v, err := r.Memo(gsMemoKey{}, func() (any, error) {
 		id, err := strconv.ParseInt(r.String("id"), 10, 64)
 		if err != nil || id <= 0 {
 			return nil, errGSNotFound()
 		}
-		row, err := getTmplRowByID(r.Context(), s.db(r.Context()), globalStylesType, id)
+		row, err := store.GetTmplRowByID(r.Context(), s.db(r.Context()), store.GlobalStylesType, id)
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +196,7 @@ func (s *Service) loadGS(r *rest.Request) (*tmplRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*tmplRow), nil
+	return v.(*store.TmplRow), nil
 }
 
 type gsMemoKey struct{}
@@ -240,14 +241,14 @@ func (s *Service) getGlobalStyles(r *rest.Request) (*rest.Response, error) {
 }
 
 // gsItem is a global styles post as the controller shows it.
-func (s *Service) gsItem(ctx context.Context, row *tmplRow) rest.Item {
+func (s *Service) gsItem(ctx context.Context, row *store.TmplRow) rest.Item {
 	settings, styles, _ := decodeUserThemeJSON(row.Content)
-	self := s.restRoot + "/" + Namespace + "/global-styles/" + itoa(row.ID)
-	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + globalStylesType}}
+	self := s.restRoot + "/" + Namespace + "/global-styles/" + store.Itoa(row.ID)
+	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + store.GlobalStylesType}}
 	if row.Revisions > 0 {
 		links = append(links,
 			rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: row.Revisions}}},
-			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
+			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + store.Itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
 	}
 	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
 		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
@@ -288,15 +289,15 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 	row.ModifiedGMT = s.now()
 	ctx := r.Context()
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if err := updateTmplRow(ctx, tx, row); err != nil {
+		if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
-		return saveTmplRevision(ctx, tx, row)
+		return store.SaveTmplRevision(ctx, tx, row)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if row, err = getTmplRowByID(ctx, s.db(ctx), globalStylesType, row.ID); err != nil {
+	if row, err = store.GetTmplRowByID(ctx, s.db(ctx), store.GlobalStylesType, row.ID); err != nil {
 		return nil, err
 	}
 	r.Set("context", "edit")
@@ -338,13 +339,13 @@ func (s *Service) getThemeVariations(r *rest.Request) (*rest.Response, error) {
 }
 
 // gsParent is the global styles post of a revisions URL.
-func (s *Service) gsParent(r *rest.Request) (*tmplRow, error) {
+func (s *Service) gsParent(r *rest.Request) (*store.TmplRow, error) {
 	v, err := r.Memo(gsParentKey{}, func() (any, error) {
 		invalid := rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 		if r.Int("parent") <= 0 {
 			return nil, invalid
 		}
-		row, err := getTmplRowByID(r.Context(), s.db(r.Context()), globalStylesType, r.Int("parent"))
+		row, err := store.GetTmplRowByID(r.Context(), s.db(r.Context()), store.GlobalStylesType, r.Int("parent"))
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +357,7 @@ func (s *Service) gsParent(r *rest.Request) (*tmplRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*tmplRow), nil
+	return v.(*store.TmplRow), nil
 }
 
 type gsParentKey struct{}
@@ -375,18 +376,18 @@ func errGSRevisionsNotFound() *rest.Error {
 	return rest.NewError("rest_global_styles_not_found", "Cannot find user global styles revisions.", http.StatusNotFound)
 }
 
-func (s *Service) gsRevisionItem(rev *tmplRevision) (rest.Item, bool) {
+func (s *Service) gsRevisionItem(rev *store.TmplRevision) (rest.Item, bool) {
 	settings, styles, ok := decodeUserThemeJSON(rev.Content)
 	if !ok {
 		return rest.Item{}, false
 	}
 	return rest.Item{Data: rest.Object{
 		{Key: "author", Value: rev.Author},
-		{Key: "date", Value: formatLocal(rev.DateGMT, s.location())},
-		{Key: "date_gmt", Value: formatGMT(rev.DateGMT)},
+		{Key: "date", Value: store.FormatLocal(rev.DateGMT, s.location())},
+		{Key: "date_gmt", Value: store.FormatGMT(rev.DateGMT)},
 		{Key: "id", Value: rev.ID},
-		{Key: "modified", Value: formatLocal(rev.ModifiedGMT, s.location())},
-		{Key: "modified_gmt", Value: formatGMT(rev.ModifiedGMT)},
+		{Key: "modified", Value: store.FormatLocal(rev.ModifiedGMT, s.location())},
+		{Key: "modified_gmt", Value: store.FormatGMT(rev.ModifiedGMT)},
 		{Key: "parent", Value: rev.Parent},
 		{Key: "settings", Value: settings},
 		{Key: "styles", Value: styles},
@@ -401,7 +402,7 @@ func (s *Service) listGSRevisions(r *rest.Request) (*rest.Response, error) {
 	if _, _, ok := decodeUserThemeJSON(parent.Content); !ok {
 		return nil, errGSRevisionsNotFound()
 	}
-	revs, err := listTmplRevisions(r.Context(), s.db(r.Context()), parent.ID, false)
+	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -426,7 +427,7 @@ func (s *Service) getGSRevision(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev, err := getTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
+	rev, err := store.GetTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 )
 
 // Media tells whether an attachment exists, for posts' featured_media.
@@ -122,7 +123,7 @@ func (g GatewayMedia) Images(ctx context.Context, ids []int64) (map[int64]blocks
 // featuredImages are the images of posts' featured media; a failed lookup
 // (ok false) shows the posts without them (an image is not a reason to
 // fail a page).
-func (s *Service) featuredImages(ctx context.Context, posts []*Post) (images map[int64]blocks.Image, ok bool) {
+func (s *Service) featuredImages(ctx context.Context, posts []*store.Post) (images map[int64]blocks.Image, ok bool) {
 	var ids []int64
 	for _, p := range posts {
 		if p.FeaturedMedia > 0 {

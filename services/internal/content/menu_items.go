@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -25,7 +26,7 @@ const (
 // menuItemRoutes declares the menu-item routes: collection, item (all
 // batchable), autosaves.
 func (s *Service) menuItemRoutes() []rest.Route {
-	pt := MenuItemType
+	pt := store.MenuItemType
 	idArg := rest.Prop{Name: "id", Schema: &rest.Schema{Type: "integer"}}
 	parentArg := rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}}
 	return []rest.Route{
@@ -59,7 +60,7 @@ func menuItemSchema() *rest.Schema {
 		{Name: "id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true}},
 		{Name: "type_label", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}},
 		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum(menuItemTypes...), Context: ctxAll, Default: "custom"}},
-		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...), Context: ctxAll, Default: "publish"}},
+		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Context: ctxAll, Default: "publish"}},
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Context: ctxAll, Default: 0}},
 		{Name: "attr_title", Schema: str(ctxAll)},
 		{Name: "classes", Schema: strs()},
@@ -80,7 +81,7 @@ func menuItemSchema() *rest.Schema {
 // with the menu items' defaults (per_page 100, order asc, orderby
 // menu_order) and the menus term query.
 func menuItemCollectionArgs() rest.Props {
-	args := collectionArgs(MenuItemType)
+	args := collectionArgs(store.MenuItemType)
 	for _, a := range args {
 		switch a.Name {
 		case "per_page":
@@ -152,7 +153,7 @@ func menuItemWriteArgs(create bool) rest.Props {
 	return rest.Props{
 		{Name: "title", Schema: textArg()},
 		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum(menuItemTypes...), Default: def("custom")}},
-		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...), Default: def("publish")}},
+		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Default: def("publish")}},
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Default: def(0)}},
 		{Name: "attr_title", Schema: &rest.Schema{Type: "string", Format: "text-field"}},
 		{Name: "classes", Schema: strs()},
@@ -178,19 +179,19 @@ func canReadMenuItems(c *rest.Request) error {
 }
 
 func listMenuItemsPermission(c *rest.Request) error {
-	if err := listPostsPermission(MenuItemType)(c); err != nil {
+	if err := listPostsPermission(store.MenuItemType)(c); err != nil {
 		return err
 	}
 	return canReadMenuItems(c)
 }
 
-func (s *Service) cachedMenuItem(c *rest.Request) (*menuItem, error) {
+func (s *Service) cachedMenuItem(c *rest.Request) (*store.MenuItem, error) {
 	v, err := c.Memo(memoKey("menu-item"), func() (any, error) {
 		id := c.Int("id")
 		if id <= 0 {
 			return nil, errInvalidPostID()
 		}
-		m, err := getMenuItem(c.Context(), s.db(c.Context()), id, false)
+		m, err := store.GetMenuItem(c.Context(), s.db(c.Context()), id, false)
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +203,7 @@ func (s *Service) cachedMenuItem(c *rest.Request) (*menuItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*menuItem), nil
+	return v.(*store.MenuItem), nil
 }
 
 func (s *Service) getMenuItemPermission(c *rest.Request) error {
@@ -210,10 +211,10 @@ func (s *Service) getMenuItemPermission(c *rest.Request) error {
 	if err != nil {
 		return err
 	}
-	if c.String("context") == "edit" && !canEdit(caller(c), MenuItemType, m.Post) {
+	if c.String("context") == "edit" && !store.CanEdit(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxItem)
 	}
-	if !canRead(caller(c), MenuItemType, m.Post) {
+	if !store.CanRead(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_forbidden", msgForbidden)
 	}
 	return canReadMenuItems(c)
@@ -224,12 +225,12 @@ func (s *Service) getMenuItemPermission(c *rest.Request) error {
 func (s *Service) updateMenuItemPermission(c *rest.Request) error {
 	m, err := s.cachedMenuItem(c)
 	if err != nil {
-		if p, perr := getPost(c.Context(), s.db(c.Context()), c.Int("id")); perr == nil && p != nil {
+		if p, perr := store.GetPost(c.Context(), s.db(c.Context()), c.Int("id")); perr == nil && p != nil {
 			return rest.NewError("update_nav_menu_item_failed", "The given object ID is not that of a menu item.", http.StatusBadRequest)
 		}
 		return err
 	}
-	if !canEdit(caller(c), MenuItemType, m.Post) {
+	if !store.CanEdit(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 	}
 	return nil
@@ -247,7 +248,7 @@ func (s *Service) deleteMenuItemPermission(c *rest.Request) error {
 	if err != nil {
 		return err
 	}
-	if !canDelete(caller(c), MenuItemType, m.Post) {
+	if !store.CanDelete(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 	}
 	return nil
@@ -255,7 +256,7 @@ func (s *Service) deleteMenuItemPermission(c *rest.Request) error {
 
 // listMenuItems is GET /cms/v2/menu-items.
 func (s *Service) listMenuItems(c *rest.Request) (*rest.Response, error) {
-	q, err := s.listQuery(c, MenuItemType)
+	q, err := s.listQuery(c, store.MenuItemType)
 	if err != nil {
 		return nil, err
 	}
@@ -263,25 +264,25 @@ func (s *Service) listMenuItems(c *rest.Request) (*rest.Response, error) {
 		q.PerPage = 100
 	}
 	db := s.db(c.Context())
-	posts, total, err := listPosts(c.Context(), db, q)
+	posts, total, err := store.ListPosts(c.Context(), db, q)
 	if err != nil {
 		return nil, err
 	}
 	if pages := (total + q.PerPage - 1) / q.PerPage; q.Page > pages && total > 0 {
 		return nil, rest.NewError("rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
-	items, err := menuItemsOf(c.Context(), db, posts)
+	items, err := store.MenuItemsOf(c.Context(), db, posts)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := loadMenuObjects(c.Context(), db, items)
+	objs, err := store.LoadMenuObjects(c.Context(), db, items)
 	if err != nil {
 		return nil, err
 	}
 	context := c.String("context")
 	out := make([]any, 0, len(items))
 	for _, m := range items {
-		if !canRead(caller(c), MenuItemType, m.Post) || (context == "edit" && !canEdit(caller(c), MenuItemType, m.Post)) {
+		if !store.CanRead(caller(c), store.MenuItemType, m.Post) || (context == "edit" && !store.CanEdit(caller(c), store.MenuItemType, m.Post)) {
 			continue
 		}
 		out = append(out, s.prepareMenuItem(m, objs, context))
@@ -300,8 +301,8 @@ func (s *Service) getMenuItem(c *rest.Request) (*rest.Response, error) {
 	return s.renderMenuItem(c, s.db(c.Context()), m, c.String("context"))
 }
 
-func (s *Service) renderMenuItem(c *rest.Request, q querier, m *menuItem, context string) (*rest.Response, error) {
-	objs, err := loadMenuObjects(c.Context(), q, []*menuItem{m})
+func (s *Service) renderMenuItem(c *rest.Request, q store.Querier, m *store.MenuItem, context string) (*rest.Response, error) {
+	objs, err := store.LoadMenuObjects(c.Context(), q, []*store.MenuItem{m})
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func (s *Service) renderMenuItem(c *rest.Request, q querier, m *menuItem, contex
 // applyMenuItem is prepare_item_for_database: the request's fields over m
 // (the defaults on create, the stored item on update), then the checks of
 // §7.3, collected into one error as WordPress collects them.
-func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
+func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *store.MenuItem) error {
 	p := m.Post
 	if t, ok := textValue(c, "title"); ok {
 		p.Title = t
@@ -363,7 +364,7 @@ func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
 	bad := func(code, msg string) { errs = append(errs, rest.NewError(code, msg, http.StatusBadRequest)) }
 	switch m.ItemType {
 	case "taxonomy":
-		t, err := termByID(c.Context(), tx, m.ObjectID)
+		t, err := store.TermByID(c.Context(), tx, m.ObjectID)
 		if err != nil {
 			return err
 		}
@@ -373,20 +374,20 @@ func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
 			m.Object = t.Taxonomy
 		}
 	case "post_type":
-		var obj *Post
+		var obj *store.Post
 		if m.ObjectID > 0 {
 			var err error
-			if obj, err = getPost(c.Context(), tx, m.ObjectID); err != nil {
+			if obj, err = store.GetPost(c.Context(), tx, m.ObjectID); err != nil {
 				return err
 			}
 		}
-		if obj == nil || typeByName(obj.Type) == nil || (m.Object != "" && m.Object != obj.Type) {
+		if obj == nil || store.TypeByName(obj.Type) == nil || (m.Object != "" && m.Object != obj.Type) {
 			bad("rest_post_invalid_id", "Invalid post ID.")
 		} else {
 			m.Object = obj.Type
 		}
 	case "post_type_archive":
-		if pt := typeByName(m.Object); pt == nil || !pt.Public {
+		if pt := store.TypeByName(m.Object); pt == nil || !pt.Public {
 			bad("rest_post_invalid_type", "Invalid post type.")
 		}
 		m.ObjectID = 0
@@ -408,7 +409,7 @@ func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
 			menu = -menu // absint
 		}
 		if menu != 0 {
-			t, err := getTerm(c.Context(), tx, Menu, menu)
+			t, err := store.GetTerm(c.Context(), tx, store.Menu, menu)
 			if err != nil {
 				return err
 			}
@@ -416,27 +417,12 @@ func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
 				bad("invalid_menu_id", "Invalid menu ID.")
 			}
 		}
-		m.setMenu(menu)
+		m.SetMenu(menu)
 	}
 	if len(errs) > 0 {
 		return errs[0].With(errs[1:]...)
 	}
 	return nil
-}
-
-// setMenu records the menu the write assigns (written by saveMenuItemAll).
-func (m *menuItem) setMenu(id int64) {
-	var ids []int64
-	var taxes, slugs []string
-	for i, t := range m.Post.TermIDs {
-		if m.Post.TermTaxonomies[i] != Menu.Name {
-			ids, taxes, slugs = append(ids, t), append(taxes, m.Post.TermTaxonomies[i]), append(slugs, m.Post.TermSlugs[i])
-		}
-	}
-	if id != 0 {
-		ids, taxes, slugs = append(ids, id), append(taxes, Menu.Name), append(slugs, "")
-	}
-	m.Post.TermIDs, m.Post.TermTaxonomies, m.Post.TermSlugs = ids, taxes, slugs
 }
 
 // htmlClasses sanitises class names (sanitize_html_class), splitting
@@ -465,25 +451,25 @@ func sanitizeKey(s string) string {
 }
 
 // saveMenuItemAll writes the post row, the menu_items row and the menu.
-func saveMenuItemAll(c *rest.Request, tx pgx.Tx, m *menuItem, create bool) error {
+func saveMenuItemAll(c *rest.Request, tx pgx.Tx, m *store.MenuItem, create bool) error {
 	ctx := c.Context()
 	if create {
-		if err := insertPost(ctx, tx, m.Post); err != nil {
+		if err := store.InsertPost(ctx, tx, m.Post); err != nil {
 			return err
 		}
 		// a menu item's slug is its id (wp_insert_post names it so)
 		m.Post.Slug = strconv.FormatInt(m.Post.ID, 10)
-		if err := setPostSlug(ctx, tx, m.Post.ID, m.Post.Slug); err != nil {
+		if err := store.SetPostSlug(ctx, tx, m.Post.ID, m.Post.Slug); err != nil {
 			return err
 		}
-	} else if err := updatePost(ctx, tx, m.Post); err != nil {
+	} else if err := store.UpdatePost(ctx, tx, m.Post); err != nil {
 		return err
 	}
-	if err := saveMenuItem(ctx, tx, m); err != nil {
+	if err := store.SaveMenuItem(ctx, tx, m); err != nil {
 		return err
 	}
 	if c.Has("menus") {
-		return setTerms(ctx, tx, m.Post.ID, Menu, m.Post.termsOf(Menu))
+		return store.SetTerms(ctx, tx, m.Post.ID, store.Menu, m.Post.TermsOf(store.Menu))
 	}
 	return nil
 }
@@ -491,9 +477,9 @@ func saveMenuItemAll(c *rest.Request, tx pgx.Tx, m *menuItem, create bool) error
 // createMenuItem is POST /cms/v2/menu-items.
 func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
 	now := s.now()
-	m := &menuItem{Post: &Post{Type: MenuItemType.Name, Status: "publish", Author: caller(c).UserID, DateGMT: now,
+	m := &store.MenuItem{Post: &store.Post{Type: store.MenuItemType.Name, Status: "publish", Author: caller(c).UserID, DateGMT: now,
 		ModifiedGMT: now, CommentStatus: "closed", PingStatus: "closed", Format: "standard", MenuOrder: 1}, ItemType: "custom"}
-	var out *menuItem
+	var out *store.MenuItem
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 		if err := s.applyMenuItem(c, tx, m); err != nil {
 			return err
@@ -502,7 +488,7 @@ func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
 			return err
 		}
 		var err error
-		out, err = getMenuItem(c.Context(), tx, m.Post.ID, false)
+		out, err = store.GetMenuItem(c.Context(), tx, m.Post.ID, false)
 		return err
 	})
 	if err != nil {
@@ -514,16 +500,16 @@ func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
 	}
 	res.Status = http.StatusCreated
 	res.Header = http.Header{}
-	res.Header.Set("Location", s.postURL(MenuItemType, out.Post.ID))
+	res.Header.Set("Location", s.postURL(store.MenuItemType, out.Post.ID))
 	return res, nil
 }
 
 // updateMenuItem is POST/PUT/PATCH /cms/v2/menu-items/{id}: unspecified
 // fields keep their stored values.
 func (s *Service) updateMenuItem(c *rest.Request) (*rest.Response, error) {
-	var out *menuItem
+	var out *store.MenuItem
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
 		if err != nil {
 			return err
 		}
@@ -537,7 +523,7 @@ func (s *Service) updateMenuItem(c *rest.Request) (*rest.Response, error) {
 		if err := saveMenuItemAll(c, tx, m, false); err != nil {
 			return err
 		}
-		out, err = getMenuItem(c.Context(), tx, m.Post.ID, false)
+		out, err = store.GetMenuItem(c.Context(), tx, m.Post.ID, false)
 		return err
 	})
 	if err != nil {
@@ -553,19 +539,19 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 	}
 	var body any
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
 		if err != nil {
 			return err
 		}
 		if m == nil {
 			return errInvalidPostID()
 		}
-		objs, err := loadMenuObjects(c.Context(), tx, []*menuItem{m})
+		objs, err := store.LoadMenuObjects(c.Context(), tx, []*store.MenuItem{m})
 		if err != nil {
 			return err
 		}
 		previous := s.prepareMenuItem(m, objs, "edit")
-		if err := deletePost(c.Context(), tx, m.Post); err != nil {
+		if err := store.DeletePost(c.Context(), tx, m.Post); err != nil {
 			return err
 		}
 		// children move up to the deleted item's parent, as
@@ -588,7 +574,7 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error) {
 	var body any
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
 		if err != nil {
 			return err
 		}
@@ -606,26 +592,26 @@ func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error
 		if err != nil {
 			return err
 		}
-		var saved *Post
+		var saved *store.Post
 		switch {
 		case existing != nil && !revisionDiffers(&draft, &old):
 			saved = existing
 		case existing != nil:
 			rev := newRevision(&draft, caller(c).UserID, true)
 			rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-			if err := updateAutosave(c.Context(), tx, rev); err != nil {
+			if err := store.UpdateAutosave(c.Context(), tx, rev); err != nil {
 				return err
 			}
 			saved = rev
 		default:
 			rev := newRevision(&draft, caller(c).UserID, true)
 			rev.DateGMT, rev.ModifiedGMT = now, now
-			if err := insertPost(c.Context(), tx, rev); err != nil {
+			if err := store.InsertPost(c.Context(), tx, rev); err != nil {
 				return err
 			}
 			saved = rev
 		}
-		body = s.prepareRevision(MenuItemType, &old, saved, "edit", true)
+		body = s.prepareRevision(store.MenuItemType, &old, saved, "edit", true)
 		return nil
 	})
 	if err != nil {
@@ -647,15 +633,15 @@ type resolved struct {
 	invalid                  bool
 }
 
-func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
+func (s *Service) resolveMenuItem(m *store.MenuItem, objs *store.MenuObjects) resolved {
 	r := resolved{title: m.Post.Title, url: m.URL}
 	switch m.ItemType {
 	case "post_type":
 		r.label = typeLabels[m.Object]
-		p := objs.posts[m.ObjectID]
-		pt := (*PostType)(nil)
+		p := objs.Posts[m.ObjectID]
+		pt := (*store.PostType)(nil)
 		if p != nil {
-			pt = typeByName(p.Type)
+			pt = store.TypeByName(p.Type)
 		}
 		if p == nil || pt == nil || p.Status == "trash" {
 			r.invalid = true
@@ -668,7 +654,7 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 		r.route = s.postURL(pt, p.ID)
 	case "taxonomy":
 		r.label = typeLabels[m.Object]
-		t := objs.terms[m.ObjectID]
+		t := objs.Terms[m.ObjectID]
 		if t == nil {
 			r.invalid = true
 			return r
@@ -676,7 +662,7 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 		if r.title == "" {
 			r.title = t.Name
 		}
-		for _, tax := range Taxonomies {
+		for _, tax := range store.Taxonomies {
 			if tax.Name == t.Taxonomy {
 				r.url = s.termLink(tax, t)
 				r.route = s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10)
@@ -684,13 +670,13 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 		}
 	case "post_type_archive":
 		r.label = "Post Type Archive"
-		pt := typeByName(m.Object)
+		pt := store.TypeByName(m.Object)
 		if pt == nil {
 			r.invalid = true
 			return r
 		}
 		r.url = s.site.URL + "/?post_type=" + pt.Name
-		if pt == TypePost {
+		if pt == store.TypePost {
 			r.url = s.site.URL + "/"
 		}
 	default:
@@ -700,7 +686,7 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 }
 
 // prepareMenuItem renders a menu item for context, in WordPress's order.
-func (s *Service) prepareMenuItem(m *menuItem, objs *menuObjects, context string) rest.Object {
+func (s *Service) prepareMenuItem(m *store.MenuItem, objs *store.MenuObjects, context string) rest.Object {
 	r := s.resolveMenuItem(m, objs)
 	p := m.Post
 	out := make(rest.Object, 0, 20)
@@ -726,20 +712,20 @@ func (s *Service) prepareMenuItem(m *menuItem, objs *menuObjects, context string
 	add("parent", m.ItemParent)
 	add("menu_order", p.MenuOrder)
 	add("target", m.Target)
-	add("classes", nonNil(m.Classes))
-	add("xfn", nonNil(m.XFN))
+	add("classes", store.NonNil(m.Classes))
+	add("xfn", store.NonNil(m.XFN))
 	add("invalid", r.invalid)
 	if context != "embed" {
 		add("meta", []any{})
-		add("menus", m.menuID())
+		add("menus", m.MenuID())
 	}
-	self := s.postURL(MenuItemType, p.ID)
+	self := s.postURL(store.MenuItemType, p.ID)
 	links := rest.Object{
 		{Key: "self", Value: []any{href(self)}},
 		{Key: "collection", Value: []any{href(s.restRoot + menuItemBase)}},
-		{Key: "about", Value: []any{href(s.restRoot + "/cms/v2/types/" + MenuItemType.Name)}},
-		{Key: "wp:term", Value: []any{rest.Object{{Key: "taxonomy", Value: Menu.Name}, {Key: "embeddable", Value: true},
-			{Key: "href", Value: s.restRoot + "/cms/v2/" + Menu.Base + "?post=" + strconv.FormatInt(p.ID, 10)}}}},
+		{Key: "about", Value: []any{href(s.restRoot + "/cms/v2/types/" + store.MenuItemType.Name)}},
+		{Key: "wp:term", Value: []any{rest.Object{{Key: "taxonomy", Value: store.Menu.Name}, {Key: "embeddable", Value: true},
+			{Key: "href", Value: s.restRoot + "/cms/v2/" + store.Menu.Base + "?post=" + strconv.FormatInt(p.ID, 10)}}}},
 	}
 	if r.route != "" {
 		kind := "post_type"

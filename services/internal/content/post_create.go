@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
@@ -29,12 +30,12 @@ import (
 // back.
 
 // createPost is POST /cms/v2/{base}.
-func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
+func (s *Service) createPost(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		now := s.now()
-		p := &Post{Type: pt.Name, Status: "draft", Author: caller(c).UserID, CommentStatus: pt.DefaultCommentStatus,
+		p := &store.Post{Type: pt.Name, Status: "draft", Author: caller(c).UserID, CommentStatus: pt.DefaultCommentStatus,
 			PingStatus: pt.DefaultCommentStatus, Format: "standard", DateGMT: now, DateFloating: true}
-		if pt == TypePost {
+		if pt == store.TypePost {
 			p.PingStatus = "open"
 		}
 		// in a batch's (or an idempotent request's) transaction, every
@@ -53,8 +54,8 @@ func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
 		// (before the insert: the new post is no other post's rival)
 		fromTitle := !c.Has("slug") && !draftish(p.Status) && p.Slug != ""
 		var generated string
-		if wantGenerated && !fromTitle && sanitizeTitle(p.Title) != "" {
-			slug, err := uniqueSlug(c.Context(), q, pt, sanitizeTitle(p.Title), 0, p.Parent, p.Slug)
+		if wantGenerated && !fromTitle && store.SanitizeTitle(p.Title) != "" {
+			slug, err := store.UniqueSlug(c.Context(), q, pt, store.SanitizeTitle(p.Title), 0, p.Parent, p.Slug)
 			if err != nil {
 				return nil, err
 			}
@@ -77,7 +78,7 @@ func (s *Service) createPost(pt *PostType) rest.HandlerFunc {
 				generated = p.Slug
 			case generated == "":
 				// the title gives no slug: the id does (get_sample_permalink)
-				g, err := generatedSlugs(c.Context(), q, pt, []*Post{p})
+				g, err := store.GeneratedSlugs(c.Context(), q, pt, []*store.Post{p})
 				if err != nil {
 					return nil, err
 				}
@@ -138,7 +139,7 @@ SELECT p.id, p.slug, tr.ids, tr.taxes, tr.slugs, anc.path, n.sent FROM p
 // built once.
 var insertNewPostTexts = [2]string{insertNewPostSQL + insertNewPostTail(false), insertNewPostSQL + insertNewPostTail(true)}
 
-func insertNewPostText(pt *PostType) string {
+func insertNewPostText(pt *store.PostType) string {
 	if pt.Hierarchical {
 		return insertNewPostTexts[1]
 	}
@@ -148,9 +149,9 @@ func insertNewPostText(pt *PostType) string {
 // insertNewPostTail: the ancestor path (pages) and the notification
 // (NotifyChanged's, delivered on commit like every write's).
 func insertNewPostTail(hierarchical bool) string {
-	anc := noAncestors
+	anc := store.NoAncestors
 	if hierarchical {
-		anc = ancestorsLateral
+		anc = store.AncestorsLateral
 	}
 	return anc + `
  CROSS JOIN LATERAL (SELECT pg_notify($27, $28)::text AS sent) n`
@@ -162,14 +163,14 @@ func insertNewPostTail(hierarchical bool) string {
 // are taken (rare: the title's slug and its first suffixed forms), the
 // later rounds are looked up as an update's are and the insert runs again.
 // The website's snapshot follows the write at once (site_cache.go).
-func (s *Service) insertNewPost(c *rest.Request, q querier, pt *PostType, p *Post, slugs []string) error {
+func (s *Service) insertNewPost(c *rest.Request, q store.Querier, pt *store.PostType, p *store.Post, slugs []string) error {
 	check := slugs != nil
 	if !check {
 		slugs = []string{p.Slug}
 	}
 	err := s.insertNewPostRow(c, q, pt, p, slugs, check)
 	if errors.Is(err, pgx.ErrNoRows) && check {
-		free, lerr := freeSlugsAfterFirstRound(c.Context(), q, pt, []slugWant{{slug: p.Slug, parent: p.Parent}})
+		free, lerr := store.FreeSlugsAfterFirstRound(c.Context(), q, pt, []store.SlugWant{{Slug: p.Slug, Parent: p.Parent}})
 		if lerr != nil {
 			return lerr
 		}
@@ -181,7 +182,7 @@ func (s *Service) insertNewPost(c *rest.Request, q querier, pt *PostType, p *Pos
 
 // insertNewPostRow runs insertNewPostSQL; pgx.ErrNoRows (unwrapped) when
 // every slug candidate was taken.
-func (s *Service) insertNewPostRow(c *rest.Request, q querier, pt *PostType, p *Post, slugs []string, check bool) error {
+func (s *Service) insertNewPostRow(c *rest.Request, q store.Querier, pt *store.PostType, p *store.Post, slugs []string, check bool) error {
 	var taxes []string
 	var ids []int64
 	for _, tax := range pt.Taxonomies {
@@ -191,7 +192,7 @@ func (s *Service) insertNewPostRow(c *rest.Request, q querier, pt *PostType, p *
 			}
 		}
 	}
-	defaultCategory := pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft"
+	defaultCategory := pt == store.TypePost && !c.Has(store.Category.Base) && p.Status != "auto-draft"
 	var id *int64
 	if p.ID != 0 {
 		id = &p.ID
@@ -201,7 +202,7 @@ func (s *Service) insertNewPostRow(c *rest.Request, q querier, pt *PostType, p *
 	err := q.QueryRow(c.Context(), insertNewPostText(pt), id, p.Type, p.Status, p.Author, p.DateGMT,
 		p.DateFloating, p.ModifiedGMT, slugs, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder,
 		p.CommentStatus, p.PingStatus, p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus,
-		p.Autosave, taxes, ids, defaultCategory, postgres.ChangesChannel, contract.ServiceContent, defaultCategoryID, check, pt.Hierarchical).
+		p.Autosave, taxes, ids, defaultCategory, postgres.ChangesChannel, contract.ServiceContent, store.DefaultCategoryID, check, pt.Hierarchical).
 		Scan(&p.ID, &p.Slug, &p.TermIDs, &p.TermTaxonomies, &p.TermSlugs, &p.AncestorPath, &sent)
 	if errors.Is(err, pgx.ErrNoRows) && check {
 		return err // every candidate taken: nothing was written
@@ -213,8 +214,8 @@ func (s *Service) insertNewPostRow(c *rest.Request, q querier, pt *PostType, p *
 		}
 		return err
 	}
-	if set := slugSetFrom(c.Context()); set != nil {
-		set.add(pt, p.ID, p.Parent, p.Slug)
+	if set := store.SlugSetFrom(c.Context()); set != nil {
+		set.Add(pt, p.ID, p.Parent, p.Slug)
 	}
 	return nil
 }

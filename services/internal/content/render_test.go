@@ -1,6 +1,7 @@
 package content
 
 import (
+	"siteplane.dev/services/internal/content/store"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func TestRenderContent(t *testing.T) {
 		{"<!--   /wp:group -->x<!-- wp:unclosed", "<p>x<!-- wp:unclosed</p>\n"},
 	}
 	for _, c := range cases {
-		if got := renderContent(c.in); got != c.want {
+		if got := store.RenderContent(c.in); got != c.want {
 			t.Errorf("renderContent(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -32,16 +33,16 @@ func TestRenderExcerpt(t *testing.T) {
 	}
 	long := "<!-- wp:paragraph --><p>" + strings.Join(words, " ") + "</p><!-- /wp:paragraph -->"
 	want := "<p>" + strings.Join(words[:55], " ") + " [&hellip;]</p>\n"
-	if got := renderExcerpt("", long, 0); got != want {
+	if got := store.RenderExcerpt("", long, 0); got != want {
 		t.Errorf("generated excerpt = %q", got)
 	}
-	if got := renderExcerpt("", long, 3); got != "<p>w w w [&hellip;]</p>\n" {
+	if got := store.RenderExcerpt("", long, 3); got != "<p>w w w [&hellip;]</p>\n" {
 		t.Errorf("excerpt_length 3 = %q", got)
 	}
-	if got := renderExcerpt("", "<b>short</b> text", 0); got != "<p>short text</p>\n" {
+	if got := store.RenderExcerpt("", "<b>short</b> text", 0); got != "<p>short text</p>\n" {
 		t.Errorf("short = %q", got)
 	}
-	if got := renderExcerpt("Mine", long, 0); got != "<p>Mine</p>\n" {
+	if got := store.RenderExcerpt("Mine", long, 0); got != "<p>Mine</p>\n" {
 		t.Errorf("explicit = %q", got)
 	}
 }
@@ -59,14 +60,14 @@ func TestSanitizeTitle(t *testing.T) {
 		"a<b>c</b>":           "ac",
 	}
 	for in, want := range cases {
-		if got := sanitizeTitle(in); got != want {
+		if got := store.SanitizeTitle(in); got != want {
 			t.Errorf("sanitizeTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !reservedSlug("page2", true) || reservedSlug("page2", false) || !reservedSlug("feed", false) || reservedSlug("pager", true) {
+	if !store.ReservedSlug("page2", true) || store.ReservedSlug("page2", false) || !store.ReservedSlug("feed", false) || store.ReservedSlug("pager", true) {
 		t.Error("reservedSlug")
 	}
-	if got := slugCandidate(strings.Repeat("a", 250), 12); len(got) != 200 || !strings.HasSuffix(got, "-12") {
+	if got := store.SlugCandidate(strings.Repeat("a", 250), 12); len(got) != 200 || !strings.HasSuffix(got, "-12") {
 		t.Errorf("slugCandidate length %d %q", len(got), got[190:])
 	}
 }
@@ -88,15 +89,15 @@ func TestParseDate(t *testing.T) {
 		{"yesterday", false, ""},
 	}
 	for _, c := range cases {
-		got, ok := parseDate(c.in, paris)
-		if ok != c.ok || (ok && formatGMT(got) != c.want) {
-			t.Errorf("parseDate(%q) = %v %v, want %v %v", c.in, formatGMT(got), ok, c.want, c.ok)
+		got, ok := store.ParseDate(c.in, paris)
+		if ok != c.ok || (ok && store.FormatGMT(got) != c.want) {
+			t.Errorf("parseDate(%q) = %v %v, want %v %v", c.in, store.FormatGMT(got), ok, c.want, c.ok)
 		}
 	}
 }
 
 func TestSearchTerms(t *testing.T) {
-	got := searchTerms(`apple "pie crust" -pear, plum`)
+	got := store.SearchTerms(`apple "pie crust" -pear, plum`)
 	if strings.Join(got, "|") != "apple|pie crust|-pear|plum" {
 		t.Errorf("searchTerms = %q", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -27,18 +28,18 @@ type view struct {
 
 // withGenerated returns v with the generated slugs of posts when the
 // response shows generated_slug (edit context of a public type).
-func (s *Service) withGenerated(c *rest.Request, q querier, pt *PostType, v view, posts ...*Post) (view, error) {
+func (s *Service) withGenerated(c *rest.Request, q store.Querier, pt *store.PostType, v view, posts ...*store.Post) (view, error) {
 	if v.context != "edit" || !pt.Public || len(posts) == 0 || !c.Wants("generated_slug") {
 		return v, nil
 	}
-	g, err := generatedSlugs(c.Context(), q, pt, posts)
+	g, err := store.GeneratedSlugs(c.Context(), q, pt, posts)
 	v.generated = g
 	return v, err
 }
 
 // canAccessPasswordContent is can_access_password_content: edit context, or
 // the right password.
-func canAccessPasswordContent(p *Post, v view) bool {
+func canAccessPasswordContent(p *store.Post, v view) bool {
 	if p.Password == "" {
 		return false
 	}
@@ -48,12 +49,12 @@ func canAccessPasswordContent(p *Post, v view) bool {
 	return v.password != "" && subtle.ConstantTimeCompare([]byte(p.Password), []byte(v.password)) == 1
 }
 
-func (s *Service) postURL(pt *PostType, id int64) string {
+func (s *Service) postURL(pt *store.PostType, id int64) string {
 	return s.restRoot + "/cms/v2/" + pt.Base + "/" + strconv.FormatInt(id, 10)
 }
 
 // link is the post's permalink: /slug/ once published, ?p=/?page_id= before.
-func (s *Service) link(pt *PostType, p *Post) string {
+func (s *Service) link(pt *store.PostType, p *store.Post) string {
 	id := strconv.FormatInt(p.ID, 10)
 	if pt.Public && (p.Status == "publish" || p.Status == "private") && p.Slug != "" {
 		if p.AncestorPath != "" {
@@ -62,19 +63,19 @@ func (s *Service) link(pt *PostType, p *Post) string {
 		return s.site.URL + "/" + p.Slug + "/"
 	}
 	switch pt {
-	case TypePage:
+	case store.TypePage:
 		return s.site.URL + "/?page_id=" + id
-	case TypePost:
+	case store.TypePost:
 		return s.site.URL + "/?p=" + id
 	}
 	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + id
 }
 
-func (s *Service) guid(pt *PostType, p *Post) string {
-	if pt == TypePage {
+func (s *Service) guid(pt *store.PostType, p *store.Post) string {
+	if pt == store.TypePage {
 		return s.site.URL + "/?page_id=" + strconv.FormatInt(p.ID, 10)
 	}
-	if pt == TypePost {
+	if pt == store.TypePost {
 		return s.site.URL + "/?p=" + strconv.FormatInt(p.ID, 10)
 	}
 	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + strconv.FormatInt(p.ID, 10)
@@ -88,7 +89,7 @@ func (s *Service) guid(pt *PostType, p *Post) string {
 // computing a value that costs an allocation, a render or a query; only
 // values WordPress computes differently per context are decided here by hand
 // (the blocks embed title, password-protected rendering, the sync status).
-func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
+func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 	c := v.context
 	embed := c == "embed"
 	schema := s.static(pt).schema
@@ -96,9 +97,9 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 	out := make(rest.Object, 0, 32)
 	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
 	add("id", p.ID)
-	add("date", formatLocal(p.DateGMT, s.location()))
+	add("date", store.FormatLocal(p.DateGMT, s.location()))
 	if shows("date_gmt") {
-		add("date_gmt", formatGMT(p.DateGMT))
+		add("date_gmt", store.FormatGMT(p.DateGMT))
 	}
 	if shows("guid") {
 		var guid any = s.guid(pt, p) // boxed once for both members
@@ -109,10 +110,10 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 		add("guid", g)
 	}
 	if shows("modified") {
-		add("modified", formatLocal(p.ModifiedGMT, s.location()))
+		add("modified", store.FormatLocal(p.ModifiedGMT, s.location()))
 	}
 	if shows("modified_gmt") {
-		add("modified_gmt", formatGMT(p.ModifiedGMT))
+		add("modified_gmt", store.FormatGMT(p.ModifiedGMT))
 	}
 	if shows("password") {
 		add("password", p.Password)
@@ -151,7 +152,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 			// was given or the context is edit (can_access_password_content)
 			rendered := ""
 			if !required {
-				rendered = renderContent(p.Content)
+				rendered = store.RenderContent(p.Content)
 			}
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
@@ -168,7 +169,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 		}
 		rendered := ""
 		if !required { // as for content.rendered
-			rendered = renderExcerpt(p.Excerpt, p.Content, v.excerptLength)
+			rendered = store.RenderExcerpt(p.Excerpt, p.Content, v.excerptLength)
 		}
 		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
 	}
@@ -200,7 +201,7 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 	}
 	for _, tax := range pt.Taxonomies {
 		if shows(tax.Base) {
-			add(tax.Base, p.termsOf(tax))
+			add(tax.Base, p.TermsOf(tax))
 		}
 	}
 	if shows("permalink_template") {
@@ -232,14 +233,14 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 
 // blockVersion is block_version: 1 when the content has blocks.
 func blockVersion(content string) int {
-	if hasBlocks(content) {
+	if store.HasBlocks(content) {
 		return 1
 	}
 	return 0
 }
 
-func (s *Service) permalinkTemplate(pt *PostType) string {
-	if pt == TypePage {
+func (s *Service) permalinkTemplate(pt *store.PostType) string {
+	if pt == store.TypePage {
 		return s.site.URL + "/%pagename%/"
 	}
 	return s.site.URL + "/%postname%/"
@@ -247,8 +248,8 @@ func (s *Service) permalinkTemplate(pt *PostType) string {
 
 // generatedSlug is generated_slug without the uniqueness check (the
 // fallback when withGenerated did not run): the title's slug, or the id.
-func generatedSlug(p *Post) string {
-	if g := sanitizeTitle(p.Title); g != "" {
+func generatedSlug(p *store.Post) string {
+	if g := store.SanitizeTitle(p.Title); g != "" {
 		return g
 	}
 	return strconv.FormatInt(p.ID, 10)
@@ -261,7 +262,7 @@ func generatedSlug(p *Post) string {
 // unlocked it ("post-password-protected"). Term classes follow the public
 // taxonomies in registration order (category, post_tag, post_format), terms
 // by name as get_the_terms returns them.
-func classList(pt *PostType, p *Post, unlocked bool) []string {
+func classList(pt *store.PostType, p *store.Post, unlocked bool) []string {
 	out := []string{"post-" + strconv.FormatInt(p.ID, 10), pt.Name, "type-" + pt.Name, "status-" + p.Status}
 	if pt.Formats {
 		out = append(out, "format-"+p.Format)
@@ -277,7 +278,7 @@ func classList(pt *PostType, p *Post, unlocked bool) []string {
 		out = append(out, "has-post-thumbnail")
 	}
 	out = append(out, "hentry")
-	for _, tax := range []*Taxonomy{Category, Tag} {
+	for _, tax := range []*store.Taxonomy{store.Category, store.Tag} {
 		for i, name := range p.TermTaxonomies {
 			if name == tax.Name {
 				out = append(out, termClass(tax, p.TermSlugs[i], p.TermIDs[i]))
@@ -294,12 +295,12 @@ func classList(pt *PostType, p *Post, unlocked bool) []string {
 // termClass is the class of one term: tag-<slug> for tags,
 // <taxonomy>-<slug> otherwise; a slug that sanitizes to a number or to
 // dashes only is replaced by the term id.
-func termClass(tax *Taxonomy, slug string, id int64) string {
+func termClass(tax *store.Taxonomy, slug string, id int64) string {
 	c := sanitizeHTMLClass(slug)
 	if _, err := strconv.ParseFloat(c, 64); err == nil || strings.Trim(c, "-") == "" {
 		c = strconv.FormatInt(id, 10)
 	}
-	if tax == Tag {
+	if tax == store.Tag {
 		return "tag-" + c
 	}
 	return sanitizeHTMLClass(tax.Name + "-" + c)
@@ -326,15 +327,15 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 
 // allowed lists the methods the caller may use on the post's URL
 // (targetHints.allow and the Allow header).
-func allowed(who identity.Identity, pt *PostType, p *Post) []string {
+func allowed(who identity.Identity, pt *store.PostType, p *store.Post) []string {
 	var m []string
-	if canRead(who, pt, p) {
+	if store.CanRead(who, pt, p) {
 		m = append(m, "GET")
 	}
-	if canEdit(who, pt, p) {
+	if store.CanEdit(who, pt, p) {
 		m = append(m, "POST", "PUT", "PATCH")
 	}
-	if canDelete(who, pt, p) {
+	if store.CanDelete(who, pt, p) {
 		m = append(m, "DELETE")
 	}
 	return m
@@ -353,7 +354,7 @@ var curies = []any{rest.Object{{Key: "name", Value: "wp"}, {Key: "href", Value: 
 
 // links is prepare_links in compact form (§4.4), with targetHints on self
 // computed from the post already loaded (no further query).
-func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
+func (s *Service) links(pt *store.PostType, p *store.Post, v view) rest.Object {
 	self := s.postURL(pt, p.ID)
 	l := make(rest.Object, 0, 16)
 	add := func(rel string, links ...any) { l = append(l, rest.Member{Key: rel, Value: links}) }
@@ -428,7 +429,7 @@ type typeStatic struct {
 }
 
 // static returns the shared link parts of pt (the types are few and fixed).
-func (s *Service) static(pt *PostType) *typeStatic {
+func (s *Service) static(pt *store.PostType) *typeStatic {
 	if st, ok := s.statics.Load(pt); ok {
 		return st.(*typeStatic)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -28,7 +29,7 @@ func (s *Service) NewServer(logger *slog.Logger) (*rest.Server, error) {
 // Routes declares every route of the service, once.
 func (s *Service) Routes() []rest.Route {
 	var routes []rest.Route
-	for _, pt := range PostTypes {
+	for _, pt := range store.PostTypes {
 		base := "/" + pt.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
@@ -56,7 +57,7 @@ func (s *Service) Routes() []rest.Route {
 			}},
 		)
 	}
-	for _, tax := range Taxonomies {
+	for _, tax := range store.Taxonomies {
 		base := "/" + tax.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: termSchema(tax), Endpoints: []rest.Endpoint{

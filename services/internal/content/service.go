@@ -36,6 +36,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -82,7 +83,7 @@ func withTx(ctx context.Context, tx pgx.Tx) context.Context {
 }
 
 // db is where a request's statements go: the batch transaction, or the pool.
-func (s *Service) db(ctx context.Context) querier {
+func (s *Service) db(ctx context.Context) store.Querier {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx
 	}

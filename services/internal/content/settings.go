@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -47,7 +48,7 @@ var siteSettings = []setting{
 	{"start_of_week", &rest.Schema{Type: "integer", Description: "A day number of the week that the week should start on."}, constant(int64(1))},
 	{"language", &rest.Schema{Type: "string", Description: "WordPress locale code."}, constant("en_US")},
 	{"use_smilies", &rest.Schema{Type: "boolean", Description: "Convert emoticons like :-) and :-P to graphics on display."}, constant(true)},
-	{"default_category", &rest.Schema{Type: "integer", Description: "Default post category."}, constant(int64(defaultCategoryID))},
+	{"default_category", &rest.Schema{Type: "integer", Description: "Default post category."}, constant(int64(store.DefaultCategoryID))},
 	{"default_post_format", &rest.Schema{Type: "string", Description: "Default post format."}, constant("0")},
 	{"posts_per_page", &rest.Schema{Type: "integer", Description: "Blog pages show at most."}, constant(int64(10))},
 	{"show_on_front", &rest.Schema{Type: "string", Enum: strEnum("posts", "page"), Description: "What to show on the front page"}, func(s contract.Site) any { return s.ShowOnFront }},
@@ -106,7 +107,7 @@ func settingsPermission(c *rest.Request) error {
 }
 
 // loadSettings is every setting's current value: stored, else the default.
-func (s *Service) loadSettings(ctx context.Context, q querier) (map[string]any, error) {
+func (s *Service) loadSettings(ctx context.Context, q store.Querier) (map[string]any, error) {
 	out := make(map[string]any, len(siteSettings))
 	for _, st := range siteSettings {
 		out[st.name] = st.def(s.site)
@@ -261,10 +262,10 @@ func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, l
 }
 
 // defaultCategory is the default_category setting (WordPress's 1 when unset).
-func defaultCategory(ctx context.Context, q querier) (int64, error) {
+func defaultCategory(ctx context.Context, q store.Querier) (int64, error) {
 	var id int64
 	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,
-		int64(defaultCategoryID)).Scan(&id)
+		int64(store.DefaultCategoryID)).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("read default_category: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/postgres"
@@ -118,7 +119,7 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 		return s.byID(req, id, nil)
 	}
 	if id := req.query.Get("page_id"); id != "" {
-		return s.byID(req, id, TypePage)
+		return s.byID(req, id, store.TypePage)
 	}
 	if to, ok, err := s.queryFormRedirect(req); err != nil || ok {
 		if err != nil {
@@ -148,9 +149,9 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if len(segs) == 2 {
 		switch segs[0] {
 		case "category":
-			return s.termArchive(req, Category, segs[1])
+			return s.termArchive(req, store.Category, segs[1])
 		case "tag":
-			return s.termArchive(req, Tag, segs[1])
+			return s.termArchive(req, store.Tag, segs[1])
 		case "author":
 			return s.authorArchive(req, segs[1])
 		}
@@ -185,31 +186,31 @@ func (s *Service) redirect(req *siteReq, to string) error {
 
 // visible reports whether the caller may see p at its permalink: anyone a
 // published post, private ones and drafts only callers who may read them.
-func visible(who identity.Identity, pt *PostType, p *Post) bool {
+func visible(who identity.Identity, pt *store.PostType, p *store.Post) bool {
 	if pt == nil || !pt.Public || p.Type == "revision" {
 		return false
 	}
 	if p.Status == "trash" || p.Status == "auto-draft" {
 		return false
 	}
-	return canRead(who, pt, p)
+	return store.CanRead(who, pt, p)
 }
 
 // byID serves ?p= and ?page_id=: a published post redirects to its
 // permalink, a draft the caller may read is shown (its preview).
-func (s *Service) byID(req *siteReq, idText string, want *PostType) error {
+func (s *Service) byID(req *siteReq, idText string, want *store.PostType) error {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 {
 		return s.notFound(req)
 	}
-	p, err := getPostAs(req.r.Context(), s.db(req.r.Context()), id, false, nil)
+	p, err := store.GetPostAs(req.r.Context(), s.db(req.r.Context()), id, false, nil)
 	if err != nil {
 		return err
 	}
 	if p == nil {
 		return s.notFound(req)
 	}
-	pt := typeByName(p.Type)
+	pt := store.TypeByName(p.Type)
 	if want != nil && pt != want {
 		return s.notFound(req)
 	}
@@ -228,18 +229,18 @@ func (s *Service) singular(req *siteReq, segs []string) error {
 	q := s.db(ctx)
 	slug := segs[len(segs)-1]
 	// a page at that path wins over a post of that slug
-	page, post, err := singularBySlug(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug, len(segs) == 1)
+	page, post, err := store.SingularBySlug(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug, len(segs) == 1)
 	if err != nil {
 		return err
 	}
-	if page != nil && visible(req.caller, TypePage, page) {
+	if page != nil && visible(req.caller, store.TypePage, page) {
 		if page.ID == s.site.PageForPosts {
 			return s.postsListing(req, page)
 		}
-		return s.renderSingular(req, TypePage, page)
+		return s.renderSingular(req, store.TypePage, page)
 	}
-	if post != nil && visible(req.caller, TypePost, post) {
-		return s.renderSingular(req, TypePost, post)
+	if post != nil && visible(req.caller, store.TypePost, post) {
+		return s.renderSingular(req, store.TypePost, post)
 	}
 	return s.notFound(req)
 }
@@ -247,11 +248,11 @@ func (s *Service) singular(req *siteReq, segs []string) error {
 // front serves the site URL: the static front page or the latest posts.
 func (s *Service) front(req *siteReq) error {
 	if s.site.ShowOnFront == "page" && s.site.PageOnFront > 0 {
-		p, err := getPostAs(req.r.Context(), s.db(req.r.Context()), s.site.PageOnFront, false, TypePage)
+		p, err := store.GetPostAs(req.r.Context(), s.db(req.r.Context()), s.site.PageOnFront, false, store.TypePage)
 		if err != nil {
 			return err
 		}
-		if p != nil && p.Type == "page" && visible(req.caller, TypePage, p) {
+		if p != nil && p.Type == "page" && visible(req.caller, store.TypePage, p) {
 			return s.renderFront(req, p)
 		}
 	}
@@ -283,8 +284,8 @@ func passHash(p string) string {
 
 // unlocked reports whether the visitor may read a protected post's
 // content: no password, the right password cookie, or an editor.
-func unlocked(req *siteReq, pt *PostType, p *Post) bool {
-	if p.Password == "" || canEdit(req.caller, pt, p) {
+func unlocked(req *siteReq, pt *store.PostType, p *store.Post) bool {
+	if p.Password == "" || store.CanEdit(req.caller, pt, p) {
 		return true
 	}
 	c, err := req.r.Cookie(postPassCookie)
@@ -299,7 +300,7 @@ func (s *Service) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 	switch {
 	case req.query.Get("cat") != "":
 		id := queryID(req.query.Get("cat"))
-		var t Term
+		var t store.Term
 		err := s.db(ctx).QueryRow(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = $1 AND taxonomy = 'category'`, id).
 			Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -308,13 +309,13 @@ func (s *Service) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 		if err != nil {
 			return "", true, fmt.Errorf("select category %d: %w", id, err)
 		}
-		return s.termLink(Category, &t), true, nil
+		return s.termLink(store.Category, &t), true, nil
 	case req.query.Get("tag") != "":
-		t, err := termBySlug(ctx, s.db(ctx), Tag, req.query.Get("tag"))
+		t, err := store.TermBySlug(ctx, s.db(ctx), store.Tag, req.query.Get("tag"))
 		if err != nil || t == nil {
 			return "", true, err
 		}
-		return s.termLink(Tag, t), true, nil
+		return s.termLink(store.Tag, t), true, nil
 	case req.query.Get("author") != "":
 		id := queryID(req.query.Get("author"))
 		dir, isDir := s.users.(userDirectory)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/internal/platform/postgres"
 )
@@ -156,18 +157,18 @@ func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := loadThemeRows(ctx, s.db(ctx), th.Stylesheet)
+	rows, err := store.LoadThemeRows(ctx, s.db(ctx), th.Stylesheet)
 	if err != nil {
 		return nil, err
 	}
 	sn := &siteSnapshot{gen: gen, templates: map[string][]blocks.Node{}, parts: map[string][]blocks.Node{}, limit: s.snapshotLimit()}
-	for slug, c := range rows.templates {
+	for slug, c := range rows.Templates {
 		sn.templates[slug] = blocks.Parse(c)
 	}
-	for slug, c := range rows.parts {
+	for slug, c := range rows.Parts {
 		sn.parts[slug] = blocks.Parse(c)
 	}
-	sn.css = s.globalCSS(th, rows.styles)
+	sn.css = s.globalCSS(th, rows.Styles)
 	return sn, nil
 }
 

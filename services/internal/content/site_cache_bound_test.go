@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 )
 
 // A snapshot keeps per-post entries only up to its byte budget: a crawl
@@ -16,9 +17,9 @@ func TestSiteSnapshotBounded(t *testing.T) {
 	const limit = 16 << 10
 	sn := &siteSnapshot{limit: limit}
 	env := &blocks.Env{SiteTitle: "T", HomeURL: "https://example.com/"}
-	post := func(id int64) *Post {
+	post := func(id int64) *store.Post {
 		body := strings.Repeat(fmt.Sprintf("word%d ", id), 60)
-		p := &Post{ID: id, Content: "<p>" + body + "</p>"}
+		p := &store.Post{ID: id, Content: "<p>" + body + "</p>"}
 		if id%2 == 0 {
 			p.Content = "<!-- wp:paragraph -->\n<p>" + body + "</p>\n<!-- /wp:paragraph -->"
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
@@ -67,7 +68,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 	wantPage(t, e.page(anon, link), 200, "single", "First title")
 
 	t.Run("own writes show at once", func(t *testing.T) {
-		e.do(editor, "POST", "/cms/v2/posts/"+itoa(id), map[string]any{"title": "Second title", "content": "Second words"})
+		e.do(editor, "POST", "/cms/v2/posts/"+store.Itoa(id), map[string]any{"title": "Second title", "content": "Second words"})
 		wantPage(t, e.page(anon, "/"), 200, "home", "Second title", "Second words")
 		// a customised part (read into the snapshot) shows on the next page
 		r := e.do(admin, "POST", "/cms/v2/template-parts/siteplane//footer", map[string]any{

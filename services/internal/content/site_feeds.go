@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 )
 
 // Feeds (RSS 2.0 and Atom), the XML sitemaps, robots.txt and the oEmbed
@@ -42,28 +43,28 @@ func xmlEsc(s string) string {
 // category or tag (rest is the listing's path: "/", "/category/news/").
 func (s *Service) feed(req *siteReq, rest, kind string) error {
 	ctx := req.r.Context()
-	lq := &ListQuery{Type: TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
+	lq := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
 	title, link := s.site.Title, s.site.URL+"/"
 	if rest != "/" {
 		segs := strings.Split(strings.Trim(rest, "/"), "/")
 		if len(segs) != 2 || (segs[0] != "category" && segs[0] != "tag") {
 			return s.notFound(req)
 		}
-		tax := Category
+		tax := store.Category
 		if segs[0] == "tag" {
-			tax = Tag
+			tax = store.Tag
 		}
-		t, err := termBySlug(ctx, s.db(ctx), tax, segs[1])
+		t, err := store.TermBySlug(ctx, s.db(ctx), tax, segs[1])
 		if err != nil {
 			return err
 		}
 		if t == nil {
 			return s.notFound(req)
 		}
-		lq.Tax = []TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
 		title, link = s.site.Title+" - "+t.Name, s.termLink(tax, t)
 	}
-	posts, _, err := listPosts(ctx, s.db(ctx), lq)
+	posts, _, err := store.ListPosts(ctx, s.db(ctx), lq)
 	if err != nil {
 		return err
 	}
@@ -96,8 +97,8 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 		if err != nil {
 			return err
 		}
-		link := s.link(TypePost, p)
-		excerpt := plainExcerpt(p, defaultExcerptWords)
+		link := s.link(store.TypePost, p)
+		excerpt := plainExcerpt(p, store.DefaultExcerptWords)
 		content := ""
 		if p.Password == "" {
 			content = s.renderPostContent(p.Content, &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL})
@@ -112,7 +113,7 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 			sb.WriteString("<entry>\n<author><name>" + xmlEsc(author) + "</name></author>\n")
 			sb.WriteString("<title type=\"html\">" + xmlEsc(html.EscapeString(p.Title)) + "</title>\n")
 			sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
-			sb.WriteString("<id>" + xmlEsc(s.guid(TypePost, p)) + "</id>\n")
+			sb.WriteString("<id>" + xmlEsc(s.guid(store.TypePost, p)) + "</id>\n")
 			sb.WriteString("<updated>" + p.ModifiedGMT.UTC().Format(time.RFC3339) + "</updated>\n<published>" + p.DateGMT.UTC().Format(time.RFC3339) + "</published>\n")
 			sb.WriteString("<summary type=\"text\">" + xmlEsc(excerpt) + "</summary>\n")
 			if content != "" {
@@ -123,7 +124,7 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 		}
 		sb.WriteString("<item>\n<title>" + xmlEsc(p.Title) + "</title>\n<link>" + xmlEsc(link) + "</link>\n")
 		sb.WriteString("<dc:creator>" + xmlEsc(author) + "</dc:creator>\n<pubDate>" + p.DateGMT.UTC().Format(time.RFC1123Z) + "</pubDate>\n")
-		sb.WriteString(`<guid isPermaLink="false">` + xmlEsc(s.guid(TypePost, p)) + "</guid>\n")
+		sb.WriteString(`<guid isPermaLink="false">` + xmlEsc(s.guid(store.TypePost, p)) + "</guid>\n")
 		sb.WriteString("<description>" + xmlEsc(excerpt) + "</description>\n")
 		if content != "" {
 			sb.WriteString("<content:encoded>" + xmlEsc(content) + "</content:encoded>\n")
@@ -165,7 +166,7 @@ func (s *Service) sitemap(req *siteReq) error {
 	var err error
 	switch {
 	case m[1] == "posts" && (m[2] == "post" || m[2] == "page"):
-		locs, _, err = s.sitemapPosts(req.r.Context(), typeByName(m[2]), page)
+		locs, _, err = s.sitemapPosts(req.r.Context(), store.TypeByName(m[2]), page)
 	case m[1] == "taxonomies" && (m[2] == "category" || m[2] == "post_tag") && page == 1:
 		locs, err = s.sitemapTerms(req.r.Context(), m[2])
 	default:
@@ -196,7 +197,7 @@ func (s *Service) sitemapIndex(req *siteReq) error {
 	entry := func(name string, page int) {
 		sb.WriteString("<sitemap><loc>" + xmlEsc(s.site.URL+"/cms-sitemap-"+name+"-"+strconv.Itoa(page)+".xml") + "</loc></sitemap>\n")
 	}
-	for _, pt := range []*PostType{TypePost, TypePage} {
+	for _, pt := range []*store.PostType{store.TypePost, store.TypePage} {
 		locs, pages, err := s.sitemapPosts(ctx, pt, 1)
 		if err != nil {
 			return err
@@ -224,13 +225,13 @@ func (s *Service) sitemapIndex(req *siteReq) error {
 // sitemapPosts returns the <url> entries of page n of pt's sitemap (the
 // front page first on page 1 of pages when it shows the latest posts),
 // and how many pages there are.
-func (s *Service) sitemapPosts(ctx context.Context, pt *PostType, page int) (urls []string, pages int, err error) {
-	posts, total, err := listPosts(ctx, s.db(ctx), &ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
+func (s *Service) sitemapPosts(ctx context.Context, pt *store.PostType, page int) (urls []string, pages int, err error) {
+	posts, total, err := store.ListPosts(ctx, s.db(ctx), &store.ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
 	if err != nil {
 		return nil, 0, err
 	}
 	pages = max((total+sitemapMax-1)/sitemapMax, 1)
-	if pt == TypePage && page == 1 && s.site.ShowOnFront == "posts" {
+	if pt == store.TypePage && page == 1 && s.site.ShowOnFront == "posts" {
 		urls = append(urls, "<url><loc>"+xmlEsc(s.site.URL+"/")+"</loc></url>\n")
 	}
 	for _, p := range posts {
@@ -238,7 +239,7 @@ func (s *Service) sitemapPosts(ctx context.Context, pt *PostType, page int) (url
 			continue
 		}
 		loc := s.link(pt, p)
-		if pt == TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
+		if pt == store.TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
 			loc = s.site.URL + "/"
 		}
 		urls = append(urls, "<url><loc>"+xmlEsc(loc)+"</loc><lastmod>"+p.ModifiedGMT.UTC().Format(time.RFC3339)+"</lastmod></url>\n")
@@ -249,11 +250,11 @@ func (s *Service) sitemapPosts(ctx context.Context, pt *PostType, page int) (url
 // sitemapTerms returns the <url> entries of a taxonomy's sitemap: its
 // terms that have published posts.
 func (s *Service) sitemapTerms(ctx context.Context, taxName string) ([]string, error) {
-	tax := Category
+	tax := store.Category
 	if taxName == "post_tag" {
-		tax = Tag
+		tax = store.Tag
 	}
-	terms, err := publicTerms(ctx, s.db(ctx), tax)
+	terms, err := store.PublicTerms(ctx, s.db(ctx), tax)
 	if err != nil {
 		return nil, err
 	}
@@ -270,20 +271,20 @@ func (s *Service) embed(req *siteReq, segs []string) error {
 	ctx := req.r.Context()
 	q := s.db(ctx)
 	slug := segs[len(segs)-1]
-	p, pt := (*Post)(nil), TypePage
-	page, err := pageByPath(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug)
+	p, pt := (*store.Post)(nil), store.TypePage
+	page, err := store.PageByPath(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug)
 	if err != nil {
 		return err
 	}
 	if page != nil && page.Status == "publish" {
 		p = page
 	} else if len(segs) == 1 {
-		post, err := postBySlug(ctx, q, slug)
+		post, err := store.PostBySlug(ctx, q, slug)
 		if err != nil {
 			return err
 		}
 		if post != nil && post.Status == "publish" {
-			p, pt = post, TypePost
+			p, pt = post, store.TypePost
 		}
 	}
 	e := html.EscapeString
@@ -301,7 +302,7 @@ func (s *Service) embed(req *siteReq, segs []string) error {
 	body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + e(p.Title+" – "+s.site.Title) + "</title>\n" +
 		"<meta name=\"robots\" content=\"noindex, follow\">\n<link rel=\"canonical\" href=\"" + e(link) + "\">\n" +
 		"<style>body{margin:0;font-family:system-ui,sans-serif}.wp-embed{padding:25px;border:1px solid #dcdcde;background:#fff;color:#50575e}.wp-embed-heading{font-size:22px;margin:0 0 12px}.wp-embed-heading a{color:#2c3338;text-decoration:none}.wp-embed-footer{margin-top:20px;font-size:14px}</style>\n" +
-		"</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed post-" + itoa(p.ID) + "\">\n" +
+		"</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed post-" + store.Itoa(p.ID) + "\">\n" +
 		"<p class=\"wp-embed-heading\"><a href=\"" + e(link) + "\" target=\"_top\">" + e(p.Title) + "</a></p>\n" +
 		"<div class=\"wp-embed-excerpt\"><p>" + e(excerpt) + "</p></div>\n" +
 		"<div class=\"wp-embed-footer\"><a href=\"" + e(s.site.URL+"/") + "\" target=\"_top\">" + e(s.site.Title) + "</a></div>\n</div>\n</body>\n</html>\n"

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 )
 
 // navigationLinks reads a navigation post's links (ref 0: the oldest
@@ -29,14 +30,14 @@ func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 		if ref > 0 {
 			return nil, nil
 		}
-		pages, _, err := listPosts(ctx, q, &ListQuery{Type: TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
+		pages, _, err := store.ListPosts(ctx, q, &store.ListQuery{Type: store.TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
 			Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
 		if err != nil {
 			return nil, err
 		}
 		var out []blocks.Link
 		for _, p := range pages {
-			out = append(out, blocks.Link{Label: p.Title, URL: s.link(TypePage, p)})
+			out = append(out, blocks.Link{Label: p.Title, URL: s.link(store.TypePage, p)})
 		}
 		return out, nil
 	}
@@ -76,14 +77,14 @@ func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 		}
 	}
 	walk(nodes)
-	posts := map[int64]*Post{}
+	posts := map[int64]*store.Post{}
 	if len(ids) > 0 {
-		rows, err := s.db(ctx).Query(ctx, "SELECT "+postColumns+postFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
+		rows, err := s.db(ctx).Query(ctx, "SELECT "+store.PostColumns+store.PostFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
 		if err != nil {
 			return nil, fmt.Errorf("resolve navigation: %w", err)
 		}
 		for rows.Next() {
-			p, err := scanPost(rows)
+			p, err := store.ScanPost(rows)
 			if err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("resolve navigation: %w", err)
@@ -102,7 +103,7 @@ func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 			if !ok {
 				continue
 			}
-			pt := typeByName(p.Type)
+			pt := store.TypeByName(p.Type)
 			if pt == nil {
 				continue
 			}

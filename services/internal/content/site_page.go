@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
 )
 
@@ -26,10 +27,10 @@ type sitePage struct {
 	noindex     bool
 	bodyClass   string
 
-	post *Post // singular pages
-	pt   *PostType
+	post *store.Post // singular pages
+	pt   *store.PostType
 
-	list      []*Post // listings
+	list      []*store.Post // listings
 	pages     int
 	pageURL   func(int) string
 	archive   string
@@ -39,26 +40,26 @@ type sitePage struct {
 }
 
 // renderSingular renders a post or page.
-func (s *Service) renderSingular(req *siteReq, pt *PostType, p *Post) error {
+func (s *Service) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
 	return s.render(req, s.singularPage(pt, p, nil))
 }
 
-func (s *Service) singularPage(pt *PostType, p *Post, front []string) *sitePage {
+func (s *Service) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
 	var tpls []string
 	tpls = append(tpls, front...)
 	if p.Template != "" && p.Template != "default" {
 		tpls = append(tpls, p.Template)
 	}
-	if pt == TypePage {
-		tpls = append(tpls, "page-"+p.Slug, "page-"+itoa(p.ID), "page", "singular", "index")
+	if pt == store.TypePage {
+		tpls = append(tpls, "page-"+p.Slug, "page-"+store.Itoa(p.ID), "page", "singular", "index")
 	} else {
 		tpls = append(tpls, "single-"+pt.Name+"-"+p.Slug, "single-"+pt.Name, "single", "singular", "index")
 	}
 	sp := &sitePage{status: http.StatusOK, templates: tpls, title: p.Title, post: p, pt: pt, ogType: "article",
 		canonical: s.link(pt, p), noindex: p.Status != "publish",
-		bodyClass: "single single-" + pt.Name + " postid-" + itoa(p.ID)}
-	if pt == TypePage {
-		sp.bodyClass = "page page-id-" + itoa(p.ID)
+		bodyClass: "single single-" + pt.Name + " postid-" + store.Itoa(p.ID)}
+	if pt == store.TypePage {
+		sp.bodyClass = "page page-id-" + store.Itoa(p.ID)
 	}
 	if p.Password == "" {
 		sp.description = plainExcerpt(p, 30)
@@ -67,8 +68,8 @@ func (s *Service) singularPage(pt *PostType, p *Post, front []string) *sitePage 
 }
 
 // renderFront renders the static front page.
-func (s *Service) renderFront(req *siteReq, p *Post) error {
-	sp := s.singularPage(TypePage, p, []string{"front-page"})
+func (s *Service) renderFront(req *siteReq, p *store.Post) error {
+	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
 	sp.canonical = s.site.URL + "/"
 	sp.title = ""
 	sp.ogType = "website"
@@ -78,14 +79,14 @@ func (s *Service) renderFront(req *siteReq, p *Post) error {
 
 // postsListing renders the latest posts: the front page, or the page for
 // posts (page_for_posts) when page is that page.
-func (s *Service) postsListing(req *siteReq, page *Post) error {
+func (s *Service) postsListing(req *siteReq, page *store.Post) error {
 	base := s.site.URL + "/"
 	sp := &sitePage{templates: []string{"home", "index"}, ogType: "website", bodyClass: "blog"}
 	if page == nil {
 		sp.templates = []string{"front-page", "home", "index"}
 		sp.bodyClass = "home blog"
 	} else {
-		base = s.link(TypePage, page)
+		base = s.link(store.TypePage, page)
 		sp.title = page.Title
 	}
 	lq := s.siteListQuery(req)
@@ -93,19 +94,19 @@ func (s *Service) postsListing(req *siteReq, page *Post) error {
 	return s.listing(req, sp, lq, base)
 }
 
-func (s *Service) siteListQuery(req *siteReq) *ListQuery {
+func (s *Service) siteListQuery(req *siteReq) *store.ListQuery {
 	statuses := []string{"publish"}
-	if req.caller.Can(TypePost.Caps.ReadPrivate) {
+	if req.caller.Can(store.TypePost.Caps.ReadPrivate) {
 		statuses = append(statuses, "private")
 	}
-	return &ListQuery{Type: TypePost, Page: req.paged, PerPage: sitePostsPerPage, Statuses: statuses, Order: "desc", OrderBy: "date",
+	return &store.ListQuery{Type: store.TypePost, Page: req.paged, PerPage: sitePostsPerPage, Statuses: statuses, Order: "desc", OrderBy: "date",
 		ExcludeProtected: false}
 }
 
 // listing runs lq and renders sp with its results; a page past the end is
 // a 404, as WordPress answers it.
-func (s *Service) listing(req *siteReq, sp *sitePage, lq *ListQuery, base string) error {
-	posts, total, err := listPosts(req.r.Context(), s.db(req.r.Context()), lq)
+func (s *Service) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
+	posts, total, err := store.ListPosts(req.r.Context(), s.db(req.r.Context()), lq)
 	if err != nil {
 		return err
 	}
@@ -150,8 +151,8 @@ func (s *Service) searchPage(req *siteReq) error {
 	return s.listing(req, sp, lq, s.site.URL+"/")
 }
 
-func (s *Service) termArchive(req *siteReq, tax *Taxonomy, slug string) error {
-	t, err := termBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
+func (s *Service) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
+	t, err := store.TermBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
 	if err != nil {
 		return err
 	}
@@ -160,15 +161,15 @@ func (s *Service) termArchive(req *siteReq, tax *Taxonomy, slug string) error {
 	}
 	kind := "category"
 	label := "Category: "
-	if tax == Tag {
+	if tax == store.Tag {
 		kind, label = "tag", "Tag: "
 	}
-	sp := &sitePage{templates: []string{kind + "-" + t.Slug, kind + "-" + itoa(t.ID), kind, "archive", "index"}, ogType: "website",
+	sp := &sitePage{templates: []string{kind + "-" + t.Slug, kind + "-" + store.Itoa(t.ID), kind, "archive", "index"}, ogType: "website",
 		title: t.Name, archive: label + t.Name, archDesc: t.Description, description: t.Description,
 		bodyClass: "archive " + kind + " " + kind + "-" + t.Slug,
 		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.termLink(tax, t) + "feed/"}
 	lq := s.siteListQuery(req)
-	lq.Tax = []TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+	lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
 	return s.listing(req, sp, lq, s.termLink(tax, t))
 }
 
@@ -184,7 +185,7 @@ func (s *Service) authorArchive(req *siteReq, slug string) error {
 	if !found {
 		return s.notFound(req)
 	}
-	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
+	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + store.Itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
 		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug}
 	lq := s.siteListQuery(req)
 	lq.Author = []int64{u.ID}
@@ -403,14 +404,14 @@ func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 	}
 	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]siteUser{}}
 	if sp.post != nil {
-		bp, err := conv.convert(ctx, sp.pt, []*Post{sp.post}, true, env)
+		bp, err := conv.convert(ctx, sp.pt, []*store.Post{sp.post}, true, env)
 		if err != nil {
 			return nil, nil, err
 		}
 		env.Post = bp[0]
 	}
 	if sp.pageURL != nil {
-		bp, err := conv.convert(ctx, TypePost, sp.list, false, env)
+		bp, err := conv.convert(ctx, store.TypePost, sp.list, false, env)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -460,7 +461,7 @@ func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
 	return u, nil
 }
 
-func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post, full bool, env *blocks.Env) ([]*blocks.Post, error) {
+func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts []*store.Post, full bool, env *blocks.Env) ([]*blocks.Post, error) {
 	s := c.s
 	var ids []int64
 	for _, p := range posts {
@@ -495,10 +496,10 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 		}
 		for _, id := range p.TermIDs {
 			if t, ok := terms[id]; ok {
-				tax := Category
-				if t.Taxonomy == Tag.Name {
-					tax = Tag
-				} else if t.Taxonomy != Category.Name {
+				tax := store.Category
+				if t.Taxonomy == store.Tag.Name {
+					tax = store.Tag
+				} else if t.Taxonomy != store.Category.Name {
 					continue
 				}
 				bp.Terms[t.Taxonomy] = append(bp.Terms[t.Taxonomy], blocks.Link{Label: t.Name, URL: s.termLink(tax, t)})
@@ -520,7 +521,7 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
-			if pt == TypePost && p.Status == "publish" {
+			if pt == store.TypePost && p.Status == "publish" {
 				prev, next, err := c.sn.adjacent(ctx, s, p)
 				if err != nil {
 					return nil, err
@@ -536,27 +537,27 @@ func (c *postConverter) convert(ctx context.Context, pt *PostType, posts []*Post
 // renderPostContent renders a post's content: its blocks on the server,
 // or, for classic content, paragraphs from its line breaks.
 func (s *Service) renderPostContent(raw string, env *blocks.Env) string {
-	if !hasBlocks(raw) {
-		return autop(raw)
+	if !store.HasBlocks(raw) {
+		return store.Autop(raw)
 	}
 	return blocks.RenderMarkup(raw, env)
 }
 
 // plainExcerpt is the post's excerpt as text (meta description, excerpt
 // block).
-func plainExcerpt(p *Post, words int) string {
+func plainExcerpt(p *store.Post, words int) string {
 	var h string
 	if strings.TrimSpace(p.Excerpt) != "" {
 		h = p.Excerpt
 	} else {
-		h = generateExcerpt(p.Content, words)
+		h = store.GenerateExcerpt(p.Content, words)
 	}
-	return strings.TrimSpace(html.UnescapeString(stripTags(h, " ")))
+	return strings.TrimSpace(html.UnescapeString(store.StripTags(h, " ")))
 }
 
 // passwordForm is the form a protected post shows instead of its content.
-func (s *Service) passwordForm(p *Post, back string) string {
-	id := "pwbox-" + itoa(p.ID)
+func (s *Service) passwordForm(p *store.Post, back string) string {
+	id := "pwbox-" + store.Itoa(p.ID)
 	return `<form action="` + html.EscapeString(s.site.URL+"/?action=postpass") + `" class="post-password-form" method="post">` +
 		`<p>This content is password protected. To view it please enter your password below:</p>` +
 		`<p><label for="` + id + `">Password: <input name="post_password" id="` + id + `" type="password" spellcheck="false" size="20"></label> ` +
@@ -566,20 +567,20 @@ func (s *Service) passwordForm(p *Post, back string) string {
 
 // adjacent returns the previous (older) and next (newer) published posts
 // of p, from the snapshot or one statement.
-func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *Post) (prev, next *blocks.Link, err error) {
+func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *store.Post) (prev, next *blocks.Link, err error) {
 	if v, ok := sn.neighbour.Load(p.ID); ok {
 		l := v.([2]*blocks.Link)
 		return l[0], l[1], nil
 	}
-	prevPost, nextPost, err := adjacentPosts(ctx, s.db(ctx), p)
+	prevPost, nextPost, err := store.AdjacentPosts(ctx, s.db(ctx), p)
 	if err != nil {
 		return nil, nil, err
 	}
 	if prevPost != nil {
-		prev = &blocks.Link{Label: prevPost.Title, URL: s.link(TypePost, prevPost)}
+		prev = &blocks.Link{Label: prevPost.Title, URL: s.link(store.TypePost, prevPost)}
 	}
 	if nextPost != nil {
-		next = &blocks.Link{Label: nextPost.Title, URL: s.link(TypePost, nextPost)}
+		next = &blocks.Link{Label: nextPost.Title, URL: s.link(store.TypePost, nextPost)}
 	}
 	cost := 0
 	for _, l := range []*blocks.Link{prev, next} {
@@ -593,12 +594,12 @@ func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *Post) (prev
 
 // termNames maps term ids to terms, reading only those the snapshot
 // lacks.
-func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, error) {
-	out := make(map[int64]*Term, len(ids))
+func (sn *siteSnapshot) termNames(ctx context.Context, q store.Querier, ids []int64) (map[int64]*store.Term, error) {
+	out := make(map[int64]*store.Term, len(ids))
 	var missing []int64
 	for _, id := range ids {
 		if v, ok := sn.terms.Load(id); ok {
-			if t := v.(*Term); t != nil {
+			if t := v.(*store.Term); t != nil {
 				out[id] = t
 			}
 			continue
@@ -608,7 +609,7 @@ func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (
 	if len(missing) == 0 {
 		return out, nil
 	}
-	found, err := termNames(ctx, q, missing)
+	found, err := store.TermNames(ctx, q, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -625,9 +626,9 @@ func (sn *siteSnapshot) termNames(ctx context.Context, q querier, ids []int64) (
 // featuredImages are the images of posts' featured media, looked up
 // (through the gateway) only for attachments the snapshot lacks; a failed
 // lookup shows the posts without them, and is not kept.
-func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []*Post) map[int64]*blocks.Image {
+func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []*store.Post) map[int64]*blocks.Image {
 	out := map[int64]*blocks.Image{}
-	var missing []*Post
+	var missing []*store.Post
 	for _, p := range posts {
 		if p.FeaturedMedia <= 0 {
 			continue
@@ -656,11 +657,11 @@ func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []
 }
 
 // excerpt is the post's plain excerpt, made once per generation.
-func (sn *siteSnapshot) excerpt(p *Post) string {
+func (sn *siteSnapshot) excerpt(p *store.Post) string {
 	if v, ok := sn.excerpts.Load(p.ID); ok {
 		return v.(string)
 	}
-	e := plainExcerpt(p, defaultExcerptWords)
+	e := plainExcerpt(p, store.DefaultExcerptWords)
 	sn.keep(&sn.excerpts, p.ID, e, entryCost(len(e)))
 	return e
 }
@@ -668,15 +669,15 @@ func (sn *siteSnapshot) excerpt(p *Post) string {
 // postContent renders a post's content for a page: its blocks parsed and
 // compiled once per generation (what is left renders with env), classic
 // content's paragraphs made once.
-func (sn *siteSnapshot) postContent(p *Post, env *blocks.Env) string {
+func (sn *siteSnapshot) postContent(p *store.Post, env *blocks.Env) string {
 	if v, ok := sn.contents.Load(p.ID); ok {
 		if classic, ok := v.(string); ok {
 			return classic
 		}
 		return blocks.Render(v.([]blocks.Node), env)
 	}
-	if !hasBlocks(p.Content) {
-		classic := autop(p.Content)
+	if !store.HasBlocks(p.Content) {
+		classic := store.Autop(p.Content)
 		sn.keep(&sn.contents, p.ID, classic, entryCost(len(classic)))
 		return classic
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -81,7 +82,7 @@ func (s *Service) tmplRevisionsDeletePermission(k *tmplKind) rest.PermissionFunc
 }
 
 // tmplRevisionItem renders a revision like its template, plus parent.
-func (s *Service) tmplRevisionItem(ctx context.Context, k *tmplKind, parent *tmpl, rev *tmplRevision) rest.Item {
+func (s *Service) tmplRevisionItem(ctx context.Context, k *tmplKind, parent *tmpl, rev *store.TmplRevision) rest.Item {
 	t := *parent
 	t.Content, t.Title, t.Description = rev.Content, rev.Title, rev.Description
 	t.CMSID, t.Author, t.Revisions = rev.ID, rev.Author, 0
@@ -126,7 +127,7 @@ func paginate(r *rest.Request, total int) (start, end, maxPages int, err error) 
 
 // filterRevisions applies include, exclude, search (title and content) and
 // order to revisions listed newest first.
-func filterRevisions(r *rest.Request, revs []*tmplRevision) []*tmplRevision {
+func filterRevisions(r *rest.Request, revs []*store.TmplRevision) []*store.TmplRevision {
 	include, exclude := r.Ints("include"), r.Ints("exclude")
 	search := strings.ToLower(r.String("search"))
 	out := revs[:0:0]
@@ -151,9 +152,9 @@ func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		var revs []*tmplRevision
+		var revs []*store.TmplRevision
 		if parent.CMSID > 0 {
-			if revs, err = listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, false); err != nil {
+			if revs, err = store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, false); err != nil {
 				return nil, err
 			}
 		}
@@ -173,8 +174,8 @@ func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 }
 
 // revisionOf loads revision id and checks it belongs to parent.
-func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*tmplRevision, error) {
-	rev, err := getTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
+func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*store.TmplRevision, error) {
+	rev, err := store.GetTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +217,7 @@ func (s *Service) deleteTmplRevision(k *tmplKind) rest.HandlerFunc {
 			return nil, rest.NewError("rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 		}
 		previous := s.tmplRevisionItem(r.Context(), k, parent, rev)
-		if err := deleteRevision(r.Context(), s.db(r.Context()), rev.ID); err != nil {
+		if err := store.DeleteRevision(r.Context(), s.db(r.Context()), rev.ID); err != nil {
 			return nil, err
 		}
 		return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}), nil
@@ -231,7 +232,7 @@ func (s *Service) listTmplAutosaves(k *tmplKind) rest.HandlerFunc {
 		}
 		items := []any{}
 		if parent.CMSID > 0 {
-			revs, err := listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true)
+			revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true)
 			if err != nil {
 				return nil, err
 			}
@@ -251,9 +252,9 @@ func (s *Service) getTmplAutosave(k *tmplKind) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		var revs []*tmplRevision
+		var revs []*store.TmplRevision
 		if parent.CMSID > 0 {
-			if revs, err = listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true); err != nil {
+			if revs, err = store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true); err != nil {
 				return nil, err
 			}
 		}
@@ -286,10 +287,10 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 			if _, err := tx.Exec(ctx, `DELETE FROM posts WHERE parent = $1 AND type = 'revision' AND autosave AND author = $2`, row.ID, me); err != nil {
 				return fmt.Errorf("replace autosave: %w", err)
 			}
-			if err := insertTmplRevision(ctx, tx, &draft, me, true); err != nil {
+			if err := store.InsertTmplRevision(ctx, tx, &draft, me, true); err != nil {
 				return err
 			}
-			revs, err := listTmplRevisions(ctx, tx, row.ID, true)
+			revs, err := store.ListTmplRevisions(ctx, tx, row.ID, true)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -76,7 +77,7 @@ func (k *tmplKind) fromFile(th *theme.Theme, f theme.File) *tmpl {
 }
 
 // fromRow is a stored item as a template; th is the active theme.
-func (k *tmplKind) fromRow(th *theme.Theme, row *tmplRow) *tmpl {
+func (k *tmplKind) fromRow(th *theme.Theme, row *store.TmplRow) *tmpl {
 	mod := row.ModifiedGMT
 	t := &tmpl{Kind: k, Theme: row.Theme, Slug: row.Slug, Source: "custom", Origin: row.Origin, Content: row.Content,
 		Title: row.Title, Description: row.Description, Status: row.Status, CMSID: row.ID, Author: row.Author,
@@ -138,10 +139,10 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		origin = t.Origin
 	}
 	if t.Modified != nil {
-		modified = formatLocal(*t.Modified, s.location())
+		modified = store.FormatLocal(*t.Modified, s.location())
 	}
 	blockVersion := 0
-	if hasBlocks(t.Content) {
+	if store.HasBlocks(t.Content) {
 		blockVersion = 1
 	}
 	data := rest.Object{
@@ -185,7 +186,7 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 	if t.CMSID > 0 {
 		links = append(links, rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: t.Revisions}}})
 		if t.Revisions > 0 {
-			links = append(links, rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + itoa(t.LastRev), Attrs: rest.Object{{Key: "id", Value: t.LastRev}}})
+			links = append(links, rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + store.Itoa(t.LastRev), Attrs: rest.Object{{Key: "id", Value: t.LastRev}}})
 		}
 	}
 	return rest.Item{Data: data, Links: links}
@@ -334,13 +335,13 @@ func errTemplateNotFound() *rest.Error {
 
 // findTemplate resolves an id: the stored item first (trash too when
 // withTrash), then the active theme's file.
-func (s *Service) findTemplate(r *rest.Request, q querier, k *tmplKind, rawID string, withTrash bool) (*tmpl, *tmplRow, error) {
+func (s *Service) findTemplate(r *rest.Request, q store.Querier, k *tmplKind, rawID string, withTrash bool) (*tmpl, *store.TmplRow, error) {
 	ss, slug, ok := theme.ParseID(theme.SanitizeID(rawID))
 	if !ok {
 		return nil, nil, nil
 	}
 	th := s.activeTheme()
-	row, err := getTmplRow(r.Context(), q, k.PostType, ss, slug, withTrash)
+	row, err := store.GetTmplRow(r.Context(), q, k.PostType, ss, slug, withTrash)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -359,11 +360,11 @@ func (s *Service) findTemplate(r *rest.Request, q querier, k *tmplKind, rawID st
 // order followed by stored additions.
 func (s *Service) allTemplates(r *rest.Request, k *tmplKind) ([]*tmpl, error) {
 	th := s.activeTheme()
-	rows, err := listTmplRows(r.Context(), s.db(r.Context()), k.PostType, th.Stylesheet)
+	rows, err := store.ListTmplRows(r.Context(), s.db(r.Context()), k.PostType, th.Stylesheet)
 	if err != nil {
 		return nil, err
 	}
-	stored := map[string]*tmplRow{}
+	stored := map[string]*store.TmplRow{}
 	for _, row := range rows {
 		stored[row.Slug] = row // the newest of a slug wins
 	}
@@ -478,7 +479,7 @@ func (s *Service) checkAuthor(r *rest.Request) (int64, error) {
 }
 
 // applyTmplFields copies the supplied writable fields onto row.
-func applyTmplFields(r *rest.Request, k *tmplKind, row *tmplRow) {
+func applyTmplFields(r *rest.Request, k *tmplKind, row *store.TmplRow) {
 	if r.Has("content") {
 		row.Content = rawOf(r.Param("content"))
 	}
@@ -504,24 +505,24 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 		if v := r.String("theme"); v != "" {
 			ss = v
 		}
-		row := &tmplRow{Type: k.PostType, Theme: ss, Status: "publish", Author: author, ModifiedGMT: s.now()}
+		row := &store.TmplRow{Type: k.PostType, Theme: ss, Status: "publish", Author: author, ModifiedGMT: s.now()}
 		if k.Parts {
 			row.Area = theme.AreaUncategorized
 		}
 		applyTmplFields(r, k, row)
 		ctx := r.Context()
 		err = s.inTx(ctx, func(tx pgx.Tx) error {
-			slug, err := uniqueTmplSlug(ctx, tx, k.PostType, ss, r.String("slug"))
+			slug, err := store.UniqueTmplSlug(ctx, tx, k.PostType, ss, r.String("slug"))
 			if err != nil {
 				return err
 			}
 			row.Slug = slug
-			return insertTmplRow(ctx, tx, row)
+			return store.InsertTmplRow(ctx, tx, row)
 		})
 		if err != nil {
 			return nil, err
 		}
-		stored, err := getTmplRowByID(ctx, s.db(ctx), k.PostType, row.ID)
+		stored, err := store.GetTmplRowByID(ctx, s.db(ctx), k.PostType, row.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -549,7 +550,7 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 			}
 			if r.String("source") == "theme" { // revert to the theme's file
 				if row != nil {
-					if err := deleteTmplRow(ctx, tx, row.ID); err != nil {
+					if err := store.DeleteTmplRow(ctx, tx, row.ID); err != nil {
 						return err
 					}
 				}
@@ -559,7 +560,7 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 				return nil
 			}
 			if row == nil { // a theme file: its first customisation
-				row = &tmplRow{Type: k.PostType, Theme: t.Theme, Slug: t.Slug, Status: "publish", Title: t.Title, Content: t.Content,
+				row = &store.TmplRow{Type: k.PostType, Theme: t.Theme, Slug: t.Slug, Status: "publish", Title: t.Title, Content: t.Content,
 					Description: t.Description, Origin: t.Source, Area: t.Area, Author: caller(r).UserID, ModifiedGMT: s.now()}
 				applyTmplFields(r, k, row)
 				if r.Has("author") {
@@ -567,7 +568,7 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 						return err
 					}
 				}
-				if err := insertTmplRow(ctx, tx, row); err != nil {
+				if err := store.InsertTmplRow(ctx, tx, row); err != nil {
 					return err
 				}
 			} else {
@@ -578,14 +579,14 @@ func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
 					}
 				}
 				row.ModifiedGMT = s.now()
-				if err := updateTmplRow(ctx, tx, row); err != nil {
+				if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 					return err
 				}
-				if err := saveTmplRevision(ctx, tx, row); err != nil {
+				if err := store.SaveTmplRevision(ctx, tx, row); err != nil {
 					return err
 				}
 			}
-			stored, err := getTmplRowByID(ctx, tx, k.PostType, row.ID)
+			stored, err := store.GetTmplRowByID(ctx, tx, k.PostType, row.ID)
 			if err != nil {
 				return err
 			}
@@ -621,13 +622,13 @@ func (s *Service) deleteTemplate(k *tmplKind) rest.HandlerFunc {
 			}
 			if force {
 				out = s.tmplItem(r.Context(), t)
-				return deleteTmplRow(ctx, tx, row.ID)
+				return store.DeleteTmplRow(ctx, tx, row.ID)
 			}
 			if row.Status == "trash" {
 				return rest.NewError("rest_template_already_trashed", "The template has already been deleted.", http.StatusGone)
 			}
 			row.TrashStatus, row.Status, row.ModifiedGMT = row.Status, "trash", s.now()
-			if err := updateTmplRow(ctx, tx, row); err != nil {
+			if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 				return err
 			}
 			trashed = true

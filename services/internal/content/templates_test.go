@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 func tmplIDs(items []map[string]any) []string {
@@ -122,7 +124,7 @@ func TestTemplateCreate(t *testing.T) {
 		t.Errorf("area filter: %s", f.Raw)
 	}
 	id := int64(o["cms_id"].(float64))
-	if f := e.do(admin, "GET", "/cms/v2/templates?cms_id="+itoa(id), nil); len(f.list()) != 1 || f.list()[0]["slug"] != "landing" {
+	if f := e.do(admin, "GET", "/cms/v2/templates?cms_id="+store.Itoa(id), nil); len(f.list()) != 1 || f.list()[0]["slug"] != "landing" {
 		t.Errorf("cms_id filter: %s", f.Raw)
 	}
 
@@ -173,10 +175,10 @@ func TestTemplateCustomiseRevertAndRevisions(t *testing.T) {
 	if sr := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?search=v3", nil); len(sr.list()) != 1 {
 		t.Errorf("search: %s", sr.Raw)
 	}
-	if ex := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?exclude="+itoa(rev.id0()), nil); len(ex.list()) != 1 || ex.id0() == rev.id0() {
+	if ex := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions?exclude="+store.Itoa(rev.id0()), nil); len(ex.list()) != 1 || ex.id0() == rev.id0() {
 		t.Errorf("exclude: %s", ex.Raw)
 	}
-	revID := itoa(rev.id0())
+	revID := store.Itoa(rev.id0())
 	one := e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions/"+revID, nil)
 	wantStatus(t, one, 200)
 	wantError(t, e.do(admin, "GET", "/cms/v2/templates/siteplane//single/revisions/999999", nil), 404, "rest_post_invalid_id", "Invalid revision ID.")
@@ -369,7 +371,7 @@ func TestGlobalStyles(t *testing.T) {
 	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/999999", nil), 404, "rest_global_styles_not_found", "No global styles config exist with that id.")
 	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/abc", nil), 404, "rest_global_styles_not_found", "")
 	post := e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "p"})
-	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/"+itoa(post.id()), nil), 404, "rest_global_styles_not_found", "")
+	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/"+store.Itoa(post.id()), nil), 404, "rest_global_styles_not_found", "")
 	wantError(t, e.do(admin, "POST", path, map[string]any{"styles": map[string]any{"css": "body{color:red}</style><script>"}}), 400, "rest_custom_css_illegal_markup", "Markup is not allowed in CSS.")
 	wantError(t, e.do(admin, "DELETE", path, nil), 404, "rest_no_route", "")
 	wantError(t, e.do(admin, "POST", "/cms/v2/global-styles", nil), 404, "rest_no_route", "")
@@ -402,7 +404,7 @@ func TestGlobalStyles(t *testing.T) {
 	if p := e.do(admin, "GET", path+"/revisions?per_page=1&page=2", nil); len(p.list()) != 1 || p.Header.Get("X-WP-TotalPages") != "2" {
 		t.Errorf("page 2: %s", p.Raw)
 	}
-	revID := itoa(rv.id0())
+	revID := store.Itoa(rv.id0())
 	wantStatus(t, e.do(admin, "GET", path+"/revisions/"+revID, nil), 200)
 	wantError(t, e.do(admin, "GET", path+"/revisions/999999", nil), 404, "rest_post_invalid_id", "")
 	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/999999/revisions", nil), 404, "rest_post_invalid_parent", "Invalid post parent ID.")

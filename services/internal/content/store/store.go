@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -9,32 +9,34 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // querier is a pool or a transaction.
-type querier interface {
+type Querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // getPost reads one post (any type) with its terms; nil when absent.
-func getPost(ctx context.Context, q querier, id int64) (*Post, error) {
-	return getPostAs(ctx, q, id, false, nil)
+func GetPost(ctx context.Context, q Querier, id int64) (*Post, error) {
+	return GetPostAs(ctx, q, id, false, nil)
 }
 
 // getPostAs is getPost for a post expected to be of type pt (nil: any), with
 // the smaller statement of that type.
-func getPostAs(ctx context.Context, q querier, id int64, lock bool, pt *PostType) (*Post, error) {
-	from := postFrom
+func GetPostAs(ctx context.Context, q Querier, id int64, lock bool, pt *PostType) (*Post, error) {
+	from := PostFrom
 	if pt != nil {
-		from = " FROM posts p" + lateralsFor(pt)
+		from = " FROM posts p" + LateralsFor(pt)
 	}
-	sql := "SELECT " + postColumns + from + " WHERE p.id = $1"
+	sql := "SELECT " + PostColumns + from + " WHERE p.id = $1"
 	if lock {
 		sql += " FOR UPDATE OF p"
 	}
-	p, err := scanPost(q.QueryRow(ctx, sql, id))
+	p, err := ScanPost(q.QueryRow(ctx, sql, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -46,48 +48,59 @@ func getPostAs(ctx context.Context, q querier, id int64, lock bool, pt *PostType
 
 // listPosts runs a collection query: the page and the total in one round
 // trip; a second count only when the page is empty but an offset was used.
-func listPosts(ctx context.Context, q querier, lq *ListQuery) ([]*Post, int, error) {
-	sql, args := listSQL(lq)
-	rows, err := q.Query(ctx, sql, args...)
+func ListPosts(ctx context.Context, q Querier, lq *ListQuery) ([]*Post, int, error) {
+	sql, args := ListSQL(lq)
+	out, inPage, total, err := ListPage(ctx, q, lq, "posts", sql, args, func(row pgx.Row, extra ...any) (*Post, error) {
+		return ScanPost(row, extra...)
+	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list posts: %w", err)
+		return nil, 0, err
 	}
-	defer rows.Close()
-	var out []*Post
-	var inPage []bool
-	total := 0
-	for rows.Next() {
-		var t, rn *int64
-		p, err := scanPost(rows, &t, &rn)
-		if err != nil {
-			return nil, 0, fmt.Errorf("list posts: %w", err)
-		}
-		if t != nil {
-			total = int(*t)
-		}
-		out = append(out, p)
-		inPage = append(inPage, rn != nil)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("list posts: %w", err)
-	}
-	return finishList(ctx, q, lq, out, inPage, total)
+	return FinishList(lq, out, inPage), total, nil
 }
 
-// finishList puts a sticky listing's posts in order (rows come page first,
-// by rn, then the extra sticky posts) and, when the page is empty but an
-// offset was used, counts the matches its statement could not.
-func finishList(ctx context.Context, q querier, lq *ListQuery, out []*Post, inPage []bool, total int) ([]*Post, int, error) {
+// ListPage runs a post listing's statement (listSQLOf's shape: each row's
+// columns, then the total and the row's place in the page, both NULL on
+// the extra sticky rows): the rows, whether each is in the page, and the
+// total.
+func ListPage[T any](ctx context.Context, q Querier, lq *ListQuery, name, sql string, args []any,
+	scan func(row pgx.Row, extra ...any) (T, error)) ([]T, []bool, int, error) {
+	type row struct {
+		v      T
+		inPage bool
+	}
+	rows, total, err := postgres.QueryPage(ctx, q, postgres.Page{Name: name, Select: sql, Args: args,
+		Count: func() (string, []any) { return countSQL(lq) }, PastStart: PastStart(lq)},
+		func(rows pgx.Rows, total *int64) (row, error) {
+			var t, rn *int64
+			v, err := scan(rows, &t, &rn)
+			if t != nil {
+				*total = *t
+			}
+			return row{v, rn != nil}, err
+		})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	out := make([]T, len(rows))
+	inPage := make([]bool, len(rows))
+	for i, r := range rows {
+		out[i], inPage[i] = r.v, r.inPage
+	}
+	return out, inPage, total, nil
+}
+
+// PastStart says whether lq asks for a page after the first (by page or
+// offset), where an empty page needs its total counted apart.
+func PastStart(lq *ListQuery) bool { return lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0) }
+
+// FinishList puts a sticky listing's posts in order: rows come page first,
+// by rn, then the extra sticky posts.
+func FinishList(lq *ListQuery, out []*Post, inPage []bool) []*Post {
 	if lq.StickyFirst {
 		out = stickyOrder(out, inPage)
 	}
-	if len(out) == 0 && (lq.Page > 1 || (lq.Offset != nil && *lq.Offset > 0)) {
-		sql, args := countSQL(lq)
-		if err := q.QueryRow(ctx, sql, args...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count posts: %w", err)
-		}
-	}
-	return out, total, nil
+	return out
 }
 
 const insertPostSQL = `INSERT INTO posts (type, status, author, date_gmt, date_floating, modified_gmt, slug, title,
@@ -95,7 +108,7 @@ const insertPostSQL = `INSERT INTO posts (type, status, author, date_gmt, date_f
  featured_media, footnotes, sync_status, autosave, trash_status)
  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id`
 
-func insertPost(ctx context.Context, q querier, p *Post) error {
+func InsertPost(ctx context.Context, q Querier, p *Post) error {
 	err := q.QueryRow(ctx, insertPostSQL, p.Type, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
 		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.Autosave, p.TrashStatus).Scan(&p.ID)
@@ -110,7 +123,7 @@ const updatePostSQL = `UPDATE posts SET status=$2, author=$3, date_gmt=$4, date_
  ping_status=$15, format=$16, sticky=$17, template=$18, featured_media=$19, footnotes=$20, sync_status=$21,
  trash_status=$22 WHERE id=$1`
 
-func updatePost(ctx context.Context, q querier, p *Post) error {
+func UpdatePost(ctx context.Context, q Querier, p *Post) error {
 	_, err := q.Exec(ctx, updatePostSQL, p.ID, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
 		p.Format, p.Sticky, p.Template, p.FeaturedMedia, p.Footnotes, p.SyncStatus, p.TrashStatus)
@@ -122,7 +135,7 @@ func updatePost(ctx context.Context, q querier, p *Post) error {
 
 // isAncestorOrSelf reports whether id is parent or one of parent's
 // ancestors, i.e. whether making parent the parent of id closes a loop.
-func isAncestorOrSelf(ctx context.Context, q querier, id, parent int64) (bool, error) {
+func IsAncestorOrSelf(ctx context.Context, q Querier, id, parent int64) (bool, error) {
 	var loop bool
 	err := q.QueryRow(ctx, `WITH RECURSIVE a(id, parent, depth) AS (
 		SELECT id, parent, 1 FROM posts WHERE id = $2
@@ -138,7 +151,7 @@ func isAncestorOrSelf(ctx context.Context, q querier, id, parent int64) (bool, e
 // revisions with it); term links go by cascade. Children of the same type
 // move up to the deleted post's parent, as wp_delete_post does for
 // hierarchical types. One statement.
-func deletePost(ctx context.Context, q querier, p *Post) error {
+func DeletePost(ctx context.Context, q Querier, p *Post) error {
 	_, err := q.Exec(ctx, `WITH moved AS (
 		UPDATE posts SET parent = $3 WHERE parent = $1 AND type = $2 AND type <> 'revision')
 		DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, p.ID, p.Type, p.Parent)
@@ -149,7 +162,7 @@ func deletePost(ctx context.Context, q querier, p *Post) error {
 }
 
 // setTerms replaces the post's terms of tax with ids (wp_set_object_terms).
-func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids []int64) error {
+func SetTerms(ctx context.Context, q Querier, postID int64, tax *Taxonomy, ids []int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM term_relationships r USING terms t
 		WHERE r.post_id = $1 AND t.id = r.term_id AND t.taxonomy = $2`, postID, tax.Name); err != nil {
 		return fmt.Errorf("clear %s of post %d: %w", tax.Name, postID, err)
@@ -168,17 +181,17 @@ func setTerms(ctx context.Context, q querier, postID int64, tax *Taxonomy, ids [
 // uniqueSlug is wp_unique_post_slug: the first free slug among slug,
 // slug-2, slug-3, … within the type (and the parent for hierarchical types);
 // stored is the post's current slug ("" for a new post).
-func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, parent int64, stored string) (string, error) {
+func UniqueSlug(ctx context.Context, q Querier, pt *PostType, slug string, id, parent int64, stored string) (string, error) {
 	if slug == "" {
 		return "", nil
 	}
-	want := slugWant{slug: slug, stored: stored, id: id, parent: parent}
-	if set := slugSetFrom(ctx); set != nil {
-		if free, ok := set.free(pt, want); ok {
+	want := SlugWant{Slug: slug, stored: stored, id: id, Parent: parent}
+	if set := SlugSetFrom(ctx); set != nil {
+		if free, ok := set.Free(pt, want); ok {
 			return free, nil // read ahead by the batch (batch_slugs.go)
 		}
 	}
-	out, err := freeSlugs(ctx, q, pt, []slugWant{want})
+	out, err := freeSlugs(ctx, q, pt, []SlugWant{want})
 	if err != nil {
 		return "", err
 	}
@@ -187,33 +200,33 @@ func uniqueSlug(ctx context.Context, q querier, pt *PostType, slug string, id, p
 
 // slugWant is one wp_unique_post_slug question: the free form of slug for
 // post id (0: a new post) under parent, whose current slug is stored.
-type slugWant struct {
-	slug, stored string
-	id, parent   int64
+type SlugWant struct {
+	Slug, stored string
+	id, Parent   int64
 }
 
 // slugProbe is how many suffixed forms (slug-2 …) the first round asks
 // about with the slug itself; later rounds ask about four times more.
-const slugProbe = 8
+const SlugProbe = 8
 
 // freeSlugs answers every want: the first candidate (the slug itself unless
 // reserved, then slug-2, slug-3, …) that no other post of the scope has.
 // Candidates are looked up by equality, a round of them per statement, so
 // the statement has one plan whatever the slug (a prefix LIKE needs a plan
 // per pattern) and reads only the rows that hold a candidate.
-func freeSlugs(ctx context.Context, q querier, pt *PostType, wants []slugWant) ([]string, error) {
-	return freeSlugsFrom(ctx, q, pt, wants, 0, slugProbe)
+func freeSlugs(ctx context.Context, q Querier, pt *PostType, wants []SlugWant) ([]string, error) {
+	return freeSlugsFrom(ctx, q, pt, wants, 0, SlugProbe)
 }
 
 // freeSlugsAfterFirstRound is freeSlugs for wants whose first round of
 // candidates is known to be taken (a create's insert found them so).
-func freeSlugsAfterFirstRound(ctx context.Context, q querier, pt *PostType, wants []slugWant) ([]string, error) {
-	return freeSlugsFrom(ctx, q, pt, wants, 2+slugProbe, 4*slugProbe)
+func FreeSlugsAfterFirstRound(ctx context.Context, q Querier, pt *PostType, wants []SlugWant) ([]string, error) {
+	return freeSlugsFrom(ctx, q, pt, wants, 2+SlugProbe, 4*SlugProbe)
 }
 
 // freeSlugsFrom is freeSlugs starting at suffix from (0: the slug itself)
 // with rounds of size candidates.
-func freeSlugsFrom(ctx context.Context, q querier, pt *PostType, wants []slugWant, from, size int) ([]string, error) {
+func freeSlugsFrom(ctx context.Context, q Querier, pt *PostType, wants []SlugWant, from, size int) ([]string, error) {
 	out := make([]string, len(wants))
 	next := make([]int, len(wants)) // the next suffix to ask about; 0: the slug itself first
 	for i := range next {
@@ -227,7 +240,7 @@ func freeSlugsFrom(ctx context.Context, q querier, pt *PostType, wants []slugWan
 				continue
 			}
 			open++
-			cands = append(cands, roundCandidates(pt, w, next[i], size)...)
+			cands = append(cands, RoundCandidates(pt, w, next[i], size)...)
 		}
 		if open == 0 {
 			return out, nil
@@ -258,11 +271,11 @@ func freeSlugsFrom(ctx context.Context, q querier, pt *PostType, wants []slugWan
 			}
 			used := map[string]bool{}
 			for _, r := range taken {
-				if r.id != w.id && (!pt.Hierarchical || r.parent == w.parent) {
+				if r.id != w.id && (!pt.Hierarchical || r.parent == w.Parent) {
 					used[r.slug] = true
 				}
 			}
-			for _, c := range roundCandidates(pt, w, next[i], size) {
+			for _, c := range RoundCandidates(pt, w, next[i], size) {
 				if !used[c] {
 					out[i] = c
 					break
@@ -280,16 +293,16 @@ func freeSlugsFrom(ctx context.Context, q querier, pt *PostType, wants []slugWan
 // roundCandidates are the candidates of one round, in wp_unique_post_slug's
 // order: from 0 means the slug itself (unless WordPress never hands it out)
 // and its first size suffixed forms; otherwise size forms from slug-from.
-func roundCandidates(pt *PostType, w slugWant, from, size int) []string {
+func RoundCandidates(pt *PostType, w SlugWant, from, size int) []string {
 	out := make([]string, 0, size+1)
 	if from == 0 {
-		if !reservedSlug(w.slug, pt.Hierarchical) && !(pt == TypePost && w.slug != w.stored && dateArchiveSlug(w.slug)) {
-			out = append(out, w.slug)
+		if !ReservedSlug(w.Slug, pt.Hierarchical) && !(pt == TypePost && w.Slug != w.stored && dateArchiveSlug(w.Slug)) {
+			out = append(out, w.Slug)
 		}
 		from = 2
 	}
 	for n := from; n < from+size; n++ {
-		out = append(out, slugCandidate(w.slug, n))
+		out = append(out, SlugCandidate(w.Slug, n))
 	}
 	return out
 }
@@ -298,10 +311,10 @@ func roundCandidates(pt *PostType, w slugWant, from, size int) []string {
 // (more only when a title's first forms are all taken): get_sample_permalink
 // derives the slug from the title (the id when the title gives none), as if
 // published, made unique with wp_unique_post_slug.
-func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post) (map[int64]string, error) {
-	wants := make([]slugWant, len(posts))
+func GeneratedSlugs(ctx context.Context, q Querier, pt *PostType, posts []*Post) (map[int64]string, error) {
+	wants := make([]SlugWant, len(posts))
 	for i, p := range posts {
-		wants[i] = slugWant{slug: generatedBase(p), stored: p.Slug, id: p.ID, parent: p.Parent}
+		wants[i] = SlugWant{Slug: generatedBase(p), stored: p.Slug, id: p.ID, Parent: p.Parent}
 	}
 	slugs, err := freeSlugs(ctx, q, pt, wants)
 	if err != nil {
@@ -317,7 +330,7 @@ func generatedSlugs(ctx context.Context, q querier, pt *PostType, posts []*Post)
 // generatedBase is what get_sample_permalink starts from: the title's slug,
 // else the id.
 func generatedBase(p *Post) string {
-	if b := sanitizeTitle(p.Title); b != "" {
+	if b := SanitizeTitle(p.Title); b != "" {
 		return b
 	}
 	return strconv.FormatInt(p.ID, 10)
@@ -336,7 +349,7 @@ func dateArchiveSlug(slug string) bool {
 
 // trashedSlug is the slug WordPress gives a trashed post (…__trashed), so
 // that the original slug is free again.
-func trashedSlug(slug string) string {
+func TrashedSlug(slug string) string {
 	if slug == "" || strings.HasSuffix(slug, "__trashed") {
 		return slug
 	}
@@ -345,21 +358,21 @@ func trashedSlug(slug string) string {
 
 // addDefaultCategory gives a post without a category the default one, as
 // wp_insert_post does (when that category exists).
-func addDefaultCategory(ctx context.Context, q querier, postID int64) error {
+func AddDefaultCategory(ctx context.Context, q Querier, postID int64) error {
 	// the default_category setting (settings.go) wins over WordPress's 1
 	if _, err := q.Exec(ctx, `WITH d AS (SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings
 			WHERE name = 'default_category'), $2::bigint) AS id)
 		INSERT INTO term_relationships (post_id, term_id)
 		SELECT $1, d.id FROM d WHERE NOT EXISTS (SELECT 1 FROM term_relationships r JOIN terms t ON t.id = r.term_id
 			WHERE r.post_id = $1 AND t.taxonomy = 'category')
-		AND EXISTS (SELECT 1 FROM terms WHERE id = d.id AND taxonomy = 'category')`, postID, defaultCategoryID); err != nil {
+		AND EXISTS (SELECT 1 FROM terms WHERE id = d.id AND taxonomy = 'category')`, postID, DefaultCategoryID); err != nil {
 		return fmt.Errorf("add the default category to post %d: %w", postID, err)
 	}
 	return nil
 }
 
 // setPostSlug stores a post's slug alone.
-func setPostSlug(ctx context.Context, q querier, id int64, slug string) error {
+func SetPostSlug(ctx context.Context, q Querier, id int64, slug string) error {
 	if _, err := q.Exec(ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, id, slug); err != nil {
 		return fmt.Errorf("set the slug of post %d: %w", id, err)
 	}
@@ -367,7 +380,7 @@ func setPostSlug(ctx context.Context, q querier, id int64, slug string) error {
 }
 
 // deleteRevision removes one revision or autosave.
-func deleteRevision(ctx context.Context, q querier, id int64) error {
+func DeleteRevision(ctx context.Context, q Querier, id int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("delete revision %d: %w", id, err)
 	}
@@ -375,8 +388,8 @@ func deleteRevision(ctx context.Context, q querier, id int64) error {
 }
 
 // listAutosaveRows reads every autosave of parent, newest first.
-func listAutosaveRows(ctx context.Context, q querier, parent int64) ([]*Post, error) {
-	rows, err := q.Query(ctx, "SELECT "+postColumns+" FROM posts p"+lateralsFor(&PostType{})+
+func ListAutosaveRows(ctx context.Context, q Querier, parent int64) ([]*Post, error) {
+	rows, err := q.Query(ctx, "SELECT "+PostColumns+" FROM posts p"+LateralsFor(&PostType{})+
 		` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent)
 	if err != nil {
 		return nil, fmt.Errorf("list autosaves of post %d: %w", parent, err)
@@ -384,7 +397,7 @@ func listAutosaveRows(ctx context.Context, q querier, parent int64) ([]*Post, er
 	defer rows.Close()
 	var out []*Post
 	for rows.Next() {
-		p, err := scanPost(rows)
+		p, err := ScanPost(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list autosaves of post %d: %w", parent, err)
 		}
@@ -397,7 +410,7 @@ func listAutosaveRows(ctx context.Context, q querier, parent int64) ([]*Post, er
 }
 
 // updateAutosave overwrites an autosave's text, date and author with rev's.
-func updateAutosave(ctx context.Context, q querier, rev *Post) error {
+func UpdateAutosave(ctx context.Context, q Querier, rev *Post) error {
 	if _, err := q.Exec(ctx, `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
 		date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,
 		rev.Footnotes, rev.ModifiedGMT, rev.Author); err != nil {

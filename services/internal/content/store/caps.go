@@ -1,4 +1,4 @@
-package content
+package store
 
 import "siteplane.dev/services/internal/platform/identity"
 
@@ -13,7 +13,7 @@ func (p *Post) ownedBy(who identity.Identity) bool {
 }
 
 // canEdit is edit_post.
-func canEdit(who identity.Identity, pt *PostType, p *Post) bool {
+func CanEdit(who identity.Identity, pt *PostType, p *Post) bool {
 	c := pt.Caps
 	if p.ownedBy(who) {
 		switch {
@@ -38,7 +38,7 @@ func canEdit(who identity.Identity, pt *PostType, p *Post) bool {
 }
 
 // canDelete is delete_post.
-func canDelete(who identity.Identity, pt *PostType, p *Post) bool {
+func CanDelete(who identity.Identity, pt *PostType, p *Post) bool {
 	c := pt.Caps
 	if p.ownedBy(who) {
 		switch {
@@ -72,13 +72,13 @@ func canReadMeta(who identity.Identity, pt *PostType, p *Post) bool {
 	case p.Status == "private":
 		return who.Can(pt.Caps.ReadPrivate)
 	}
-	return canEdit(who, pt, p)
+	return CanEdit(who, pt, p)
 }
 
 // canRead is the REST controller's check_read_permission: anyone reads
 // published posts; other statuses need read_post. Blocks need read_post
 // even when published (WP_REST_Blocks_Controller).
-func canRead(who identity.Identity, pt *PostType, p *Post) bool {
+func CanRead(who identity.Identity, pt *PostType, p *Post) bool {
 	if pt == TypeBlock && !canReadMeta(who, pt, p) {
 		return false
 	}

@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"time"
@@ -55,7 +55,7 @@ type Post struct {
 }
 
 // termsOf returns the ids of the post's terms in taxonomy tax.
-func (p *Post) termsOf(tax *Taxonomy) []int64 {
+func (p *Post) TermsOf(tax *Taxonomy) []int64 {
 	out := []int64{}
 	for i, id := range p.TermIDs {
 		if p.TermTaxonomies[i] == tax.Name {
@@ -67,7 +67,7 @@ func (p *Post) termsOf(tax *Taxonomy) []int64 {
 
 // postColumns is the select list matching scanPost. The lateral joins "tr"
 // and "rv" must be present in the FROM clause (see postFrom).
-const postColumns = `p.id, p.xmin, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
+const PostColumns = `p.id, p.xmin, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
  p.title, p.content, p.excerpt, p.password, p.parent, p.menu_order, p.comment_status, p.ping_status, p.format,
  p.sticky, p.template, p.featured_media, p.footnotes, p.sync_status, p.autosave, p.trash_status,
  tr.ids, tr.taxes, tr.slugs, rv.n, rv.latest, anc.path`
@@ -81,32 +81,32 @@ const (
    COALESCE(array_agg(t.taxonomy ORDER BY lower(t.name), t.id), '{}') AS taxes,
    COALESCE(array_agg(t.slug ORDER BY lower(t.name), t.id), '{}') AS slugs
    FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr`
-	revisionsLateral = `
+	RevisionsLateral = `
  CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest
    FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv`
-	ancestorsLateral = `
+	AncestorsLateral = `
  CROSS JOIN LATERAL (SELECT COALESCE((WITH RECURSIVE a(id, parent, slug, depth) AS (
      SELECT y.id, y.parent, y.slug, 1 FROM posts y WHERE y.id = p.parent AND p.type = 'page'
      UNION ALL SELECT y.id, y.parent, y.slug, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 32)
    SELECT string_agg(a.slug, '/' ORDER BY a.depth DESC) FROM a), '') AS path) anc`
 	// noAncestors stands in for ancestorsLateral where no page can appear,
 	// keeping the statement (and its planning) small.
-	noAncestors = `
+	NoAncestors = `
  CROSS JOIN (SELECT ''::text AS path) anc`
 )
 
 // postFrom reads a post of any type with everything postColumns lists.
-const postFrom = " FROM posts p" + termsLateral + revisionsLateral + ancestorsLateral
+const PostFrom = " FROM posts p" + termsLateral + RevisionsLateral + AncestorsLateral
 
 // lateralsFor is the joins for posts of type pt only.
-func lateralsFor(pt *PostType) string {
+func LateralsFor(pt *PostType) string {
 	if pt.Hierarchical {
-		return termsLateral + revisionsLateral + ancestorsLateral
+		return termsLateral + RevisionsLateral + AncestorsLateral
 	}
-	return termsLateral + revisionsLateral + noAncestors
+	return termsLateral + RevisionsLateral + NoAncestors
 }
 
-func scanPost(row pgx.Row, extra ...any) (*Post, error) {
+func ScanPost(row pgx.Row, extra ...any) (*Post, error) {
 	p := &Post{}
 	dest := []any{&p.ID, &p.Xmin, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,
 		&p.Title, &p.Content, &p.Excerpt, &p.Password, &p.Parent, &p.MenuOrder, &p.CommentStatus, &p.PingStatus,

@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // menuItem is a nav_menu_item post with what WordPress keeps in its
 // _menu_item_* meta (the menu_items table).
-type menuItem struct {
+type MenuItem struct {
 	Post       *Post
 	ItemType   string // taxonomy, post_type, post_type_archive, custom
 	Object     string
@@ -23,8 +23,8 @@ type menuItem struct {
 }
 
 // menuID is the item's nav_menu term (0 when unassigned).
-func (m *menuItem) menuID() int64 {
-	if ids := m.Post.termsOf(Menu); len(ids) > 0 {
+func (m *MenuItem) MenuID() int64 {
+	if ids := m.Post.TermsOf(Menu); len(ids) > 0 {
 		return ids[0]
 	}
 	return 0
@@ -32,7 +32,7 @@ func (m *menuItem) menuID() int64 {
 
 const menuItemColumns = `item_type, object, object_id, item_parent, target, url, classes, xfn`
 
-func scanMenuExtras(row pgx.Row, m *menuItem, id *int64) error {
+func scanMenuExtras(row pgx.Row, m *MenuItem, id *int64) error {
 	dest := []any{&m.ItemType, &m.Object, &m.ObjectID, &m.ItemParent, &m.Target, &m.URL, &m.Classes, &m.XFN}
 	if id != nil {
 		dest = append([]any{id}, dest...)
@@ -42,15 +42,15 @@ func scanMenuExtras(row pgx.Row, m *menuItem, id *int64) error {
 
 // getMenuItem reads a menu item; nil when id is no menu item. lock takes
 // the row for an update.
-func getMenuItem(ctx context.Context, q querier, id int64, lock bool) (*menuItem, error) {
-	p, err := getPostAs(ctx, q, id, lock, MenuItemType)
+func GetMenuItem(ctx context.Context, q Querier, id int64, lock bool) (*MenuItem, error) {
+	p, err := GetPostAs(ctx, q, id, lock, MenuItemType)
 	if err != nil || p == nil || p.Type != MenuItemType.Name {
 		return nil, err
 	}
-	m := &menuItem{Post: p}
+	m := &MenuItem{Post: p}
 	err = scanMenuExtras(q.QueryRow(ctx, "SELECT "+menuItemColumns+" FROM menu_items WHERE post_id = $1", id), m, nil)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return &menuItem{Post: p, ItemType: "custom", Object: "custom"}, nil
+		return &MenuItem{Post: p, ItemType: "custom", Object: "custom"}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("select menu item %d: %w", id, err)
@@ -59,12 +59,12 @@ func getMenuItem(ctx context.Context, q querier, id int64, lock bool) (*menuItem
 }
 
 // menuItemsOf adds the menu_items rows to a page of posts, in one query.
-func menuItemsOf(ctx context.Context, q querier, posts []*Post) ([]*menuItem, error) {
-	out := make([]*menuItem, len(posts))
+func MenuItemsOf(ctx context.Context, q Querier, posts []*Post) ([]*MenuItem, error) {
+	out := make([]*MenuItem, len(posts))
 	idx := make(map[int64]int, len(posts))
 	ids := make([]int64, len(posts))
 	for i, p := range posts {
-		out[i] = &menuItem{Post: p, ItemType: "custom", Object: "custom"}
+		out[i] = &MenuItem{Post: p, ItemType: "custom", Object: "custom"}
 		idx[p.ID], ids[i] = i, p.ID
 	}
 	if len(ids) == 0 {
@@ -77,7 +77,7 @@ func menuItemsOf(ctx context.Context, q querier, posts []*Post) ([]*menuItem, er
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		m := &menuItem{}
+		m := &MenuItem{}
 		if err := scanMenuExtras(rows, m, &id); err != nil {
 			return nil, fmt.Errorf("select menu items: %w", err)
 		}
@@ -91,18 +91,18 @@ func menuItemsOf(ctx context.Context, q querier, posts []*Post) ([]*menuItem, er
 }
 
 // saveMenuItem writes the item's menu_items row (insert or replace).
-func saveMenuItem(ctx context.Context, q querier, m *menuItem) error {
+func SaveMenuItem(ctx context.Context, q Querier, m *MenuItem) error {
 	_, err := q.Exec(ctx, `INSERT INTO menu_items (post_id, `+menuItemColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
 		ON CONFLICT (post_id) DO UPDATE SET item_type=$2, object=$3, object_id=$4, item_parent=$5, target=$6, url=$7,
 		classes=$8, xfn=$9`, m.Post.ID, m.ItemType, m.Object, m.ObjectID, m.ItemParent, m.Target, m.URL,
-		nonNil(m.Classes), nonNil(m.XFN))
+		NonNil(m.Classes), NonNil(m.XFN))
 	if err != nil {
 		return fmt.Errorf("save menu item %d: %w", m.Post.ID, err)
 	}
 	return nil
 }
 
-func nonNil(s []string) []string {
+func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -111,13 +111,13 @@ func nonNil(s []string) []string {
 
 // menuObjects is what menu items reference, loaded for a page of items in
 // two queries: the posts (with what their permalink needs) and the terms.
-type menuObjects struct {
-	posts map[int64]*Post
-	terms map[int64]*Term
+type MenuObjects struct {
+	Posts map[int64]*Post
+	Terms map[int64]*Term
 }
 
-func loadMenuObjects(ctx context.Context, q querier, items []*menuItem) (*menuObjects, error) {
-	objs := &menuObjects{posts: map[int64]*Post{}, terms: map[int64]*Term{}}
+func LoadMenuObjects(ctx context.Context, q Querier, items []*MenuItem) (*MenuObjects, error) {
+	objs := &MenuObjects{Posts: map[int64]*Post{}, Terms: map[int64]*Term{}}
 	var postIDs, termIDs []int64
 	for _, m := range items {
 		switch m.ItemType {
@@ -128,17 +128,17 @@ func loadMenuObjects(ctx context.Context, q querier, items []*menuItem) (*menuOb
 		}
 	}
 	if len(postIDs) > 0 {
-		rows, err := q.Query(ctx, "SELECT "+postColumns+postFrom+" WHERE p.id = ANY($1)", postIDs)
+		rows, err := q.Query(ctx, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1)", postIDs)
 		if err != nil {
 			return nil, fmt.Errorf("select menu item objects: %w", err)
 		}
 		for rows.Next() {
-			p, err := scanPost(rows)
+			p, err := ScanPost(rows)
 			if err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("select menu item objects: %w", err)
 			}
-			objs.posts[p.ID] = p
+			objs.Posts[p.ID] = p
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -156,7 +156,7 @@ func loadMenuObjects(ctx context.Context, q querier, items []*menuItem) (*menuOb
 				rows.Close()
 				return nil, fmt.Errorf("select menu item terms: %w", err)
 			}
-			objs.terms[t.ID] = t
+			objs.Terms[t.ID] = t
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -167,7 +167,7 @@ func loadMenuObjects(ctx context.Context, q querier, items []*menuItem) (*menuOb
 }
 
 // termByID reads a term of any taxonomy; nil when absent.
-func termByID(ctx context.Context, q querier, id int64) (*Term, error) {
+func TermByID(ctx context.Context, q Querier, id int64) (*Term, error) {
 	t, err := scanTerm(q.QueryRow(ctx, "SELECT "+termColumns+" FROM terms t WHERE t.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -180,7 +180,7 @@ func termByID(ctx context.Context, q querier, id int64) (*Term, error) {
 
 // deleteMenuItems removes the items of a menu (and their autosaves), as
 // wp_delete_nav_menu does before the menu term goes.
-func deleteMenuItems(ctx context.Context, q querier, menu int64) error {
+func DeleteMenuItems(ctx context.Context, q Querier, menu int64) error {
 	_, err := q.Exec(ctx, `WITH items AS (
 		SELECT p.id FROM posts p JOIN term_relationships r ON r.post_id = p.id
 		WHERE r.term_id = $1 AND p.type = 'nav_menu_item')
@@ -189,4 +189,19 @@ func deleteMenuItems(ctx context.Context, q querier, menu int64) error {
 		return fmt.Errorf("delete items of menu %d: %w", menu, err)
 	}
 	return nil
+}
+
+// SetMenu records the menu the write assigns (written by saveMenuItemAll).
+func (m *MenuItem) SetMenu(id int64) {
+	var ids []int64
+	var taxes, slugs []string
+	for i, t := range m.Post.TermIDs {
+		if m.Post.TermTaxonomies[i] != Menu.Name {
+			ids, taxes, slugs = append(ids, t), append(taxes, m.Post.TermTaxonomies[i]), append(slugs, m.Post.TermSlugs[i])
+		}
+	}
+	if id != 0 {
+		ids, taxes, slugs = append(ids, id), append(taxes, Menu.Name), append(slugs, "")
+	}
+	m.Post.TermIDs, m.Post.TermTaxonomies, m.Post.TermSlugs = ids, taxes, slugs
 }

@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"strings"
@@ -13,8 +13,8 @@ const maxSlugLength = 200
 // sanitizeTitle is sanitize_title (sanitize_title_with_dashes): tags and
 // accents removed, lower case, whitespace and dots become dashes, other
 // punctuation is dropped, dashes collapsed and trimmed.
-func sanitizeTitle(s string) string {
-	s = stripTags(s, "")
+func SanitizeTitle(s string) string {
+	s = StripTags(s, "")
 	var b strings.Builder
 	for _, r := range norm.NFD.String(s) {
 		switch {
@@ -43,7 +43,7 @@ func sanitizeTitle(s string) string {
 
 // reservedSlug reports slugs WordPress never hands out for a post type
 // (feed names and embed; for hierarchical types also page<N> and numbers).
-func reservedSlug(slug string, hierarchical bool) bool {
+func ReservedSlug(slug string, hierarchical bool) bool {
 	switch slug {
 	case "feed", "rdf", "rss", "rss2", "atom", "embed":
 		return true
@@ -59,11 +59,11 @@ func reservedSlug(slug string, hierarchical bool) bool {
 
 // slugCandidate returns base with the suffix -n (n ≥ 2), keeping the
 // whole within maxSlugLength.
-func slugCandidate(base string, n int) string {
+func SlugCandidate(base string, n int) string {
 	if n < 2 {
 		return truncateSlug(base, maxSlugLength)
 	}
-	suffix := "-" + itoa(int64(n))
+	suffix := "-" + Itoa(int64(n))
 	return truncateSlug(base, maxSlugLength-len(suffix)) + suffix
 }
 

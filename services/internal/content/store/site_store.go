@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -22,15 +22,15 @@ const noRevisions = `
 
 // pageByPath finds the page at a nested path ("parent/child") among
 // published and private pages; nil when none.
-func pageByPath(ctx context.Context, q querier, ancestors, slug string) (*Post, error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + ancestorsLateral +
+func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
 		" WHERE p.type = 'page' AND p.slug = $1 AND anc.path = $2 AND p.status = ANY($3) ORDER BY p.id LIMIT 1"
 	return scanOne(q.QueryRow(ctx, sql, slug, ancestors, siteStatuses), "page "+slug)
 }
 
 // postBySlug finds a published or private post by slug; nil when none.
-func postBySlug(ctx context.Context, q querier, slug string) (*Post, error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + noAncestors +
+func PostBySlug(ctx context.Context, q Querier, slug string) (*Post, error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + NoAncestors +
 		" WHERE p.type = 'post' AND p.slug = $1 AND p.status = ANY($2) ORDER BY p.id LIMIT 1"
 	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
 }
@@ -38,8 +38,8 @@ func postBySlug(ctx context.Context, q querier, slug string) (*Post, error) {
 // singularBySlug finds, in one statement, the page at a nested path and
 // (when withPost: a one-segment path) the post of that slug, each the
 // oldest of its kind; nil for either when there is none.
-func singularBySlug(ctx context.Context, q querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + termsLateral + noRevisions + ancestorsLateral +
+func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
 		" WHERE p.slug = $1 AND p.status = ANY($3) AND ((p.type = 'page' AND anc.path = $2) OR (p.type = 'post' AND $4)) ORDER BY p.id"
 	rows, err := q.Query(ctx, sql, slug, ancestors, siteStatuses, withPost)
 	if err != nil {
@@ -47,7 +47,7 @@ func singularBySlug(ctx context.Context, q querier, ancestors, slug string, with
 	}
 	defer rows.Close()
 	for rows.Next() {
-		p, err := scanPost(rows)
+		p, err := ScanPost(rows)
 		if err != nil {
 			return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
 		}
@@ -66,12 +66,12 @@ func singularBySlug(ctx context.Context, q querier, ancestors, slug string, with
 
 // adjacentPosts reads the published posts just before (older) and after
 // (newer) p by date, in one statement; nil for either when there is none.
-func adjacentPosts(ctx context.Context, q querier, p *Post) (prev, next *Post, err error) {
-	sql := "SELECT " + postColumns + ", x.dir FROM (" +
+func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, err error) {
+	sql := "SELECT " + PostColumns + ", x.dir FROM (" +
 		"(SELECT id, 0 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt < $1 AND id <> $2 ORDER BY date_gmt DESC, id DESC LIMIT 1)" +
 		" UNION ALL " +
 		"(SELECT id, 1 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt > $1 AND id <> $2 ORDER BY date_gmt, id LIMIT 1)" +
-		") x JOIN posts p ON p.id = x.id" + termsLateral + noRevisions + noAncestors
+		") x JOIN posts p ON p.id = x.id" + termsLateral + noRevisions + NoAncestors
 	rows, err := q.Query(ctx, sql, p.DateGMT, p.ID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
@@ -79,7 +79,7 @@ func adjacentPosts(ctx context.Context, q querier, p *Post) (prev, next *Post, e
 	defer rows.Close()
 	for rows.Next() {
 		var dir int
-		row, err := scanPost(rows, &dir)
+		row, err := ScanPost(rows, &dir)
 		if err != nil {
 			return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
 		}
@@ -96,7 +96,7 @@ func adjacentPosts(ctx context.Context, q querier, p *Post) (prev, next *Post, e
 }
 
 func scanOne(row pgx.Row, what string) (*Post, error) {
-	p, err := scanPost(row)
+	p, err := ScanPost(row)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -107,7 +107,7 @@ func scanOne(row pgx.Row, what string) (*Post, error) {
 }
 
 // termBySlug reads a term of tax by slug; nil when none.
-func termBySlug(ctx context.Context, q querier, tax *Taxonomy, slug string) (*Term, error) {
+func TermBySlug(ctx context.Context, q Querier, tax *Taxonomy, slug string) (*Term, error) {
 	t := &Term{}
 	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug, description FROM terms WHERE taxonomy = $1 AND slug = $2`, tax.Name, slug).
 		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description)
@@ -121,7 +121,7 @@ func termBySlug(ctx context.Context, q querier, tax *Taxonomy, slug string) (*Te
 }
 
 // termNames maps term ids to name and slug (the post-terms block).
-func termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, error) {
+func TermNames(ctx context.Context, q Querier, ids []int64) (map[int64]*Term, error) {
 	out := map[int64]*Term{}
 	if len(ids) == 0 {
 		return out, nil
@@ -143,7 +143,7 @@ func termNames(ctx context.Context, q querier, ids []int64) (map[int64]*Term, er
 
 // publicTerms lists the terms of tax that have published posts (the
 // sitemap), by name.
-func publicTerms(ctx context.Context, q querier, tax *Taxonomy) ([]*Term, error) {
+func PublicTerms(ctx context.Context, q Querier, tax *Taxonomy) ([]*Term, error) {
 	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND EXISTS (
  SELECT 1 FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = t.id AND p.status = 'publish') ORDER BY t.name, t.id`, tax.Name)
 	if err != nil {
@@ -165,19 +165,19 @@ func publicTerms(ctx context.Context, q querier, tax *Taxonomy) ([]*Term, error)
 // theme's stored templates and parts, and the user's global styles — in
 // one statement.
 type themeRows struct {
-	templates map[string]string // slug → content
-	parts     map[string]string
-	styles    string // the global styles post's content, "" when none
+	Templates map[string]string // slug → content
+	Parts     map[string]string
+	Styles    string // the global styles post's content, "" when none
 }
 
-func loadThemeRows(ctx context.Context, q querier, stylesheet string) (*themeRows, error) {
+func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRows, error) {
 	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
- type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, globalStylesType)
+ type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, GlobalStylesType)
 	if err != nil {
 		return nil, fmt.Errorf("load theme rows: %w", err)
 	}
 	defer rows.Close()
-	out := &themeRows{templates: map[string]string{}, parts: map[string]string{}}
+	out := &themeRows{Templates: map[string]string{}, Parts: map[string]string{}}
 	for rows.Next() {
 		var typ, slug, content string
 		if err := rows.Scan(&typ, &slug, &content); err != nil {
@@ -185,12 +185,12 @@ func loadThemeRows(ctx context.Context, q querier, stylesheet string) (*themeRow
 		}
 		switch typ {
 		case "wp_template":
-			out.templates[slug] = content
+			out.Templates[slug] = content
 		case "wp_template_part":
-			out.parts[slug] = content
+			out.Parts[slug] = content
 		default:
-			if out.styles == "" {
-				out.styles = content
+			if out.Styles == "" {
+				out.Styles = content
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package content
+package store
 
 // PostType describes one WordPress post type served by this service: what it
 // supports decides its fields, its query parameters and its capabilities.
@@ -33,27 +33,27 @@ type Caps struct {
 	DeletePrivate                                                    string
 }
 
-var postCaps = Caps{Read: "read", Create: "edit_posts", EditPosts: "edit_posts", EditOthers: "edit_others_posts",
+var PostCaps = Caps{Read: "read", Create: "edit_posts", EditPosts: "edit_posts", EditOthers: "edit_others_posts",
 	EditPublished: "edit_published_posts", EditPrivate: "edit_private_posts", Publish: "publish_posts",
 	ReadPrivate: "read_private_posts", DeletePosts: "delete_posts", DeleteOthers: "delete_others_posts",
 	DeletePublished: "delete_published_posts", DeletePrivate: "delete_private_posts"}
 
-var pageCaps = Caps{Read: "read", Create: "edit_pages", EditPosts: "edit_pages", EditOthers: "edit_others_pages",
+var PageCaps = Caps{Read: "read", Create: "edit_pages", EditPosts: "edit_pages", EditOthers: "edit_others_pages",
 	EditPublished: "edit_published_pages", EditPrivate: "edit_private_pages", Publish: "publish_pages",
 	ReadPrivate: "read_private_pages", DeletePosts: "delete_pages", DeleteOthers: "delete_others_pages",
 	DeletePublished: "delete_published_pages", DeletePrivate: "delete_private_pages"}
 
 // wp_block: post capabilities, but reading needs edit_posts and creating
 // needs publish_posts (create_initial_post_types).
-var blockCaps = func() Caps {
-	c := postCaps
+var BlockCaps = func() Caps {
+	c := PostCaps
 	c.Read = "edit_posts"
 	c.Create = "publish_posts"
 	return c
 }()
 
 // wp_navigation: every capability is edit_theme_options except read.
-var navigationCaps = Caps{Read: "read", Create: "edit_theme_options", EditPosts: "edit_theme_options",
+var NavigationCaps = Caps{Read: "read", Create: "edit_theme_options", EditPosts: "edit_theme_options",
 	EditOthers: "edit_theme_options", EditPublished: "edit_theme_options", EditPrivate: "edit_theme_options",
 	Publish: "edit_theme_options", ReadPrivate: "edit_theme_options", DeletePosts: "edit_theme_options",
 	DeleteOthers: "edit_theme_options", DeletePublished: "edit_theme_options", DeletePrivate: "edit_theme_options"}
@@ -88,40 +88,40 @@ var Taxonomies = []*Taxonomy{Category, Tag, Menu, PatternCategory}
 var (
 	TypePost = &PostType{Name: "post", Base: "posts", Author: true, Excerpt: true, Comments: true, Thumbnail: true,
 		Formats: true, Sticky: true, Public: true, Footnotes: true, RenderedText: true, DefaultCommentStatus: "open",
-		Taxonomies: []*Taxonomy{Category, Tag}, Caps: postCaps}
+		Taxonomies: []*Taxonomy{Category, Tag}, Caps: PostCaps}
 	TypePage = &PostType{Name: "page", Base: "pages", Hierarchical: true, PageAttributes: true, Author: true,
 		Excerpt: true, Comments: true, Thumbnail: true, Public: true, Footnotes: true, RenderedText: true,
-		DefaultCommentStatus: "closed", Caps: pageCaps}
+		DefaultCommentStatus: "closed", Caps: PageCaps}
 	TypeBlock = &PostType{Name: "wp_block", Base: "blocks", Excerpt: true, Footnotes: true, SyncStatus: true,
-		DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{PatternCategory}, Caps: blockCaps}
+		DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{PatternCategory}, Caps: BlockCaps}
 	TypeNavigation = &PostType{Name: "wp_navigation", Base: "navigation", RenderedText: true, EmbedContent: true,
-		DefaultCommentStatus: "closed", Caps: navigationCaps}
+		DefaultCommentStatus: "closed", Caps: NavigationCaps}
 )
 
 // PostTypes lists the served types in route order.
 var PostTypes = []*PostType{TypePost, TypePage, TypeBlock, TypeNavigation}
 
 // Statuses a post can be written with.
-var writeStatuses = []string{"publish", "future", "draft", "pending", "private"}
+var WriteStatuses = []string{"publish", "future", "draft", "pending", "private"}
 
 // Statuses accepted by the collection status filter (seed §3).
-var filterStatuses = []string{"publish", "future", "draft", "pending", "private", "trash", "auto-draft", "inherit",
+var FilterStatuses = []string{"publish", "future", "draft", "pending", "private", "trash", "auto-draft", "inherit",
 	"request-pending", "request-confirmed", "request-failed", "request-completed", "any"}
 
 // Post formats (seed §2.2).
-var formats = []string{"standard", "aside", "chat", "gallery", "link", "image", "quote", "status", "video", "audio"}
+var Formats = []string{"standard", "aside", "chat", "gallery", "link", "image", "quote", "status", "video", "audio"}
 
 // MenuItemType is nav_menu_item. It is not in PostTypes: its routes, fields
 // and writes are this file's; the collection query, the autosaves and the
 // capability checks are the posts'.
 var MenuItemType = &PostType{Name: "nav_menu_item", Base: "menu-items", PageAttributes: true,
-	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: navigationCaps}
+	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: NavigationCaps}
 
 // defaultCategoryID is WordPress's default_category option: the
 // "Uncategorized" category the schema is installed with.
-const defaultCategoryID = 1
+const DefaultCategoryID = 1
 
-func typeByName(name string) *PostType {
+func TypeByName(name string) *PostType {
 	for _, pt := range PostTypes {
 		if pt.Name == name {
 			return pt

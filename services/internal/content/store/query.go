@@ -1,11 +1,11 @@
-package content
+package store
 
 import (
 	"slices"
 	"strings"
 	"time"
 
-	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // ListQuery is a validated posts-collection request (seed §4.6, §4.7).
@@ -51,9 +51,9 @@ type TaxClause struct {
 }
 
 // sqlBuilder collects positional arguments.
-type sqlBuilder struct {
-	args  []any
-	where []string
+type SQLBuilder struct {
+	Args  []any
+	Where []string
 	// candidates are the conditions a trigram search narrows posts by
 	// (searchClause); from reads the posts through them first
 	candidates []string
@@ -65,44 +65,44 @@ type sqlBuilder struct {
 // (applied outside) from joining the index scan: the plan is then the same
 // whatever the words (see searchClause), so PostgreSQL keeps one generic
 // plan per connection instead of planning each search anew.
-func (b *sqlBuilder) from() string {
+func (b *SQLBuilder) From() string {
 	if len(b.candidates) == 0 {
 		return "posts p"
 	}
 	return "(SELECT * FROM posts p WHERE " + strings.Join(b.candidates, " AND ") + " OFFSET 0) p"
 }
 
-func (b *sqlBuilder) arg(v any) string {
-	b.args = append(b.args, v)
-	return "$" + itoa(int64(len(b.args)))
+func (b *SQLBuilder) Arg(v any) string {
+	b.Args = append(b.Args, v)
+	return "$" + Itoa(int64(len(b.Args)))
 }
 
-func (b *sqlBuilder) add(cond string) { b.where = append(b.where, cond) }
+func (b *SQLBuilder) Add(cond string) { b.Where = append(b.Where, cond) }
 
 // anyOf keeps the rows whose col is one of list; an empty list (a filter
 // the client did not send) keeps every row.
-func anyOf[T any](b *sqlBuilder, col string, list []T) {
+func anyOf[T any](b *SQLBuilder, col string, list []T) {
 	if len(list) > 0 {
-		b.add(col + " = ANY(" + b.arg(list) + ")")
+		b.Add(col + " = ANY(" + b.Arg(list) + ")")
 	}
 }
 
 // noneOf drops the rows whose col is one of list; an empty list drops none.
-func noneOf[T any](b *sqlBuilder, col string, list []T) {
+func noneOf[T any](b *SQLBuilder, col string, list []T) {
 	if len(list) > 0 {
-		b.add(col + " <> ALL(" + b.arg(list) + ")")
+		b.Add(col + " <> ALL(" + b.Arg(list) + ")")
 	}
 }
 
 // likeEscape escapes LIKE wildcards (backslash is PostgreSQL's default escape).
-func likeEscape(s string) string {
+func LikeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // searchTerms splits a search like WP_Query::parse_search: quoted phrases
 // stay whole, other words are separate terms; more than maxSearchTerms
 // make the whole search one term.
-func searchTerms(search string) []string {
+func SearchTerms(search string) []string {
 	var terms []string
 	s := search
 	for len(s) > 0 {
@@ -146,8 +146,8 @@ var searchColumnSQL = map[string]string{"post_title": "p.title", "post_excerpt":
 // parameters than PostgreSQL takes).
 const maxSearchTerms = 9
 
-func (b *sqlBuilder) searchClause(q *ListQuery) {
-	terms := searchTerms(q.Search)
+func (b *SQLBuilder) SearchClause(q *ListQuery) {
+	terms := SearchTerms(q.Search)
 	if len(terms) == 0 {
 		return
 	}
@@ -161,11 +161,11 @@ func (b *sqlBuilder) searchClause(q *ListQuery) {
 		if neg {
 			term = term[1:]
 		}
-		pattern := likeEscape(term)
+		pattern := LikeEscape(term)
 		if !q.Exact {
 			pattern = "%" + pattern + "%"
 		}
-		a := b.arg(pattern)
+		a := b.Arg(pattern)
 		if !neg && !q.Exact {
 			// Narrows the candidates through the trigram index (migration
 			// 0201): a match in any column is a match in the three together.
@@ -193,20 +193,20 @@ func (b *sqlBuilder) searchClause(q *ListQuery) {
 			}
 		}
 		if neg {
-			b.add("(" + strings.Join(parts, " AND ") + ")")
+			b.Add("(" + strings.Join(parts, " AND ") + ")")
 		} else {
-			b.add("(" + strings.Join(parts, " OR ") + ")")
+			b.Add("(" + strings.Join(parts, " OR ") + ")")
 		}
 	}
 	if q.ExcludeProtected {
-		b.add("p.password = ''")
+		b.Add("p.password = ''")
 	}
 }
 
 // termSet is SQL for the ids of terms (of one taxonomy), optionally with
 // all their descendants.
-func (b *sqlBuilder) termSet(c TaxClause) string {
-	ids, tax := b.arg(c.Terms), b.arg(c.Tax.Name)
+func (b *SQLBuilder) termSet(c TaxClause) string {
+	ids, tax := b.Arg(c.Terms), b.Arg(c.Tax.Name)
 	if c.IncludeChildren {
 		return "(WITH RECURSIVE d AS (SELECT id FROM terms WHERE id = ANY(" + ids + ") AND taxonomy = " + tax +
 			" UNION SELECT t.id FROM terms t JOIN d ON t.parent = d.id) SELECT id FROM d)"
@@ -216,7 +216,7 @@ func (b *sqlBuilder) termSet(c TaxClause) string {
 
 // taxClauseSQL follows WP_Tax_Query: IN matches any term (no valid term →
 // no result), AND needs every term, NOT IN excludes posts with any term.
-func (b *sqlBuilder) taxClauseSQL(c TaxClause) string {
+func (b *SQLBuilder) taxClauseSQL(c TaxClause) string {
 	set := b.termSet(c)
 	switch c.Operator {
 	case "AND":
@@ -230,33 +230,33 @@ func (b *sqlBuilder) taxClauseSQL(c TaxClause) string {
 }
 
 // where builds the filter of a collection query.
-func (b *sqlBuilder) filters(q *ListQuery) {
-	b.add("p.type = " + b.arg(q.Type.Name))
+func (b *SQLBuilder) filters(q *ListQuery) {
+	b.Add("p.type = " + b.Arg(q.Type.Name))
 	anyStatus := slices.Contains(q.Statuses, "any")
 	switch {
 	case anyStatus:
-		b.add("p.status NOT IN ('trash', 'auto-draft')")
+		b.Add("p.status NOT IN ('trash', 'auto-draft')")
 	case len(q.Statuses) == 1:
 		// an equality, not = ANY: only then can an index on (type, status,
 		// order) hand the rows over in order (PostgreSQL before 17)
-		b.add("p.status = " + b.arg(q.Statuses[0]))
+		b.Add("p.status = " + b.Arg(q.Statuses[0]))
 	default:
-		b.add("p.status = ANY(" + b.arg(q.Statuses) + ")")
+		b.Add("p.status = ANY(" + b.Arg(q.Statuses) + ")")
 	}
 	if q.Search != "" {
-		b.searchClause(q)
+		b.SearchClause(q)
 	}
 	if q.After != nil {
-		b.add("p.date_gmt > " + b.arg(*q.After))
+		b.Add("p.date_gmt > " + b.Arg(*q.After))
 	}
 	if q.Before != nil {
-		b.add("p.date_gmt < " + b.arg(*q.Before))
+		b.Add("p.date_gmt < " + b.Arg(*q.Before))
 	}
 	if q.ModifiedAfter != nil {
-		b.add("p.modified_gmt > " + b.arg(*q.ModifiedAfter))
+		b.Add("p.modified_gmt > " + b.Arg(*q.ModifiedAfter))
 	}
 	if q.ModifiedBefore != nil {
-		b.add("p.modified_gmt < " + b.arg(*q.ModifiedBefore))
+		b.Add("p.modified_gmt < " + b.Arg(*q.ModifiedBefore))
 	}
 	anyOf(b, "p.author", q.Author)
 	noneOf(b, "p.author", q.AuthorExclude)
@@ -267,7 +267,7 @@ func (b *sqlBuilder) filters(q *ListQuery) {
 	if q.MenuOrder != nil {
 		// Compared as bigint: a menu_order beyond the column's int4 matches
 		// nothing instead of failing to encode.
-		b.add("p.menu_order = " + b.arg(int64(*q.MenuOrder)) + "::bigint")
+		b.Add("p.menu_order = " + b.Arg(int64(*q.MenuOrder)) + "::bigint")
 	}
 	anyOf(b, "p.slug", q.Slugs)
 	if len(q.Tax) > 0 {
@@ -279,20 +279,20 @@ func (b *sqlBuilder) filters(q *ListQuery) {
 		if q.TaxRelation == "OR" {
 			rel = " OR "
 		}
-		b.add("(" + strings.Join(parts, rel) + ")")
+		b.Add("(" + strings.Join(parts, rel) + ")")
 	}
 	anyOf(b, "p.format", q.Formats)
 	if q.Sticky != nil {
 		if *q.Sticky {
-			b.add("p.sticky")
+			b.Add("p.sticky")
 		} else {
-			b.add("NOT p.sticky")
+			b.Add("NOT p.sticky")
 		}
 	}
 }
 
 // orderBy renders ORDER BY for q; ids break ties so pages are stable.
-func (b *sqlBuilder) orderBy(q *ListQuery) string {
+func (b *SQLBuilder) orderBy(q *ListQuery) string {
 	dir := " DESC"
 	if q.Order == "asc" {
 		dir = " ASC"
@@ -304,9 +304,9 @@ func (b *sqlBuilder) orderBy(q *ListQuery) string {
 	case "id":
 		return "p.id" + dir
 	case "include":
-		return "array_position(" + b.arg(q.Include) + "::bigint[], p.id)"
+		return "array_position(" + b.Arg(q.Include) + "::bigint[], p.id)"
 	case "include_slugs":
-		return "array_position(" + b.arg(q.Slugs) + "::text[], p.slug), p.id"
+		return "array_position(" + b.Arg(q.Slugs) + "::text[], p.slug), p.id"
 	case "modified":
 		key = "p.modified_gmt" + dir
 	case "parent":
@@ -318,7 +318,7 @@ func (b *sqlBuilder) orderBy(q *ListQuery) string {
 	case "menu_order":
 		key = "p.menu_order" + dir
 	case "relevance":
-		key = b.relevance(q) + ", p.date_gmt DESC"
+		key = b.Relevance(q) + ", p.date_gmt DESC"
 	default:
 		key = "p.date_gmt" + dir
 	}
@@ -328,8 +328,8 @@ func (b *sqlBuilder) orderBy(q *ListQuery) string {
 // relevance follows WP_Query::parse_search_order: whole search in the title
 // first, then all words in the title, any word in the title, the whole
 // search in the excerpt, then in the content.
-func (b *sqlBuilder) relevance(q *ListQuery) string {
-	terms := searchTerms(q.Search)
+func (b *SQLBuilder) Relevance(q *ListQuery) string {
+	terms := SearchTerms(q.Search)
 	var pos []string
 	for _, t := range terms {
 		if !strings.HasPrefix(t, "-") {
@@ -339,13 +339,13 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 	if len(pos) == 0 {
 		return "0::int" // a constant expression; a bare 0 would be an ORDER BY position
 	}
-	whole := b.arg("%" + likeEscape(strings.Join(pos, " ")) + "%")
+	whole := b.Arg("%" + LikeEscape(strings.Join(pos, " ")) + "%")
 	if len(pos) == 1 {
 		return "(CASE WHEN p.title ILIKE " + whole + " THEN 1 ELSE 2 END)"
 	}
 	var all, anyw []string
 	for _, t := range pos {
-		a := b.arg("%" + likeEscape(t) + "%")
+		a := b.Arg("%" + LikeEscape(t) + "%")
 		all = append(all, "p.title ILIKE "+a)
 		anyw = append(anyw, "p.title ILIKE "+a)
 	}
@@ -367,14 +367,14 @@ func (b *sqlBuilder) relevance(q *ListQuery) string {
 // from the counts the writes maintain (migration 0201) when q filters by no
 // more than type, status and one term, else counted (O(matches): searches
 // and the rarer filters).
-func listSQL(q *ListQuery) (string, []any) { return listSQLOf(q, postColumns, lateralsFor(q.Type)) }
+func ListSQL(q *ListQuery) (string, []any) { return ListSQLOf(q, PostColumns, LateralsFor(q.Type)) }
 
 // listSQLOf is listSQL reading cols of each post through laterals
 // (postColumns and lateralsFor, or versionColumns and versionLaterals): the
 // same statement but for its select list.
-func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
-	b := &sqlBuilder{}
-	offset := rest.Offset(q.Page, q.PerPage)
+func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
+	b := &SQLBuilder{}
+	offset := postgres.Offset(q.Page, q.PerPage)
 	if q.Offset != nil {
 		offset = *q.Offset
 	}
@@ -383,14 +383,14 @@ func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	// which at 100,000 posts looks far costlier than the custom plans, so it
 	// planned every execution anew (0.5 ms each); with numbers the cached
 	// generic plan wins after a few runs
-	limit, off := itoa(int64(q.PerPage)), itoa(int64(offset))
+	limit, off := Itoa(int64(q.PerPage)), Itoa(int64(offset))
 	// the filter's arguments are added only when it is used: PostgreSQL
 	// refuses a parameter the statement never mentions
 	where := ""
 	filter := func() string {
 		if where == "" {
 			b.filters(q)
-			where = strings.Join(b.where, " AND ")
+			where = strings.Join(b.Where, " AND ")
 		}
 		return where
 	}
@@ -401,16 +401,16 @@ func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 		// its matches are found once, numbered in order and counted, and
 		// PostgreSQL plans the filter once rather than twice.
 		w := filter()
-		with += "m AS MATERIALIZED (SELECT p.id, row_number() OVER (ORDER BY " + b.orderBy(q) + ") AS rn FROM " + b.from() + " WHERE " +
+		with += "m AS MATERIALIZED (SELECT p.id, row_number() OVER (ORDER BY " + b.orderBy(q) + ") AS rn FROM " + b.From() + " WHERE " +
 			w + "), "
 		inner = "SELECT id FROM m ORDER BY rn LIMIT " + limit + " OFFSET " + off
 	}
 	if inner == "" {
-		inner = b.jumpPageSQL(q, limit, offset)
+		inner = b.JumpPageSQL(q, limit, offset)
 	}
 	if inner == "" {
 		w := filter()
-		inner = "SELECT p.id FROM " + b.from() + " WHERE " + w + " ORDER BY " + b.orderBy(q) + " LIMIT " + limit + " OFFSET " + off
+		inner = "SELECT p.id FROM " + b.From() + " WHERE " + w + " ORDER BY " + b.orderBy(q) + " LIMIT " + limit + " OFFSET " + off
 	}
 	total := b.countedTotal(q)
 	if total == "" && q.Search != "" {
@@ -418,7 +418,7 @@ func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	}
 	if total == "" {
 		w := filter()
-		total = "(SELECT count(*) FROM " + b.from() + " WHERE " + w + ")"
+		total = "(SELECT count(*) FROM " + b.From() + " WHERE " + w + ")"
 	}
 	// the total: a short (or empty first) page is the last one, so its
 	// offset and length give it without counting
@@ -428,18 +428,18 @@ func listSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	if !q.StickyFirst {
 		sql := pg + " SELECT " + cols + ", " + total + ", pg.rn FROM pg JOIN posts p ON p.id = pg.id" +
 			laterals + " ORDER BY pg.rn"
-		return sql, b.args
+		return sql, b.Args
 	}
 	// the page plus the published sticky posts it lacks, in one statement;
 	// extra rows have a NULL total and rn (stickyOrder arranges them)
 	extra := "SELECT " + cols + ", NULL::bigint, NULL::bigint FROM posts p" + laterals +
-		" WHERE p.type = " + b.arg(q.Type.Name) + " AND p.status = 'publish' AND p.sticky AND p.id NOT IN (SELECT id FROM pg)"
+		" WHERE p.type = " + b.Arg(q.Type.Name) + " AND p.status = 'publish' AND p.sticky AND p.id NOT IN (SELECT id FROM pg)"
 	if len(q.Exclude) > 0 {
-		extra += " AND p.id <> ALL(" + b.arg(q.Exclude) + ")"
+		extra += " AND p.id <> ALL(" + b.Arg(q.Exclude) + ")"
 	}
 	sql := pg + " SELECT * FROM (SELECT " + cols + ", " + total + " AS total, pg.rn AS rn FROM pg JOIN posts p ON p.id = pg.id" +
 		laterals + " UNION ALL " + extra + ") u ORDER BY u.rn NULLS LAST, u.date_gmt DESC, u.id DESC"
-	return sql, b.args
+	return sql, b.Args
 }
 
 // countedOnly reports whether q filters by nothing but type, status and
@@ -460,40 +460,40 @@ func countedOnly(q *ListQuery) bool {
 }
 
 // statusSQL restricts col to q's statuses as filters does.
-func (b *sqlBuilder) statusSQL(q *ListQuery, col string) string {
+func (b *SQLBuilder) statusSQL(q *ListQuery, col string) string {
 	switch {
 	case slices.Contains(q.Statuses, "any"):
 		return col + " NOT IN ('trash', 'auto-draft')"
 	case len(q.Statuses) == 1:
-		return col + " = " + b.arg(q.Statuses[0])
+		return col + " = " + b.Arg(q.Statuses[0])
 	default:
-		return col + " = ANY(" + b.arg(q.Statuses) + ")"
+		return col + " = ANY(" + b.Arg(q.Statuses) + ")"
 	}
 }
 
 // countedTotal is SQL for the number of matches of q read from the
 // maintained counts (post_counts, term_post_counts), or "" when q filters
 // by more than they record.
-func (b *sqlBuilder) countedTotal(q *ListQuery) string {
+func (b *SQLBuilder) countedTotal(q *ListQuery) string {
 	if !countedOnly(q) {
 		return ""
 	}
 	if len(q.Tax) == 0 {
-		return "(SELECT COALESCE(sum(n), 0)::bigint FROM post_counts WHERE type = " + b.arg(q.Type.Name) + " AND " +
+		return "(SELECT COALESCE(sum(n), 0)::bigint FROM post_counts WHERE type = " + b.Arg(q.Type.Name) + " AND " +
 			b.statusSQL(q, "status") + ")"
 	}
 	c := q.Tax[0]
-	term := b.arg(c.Terms[0])
-	return "(SELECT COALESCE(sum(n), 0)::bigint FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.arg(q.Type.Name) +
+	term := b.Arg(c.Terms[0])
+	return "(SELECT COALESCE(sum(n), 0)::bigint FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.Arg(q.Type.Name) +
 		" AND " + b.statusSQL(q, "status") + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
-		" AND taxonomy = " + b.arg(c.Tax.Name) + "))"
+		" AND taxonomy = " + b.Arg(c.Tax.Name) + "))"
 }
 
 // termPageSQL reads the ids of a page of one term's posts, newest (or
 // oldest) first, from term_relationships' listing index, so that the page
 // costs its offset rather than the term's posts; "" when q is not such a
 // listing.
-func (b *sqlBuilder) termPageSQL(q *ListQuery, limit, off string) string {
+func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string) string {
 	if !countedOnly(q) || len(q.Tax) != 1 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
 		(q.OrderBy != "" && q.OrderBy != "date") {
 		return ""
@@ -503,17 +503,17 @@ func (b *sqlBuilder) termPageSQL(q *ListQuery, limit, off string) string {
 		dir = " ASC"
 	}
 	c := q.Tax[0]
-	term := b.arg(c.Terms[0])
-	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.arg(q.Type.Name) +
-		" AND r.post_status = " + b.arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
-		" AND taxonomy = " + b.arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
+	term := b.Arg(c.Terms[0])
+	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.Arg(q.Type.Name) +
+		" AND r.post_status = " + b.Arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
+		" AND taxonomy = " + b.Arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
 }
 
 // jumpMinOffset is the offset from which a date-ordered page jumps to its
 // start through the date buckets' counts instead of walking the index from
 // the first post: the jump costs about as much as walking ~1,000 index
 // entries (docs/performance.md#late-pages).
-const jumpMinOffset = 1000
+const JumpMinOffset = 1000
 
 // jumpPageSQL reads the ids of a late page of one type and status in date
 // order (newest or oldest first) by jumping near its offset:
@@ -526,17 +526,17 @@ const jumpMinOffset = 1000
 // the writers' transactions), and the page equals the plain OFFSET read
 // (ties on date stay in one bucket, ordered by id). "" when q is not such a
 // listing or its offset is small.
-func (b *sqlBuilder) jumpPageSQL(q *ListQuery, limit string, offset int) string {
-	if offset < jumpMinOffset || !countedOnly(q) || len(q.Tax) != 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
+func (b *SQLBuilder) JumpPageSQL(q *ListQuery, limit string, offset int) string {
+	if offset < JumpMinOffset || !countedOnly(q) || len(q.Tax) != 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
 		(q.OrderBy != "" && q.OrderBy != "date") {
 		return ""
 	}
-	typ, status := b.arg(q.Type.Name), b.arg(q.Statuses[0])
+	typ, status := b.Arg(q.Type.Name), b.Arg(q.Statuses[0])
 	newest, cmp, dir := "true", " <= ", " DESC"
 	if q.Order == "asc" {
 		newest, cmp, dir = "false", " >= ", " ASC"
 	}
-	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + itoa(int64(offset)) + ", " + newest + "))" +
+	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + Itoa(int64(offset)) + ", " + newest + "))" +
 		" SELECT p.id FROM posts p WHERE p.type = " + typ + " AND p.status = " + status +
 		" AND p.date_gmt" + cmp + "(SELECT bound FROM j) ORDER BY p.date_gmt" + dir + ", p.id" + dir +
 		" LIMIT " + limit + " OFFSET (SELECT rem FROM j)"
@@ -567,7 +567,7 @@ func stickyOrder(rows []*Post, inPage []bool) []*Post {
 // countSQL counts the matches of q (used only when a page came back empty,
 // to tell an empty collection from a page past the end).
 func countSQL(q *ListQuery) (string, []any) {
-	b := &sqlBuilder{}
+	b := &SQLBuilder{}
 	b.filters(q)
-	return "SELECT count(*) FROM " + b.from() + " WHERE " + strings.Join(b.where, " AND "), b.args
+	return "SELECT count(*) FROM " + b.From() + " WHERE " + strings.Join(b.Where, " AND "), b.Args
 }

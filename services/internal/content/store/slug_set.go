@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -6,40 +6,40 @@ import (
 )
 
 // slugRow is one post holding a slug.
-type slugRow struct {
-	id, parent int64
-	slug       string
+type SlugRow struct {
+	ID, parent int64
+	Slug       string
 }
 
 // slugSet is what a batch knows about the slugs of its post types: for
 // each type, the slugs all of whose posts it holds (covered), and those
 // posts.
-type slugSet struct {
-	covered map[string]map[string]bool // type → slug
-	rows    map[string][]slugRow       // type → posts holding a covered slug (and those the batch wrote)
+type SlugSet struct {
+	Covered map[string]map[string]bool // type → slug
+	Rows    map[string][]SlugRow       // type → posts holding a covered slug (and those the batch wrote)
 }
 
-func withSlugSet(ctx context.Context, s *slugSet) context.Context {
+func WithSlugSet(ctx context.Context, s *SlugSet) context.Context {
 	return context.WithValue(ctx, slugSetKey{}, s)
 }
 
-func slugSetFrom(ctx context.Context) *slugSet {
-	s, _ := ctx.Value(slugSetKey{}).(*slugSet)
+func SlugSetFrom(ctx context.Context) *SlugSet {
+	s, _ := ctx.Value(slugSetKey{}).(*SlugSet)
 	return s
 }
 
 // free is freeSlugs for one want, from the set: the first candidate (in
 // wp_unique_post_slug's order) no other post of the scope holds. ok is
 // false when a candidate it reaches is not covered (the database decides).
-func (s *slugSet) free(pt *PostType, w slugWant) (slug string, ok bool) {
-	covered := s.covered[pt.Name]
+func (s *SlugSet) Free(pt *PostType, w SlugWant) (slug string, ok bool) {
+	covered := s.Covered[pt.Name]
 	if covered == nil {
 		return "", false
 	}
-	rows := s.rows[pt.Name]
+	rows := s.Rows[pt.Name]
 	taken := func(c string) bool {
 		for _, r := range rows {
-			if r.slug == c && r.id != w.id && (!pt.Hierarchical || r.parent == w.parent) {
+			if r.Slug == c && r.ID != w.id && (!pt.Hierarchical || r.parent == w.Parent) {
 				return true
 			}
 		}
@@ -49,7 +49,7 @@ func (s *slugSet) free(pt *PostType, w slugWant) (slug string, ok bool) {
 		var c string
 		switch {
 		case n == 0:
-			first := roundCandidates(pt, w, 0, 0) // the slug itself, unless WordPress never hands it out
+			first := RoundCandidates(pt, w, 0, 0) // the slug itself, unless WordPress never hands it out
 			if len(first) == 0 {
 				continue
 			}
@@ -57,7 +57,7 @@ func (s *slugSet) free(pt *PostType, w slugWant) (slug string, ok bool) {
 		case n == 1:
 			continue // suffixes start at -2
 		default:
-			c = slugCandidate(w.slug, n)
+			c = SlugCandidate(w.Slug, n)
 		}
 		if !covered[c] {
 			return "", false
@@ -69,40 +69,40 @@ func (s *slugSet) free(pt *PostType, w slugWant) (slug string, ok bool) {
 }
 
 // add records a post the batch wrote.
-func (s *slugSet) add(pt *PostType, id, parent int64, slug string) {
-	if slug != "" && s.covered[pt.Name] != nil {
-		s.rows[pt.Name] = append(s.rows[pt.Name], slugRow{id: id, parent: parent, slug: slug})
+func (s *SlugSet) Add(pt *PostType, id, parent int64, slug string) {
+	if slug != "" && s.Covered[pt.Name] != nil {
+		s.Rows[pt.Name] = append(s.Rows[pt.Name], SlugRow{ID: id, parent: parent, Slug: slug})
 	}
 }
 
 // slugGuess is a slug a batch's creates will likely look up, and how many
 // of them may.
-type slugGuess struct {
-	pt   *PostType
-	slug string
-	uses int
+type SlugGuess struct {
+	Pt   *PostType
+	Slug string
+	Uses int
 }
 
 // readSlugSet reads, in one statement, every post holding one of the
 // guessed slugs or their suffixed forms.
-func readSlugSet(ctx context.Context, q querier, guesses []slugGuess) (*slugSet, error) {
-	set := &slugSet{covered: map[string]map[string]bool{}, rows: map[string][]slugRow{}}
+func ReadSlugSet(ctx context.Context, q Querier, guesses []SlugGuess) (*SlugSet, error) {
+	set := &SlugSet{Covered: map[string]map[string]bool{}, Rows: map[string][]SlugRow{}}
 	var types, slugs []string
 	for _, b := range guesses {
-		cov := set.covered[b.pt.Name]
+		cov := set.Covered[b.Pt.Name]
 		if cov == nil {
 			cov = map[string]bool{}
-			set.covered[b.pt.Name] = cov
+			set.Covered[b.Pt.Name] = cov
 		}
 		// the slug and as many suffixed forms as the batch has creates of it,
 		// plus one (a title already taken once is common). A slug with more
 		// rivals than that is looked up in the database; reading more ahead
 		// for every title cost more than those lookups.
-		w := slugWant{slug: b.slug}
-		for _, c := range roundCandidates(b.pt, w, 0, b.uses+1) {
+		w := SlugWant{Slug: b.Slug}
+		for _, c := range RoundCandidates(b.Pt, w, 0, b.Uses+1) {
 			if !cov[c] {
 				cov[c] = true
-				types, slugs = append(types, b.pt.Name), append(slugs, c)
+				types, slugs = append(types, b.Pt.Name), append(slugs, c)
 			}
 		}
 	}
@@ -114,11 +114,11 @@ func readSlugSet(ctx context.Context, q querier, guesses []slugGuess) (*slugSet,
 	defer rows.Close()
 	for rows.Next() {
 		var typ string
-		var r slugRow
-		if err := rows.Scan(&typ, &r.id, &r.parent, &r.slug); err != nil {
+		var r SlugRow
+		if err := rows.Scan(&typ, &r.ID, &r.parent, &r.Slug); err != nil {
 			return nil, fmt.Errorf("read slugs ahead: %w", err)
 		}
-		set.rows[typ] = append(set.rows[typ], r)
+		set.Rows[typ] = append(set.Rows[typ], r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read slugs ahead: %w", err)

@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // tmplRow is a stored template, template part or global styles post: the
 // site's customisation of (or addition to) the theme's files.
-type tmplRow struct {
+type TmplRow struct {
 	ID          int64
 	Type        string
 	Theme       string
@@ -35,21 +35,21 @@ const tmplColumns = `p.id, p.type, p.theme, p.slug, p.status, p.title, p.content
  (SELECT count(*) FROM posts r WHERE r.parent = p.id AND r.type = 'revision' AND NOT r.autosave),
  COALESCE((SELECT max(r.id) FROM posts r WHERE r.parent = p.id AND r.type = 'revision' AND NOT r.autosave), 0)`
 
-func scanTmpl(row pgx.Row) (*tmplRow, error) {
-	t := &tmplRow{}
+func scanTmpl(row pgx.Row) (*TmplRow, error) {
+	t := &TmplRow{}
 	err := row.Scan(&t.ID, &t.Type, &t.Theme, &t.Slug, &t.Status, &t.Title, &t.Content, &t.Description, &t.Origin, &t.Area,
 		&t.Author, &t.ModifiedGMT, &t.DateGMT, &t.TrashStatus, &t.Revisions, &t.LastRev)
 	return t, err
 }
 
 // listTmplRows returns the stored items of a type for a theme, trash excluded.
-func listTmplRows(ctx context.Context, q querier, typ, theme string) ([]*tmplRow, error) {
+func ListTmplRows(ctx context.Context, q Querier, typ, theme string) ([]*TmplRow, error) {
 	rows, err := q.Query(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.type = $1 AND p.theme = $2 AND p.status <> 'trash' ORDER BY p.id`, typ, theme)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", typ, err)
 	}
 	defer rows.Close()
-	var out []*tmplRow
+	var out []*TmplRow
 	for rows.Next() {
 		t, err := scanTmpl(rows)
 		if err != nil {
@@ -62,7 +62,7 @@ func listTmplRows(ctx context.Context, q querier, typ, theme string) ([]*tmplRow
 
 // getTmplRow returns the stored item of a type, theme and slug (the newest
 // when several exist); trash only when withTrash. nil when none.
-func getTmplRow(ctx context.Context, q querier, typ, theme, slug string, withTrash bool) (*tmplRow, error) {
+func GetTmplRow(ctx context.Context, q Querier, typ, theme, slug string, withTrash bool) (*TmplRow, error) {
 	t, err := scanTmpl(q.QueryRow(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.type = $1 AND p.theme = $2 AND p.slug = $3
  AND ($4 OR p.status <> 'trash') ORDER BY (p.status = 'trash'), p.id DESC LIMIT 1`, typ, theme, slug, withTrash))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -75,7 +75,7 @@ func getTmplRow(ctx context.Context, q querier, typ, theme, slug string, withTra
 }
 
 // getTmplRowByID returns the stored post id when it is of type typ, else nil.
-func getTmplRowByID(ctx context.Context, q querier, typ string, id int64) (*tmplRow, error) {
+func GetTmplRowByID(ctx context.Context, q Querier, typ string, id int64) (*TmplRow, error) {
 	t, err := scanTmpl(q.QueryRow(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.id = $1 AND p.type = $2`, id, typ))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -88,8 +88,8 @@ func getTmplRowByID(ctx context.Context, q querier, typ string, id int64) (*tmpl
 
 // uniqueTmplSlug returns slug, or slug-2, slug-3… when the theme already has
 // an item of that type with the slug (uniqueness is per type and theme).
-func uniqueTmplSlug(ctx context.Context, q querier, typ, theme, slug string) (string, error) {
-	rows, err := q.Query(ctx, `SELECT slug FROM posts WHERE type = $1 AND theme = $2 AND (slug = $3 OR slug LIKE $4)`, typ, theme, slug, likeEscape(slug)+"-%")
+func UniqueTmplSlug(ctx context.Context, q Querier, typ, theme, slug string) (string, error) {
+	rows, err := q.Query(ctx, `SELECT slug FROM posts WHERE type = $1 AND theme = $2 AND (slug = $3 OR slug LIKE $4)`, typ, theme, slug, LikeEscape(slug)+"-%")
 	if err != nil {
 		return "", fmt.Errorf("template slugs: %w", err)
 	}
@@ -117,7 +117,7 @@ func uniqueTmplSlug(ctx context.Context, q querier, typ, theme, slug string) (st
 }
 
 // insertTmplRow stores a new item and sets its id.
-func insertTmplRow(ctx context.Context, q querier, t *tmplRow) error {
+func InsertTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	err := q.QueryRow(ctx, `INSERT INTO posts (type, status, author, date_gmt, modified_gmt, slug, title, content, excerpt,
  theme, template_origin, template_area, comment_status, ping_status)
  VALUES ($1,$2,$3,$4,$4,$5,$6,$7,$8,$9,$10,$11,'closed','closed') RETURNING id`,
@@ -130,7 +130,7 @@ func insertTmplRow(ctx context.Context, q querier, t *tmplRow) error {
 }
 
 // updateTmplRow writes the editable columns of an item.
-func updateTmplRow(ctx context.Context, q querier, t *tmplRow) error {
+func UpdateTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	_, err := q.Exec(ctx, `UPDATE posts SET status = $2, author = $3, modified_gmt = $4, title = $5, content = $6, excerpt = $7,
  template_area = $8, trash_status = $9 WHERE id = $1`, t.ID, t.Status, t.Author, t.ModifiedGMT, t.Title, t.Content, t.Description, t.Area, t.TrashStatus)
 	if err != nil {
@@ -140,7 +140,7 @@ func updateTmplRow(ctx context.Context, q querier, t *tmplRow) error {
 }
 
 // deleteTmplRow removes an item with its revisions.
-func deleteTmplRow(ctx context.Context, q querier, id int64) error {
+func DeleteTmplRow(ctx context.Context, q Querier, id int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, id); err != nil {
 		return fmt.Errorf("delete template %d: %w", id, err)
 	}
@@ -148,7 +148,7 @@ func deleteTmplRow(ctx context.Context, q querier, id int64) error {
 }
 
 // tmplRevision is a revision (or autosave) of a stored item.
-type tmplRevision struct {
+type TmplRevision struct {
 	ID          int64
 	Parent      int64
 	Author      int64
@@ -162,8 +162,8 @@ type tmplRevision struct {
 
 const tmplRevColumns = `id, parent, author, title, content, excerpt, date_gmt, modified_gmt, autosave`
 
-func scanTmplRev(row pgx.Row) (*tmplRevision, error) {
-	r := &tmplRevision{}
+func scanTmplRev(row pgx.Row) (*TmplRevision, error) {
+	r := &TmplRevision{}
 	err := row.Scan(&r.ID, &r.Parent, &r.Author, &r.Title, &r.Content, &r.Description, &r.DateGMT, &r.ModifiedGMT, &r.Autosave)
 	return r, err
 }
@@ -171,21 +171,21 @@ func scanTmplRev(row pgx.Row) (*tmplRevision, error) {
 // saveTmplRevision stores a revision of t as it is now, unless the latest
 // revision already has the same title, content and description (the first
 // update always stores one, as WordPress does).
-func saveTmplRevision(ctx context.Context, q querier, t *tmplRow) error {
+func SaveTmplRevision(ctx context.Context, q Querier, t *TmplRow) error {
 	last, err := scanTmplRev(q.QueryRow(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE parent = $1 AND type = 'revision' AND NOT autosave
  ORDER BY date_gmt DESC, id DESC LIMIT 1`, t.ID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
 		return fmt.Errorf("latest revision of %d: %w", t.ID, err)
-	case normalizeWhitespace(last.Title) == normalizeWhitespace(t.Title) && normalizeWhitespace(last.Content) == normalizeWhitespace(t.Content) &&
-		normalizeWhitespace(last.Description) == normalizeWhitespace(t.Description):
+	case NormalizeWhitespace(last.Title) == NormalizeWhitespace(t.Title) && NormalizeWhitespace(last.Content) == NormalizeWhitespace(t.Content) &&
+		NormalizeWhitespace(last.Description) == NormalizeWhitespace(t.Description):
 		return nil
 	}
-	return insertTmplRevision(ctx, q, t, t.Author, false)
+	return InsertTmplRevision(ctx, q, t, t.Author, false)
 }
 
-func insertTmplRevision(ctx context.Context, q querier, t *tmplRow, author int64, autosave bool) error {
+func InsertTmplRevision(ctx context.Context, q Querier, t *TmplRow, author int64, autosave bool) error {
 	suffix := "-revision-v1"
 	if autosave {
 		suffix = "-autosave-v1"
@@ -200,14 +200,14 @@ func insertTmplRevision(ctx context.Context, q querier, t *tmplRow, author int64
 }
 
 // listTmplRevisions returns the revisions (or autosaves) of parent, newest first.
-func listTmplRevisions(ctx context.Context, q querier, parent int64, autosave bool) ([]*tmplRevision, error) {
+func ListTmplRevisions(ctx context.Context, q Querier, parent int64, autosave bool) ([]*TmplRevision, error) {
 	rows, err := q.Query(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE parent = $1 AND type = 'revision' AND autosave = $2
  ORDER BY date_gmt DESC, id DESC`, parent, autosave)
 	if err != nil {
 		return nil, fmt.Errorf("revisions of %d: %w", parent, err)
 	}
 	defer rows.Close()
-	var out []*tmplRevision
+	var out []*TmplRevision
 	for rows.Next() {
 		r, err := scanTmplRev(rows)
 		if err != nil {
@@ -219,7 +219,7 @@ func listTmplRevisions(ctx context.Context, q querier, parent int64, autosave bo
 }
 
 // getTmplRevision returns the revision id (any parent), or nil.
-func getTmplRevision(ctx context.Context, q querier, id int64) (*tmplRevision, error) {
+func GetTmplRevision(ctx context.Context, q Querier, id int64) (*TmplRevision, error) {
 	r, err := scanTmplRev(q.QueryRow(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE id = $1 AND type = 'revision'`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -230,4 +230,4 @@ func getTmplRevision(ctx context.Context, q querier, id int64) (*tmplRevision, e
 	return r, nil
 }
 
-const globalStylesType = "wp_global_styles"
+const GlobalStylesType = "wp_global_styles"

@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"regexp"
@@ -10,10 +10,10 @@ import (
 // fraction and optional zone; output never carries a zone.
 var dateTimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$`)
 
-const wpDateLayout = "2006-01-02T15:04:05"
+const WPDateLayout = "2006-01-02T15:04:05"
 
 // parseDate parses a date-time; without a zone it is taken in loc.
-func parseDate(s string, loc *time.Location) (time.Time, bool) {
+func ParseDate(s string, loc *time.Location) (time.Time, bool) {
 	m := dateTimeRE.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, false
@@ -47,7 +47,7 @@ func parseDate(s string, loc *time.Location) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-func formatLocal(t time.Time, loc *time.Location) string { return t.In(loc).Format(wpDateLayout) }
-func formatGMT(t time.Time) string                       { return t.UTC().Format(wpDateLayout) }
+func FormatLocal(t time.Time, loc *time.Location) string { return t.In(loc).Format(WPDateLayout) }
+func FormatGMT(t time.Time) string                       { return t.UTC().Format(WPDateLayout) }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+func Itoa(n int64) string { return strconv.FormatInt(n, 10) }

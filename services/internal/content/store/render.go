@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"regexp"
@@ -49,11 +49,11 @@ func stripBlocks(s string) string {
 }
 
 // hasBlocks reports whether content has a block delimiter.
-func hasBlocks(s string) bool { return len(stripBlocks(s)) != len(s) }
+func HasBlocks(s string) bool { return len(stripBlocks(s)) != len(s) }
 
 // stripTags replaces every <…> tag with repl (" " to count words, "" as
 // strip_tags does).
-func stripTags(s, repl string) string {
+func StripTags(s, repl string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
@@ -77,7 +77,7 @@ func stripTags(s, repl string) string {
 }
 
 // autop wraps text blocks in paragraphs.
-func autop(s string) string {
+func Autop(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	if strings.TrimSpace(s) == "" {
@@ -102,27 +102,27 @@ func autop(s string) string {
 }
 
 // renderContent is content.rendered.
-func renderContent(raw string) string { return autop(stripBlocks(raw)) }
+func RenderContent(raw string) string { return Autop(stripBlocks(raw)) }
 
 // defaultExcerptWords is WordPress's excerpt_length.
-const defaultExcerptWords = 55
+const DefaultExcerptWords = 55
 
 // renderExcerpt is excerpt.rendered: the raw excerpt as a paragraph, or one
 // generated from the content with at most words words.
-func renderExcerpt(rawExcerpt, rawContent string, words int) string {
+func RenderExcerpt(rawExcerpt, rawContent string, words int) string {
 	if strings.TrimSpace(rawExcerpt) != "" {
-		return autop(rawExcerpt)
+		return Autop(rawExcerpt)
 	}
-	return autop(generateExcerpt(rawContent, words))
+	return Autop(GenerateExcerpt(rawContent, words))
 }
 
 // generateExcerpt trims the content's text to words words (wp_trim_words),
 // reading only as far as it needs.
-func generateExcerpt(rawContent string, words int) string {
+func GenerateExcerpt(rawContent string, words int) string {
 	if words <= 0 {
-		words = defaultExcerptWords
+		words = DefaultExcerptWords
 	}
-	text := stripTags(stripBlocks(rawContent), " ")
+	text := StripTags(stripBlocks(rawContent), " ")
 	var b strings.Builder
 	// 16 bytes a word, without overflowing for a huge excerpt_length.
 	if words < len(text)/16 {
@@ -147,7 +147,7 @@ func generateExcerpt(rawContent string, words int) string {
 
 // normalizeWhitespace is WordPress's normalize_whitespace, used to decide
 // whether a revision differs from the last one.
-func normalizeWhitespace(s string) string {
+func NormalizeWhitespace(s string) string {
 	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")
 	return spaceRuns.ReplaceAllString(s, " ")
 }
