@@ -730,7 +730,7 @@ func (s *Service) prepareComment(m *Comment, p *store.Post, viewCtx string) rest
 	link := s.site.URL + "/?p=" + strconv.FormatInt(m.Post, 10)
 	if p != nil {
 		if pt := store.TypeByName(p.Type); pt != nil {
-			link = s.link(pt, p)
+			link = s.permalinks.Post(pt, p)
 		}
 	}
 	add("link", link+"#comment-"+strconv.FormatInt(m.ID, 10))
@@ -758,7 +758,7 @@ func (s *Service) prepareComment(m *Comment, p *store.Post, viewCtx string) rest
 	}
 	if p != nil {
 		if pt := store.TypeByName(p.Type); pt != nil {
-			links = append(links, rest.Member{Key: "up", Value: []any{href(s.postURL(pt, p.ID), "embeddable", true, "post_type", p.Type)}})
+			links = append(links, rest.Member{Key: "up", Value: []any{href(s.permalinks.PostREST(pt, p.ID), "embeddable", true, "post_type", p.Type)}})
 		}
 	}
 	if m.Parent != 0 {

@@ -84,25 +84,6 @@ func userThemeJSON(settings, styles map[string]any) string {
 	return string(b)
 }
 
-// decodeUserThemeJSON returns settings and styles of stored user data; ok is
-// false when the content is not user theme.json data.
-func decodeUserThemeJSON(content string) (settings, styles map[string]any, ok bool) {
-	var m map[string]any
-	if json.Unmarshal([]byte(content), &m) != nil || m["isGlobalStylesUserThemeJSON"] != true {
-		return nil, nil, false
-	}
-	settings, _ = m["settings"].(map[string]any)
-	styles, _ = m["styles"].(map[string]any)
-	return orEmptyMap(settings), orEmptyMap(styles), true
-}
-
-func orEmptyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
-}
-
 func (s *Service) globalStylesRoutes() []rest.Route {
 	idArg := rest.Prop{Name: "id", Schema: &rest.Schema{Type: "string", Description: "The id of a template"}}
 	ssArg := rest.Prop{Name: "stylesheet", Schema: &rest.Schema{Type: "string", Description: "The theme identifier"}}
@@ -242,7 +223,7 @@ func (s *Service) getGlobalStyles(r *rest.Request) (*rest.Response, error) {
 
 // gsItem is a global styles post as the controller shows it.
 func (s *Service) gsItem(ctx context.Context, row *store.TmplRow) rest.Item {
-	settings, styles, _ := decodeUserThemeJSON(row.Content)
+	settings, styles, _ := store.DecodeUserThemeJSON(row.Content)
 	self := s.restRoot + "/" + Namespace + "/global-styles/" + store.Itoa(row.ID)
 	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + store.GlobalStylesType}}
 	if row.Revisions > 0 {
@@ -272,7 +253,7 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, styles, _ := decodeUserThemeJSON(row.Content)
+	settings, styles, _ := store.DecodeUserThemeJSON(row.Content)
 	if r.Supplied("styles") {
 		styles = r.Map("styles")
 		if css, ok := styles["css"].(string); ok && illegalCSS.MatchString(css) {
@@ -377,7 +358,7 @@ func errGSRevisionsNotFound() *rest.Error {
 }
 
 func (s *Service) gsRevisionItem(rev *store.TmplRevision) (rest.Item, bool) {
-	settings, styles, ok := decodeUserThemeJSON(rev.Content)
+	settings, styles, ok := store.DecodeUserThemeJSON(rev.Content)
 	if !ok {
 		return rest.Item{}, false
 	}
@@ -399,7 +380,7 @@ func (s *Service) listGSRevisions(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, ok := decodeUserThemeJSON(parent.Content); !ok {
+	if _, _, ok := store.DecodeUserThemeJSON(parent.Content); !ok {
 		return nil, errGSRevisionsNotFound()
 	}
 	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.ID, false)

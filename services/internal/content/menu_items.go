@@ -500,7 +500,7 @@ func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
 	}
 	res.Status = http.StatusCreated
 	res.Header = http.Header{}
-	res.Header.Set("Location", s.postURL(store.MenuItemType, out.Post.ID))
+	res.Header.Set("Location", s.permalinks.PostREST(store.MenuItemType, out.Post.ID))
 	return res, nil
 }
 
@@ -650,8 +650,8 @@ func (s *Service) resolveMenuItem(m *store.MenuItem, objs *store.MenuObjects) re
 		if r.title == "" {
 			r.title = p.Title
 		}
-		r.url = s.link(pt, p)
-		r.route = s.postURL(pt, p.ID)
+		r.url = s.permalinks.Post(pt, p)
+		r.route = s.permalinks.PostREST(pt, p.ID)
 	case "taxonomy":
 		r.label = typeLabels[m.Object]
 		t := objs.Terms[m.ObjectID]
@@ -664,7 +664,7 @@ func (s *Service) resolveMenuItem(m *store.MenuItem, objs *store.MenuObjects) re
 		}
 		for _, tax := range store.Taxonomies {
 			if tax.Name == t.Taxonomy {
-				r.url = s.termLink(tax, t)
+				r.url = s.permalinks.Term(tax, t)
 				r.route = s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10)
 			}
 		}
@@ -719,7 +719,7 @@ func (s *Service) prepareMenuItem(m *store.MenuItem, objs *store.MenuObjects, co
 		add("meta", []any{})
 		add("menus", m.MenuID())
 	}
-	self := s.postURL(store.MenuItemType, p.ID)
+	self := s.permalinks.PostREST(store.MenuItemType, p.ID)
 	links := rest.Object{
 		{Key: "self", Value: []any{href(self)}},
 		{Key: "collection", Value: []any{href(s.restRoot + menuItemBase)}},

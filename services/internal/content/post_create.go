@@ -87,7 +87,7 @@ func (s *Service) createPost(pt *store.PostType) rest.HandlerFunc {
 			v.generated = map[int64]string{p.ID: generated}
 		}
 		res := &rest.Response{Status: http.StatusCreated, Data: s.prepare(pt, p, v), Header: http.Header{}}
-		res.Header.Set("Location", s.postURL(pt, p.ID))
+		res.Header.Set("Location", s.permalinks.PostREST(pt, p.ID))
 		return res, nil
 	}
 }
@@ -197,7 +197,7 @@ func (s *Service) insertNewPostRow(c *rest.Request, q store.Querier, pt *store.P
 	if p.ID != 0 {
 		id = &p.ID
 	}
-	defer s.siteGen.bump()
+	defer s.commits.Committed()
 	var sent string
 	err := q.QueryRow(c.Context(), insertNewPostText(pt), id, p.Type, p.Status, p.Author, p.DateGMT,
 		p.DateFloating, p.ModifiedGMT, slugs, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder,

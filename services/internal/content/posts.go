@@ -269,7 +269,7 @@ func (s *Service) getPostItem(pt *store.PostType) rest.HandlerFunc {
 		}
 		if pt.Public {
 			res.Header = http.Header{}
-			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)
+			res.Header.Set("Link", "<"+s.permalinks.Post(pt, p)+`>; rel="alternate"; type=text/html`)
 		}
 		return res, nil
 	}

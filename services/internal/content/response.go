@@ -49,38 +49,6 @@ func canAccessPasswordContent(p *store.Post, v view) bool {
 	return v.password != "" && subtle.ConstantTimeCompare([]byte(p.Password), []byte(v.password)) == 1
 }
 
-func (s *Service) postURL(pt *store.PostType, id int64) string {
-	return s.restRoot + "/cms/v2/" + pt.Base + "/" + strconv.FormatInt(id, 10)
-}
-
-// link is the post's permalink: /slug/ once published, ?p=/?page_id= before.
-func (s *Service) link(pt *store.PostType, p *store.Post) string {
-	id := strconv.FormatInt(p.ID, 10)
-	if pt.Public && (p.Status == "publish" || p.Status == "private") && p.Slug != "" {
-		if p.AncestorPath != "" {
-			return s.site.URL + "/" + p.AncestorPath + "/" + p.Slug + "/"
-		}
-		return s.site.URL + "/" + p.Slug + "/"
-	}
-	switch pt {
-	case store.TypePage:
-		return s.site.URL + "/?page_id=" + id
-	case store.TypePost:
-		return s.site.URL + "/?p=" + id
-	}
-	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + id
-}
-
-func (s *Service) guid(pt *store.PostType, p *store.Post) string {
-	if pt == store.TypePage {
-		return s.site.URL + "/?page_id=" + strconv.FormatInt(p.ID, 10)
-	}
-	if pt == store.TypePost {
-		return s.site.URL + "/?p=" + strconv.FormatInt(p.ID, 10)
-	}
-	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + strconv.FormatInt(p.ID, 10)
-}
-
 // prepare renders a post for the response (prepare_item_for_response), in
 // WordPress's order. Which fields and sub-fields a context shows is the item
 // schema's business (postSchema): the route kit removes what v.context must
@@ -102,7 +70,7 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 		add("date_gmt", store.FormatGMT(p.DateGMT))
 	}
 	if shows("guid") {
-		var guid any = s.guid(pt, p) // boxed once for both members
+		var guid any = s.permalinks.GUID(pt, p) // boxed once for both members
 		g := rest.Object{{Key: "rendered", Value: guid}}
 		if shows("guid", "raw") {
 			g = append(g, rest.Member{Key: "raw", Value: guid})
@@ -121,7 +89,7 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 	add("slug", p.Slug)
 	add("status", p.Status)
 	add("type", pt.Name)
-	add("link", s.link(pt, p))
+	add("link", s.permalinks.Post(pt, p))
 
 	var title any = p.Title // boxed once for raw and rendered
 	switch {
@@ -205,7 +173,7 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 		}
 	}
 	if shows("permalink_template") {
-		add("permalink_template", s.permalinkTemplate(pt))
+		add("permalink_template", s.permalinks.PermalinkTemplate(pt))
 	}
 	if shows("generated_slug") {
 		g, ok := v.generated[p.ID]
@@ -237,13 +205,6 @@ func blockVersion(content string) int {
 		return 1
 	}
 	return 0
-}
-
-func (s *Service) permalinkTemplate(pt *store.PostType) string {
-	if pt == store.TypePage {
-		return s.site.URL + "/%pagename%/"
-	}
-	return s.site.URL + "/%postname%/"
 }
 
 // generatedSlug is generated_slug without the uniqueness check (the
@@ -355,7 +316,7 @@ var curies = []any{rest.Object{{Key: "name", Value: "wp"}, {Key: "href", Value: 
 // links is prepare_links in compact form (§4.4), with targetHints on self
 // computed from the post already loaded (no further query).
 func (s *Service) links(pt *store.PostType, p *store.Post, v view) rest.Object {
-	self := s.postURL(pt, p.ID)
+	self := s.permalinks.PostREST(pt, p.ID)
 	l := make(rest.Object, 0, 16)
 	add := func(rel string, links ...any) { l = append(l, rest.Member{Key: rel, Value: links}) }
 	selfLink := rest.Object{{Key: "href", Value: self},
@@ -375,7 +336,7 @@ func (s *Service) links(pt *store.PostType, p *store.Post, v view) rest.Object {
 		add("predecessor-version", href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision))
 	}
 	if pt.Hierarchical && p.Parent > 0 {
-		add("up", href(s.postURL(pt, p.Parent), "embeddable", true))
+		add("up", href(s.permalinks.PostREST(pt, p.Parent), "embeddable", true))
 	}
 	if pt.Thumbnail && p.FeaturedMedia != 0 {
 		add("wp:featuredmedia", href(s.restRoot+"/cms/v2/media/"+strconv.FormatInt(p.FeaturedMedia, 10), "embeddable", true))

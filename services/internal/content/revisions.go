@@ -100,9 +100,9 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 	add("parent", r.Parent)
 	add("slug", r.Slug)
 	if !embed {
-		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, r)}}
+		guid := rest.Object{{Key: "rendered", Value: s.permalinks.GUID(pt, r)}}
 		if edit {
-			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, r)})
+			guid = append(guid, rest.Member{Key: "raw", Value: s.permalinks.GUID(pt, r)})
 		}
 		add("guid", guid)
 	}
@@ -123,13 +123,13 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		add("meta", rest.Object{{Key: "footnotes", Value: r.Footnotes}})
 	}
 	if autosave && edit {
-		link := s.link(pt, parent)
+		link := s.permalinks.Post(pt, parent)
 		add("preview_link", link+previewSuffix(link))
 	}
 	// the parent link is the item's own parent field: an author's draft
 	// autosaved in place is the post itself, usually without a parent
 	if r.Parent != 0 {
-		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.postURL(pt, r.Parent))}}})
+		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.permalinks.PostREST(pt, r.Parent))}}})
 	}
 	return out
 }

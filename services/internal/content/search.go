@@ -157,8 +157,8 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 	for _, id := range ids {
 		p := objs.Posts[id]
 		pt := store.TypeByName(p.Type)
-		hits = append(hits, searchHit{id: p.ID, title: p.Title, url: s.link(pt, p), kind: "post", sub: p.Type,
-			obj: s.postURL(pt, p.ID), about: s.restRoot + "/cms/v2/types/" + p.Type})
+		hits = append(hits, searchHit{id: p.ID, title: p.Title, url: s.permalinks.Post(pt, p), kind: "post", sub: p.Type,
+			obj: s.permalinks.PostREST(pt, p.ID), about: s.restRoot + "/cms/v2/types/" + p.Type})
 	}
 	return hits, total, nil
 }
@@ -204,7 +204,7 @@ func (s *Service) searchTerms(c *rest.Request, taxes []string, page, perPage int
 		if t.Taxonomy == store.Tag.Name {
 			tax = store.Tag
 		}
-		hits = append(hits, searchHit{id: t.ID, title: t.Name, url: s.termLink(tax, t), kind: "term", sub: t.Taxonomy,
+		hits = append(hits, searchHit{id: t.ID, title: t.Name, url: s.permalinks.Term(tax, t), kind: "term", sub: t.Taxonomy,
 			obj: s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10), about: s.restRoot + "/cms/v2/taxonomies/" + t.Taxonomy})
 	}
 	return hits, total, nil

@@ -49,14 +49,18 @@ type Service struct {
 	// file's (settings.go keeps it current)
 	tz          atomic.Pointer[time.Location]
 	restRoot    string
-	users       Users
-	media       Media // media.go
+	permalinks  store.Links
+	users       store.Users
+	media       store.Media // media.go
 	now         func() time.Time
 	statics     sync.Map // *PostType → *typeStatic (response.go)
 	termSchemas sync.Map // *Taxonomy → *rest.Schema (terms.go)
 	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
 	siteUsers sync.Map
 	siteCSS   atomic.Value // cssCache (site_page.go)
+	// commits announces the end of every write transaction (inTx,
+	// insertNewPost) to its subscribers: the website's snapshot
+	commits store.Commits
 	// siteGen is the website's change generation and snapshot (site_cache.go)
 	siteGen siteGen
 	// snapshotBytes overrides maxSnapshotBytes (tests; 0: the default).
@@ -66,10 +70,12 @@ type Service struct {
 }
 
 // New returns a Service over pool for site; users validates author ids.
-func New(pool *pgxpool.Pool, site contract.Site, users Users) *Service {
-	s := &Service{pool: pool, site: site, restRoot: site.URL + "/cms-json",
+func New(pool *pgxpool.Pool, site contract.Site, users store.Users) *Service {
+	links := store.NewLinks(site.URL)
+	s := &Service{pool: pool, site: site, restRoot: links.RESTRoot, permalinks: links,
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	s.tz.Store(site.Location())
+	s.commits.OnCommit(s.siteGen.bump)
 	return s
 }
 
@@ -103,8 +109,8 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
 	}
 	// the website's snapshot follows this replica's own writes at once,
-	// not only when the notification comes back (site_cache.go)
-	defer s.siteGen.bump()
+	// not only when the notification comes back (store.Commits)
+	defer s.commits.Committed()
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}

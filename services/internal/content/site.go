@@ -217,7 +217,7 @@ func (s *Service) byID(req *siteReq, idText string, want *store.PostType) error 
 	if !visible(req.caller, pt, p) {
 		return s.notFound(req)
 	}
-	if link := s.link(pt, p); !strings.Contains(link, "?") {
+	if link := s.permalinks.Post(pt, p); !strings.Contains(link, "?") {
 		return s.redirect(req, link)
 	}
 	return s.renderSingular(req, pt, p)
@@ -309,20 +309,19 @@ func (s *Service) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 		if err != nil {
 			return "", true, fmt.Errorf("select category %d: %w", id, err)
 		}
-		return s.termLink(store.Category, &t), true, nil
+		return s.permalinks.Term(store.Category, &t), true, nil
 	case req.query.Get("tag") != "":
 		t, err := store.TermBySlug(ctx, s.db(ctx), store.Tag, req.query.Get("tag"))
 		if err != nil || t == nil {
 			return "", true, err
 		}
-		return s.termLink(store.Tag, t), true, nil
+		return s.permalinks.Term(store.Tag, t), true, nil
 	case req.query.Get("author") != "":
 		id := queryID(req.query.Get("author"))
-		dir, isDir := s.users.(userDirectory)
-		if id == 0 || !isDir {
+		if id == 0 {
 			return "", true, nil
 		}
-		u, found, err := dir.UserInfo(ctx, id)
+		u, found, err := s.users.User(ctx, id)
 		if err != nil || !found || u.Slug == "" {
 			return "", true, err
 		}

@@ -62,13 +62,13 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 			return s.notFound(req)
 		}
 		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
-		title, link = s.site.Title+" - "+t.Name, s.termLink(tax, t)
+		title, link = s.site.Title+" - "+t.Name, s.permalinks.Term(tax, t)
 	}
 	posts, _, err := store.ListPosts(ctx, s.db(ctx), lq)
 	if err != nil {
 		return err
 	}
-	conv := &postConverter{s: s, req: req, users: map[int64]siteUser{}}
+	conv := &postConverter{s: s, req: req, users: map[int64]store.User{}}
 	updated := time.Unix(0, 0).UTC()
 	for _, p := range posts {
 		if p.ModifiedGMT.After(updated) {
@@ -97,7 +97,7 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 		if err != nil {
 			return err
 		}
-		link := s.link(store.TypePost, p)
+		link := s.permalinks.Post(store.TypePost, p)
 		excerpt := plainExcerpt(p, store.DefaultExcerptWords)
 		content := ""
 		if p.Password == "" {
@@ -113,7 +113,7 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 			sb.WriteString("<entry>\n<author><name>" + xmlEsc(author) + "</name></author>\n")
 			sb.WriteString("<title type=\"html\">" + xmlEsc(html.EscapeString(p.Title)) + "</title>\n")
 			sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
-			sb.WriteString("<id>" + xmlEsc(s.guid(store.TypePost, p)) + "</id>\n")
+			sb.WriteString("<id>" + xmlEsc(s.permalinks.GUID(store.TypePost, p)) + "</id>\n")
 			sb.WriteString("<updated>" + p.ModifiedGMT.UTC().Format(time.RFC3339) + "</updated>\n<published>" + p.DateGMT.UTC().Format(time.RFC3339) + "</published>\n")
 			sb.WriteString("<summary type=\"text\">" + xmlEsc(excerpt) + "</summary>\n")
 			if content != "" {
@@ -124,7 +124,7 @@ func (s *Service) feed(req *siteReq, rest, kind string) error {
 		}
 		sb.WriteString("<item>\n<title>" + xmlEsc(p.Title) + "</title>\n<link>" + xmlEsc(link) + "</link>\n")
 		sb.WriteString("<dc:creator>" + xmlEsc(author) + "</dc:creator>\n<pubDate>" + p.DateGMT.UTC().Format(time.RFC1123Z) + "</pubDate>\n")
-		sb.WriteString(`<guid isPermaLink="false">` + xmlEsc(s.guid(store.TypePost, p)) + "</guid>\n")
+		sb.WriteString(`<guid isPermaLink="false">` + xmlEsc(s.permalinks.GUID(store.TypePost, p)) + "</guid>\n")
 		sb.WriteString("<description>" + xmlEsc(excerpt) + "</description>\n")
 		if content != "" {
 			sb.WriteString("<content:encoded>" + xmlEsc(content) + "</content:encoded>\n")
@@ -238,7 +238,7 @@ func (s *Service) sitemapPosts(ctx context.Context, pt *store.PostType, page int
 		if p.Password != "" {
 			continue
 		}
-		loc := s.link(pt, p)
+		loc := s.permalinks.Post(pt, p)
 		if pt == store.TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
 			loc = s.site.URL + "/"
 		}
@@ -260,7 +260,7 @@ func (s *Service) sitemapTerms(ctx context.Context, taxName string) ([]string, e
 	}
 	urls := make([]string, 0, len(terms))
 	for _, t := range terms {
-		urls = append(urls, "<url><loc>"+xmlEsc(s.termLink(tax, t))+"</loc></url>\n")
+		urls = append(urls, "<url><loc>"+xmlEsc(s.permalinks.Term(tax, t))+"</loc></url>\n")
 	}
 	return urls, nil
 }
@@ -294,7 +294,7 @@ func (s *Service) embed(req *siteReq, segs []string) error {
 		req.w.Header().Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
 		return writeText(req, http.StatusNotFound, "text/html; charset=utf-8", body)
 	}
-	link := s.link(pt, p)
+	link := s.permalinks.Post(pt, p)
 	excerpt := plainExcerpt(p, 35)
 	if p.Password != "" {
 		excerpt = "There is no excerpt because this is a protected post."

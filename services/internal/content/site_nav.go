@@ -37,7 +37,7 @@ func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 		}
 		var out []blocks.Link
 		for _, p := range pages {
-			out = append(out, blocks.Link{Label: p.Title, URL: s.link(store.TypePage, p)})
+			out = append(out, blocks.Link{Label: p.Title, URL: s.permalinks.Post(store.TypePage, p)})
 		}
 		return out, nil
 	}
@@ -107,7 +107,7 @@ func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 			if pt == nil {
 				continue
 			}
-			it.url = s.link(pt, p)
+			it.url = s.permalinks.Post(pt, p)
 			if it.label == "" {
 				it.label = p.Title
 			}

@@ -56,7 +56,7 @@ func (s *Service) singularPage(pt *store.PostType, p *store.Post, front []string
 		tpls = append(tpls, "single-"+pt.Name+"-"+p.Slug, "single-"+pt.Name, "single", "singular", "index")
 	}
 	sp := &sitePage{status: http.StatusOK, templates: tpls, title: p.Title, post: p, pt: pt, ogType: "article",
-		canonical: s.link(pt, p), noindex: p.Status != "publish",
+		canonical: s.permalinks.Post(pt, p), noindex: p.Status != "publish",
 		bodyClass: "single single-" + pt.Name + " postid-" + store.Itoa(p.ID)}
 	if pt == store.TypePage {
 		sp.bodyClass = "page page-id-" + store.Itoa(p.ID)
@@ -86,7 +86,7 @@ func (s *Service) postsListing(req *siteReq, page *store.Post) error {
 		sp.templates = []string{"front-page", "home", "index"}
 		sp.bodyClass = "home blog"
 	} else {
-		base = s.link(store.TypePage, page)
+		base = s.permalinks.Post(store.TypePage, page)
 		sp.title = page.Title
 	}
 	lq := s.siteListQuery(req)
@@ -167,18 +167,14 @@ func (s *Service) termArchive(req *siteReq, tax *store.Taxonomy, slug string) er
 	sp := &sitePage{templates: []string{kind + "-" + t.Slug, kind + "-" + store.Itoa(t.ID), kind, "archive", "index"}, ogType: "website",
 		title: t.Name, archive: label + t.Name, archDesc: t.Description, description: t.Description,
 		bodyClass: "archive " + kind + " " + kind + "-" + t.Slug,
-		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.termLink(tax, t) + "feed/"}
+		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.permalinks.Term(tax, t) + "feed/"}
 	lq := s.siteListQuery(req)
 	lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
-	return s.listing(req, sp, lq, s.termLink(tax, t))
+	return s.listing(req, sp, lq, s.permalinks.Term(tax, t))
 }
 
 func (s *Service) authorArchive(req *siteReq, slug string) error {
-	dir, ok := s.users.(userDirectory)
-	if !ok {
-		return s.notFound(req)
-	}
-	u, found, err := dir.UserBySlug(req.r.Context(), slug)
+	u, found, err := s.users.UserBySlug(req.r.Context(), slug)
 	if err != nil {
 		return err
 	}
@@ -319,7 +315,7 @@ func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
 		return c.css
 	}
 	settings, styles := th.Settings, th.Styles
-	if us, ust, ok := decodeUserThemeJSON(userStyles); ok {
+	if us, ust, ok := store.DecodeUserThemeJSON(userStyles); ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
 	}
 	css := blocks.GlobalCSS(settings, styles)
@@ -332,8 +328,8 @@ func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
 func (s *Service) discoveryHeaders(h http.Header, sp *sitePage) {
 	h.Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
 	if sp.post != nil {
-		h.Add("Link", "<"+s.postURL(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
-		h.Add("Link", "<"+s.guid(sp.pt, sp.post)+`>; rel=shortlink`)
+		h.Add("Link", "<"+s.permalinks.PostREST(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
+		h.Add("Link", "<"+s.permalinks.GUID(sp.pt, sp.post)+`>; rel=shortlink`)
 	}
 }
 
@@ -375,10 +371,10 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 		sb.WriteString(`<link rel="alternate" type="application/rss+xml" title="` + e(s.site.Title+" » "+sp.feedTitle) + `" href="` + e(sp.feedURL) + `">` + "\n")
 	}
 	if p := sp.post; p != nil {
-		sb.WriteString(`<link rel="alternate" title="JSON" type="application/json" href="` + e(s.postURL(sp.pt, p.ID)) + `">` + "\n")
-		sb.WriteString(`<link rel="shortlink" href="` + e(s.guid(sp.pt, p)) + `">` + "\n")
+		sb.WriteString(`<link rel="alternate" title="JSON" type="application/json" href="` + e(s.permalinks.PostREST(sp.pt, p.ID)) + `">` + "\n")
+		sb.WriteString(`<link rel="shortlink" href="` + e(s.permalinks.GUID(sp.pt, p)) + `">` + "\n")
 		if p.Status == "publish" {
-			u := s.restRoot + "/oembed/1.0/embed?url=" + url.QueryEscape(s.link(sp.pt, p))
+			u := s.restRoot + "/oembed/1.0/embed?url=" + url.QueryEscape(s.permalinks.Post(sp.pt, p))
 			sb.WriteString(`<link rel="alternate" title="oEmbed (JSON)" type="application/json+oembed" href="` + e(u) + `">` + "\n")
 			sb.WriteString(`<link rel="alternate" title="oEmbed (XML)" type="text/xml+oembed" href="` + e(u+"&format=xml") + `">` + "\n")
 		}
@@ -402,7 +398,7 @@ func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 		}
 		return n, ok
 	}
-	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]siteUser{}}
+	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]store.User{}}
 	if sp.post != nil {
 		bp, err := conv.convert(ctx, sp.pt, []*store.Post{sp.post}, true, env)
 		if err != nil {
@@ -425,7 +421,7 @@ func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 const siteUserTTL = 30 * time.Second
 
 type cachedUser struct {
-	u     siteUser
+	u     store.User
 	until time.Time
 }
 
@@ -435,10 +431,10 @@ type postConverter struct {
 	s     *Service
 	req   *siteReq
 	sn    *siteSnapshot
-	users map[int64]siteUser
+	users map[int64]store.User
 }
 
-func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
+func (c *postConverter) user(ctx context.Context, id int64) (store.User, error) {
 	if u, ok := c.users[id]; ok {
 		return u, nil
 	}
@@ -446,15 +442,13 @@ func (c *postConverter) user(ctx context.Context, id int64) (siteUser, error) {
 		c.users[id] = e.(cachedUser).u
 		return e.(cachedUser).u, nil
 	}
-	var u siteUser
-	if dir, ok := c.s.users.(userDirectory); ok {
-		found, ok, err := dir.UserInfo(ctx, id)
-		if err != nil {
-			return u, err
-		}
-		if ok {
-			u = found
-		}
+	var u store.User
+	found, ok, err := c.s.users.User(ctx, id)
+	if err != nil {
+		return u, err
+	}
+	if ok {
+		u = found
 	}
 	c.users[id] = u
 	c.s.siteUsers.Store(id, cachedUser{u: u, until: time.Now().Add(siteUserTTL)})
@@ -475,7 +469,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 	out := make([]*blocks.Post, 0, len(posts))
 	for _, p := range posts {
 		local := p.DateGMT.In(s.location())
-		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.link(pt, p), DateISO: local.Format(time.RFC3339),
+		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.permalinks.Post(pt, p), DateISO: local.Format(time.RFC3339),
 			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
 		if img := images[p.FeaturedMedia]; img != nil && p.FeaturedMedia > 0 {
 			bp.Image = img
@@ -502,7 +496,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 				} else if t.Taxonomy != store.Category.Name {
 					continue
 				}
-				bp.Terms[t.Taxonomy] = append(bp.Terms[t.Taxonomy], blocks.Link{Label: t.Name, URL: s.termLink(tax, t)})
+				bp.Terms[t.Taxonomy] = append(bp.Terms[t.Taxonomy], blocks.Link{Label: t.Name, URL: s.permalinks.Term(tax, t)})
 			}
 		}
 		open := unlocked(c.req, pt, p)
@@ -577,10 +571,10 @@ func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *store.Post)
 		return nil, nil, err
 	}
 	if prevPost != nil {
-		prev = &blocks.Link{Label: prevPost.Title, URL: s.link(store.TypePost, prevPost)}
+		prev = &blocks.Link{Label: prevPost.Title, URL: s.permalinks.Post(store.TypePost, prevPost)}
 	}
 	if nextPost != nil {
-		next = &blocks.Link{Label: nextPost.Title, URL: s.link(store.TypePost, nextPost)}
+		next = &blocks.Link{Label: nextPost.Title, URL: s.permalinks.Post(store.TypePost, nextPost)}
 	}
 	cost := 0
 	for _, l := range []*blocks.Link{prev, next} {

@@ -118,9 +118,9 @@ func (s *Service) authorText(ctx context.Context, t *tmpl, th *theme.Theme) stri
 	case "site":
 		return s.site.Title
 	}
-	if n, ok := s.users.(userNamer); ok && t.Author > 0 {
-		if name, err := n.DisplayName(ctx, t.Author); err == nil && name != "" {
-			return name
+	if t.Author > 0 {
+		if u, _, err := s.users.User(ctx, t.Author); err == nil && u.Name != "" {
+			return u.Name
 		}
 	}
 	return "Unknown author"

@@ -66,16 +66,6 @@ func canReadTerms(c *rest.Request, tax *store.Taxonomy) error {
 	return rest.Denied(c, "rest_cannot_view", "Sorry, you are not allowed to view menus.")
 }
 
-func (s *Service) termLink(tax *store.Taxonomy, t *store.Term) string {
-	switch tax {
-	case store.Category:
-		return s.site.URL + "/category/" + t.Slug + "/"
-	case store.Tag:
-		return s.site.URL + "/tag/" + t.Slug + "/"
-	}
-	return s.site.URL + "/?taxonomy=" + tax.Name + "&term=" + t.Slug
-}
-
 // prepareTerm renders a term in WordPress's order with the fields of every
 // context; the route kit removes what context must not show, by termSchema's
 // per-field contexts. context only lets it skip boxing values the context
@@ -106,7 +96,7 @@ func (s *Service) prepareTerm(tax *store.Taxonomy, t *store.Term, context string
 		if shows("description") {
 			add("description", t.Description)
 		}
-		add("link", s.termLink(tax, t))
+		add("link", s.permalinks.Term(tax, t))
 		add("name", t.Name)
 		add("slug", t.Slug)
 		add("taxonomy", tax.Name)
