@@ -92,29 +92,13 @@ func (g GatewayMedia) Images(ctx context.Context, ids []int64) (map[int64]blocks
 	return out, nil
 }
 
-// featuredImages are the images of posts' featured media; a failed lookup
-// (ok false) shows the posts without them (an image is not a reason to
-// fail a page).
-func (s *Service) featuredImages(ctx context.Context, posts []*store.Post) (images map[int64]blocks.Image, ok bool) {
-	var ids []int64
-	for _, p := range posts {
-		if p.FeaturedMedia > 0 {
-			ids = append(ids, p.FeaturedMedia)
-		}
-	}
-	if len(ids) == 0 || s.media == nil {
-		return nil, true
-	}
-	images, err := s.media.Images(ctx, ids)
-	if err != nil {
-		slog.Default().WarnContext(ctx, "featured images not shown", "error", err.Error())
-		return nil, false
-	}
-	return images, true
-}
-
 // SetMedia replaces the attachment lookup (New uses AnyMedia).
-func (s *Service) SetMedia(m store.Media) { s.media = m }
+func (s *Service) SetMedia(m store.Media) {
+	s.media = m
+	if s.web != nil { // nil in a Service made without New
+		s.web.SetMedia(m)
+	}
+}
 
 // checkFeaturedMedia is the featured_media rule above: the id to store.
 func (s *Service) checkFeaturedMedia(ctx context.Context, id int64) int64 {

@@ -29,6 +29,8 @@ package content
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +39,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/website"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -55,16 +58,11 @@ type Service struct {
 	now         func() time.Time
 	statics     sync.Map // *PostType → *typeStatic (response.go)
 	termSchemas sync.Map // *Taxonomy → *rest.Schema (terms.go)
-	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
-	siteUsers sync.Map
-	siteCSS   atomic.Value // cssCache (site_page.go)
 	// commits announces the end of every write transaction (inTx,
 	// insertNewPost) to its subscribers: the website's snapshot
 	commits store.Commits
-	// siteGen is the website's change generation and snapshot (site_cache.go)
-	siteGen siteGen
-	// snapshotBytes overrides maxSnapshotBytes (tests; 0: the default).
-	snapshotBytes int64
+	// web is the public website, the other front end over the same store
+	web *website.Handler
 	// encoded keeps anonymous readers' post JSON (post_cache.go)
 	encoded encodedPosts
 }
@@ -75,7 +73,7 @@ func New(pool *pgxpool.Pool, site contract.Site, users store.Users) *Service {
 	s := &Service{pool: pool, site: site, restRoot: links.RESTRoot, permalinks: links,
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	s.tz.Store(site.Location())
-	s.commits.OnCommit(s.siteGen.bump)
+	s.web = website.New(website.Config{Pool: pool, Site: &s.site, Users: users, Zone: s.location, Commits: &s.commits})
 	return s
 }
 
@@ -115,4 +113,13 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		return pgx.BeginFunc(ctx, tx, write)
 	}
 	return postgres.BeginFunc(ctx, s.pool, write)
+}
+
+// SiteHandler serves the public website (content/website).
+func (s *Service) SiteHandler(logger *slog.Logger) http.Handler { return s.web.SiteHandler(logger) }
+
+// ListenChanges keeps the website's snapshot current with every service's
+// writes until ctx ends (website.Handler.ListenChanges).
+func (s *Service) ListenChanges(ctx context.Context, logger *slog.Logger) {
+	s.web.ListenChanges(ctx, logger)
 }

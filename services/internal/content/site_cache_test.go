@@ -33,7 +33,7 @@ func (e *testEnv) listen(t testing.TB) (stop func()) {
 	}
 	t.Cleanup(stop)
 	deadline := time.Now().Add(10 * time.Second)
-	for !e.svc.siteGen.online.Load() {
+	for !e.svc.web.Online() {
 		if time.Now().After(deadline) {
 			t.Fatal("the change listener did not come online")
 		}
@@ -80,7 +80,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 	})
 
 	t.Run("another service's write shows when its notification comes", func(t *testing.T) {
-		gen := e.svc.siteGen.gen.Load()
+		gen := e.svc.web.Generation()
 		err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `UPDATE posts SET content = 'Third words' WHERE id = $1`, id); err != nil {
 				return err
@@ -90,7 +90,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "the generation after a notification", func() bool { return e.svc.siteGen.gen.Load() != gen })
+		eventually(t, "the generation after a notification", func() bool { return e.svc.web.Generation() != gen })
 		wantPage(t, e.page(anon, "/"), 200, "home", "Third words")
 	})
 
@@ -108,7 +108,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 
 	t.Run("offline, every page reads afresh", func(t *testing.T) {
 		stop()
-		if e.svc.siteGen.online.Load() {
+		if e.svc.web.Online() {
 			t.Fatal("still online")
 		}
 		if _, err := e.pool.Exec(ctx, `UPDATE posts SET content = 'Offline words' WHERE id = $1`, id); err != nil {

@@ -1,9 +1,10 @@
-package content
+package website
 
 import (
 	"context"
 	"html"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -40,11 +41,11 @@ type sitePage struct {
 }
 
 // renderSingular renders a post or page.
-func (s *Service) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
+func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
 	return s.render(req, s.singularPage(pt, p, nil))
 }
 
-func (s *Service) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
+func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
 	var tpls []string
 	tpls = append(tpls, front...)
 	if p.Template != "" && p.Template != "default" {
@@ -68,7 +69,7 @@ func (s *Service) singularPage(pt *store.PostType, p *store.Post, front []string
 }
 
 // renderFront renders the static front page.
-func (s *Service) renderFront(req *siteReq, p *store.Post) error {
+func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
 	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
 	sp.canonical = s.site.URL + "/"
 	sp.title = ""
@@ -79,7 +80,7 @@ func (s *Service) renderFront(req *siteReq, p *store.Post) error {
 
 // postsListing renders the latest posts: the front page, or the page for
 // posts (page_for_posts) when page is that page.
-func (s *Service) postsListing(req *siteReq, page *store.Post) error {
+func (s *Handler) postsListing(req *siteReq, page *store.Post) error {
 	base := s.site.URL + "/"
 	sp := &sitePage{templates: []string{"home", "index"}, ogType: "website", bodyClass: "blog"}
 	if page == nil {
@@ -94,7 +95,7 @@ func (s *Service) postsListing(req *siteReq, page *store.Post) error {
 	return s.listing(req, sp, lq, base)
 }
 
-func (s *Service) siteListQuery(req *siteReq) *store.ListQuery {
+func (s *Handler) siteListQuery(req *siteReq) *store.ListQuery {
 	statuses := []string{"publish"}
 	if req.caller.Can(store.TypePost.Caps.ReadPrivate) {
 		statuses = append(statuses, "private")
@@ -105,7 +106,7 @@ func (s *Service) siteListQuery(req *siteReq) *store.ListQuery {
 
 // listing runs lq and renders sp with its results; a page past the end is
 // a 404, as WordPress answers it.
-func (s *Service) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
+func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
 	posts, total, err := store.ListPosts(req.r.Context(), s.db(req.r.Context()), lq)
 	if err != nil {
 		return err
@@ -138,7 +139,7 @@ func (s *Service) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base 
 
 // searchPage is the site search (?s=): published posts and pages matching
 // the term, in the search template.
-func (s *Service) searchPage(req *siteReq) error {
+func (s *Handler) searchPage(req *siteReq) error {
 	term := strings.TrimSpace(req.query.Get("s"))
 	sp := &sitePage{templates: []string{"search", "index"}, ogType: "website", bodyClass: "search", noindex: true,
 		title: "Search Results for “" + term + "”", archive: "Search results for: “" + term + "”"}
@@ -151,7 +152,7 @@ func (s *Service) searchPage(req *siteReq) error {
 	return s.listing(req, sp, lq, s.site.URL+"/")
 }
 
-func (s *Service) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
+func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
 	t, err := store.TermBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func (s *Service) termArchive(req *siteReq, tax *store.Taxonomy, slug string) er
 	return s.listing(req, sp, lq, s.permalinks.Term(tax, t))
 }
 
-func (s *Service) authorArchive(req *siteReq, slug string) error {
+func (s *Handler) authorArchive(req *siteReq, slug string) error {
 	u, found, err := s.users.UserBySlug(req.r.Context(), slug)
 	if err != nil {
 		return err
@@ -189,7 +190,7 @@ func (s *Service) authorArchive(req *siteReq, slug string) error {
 }
 
 // dateArchive lists the posts of a year, month or day (site time zone).
-func (s *Service) dateArchive(req *siteReq, y, m, d string) error {
+func (s *Handler) dateArchive(req *siteReq, y, m, d string) error {
 	year, _ := strconv.Atoi(y)
 	month, day := 1, 1
 	if m != "" {
@@ -217,7 +218,7 @@ func (s *Service) dateArchive(req *siteReq, y, m, d string) error {
 	return s.listing(req, sp, lq, s.site.URL+req.path)
 }
 
-func (s *Service) notFound(req *siteReq) error {
+func (s *Handler) notFound(req *siteReq) error {
 	return s.render(req, &sitePage{status: http.StatusNotFound, templates: []string{"404", "index"}, title: "Page not found",
 		noindex: true, bodyClass: "error404", ogType: "website"})
 }
@@ -225,7 +226,7 @@ func (s *Service) notFound(req *siteReq) error {
 // render resolves the template, renders its blocks and writes the page.
 // The templates, parts and stylesheet come from the generation's snapshot
 // (site_cache.go), parsed and compiled once per committed change.
-func (s *Service) render(req *siteReq, sp *sitePage) error {
+func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	ctx := req.r.Context()
 	th, _, _, err := builtinTheme()
 	if err != nil {
@@ -310,7 +311,7 @@ type cssCache struct {
 
 // globalCSS is the page's stylesheet: the theme's settings and styles with
 // the user's global styles (the stored post's content) merged over them.
-func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
+func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 	if c, ok := s.siteCSS.Load().(cssCache); ok && c.key == userStyles {
 		return c.css
 	}
@@ -325,7 +326,7 @@ func (s *Service) globalCSS(th *theme.Theme, userStyles string) string {
 
 // discoveryHeaders are the Link headers every page carries: the REST API
 // root and, for a post, its REST resource and short link.
-func (s *Service) discoveryHeaders(h http.Header, sp *sitePage) {
+func (s *Handler) discoveryHeaders(h http.Header, sp *sitePage) {
 	h.Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
 	if sp.post != nil {
 		h.Add("Link", "<"+s.permalinks.PostREST(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
@@ -333,7 +334,7 @@ func (s *Service) discoveryHeaders(h http.Header, sp *sitePage) {
 	}
 }
 
-func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
+func (s *Handler) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 	e := html.EscapeString
 	title := s.site.Title
 	if sp.title != "" {
@@ -385,7 +386,7 @@ func (s *Service) writeHead(sb *strings.Builder, sp *sitePage, css string) {
 // siteEnv is what the theme's blocks read for sp: the site-wide Env (a
 // compiled template has most of it rendered already) with the page's post,
 // query and archive.
-func (s *Service) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks.Env, *error, error) {
+func (s *Handler) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks.Env, *error, error) {
 	ctx := req.r.Context()
 	// a menu or part that cannot be read fails the page (*readErr, checked
 	// after the render), rather than showing it without
@@ -428,7 +429,7 @@ type cachedUser struct {
 // postConverter turns posts into what the blocks show, reading author
 // names and term names once per page.
 type postConverter struct {
-	s     *Service
+	s     *Handler
 	req   *siteReq
 	sn    *siteSnapshot
 	users map[int64]store.User
@@ -530,7 +531,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 
 // renderPostContent renders a post's content: its blocks on the server,
 // or, for classic content, paragraphs from its line breaks.
-func (s *Service) renderPostContent(raw string, env *blocks.Env) string {
+func (s *Handler) renderPostContent(raw string, env *blocks.Env) string {
 	if !store.HasBlocks(raw) {
 		return store.Autop(raw)
 	}
@@ -550,7 +551,7 @@ func plainExcerpt(p *store.Post, words int) string {
 }
 
 // passwordForm is the form a protected post shows instead of its content.
-func (s *Service) passwordForm(p *store.Post, back string) string {
+func (s *Handler) passwordForm(p *store.Post, back string) string {
 	id := "pwbox-" + store.Itoa(p.ID)
 	return `<form action="` + html.EscapeString(s.site.URL+"/?action=postpass") + `" class="post-password-form" method="post">` +
 		`<p>This content is password protected. To view it please enter your password below:</p>` +
@@ -561,7 +562,7 @@ func (s *Service) passwordForm(p *store.Post, back string) string {
 
 // adjacent returns the previous (older) and next (newer) published posts
 // of p, from the snapshot or one statement.
-func (sn *siteSnapshot) adjacent(ctx context.Context, s *Service, p *store.Post) (prev, next *blocks.Link, err error) {
+func (sn *siteSnapshot) adjacent(ctx context.Context, s *Handler, p *store.Post) (prev, next *blocks.Link, err error) {
 	if v, ok := sn.neighbour.Load(p.ID); ok {
 		l := v.([2]*blocks.Link)
 		return l[0], l[1], nil
@@ -620,7 +621,7 @@ func (sn *siteSnapshot) termNames(ctx context.Context, q store.Querier, ids []in
 // featuredImages are the images of posts' featured media, looked up
 // (through the gateway) only for attachments the snapshot lacks; a failed
 // lookup shows the posts without them, and is not kept.
-func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Service, posts []*store.Post) map[int64]*blocks.Image {
+func (sn *siteSnapshot) featuredImages(ctx context.Context, s *Handler, posts []*store.Post) map[int64]*blocks.Image {
 	out := map[int64]*blocks.Image{}
 	var missing []*store.Post
 	for _, p := range posts {
@@ -680,4 +681,25 @@ func (sn *siteSnapshot) postContent(p *store.Post, env *blocks.Env) string {
 	// compiled nodes hold about their source's text, twice over at most
 	sn.keep(&sn.contents, p.ID, nodes, entryCost(2*len(p.Content)))
 	return blocks.Render(nodes, env)
+}
+
+// featuredImages are the images of posts' featured media; a failed lookup
+// (ok false) shows the posts without them (an image is not a reason to
+// fail a page).
+func (s *Handler) featuredImages(ctx context.Context, posts []*store.Post) (images map[int64]blocks.Image, ok bool) {
+	var ids []int64
+	for _, p := range posts {
+		if p.FeaturedMedia > 0 {
+			ids = append(ids, p.FeaturedMedia)
+		}
+	}
+	if len(ids) == 0 || s.media == nil {
+		return nil, true
+	}
+	images, err := s.media.Images(ctx, ids)
+	if err != nil {
+		slog.Default().WarnContext(ctx, "featured images not shown", "error", err.Error())
+		return nil, false
+	}
+	return images, true
 }

@@ -1,4 +1,4 @@
-package content
+package website
 
 import (
 	"crypto/sha256"
@@ -19,7 +19,6 @@ import (
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/postgres"
-	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -37,7 +36,7 @@ const sitePostsPerPage = 10
 const postPassCookie = "cms-postpass"
 
 // SiteHandler serves the website.
-func (s *Service) SiteHandler(logger *slog.Logger) http.Handler {
+func (s *Handler) SiteHandler(logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.serveSite(w, r); err != nil {
 			status := http.StatusInternalServerError
@@ -69,7 +68,7 @@ type siteReq struct {
 	caller identity.Identity
 }
 
-func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
+func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 	path := strings.TrimPrefix(r.URL.Path, contract.SitePath)
 	if path == "" {
 		path = "/"
@@ -89,7 +88,7 @@ func (s *Service) serveSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	// NUL and invalid UTF-8 match nothing PostgreSQL can store or compare:
 	// no page has them (a 404, never a failed query).
-	if !rest.ValidText(path) || !validQuery(req.query) {
+	if !validText(path) || !validQuery(req.query) {
 		return s.notFound(req)
 	}
 	// files first: they have no trailing slash
@@ -177,7 +176,7 @@ func feedPath(p string) (kind, base string, ok bool) {
 	return "", "", false
 }
 
-func (s *Service) redirect(req *siteReq, to string) error {
+func (s *Handler) redirect(req *siteReq, to string) error {
 	req.w.Header().Set("Location", to)
 	req.w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	req.w.WriteHeader(http.StatusMovedPermanently)
@@ -198,7 +197,7 @@ func visible(who identity.Identity, pt *store.PostType, p *store.Post) bool {
 
 // byID serves ?p= and ?page_id=: a published post redirects to its
 // permalink, a draft the caller may read is shown (its preview).
-func (s *Service) byID(req *siteReq, idText string, want *store.PostType) error {
+func (s *Handler) byID(req *siteReq, idText string, want *store.PostType) error {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 {
 		return s.notFound(req)
@@ -224,7 +223,7 @@ func (s *Service) byID(req *siteReq, idText string, want *store.PostType) error 
 }
 
 // singular serves a page at its (nested) path or a post at /{slug}/.
-func (s *Service) singular(req *siteReq, segs []string) error {
+func (s *Handler) singular(req *siteReq, segs []string) error {
 	ctx := req.r.Context()
 	q := s.db(ctx)
 	slug := segs[len(segs)-1]
@@ -246,7 +245,7 @@ func (s *Service) singular(req *siteReq, segs []string) error {
 }
 
 // front serves the site URL: the static front page or the latest posts.
-func (s *Service) front(req *siteReq) error {
+func (s *Handler) front(req *siteReq) error {
 	if s.site.ShowOnFront == "page" && s.site.PageOnFront > 0 {
 		p, err := store.GetPostAs(req.r.Context(), s.db(req.r.Context()), s.site.PageOnFront, false, store.TypePage)
 		if err != nil {
@@ -261,7 +260,7 @@ func (s *Service) front(req *siteReq) error {
 
 // postPass stores the password of a protected post's form in a cookie
 // and sends the visitor back (wp-login.php?action=postpass).
-func (s *Service) postPass(req *siteReq) error {
+func (s *Handler) postPass(req *siteReq) error {
 	if err := req.r.ParseForm(); err != nil {
 		// a malformed form is the visitor's error, answered here
 		return writeText(req, http.StatusBadRequest, "text/plain; charset=utf-8", "Bad Request\n")
@@ -295,7 +294,7 @@ func unlocked(req *siteReq, pt *store.PostType, p *store.Post) bool {
 // queryFormRedirect maps the query forms of archives (?cat={id},
 // ?tag={slug}, ?author={id}) to their pretty URLs, as redirect_canonical
 // does; ok with an empty URL means the archive does not exist.
-func (s *Service) queryFormRedirect(req *siteReq) (to string, ok bool, err error) {
+func (s *Handler) queryFormRedirect(req *siteReq) (to string, ok bool, err error) {
 	ctx := req.r.Context()
 	switch {
 	case req.query.Get("cat") != "":
@@ -343,11 +342,11 @@ func queryID(v string) int64 {
 // validQuery reports whether every name and value of q is rest.ValidText.
 func validQuery(q url.Values) bool {
 	for k, vs := range q {
-		if !rest.ValidText(k) {
+		if !validText(k) {
 			return false
 		}
 		for _, v := range vs {
-			if !rest.ValidText(v) {
+			if !validText(v) {
 				return false
 			}
 		}

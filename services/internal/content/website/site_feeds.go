@@ -1,4 +1,4 @@
-package content
+package website
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // Feeds (RSS 2.0 and Atom), the XML sitemaps, robots.txt and the oEmbed
 // embed page: the website's machine-readable answers.
 
-func (s *Service) robots(req *siteReq) error {
+func (s *Handler) robots(req *siteReq) error {
 	body := "User-agent: *\nDisallow: /cms-admin/\n\nSitemap: " + s.site.URL + "/cms-sitemap.xml\n"
 	return writeText(req, http.StatusOK, "text/plain; charset=utf-8", body)
 }
@@ -41,7 +41,7 @@ func xmlEsc(s string) string {
 
 // feed writes the RSS 2.0 or Atom feed of the latest posts, or of one
 // category or tag (rest is the listing's path: "/", "/category/news/").
-func (s *Service) feed(req *siteReq, rest, kind string) error {
+func (s *Handler) feed(req *siteReq, rest, kind string) error {
 	ctx := req.r.Context()
 	lq := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
 	title, link := s.site.Title, s.site.URL+"/"
@@ -150,7 +150,7 @@ var sitemapRe = regexp.MustCompile(`^/cms-sitemap-(posts|taxonomies)-([a-z_]+)-(
 // page of them), and a sitemap without entries (a kind with none, a page
 // past the end) is a 404: sitemaps.org's schema requires at least one url
 // in a urlset.
-func (s *Service) sitemap(req *siteReq) error {
+func (s *Handler) sitemap(req *siteReq) error {
 	if req.path == "/cms-sitemap.xml" {
 		return s.sitemapIndex(req)
 	}
@@ -189,7 +189,7 @@ func (s *Service) sitemap(req *siteReq) error {
 }
 
 // sitemapIndex lists every page of every sitemap that has entries.
-func (s *Service) sitemapIndex(req *siteReq) error {
+func (s *Handler) sitemapIndex(req *siteReq) error {
 	ctx := req.r.Context()
 	var sb strings.Builder
 	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
@@ -225,7 +225,7 @@ func (s *Service) sitemapIndex(req *siteReq) error {
 // sitemapPosts returns the <url> entries of page n of pt's sitemap (the
 // front page first on page 1 of pages when it shows the latest posts),
 // and how many pages there are.
-func (s *Service) sitemapPosts(ctx context.Context, pt *store.PostType, page int) (urls []string, pages int, err error) {
+func (s *Handler) sitemapPosts(ctx context.Context, pt *store.PostType, page int) (urls []string, pages int, err error) {
 	posts, total, err := store.ListPosts(ctx, s.db(ctx), &store.ListQuery{Type: pt, Page: page, PerPage: sitemapMax, Statuses: []string{"publish"}, Order: "asc", OrderBy: "id"})
 	if err != nil {
 		return nil, 0, err
@@ -249,7 +249,7 @@ func (s *Service) sitemapPosts(ctx context.Context, pt *store.PostType, page int
 
 // sitemapTerms returns the <url> entries of a taxonomy's sitemap: its
 // terms that have published posts.
-func (s *Service) sitemapTerms(ctx context.Context, taxName string) ([]string, error) {
+func (s *Handler) sitemapTerms(ctx context.Context, taxName string) ([]string, error) {
 	tax := store.Category
 	if taxName == "post_tag" {
 		tax = store.Tag
@@ -267,7 +267,7 @@ func (s *Service) sitemapTerms(ctx context.Context, taxName string) ([]string, e
 
 // embed writes /{path}/embed/, the page the oEmbed iframe shows: the
 // post's title, excerpt and site, framable.
-func (s *Service) embed(req *siteReq, segs []string) error {
+func (s *Handler) embed(req *siteReq, segs []string) error {
 	ctx := req.r.Context()
 	q := s.db(ctx)
 	slug := segs[len(segs)-1]

@@ -1,4 +1,4 @@
-package content
+package website
 
 import (
 	"context"
@@ -123,7 +123,7 @@ func builtinTheme() (*theme.Theme, map[string][]blocks.Node, map[string][]blocks
 
 // snapshot returns the current generation's snapshot, loading it when
 // there is none; offline, a fresh one that is not kept.
-func (s *Service) snapshot(ctx context.Context) (*siteSnapshot, error) {
+func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 	g := &s.siteGen
 	if !g.online.Load() {
 		return s.loadSnapshot(ctx, 0)
@@ -152,7 +152,7 @@ func (s *Service) snapshot(ctx context.Context) (*siteSnapshot, error) {
 
 // loadSnapshot reads the theme's stored templates, parts and user global
 // styles (one statement) and prepares them.
-func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, error) {
+func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, error) {
 	th, _, _, err := builtinTheme()
 	if err != nil {
 		return nil, err
@@ -173,7 +173,7 @@ func (s *Service) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 }
 
 // snapshotLimit is maxSnapshotBytes unless a test set its own.
-func (s *Service) snapshotLimit() int64 {
+func (s *Handler) snapshotLimit() int64 {
 	if s.snapshotBytes > 0 {
 		return s.snapshotBytes
 	}
@@ -184,7 +184,7 @@ func (s *Service) snapshotLimit() int64 {
 // one pooled connection, taken out of the pool, LISTENs on the site's
 // change channel. Every payload (a write, or an edge cache purge) may
 // change what pages show, so each starts a new generation.
-func (s *Service) ListenChanges(ctx context.Context, logger *slog.Logger) {
+func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 	l := &postgres.ChangeListener{
 		Connect: func(ctx context.Context) (*pgx.Conn, error) {
 			pc, err := s.pool.Acquire(ctx)
@@ -203,7 +203,7 @@ func (s *Service) ListenChanges(ctx context.Context, logger *slog.Logger) {
 // compiledNodes returns the template or part (kind "template", "part") of
 // slug — the stored one, else the theme's — pre-rendered for this
 // generation with blocks.Compile; ok false when there is none.
-func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Service, kind, slug string) ([]blocks.Node, bool, error) {
+func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Handler, kind, slug string) ([]blocks.Node, bool, error) {
 	key := kind + ":" + slug
 	if v, ok := sn.compiled.Load(key); ok {
 		n := v.([]blocks.Node)
@@ -247,7 +247,7 @@ func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Service, kind, slu
 // siteWideEnv is the Env of what every page shares: the site's title,
 // tagline and URL, and its navigation menus (read once per generation;
 // the error of the first failed read is put in *navErr).
-func (s *Service) siteWideEnv(ctx context.Context, sn *siteSnapshot) (*blocks.Env, *error) {
+func (s *Handler) siteWideEnv(ctx context.Context, sn *siteSnapshot) (*blocks.Env, *error) {
 	navErr := new(error)
 	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL}
 	env.Navigation = func(ref int64) []blocks.Link {

@@ -1,4 +1,4 @@
-package content
+package website
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // navigationLinks reads a navigation post's links (ref 0: the oldest
 // published navigation post); without one, the published top-level pages,
 // as the navigation block falls back to a page list.
-func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
+func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
 	q := s.db(ctx)
 	var content string
 	var err error
@@ -47,7 +47,7 @@ func (s *Service) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 // resolveNavLinks turns navigation-link blocks into links: a link to a post
 // or page follows its current permalink (and is left out when it is not
 // published), anything else uses its url.
-func (s *Service) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
+func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
 	type item struct {
 		label, url string
 		id         int64
