@@ -345,15 +345,30 @@ func (s *Service) findTemplate(r *rest.Request, q store.Querier, k *tmplKind, ra
 	if err != nil {
 		return nil, nil, err
 	}
-	if row != nil {
-		return k.fromRow(th, row), row, nil
-	}
-	if ss == th.Stylesheet {
-		if f, ok := k.file(th, slug); ok {
-			return k.fromFile(th, f), nil, nil
+	stored := func(string) (*tmpl, bool) {
+		if row == nil {
+			return nil, false
 		}
+		return k.fromRow(th, row), true
+	}
+	file := func(slug string) (*tmpl, bool) { return k.themeFile(th, ss, slug) }
+	if t, ok := theme.Resolve(slug, stored, file); ok {
+		return t, row, nil
 	}
 	return nil, nil, nil
+}
+
+// themeFile is the theme's file of slug as a template, when stylesheet is
+// the active theme's th.
+func (k *tmplKind) themeFile(th *theme.Theme, stylesheet, slug string) (*tmpl, bool) {
+	if stylesheet != th.Stylesheet {
+		return nil, false
+	}
+	f, ok := k.file(th, slug)
+	if !ok {
+		return nil, false
+	}
+	return k.fromFile(th, f), true
 }
 
 // allTemplates is the merged list for the active theme, files in name
@@ -369,13 +384,17 @@ func (s *Service) allTemplates(r *rest.Request, k *tmplKind) ([]*tmpl, error) {
 		stored[row.Slug] = row // the newest of a slug wins
 	}
 	var out []*tmpl
-	for _, f := range k.files(th) {
-		if row := stored[f.Slug]; row != nil {
-			out = append(out, k.fromRow(th, row))
-			delete(stored, f.Slug)
-		} else {
-			out = append(out, k.fromFile(th, f))
+	fromRow := func(slug string) (*tmpl, bool) {
+		row := stored[slug]
+		if row == nil {
+			return nil, false
 		}
+		delete(stored, slug) // listed here, not among the additions
+		return k.fromRow(th, row), true
+	}
+	for _, f := range k.files(th) {
+		t, _ := theme.Resolve(f.Slug, fromRow, func(string) (*tmpl, bool) { return k.fromFile(th, f), true })
+		out = append(out, t)
 	}
 	for _, row := range rows {
 		if stored[row.Slug] == row {
@@ -412,14 +431,11 @@ func (s *Service) listTemplates(k *tmplKind) rest.HandlerFunc {
 // stored customisation (nil when the theme has no such file).
 func (s *Service) themeFile(k *tmplKind, rawID string) *tmpl {
 	ss, slug, ok := theme.ParseID(theme.SanitizeID(rawID))
-	th := s.activeTheme()
-	if !ok || ss != th.Stylesheet {
+	if !ok {
 		return nil
 	}
-	if f, ok := k.file(th, slug); ok {
-		return k.fromFile(th, f)
-	}
-	return nil
+	t, _ := k.themeFile(s.activeTheme(), ss, slug)
+	return t
 }
 
 // getTemplate answers a template; ?source=theme answers the theme's file

@@ -217,21 +217,14 @@ func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Handler, kind, slu
 	if kind == "part" {
 		stored, themed = sn.parts, fileParts
 	}
-	nodes, ok := stored[slug]
-	if !ok {
-		nodes, ok = themed[slug]
-	}
+	nodes, ok := theme.Resolve(slug, theme.In(stored), theme.In(themed))
 	if !ok {
 		sn.compiled.Store(key, []blocks.Node(nil))
 		return nil, false, nil
 	}
 	env, navErr := s.siteWideEnv(ctx, sn)
 	env.Part = func(slug string) ([]blocks.Node, bool) {
-		if n, ok := sn.parts[slug]; ok {
-			return n, true
-		}
-		n, ok := fileParts[slug]
-		return n, ok
+		return theme.Resolve(slug, theme.In(sn.parts), theme.In(fileParts))
 	}
 	compiled := blocks.Compile(nodes, env)
 	if *navErr != nil {
