@@ -1,11 +1,8 @@
 package content
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,6 +12,7 @@ import (
 
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/kses"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -22,47 +20,6 @@ import (
 // WordPress's REST default (rest_allow_anonymous_comments) does; editors
 // and administrators (moderate_comments) moderate. A post's comment count
 // is rewritten in the transaction of every comment write.
-
-// Comment is one row of the comments table.
-type Comment struct {
-	ID, Post, Parent, Author           int64
-	AuthorName, AuthorEmail, AuthorURL string
-	AuthorIP, AuthorUserAgent          string
-	DateGMT                            time.Time
-	Content, Status, TrashStatus, Type string
-	Children                           bool
-}
-
-const commentColumns = `c.id, c.post, c.parent, c.author, c.author_name, c.author_email, c.author_url, c.author_ip,
- c.author_user_agent, c.date_gmt, c.content, c.status, c.trash_status, c.type,
- EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id)`
-
-func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
-	m := &Comment{}
-	err := row.Scan(append([]any{&m.ID, &m.Post, &m.Parent, &m.Author, &m.AuthorName, &m.AuthorEmail, &m.AuthorURL,
-		&m.AuthorIP, &m.AuthorUserAgent, &m.DateGMT, &m.Content, &m.Status, &m.TrashStatus, &m.Type, &m.Children}, extra...)...)
-	return m, err
-}
-
-func getComment(ctx context.Context, q store.Querier, id int64) (*Comment, error) {
-	m, err := scanComment(q.QueryRow(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("select comment %d: %w", id, err)
-	}
-	return m, nil
-}
-
-// recountComments rewrites the post's count of approved comments.
-func recountComments(ctx context.Context, q store.Querier, post int64) error {
-	if _, err := q.Exec(ctx, `UPDATE posts SET comment_count = (SELECT count(*) FROM comments
-		WHERE post = $1 AND status = 'approved') WHERE id = $1`, post); err != nil {
-		return fmt.Errorf("count comments of post %d: %w", post, err)
-	}
-	return nil
-}
 
 // commentStatuses maps the REST status words to the stored ones.
 var commentStatuses = map[string]string{"approve": "approved", "approved": "approved", "1": "approved",
@@ -240,90 +197,29 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	if perPage < 1 {
 		perPage = 10
 	}
-	b := &store.SQLBuilder{}
+	cq := &store.CommentQuery{Type: c.String("type"), Post: c.Ints("post"), Parent: c.Ints("parent"),
+		ParentExclude: c.Ints("parent_exclude"), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
+		Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), AuthorEmail: c.String("author_email"),
+		Search: strings.TrimSpace(c.String("search")), After: timeParam(c, "after", s.location()),
+		Before: timeParam(c, "before", s.location()), Desc: c.String("order") != "asc", OrderBy: c.String("orderby"),
+		PerPage: perPage, Offset: postgres.Offset(page, perPage), Page: page}
 	switch st := c.String("status"); st {
 	case "all", "any":
-		b.Add("c.status IN ('approved', 'hold')")
+		cq.Statuses = []string{"approved", "hold"}
 	default:
 		stored, ok := commentStatuses[st]
 		if !ok {
 			stored = st
 		}
-		b.Add("c.status = " + b.Arg(stored))
+		cq.Statuses = []string{stored}
 	}
-	b.Add("c.type = " + b.Arg(c.String("type")))
-	for _, f := range []struct{ param, col, op string }{{"post", "c.post", "= ANY"}, {"parent", "c.parent", "= ANY"},
-		{"parent_exclude", "c.parent", "<> ALL"}, {"include", "c.id", "= ANY"}, {"exclude", "c.id", "<> ALL"},
-		{"author", "c.author", "= ANY"}, {"author_exclude", "c.author", "<> ALL"}} {
-		if v := c.Ints(f.param); len(v) > 0 {
-			b.Add(f.col + " " + f.op + "(" + b.Arg(v) + ")")
-		}
-	}
-	if e := c.String("author_email"); e != "" {
-		b.Add("lower(c.author_email) = lower(" + b.Arg(e) + ")")
-	}
-	if t := strings.TrimSpace(c.String("search")); t != "" {
-		a := b.Arg("%" + store.LikeEscape(t) + "%")
-		b.Add("(c.author_name ILIKE " + a + " OR c.author_email ILIKE " + a + " OR c.author_url ILIKE " + a +
-			" OR c.author_ip ILIKE " + a + " OR c.content ILIKE " + a + ")")
-	}
-	if t := timeParam(c, "after", s.location()); t != nil {
-		b.Add("c.date_gmt > " + b.Arg(*t))
-	}
-	if t := timeParam(c, "before", s.location()); t != nil {
-		b.Add("c.date_gmt < " + b.Arg(*t))
-	}
-	dir := " DESC"
-	if c.String("order") == "asc" {
-		dir = " ASC"
-	}
-	order := "c.date_gmt" + dir + ", c.id" + dir
-	switch c.String("orderby") {
-	case "id":
-		order = "c.id" + dir
-	case "include":
-		if len(c.Ints("include")) > 0 {
-			order = "array_position(" + b.Arg(c.Ints("include")) + "::bigint[], c.id)"
-		}
-	case "post":
-		order = "c.post" + dir + ", " + order
-	case "parent":
-		order = "c.parent" + dir + ", " + order
-	case "type":
-		order = "c.type" + dir + ", " + order
-	}
-	offset := rest.Offset(page, perPage)
 	if c.Has("offset") {
-		offset = int(c.Int("offset"))
+		cq.Offset = int(c.Int("offset"))
 	}
-	where := strings.Join(b.Where, " AND ")
-	nFilter := len(b.Args)
-	sql := "SELECT " + commentColumns + ", count(*) OVER () FROM comments c WHERE " + where + " ORDER BY " + order +
-		" LIMIT " + b.Arg(perPage) + " OFFSET " + b.Arg(offset)
 	ctx := c.Context()
-	rows, err := s.db(ctx).Query(ctx, sql, b.Args...)
+	list, total, err := store.ListComments(ctx, s.db(ctx), cq)
 	if err != nil {
-		return nil, fmt.Errorf("list comments: %w", err)
-	}
-	var list []*Comment
-	total := 0
-	for rows.Next() {
-		var n int64
-		m, err := scanComment(rows, &n)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("list comments: %w", err)
-		}
-		list, total = append(list, m), int(n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list comments: %w", err)
-	}
-	if len(list) == 0 && (page > 1 || offset > 0) {
-		if err := s.db(ctx).QueryRow(ctx, "SELECT count(*) FROM comments c WHERE "+where, b.Args[:nFilter]...).Scan(&total); err != nil {
-			return nil, fmt.Errorf("count comments: %w", err)
-		}
+		return nil, err
 	}
 	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
 		return nil, rest.NewError("rest_comment_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
@@ -350,7 +246,7 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 }
 
 // canReadComment is the controller's check_read_permission.
-func (s *Service) canReadComment(c *rest.Request, m *Comment, p *store.Post) bool {
+func (s *Service) canReadComment(c *rest.Request, m *store.Comment, p *store.Post) bool {
 	var pt *store.PostType
 	if p != nil {
 		pt = store.TypeByName(p.Type)
@@ -370,13 +266,13 @@ func (s *Service) canReadComment(c *rest.Request, m *Comment, p *store.Post) boo
 	return canEditComment(c, p, pt)
 }
 
-func (s *Service) cachedComment(c *rest.Request) (*Comment, error) {
+func (s *Service) cachedComment(c *rest.Request) (*store.Comment, error) {
 	v, err := c.Memo(memoKey("comment"), func() (any, error) {
 		id := c.Int("id")
 		if id <= 0 {
 			return nil, errInvalidComment()
 		}
-		m, err := getComment(c.Context(), s.db(c.Context()), id)
+		m, err := store.GetComment(c.Context(), s.db(c.Context()), id)
 		if err != nil {
 			return nil, err
 		}
@@ -388,7 +284,7 @@ func (s *Service) cachedComment(c *rest.Request) (*Comment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Comment), nil
+	return v.(*store.Comment), nil
 }
 
 func (s *Service) getCommentPermission(c *rest.Request) error {
@@ -482,7 +378,7 @@ func (s *Service) commentWritePermission(code, message string) rest.PermissionFu
 
 // applyComment sets the request's fields on m; moderators only change
 // status, author and author_ip (the permission checks refuse the others).
-func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
+func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *store.Comment) error {
 	if v, ok := textValue(c, "content"); ok {
 		// pre_comment_content: kses's data allowlist unless unfiltered_html.
 		m.Content = kses.ForCaller(caller(c), v, kses.Data)
@@ -526,7 +422,7 @@ func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
 	}
 	if c.Has("parent") && c.Int("parent") != m.Parent {
 		if pid := c.Int("parent"); pid != 0 {
-			parent, err := getComment(c.Context(), tx, pid)
+			parent, err := store.GetComment(c.Context(), tx, pid)
 			if err != nil {
 				return err
 			}
@@ -542,17 +438,11 @@ func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
 	return nil
 }
 
-const commentInsertSQL = `INSERT INTO comments (post, parent, author, author_name, author_email, author_url, author_ip,
- author_user_agent, date_gmt, content, status, type) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING id`
-
-const commentUpdateSQL = `UPDATE comments SET parent=$2, author=$3, author_name=$4, author_email=$5, author_url=$6,
- author_ip=$7, author_user_agent=$8, date_gmt=$9, content=$10, status=$11, trash_status=$12 WHERE id=$1`
-
 // createComment is POST /cms/v2/comments.
 func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
 	who := caller(c)
-	m := &Comment{Post: c.Int("post"), Author: who.UserID, DateGMT: s.now(), Type: "comment", Status: "hold"}
-	var out *Comment
+	m := &store.Comment{Post: c.Int("post"), Author: who.UserID, DateGMT: s.now(), Type: "comment", Status: "hold"}
+	var out *store.Comment
 	var post *store.Post
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 		p, err := store.GetPostAs(c.Context(), tx, m.Post, true, nil)
@@ -575,32 +465,26 @@ func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
 			if who.Can("moderate_comments") || p.Author == who.UserID {
 				m.Status = "approved"
 			} else {
-				var prior bool
-				if err := tx.QueryRow(c.Context(), `SELECT EXISTS (SELECT 1 FROM comments WHERE author = $1 AND status = 'approved')`,
-					who.UserID).Scan(&prior); err != nil {
-					return fmt.Errorf("look for approved comments: %w", err)
+				prior, err := store.HasApprovedComment(c.Context(), tx, who.UserID)
+				if err != nil {
+					return err
 				}
 				if prior {
 					m.Status = "approved"
 				}
 			}
 		}
-		var dup bool
-		if err := tx.QueryRow(c.Context(), `SELECT EXISTS (SELECT 1 FROM comments WHERE post = $1 AND parent = $2
-			AND author = $3 AND content = $4 AND status <> 'trash')`, m.Post, m.Parent, m.Author, m.Content).Scan(&dup); err != nil {
-			return fmt.Errorf("look for a duplicate comment: %w", err)
+		dup, err := store.IsDuplicateComment(c.Context(), tx, m)
+		if err != nil {
+			return err
 		}
 		if dup {
 			return rest.NewError("comment_duplicate", "Duplicate comment detected; it looks as though you&#8217;ve already said that!", http.StatusConflict)
 		}
-		if err := tx.QueryRow(c.Context(), commentInsertSQL, m.Post, m.Parent, m.Author, m.AuthorName, m.AuthorEmail,
-			m.AuthorURL, m.AuthorIP, m.AuthorUserAgent, m.DateGMT, m.Content, m.Status, m.Type).Scan(&m.ID); err != nil {
-			return fmt.Errorf("insert comment: %w", err)
-		}
-		if err := recountComments(c.Context(), tx, m.Post); err != nil {
+		if err := store.InsertComment(c.Context(), tx, m); err != nil {
 			return err
 		}
-		out, err = getComment(c.Context(), tx, m.ID)
+		out, err = store.GetComment(c.Context(), tx, m.ID)
 		return err
 	})
 	if err != nil {
@@ -611,20 +495,12 @@ func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
 	return res, nil
 }
 
-func saveComment(ctx context.Context, tx pgx.Tx, m *Comment) error {
-	if _, err := tx.Exec(ctx, commentUpdateSQL, m.ID, m.Parent, m.Author, m.AuthorName, m.AuthorEmail, m.AuthorURL,
-		m.AuthorIP, m.AuthorUserAgent, m.DateGMT, m.Content, m.Status, m.TrashStatus); err != nil {
-		return fmt.Errorf("update comment %d: %w", m.ID, err)
-	}
-	return recountComments(ctx, tx, m.Post)
-}
-
 // updateComment is POST/PUT/PATCH /cms/v2/comments/{id}.
 func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
-	var out *Comment
+	var out *store.Comment
 	var post *store.Post
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getComment(c.Context(), tx, c.Int("id"))
+		m, err := store.GetComment(c.Context(), tx, c.Int("id"))
 		if err != nil {
 			return err
 		}
@@ -637,13 +513,13 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 		if err := s.applyComment(c, tx, m); err != nil {
 			return err
 		}
-		if err := saveComment(c.Context(), tx, m); err != nil {
+		if err := store.SaveComment(c.Context(), tx, m); err != nil {
 			return err
 		}
 		if post, err = store.GetPost(c.Context(), tx, m.Post); err != nil {
 			return err
 		}
-		out, err = getComment(c.Context(), tx, m.ID)
+		out, err = store.GetComment(c.Context(), tx, m.ID)
 		return err
 	})
 	if err != nil {
@@ -657,7 +533,7 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 	var body any
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getComment(c.Context(), tx, c.Int("id"))
+		m, err := store.GetComment(c.Context(), tx, c.Int("id"))
 		if err != nil {
 			return err
 		}
@@ -673,20 +549,14 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 				return rest.NewError("rest_already_trashed", "The comment has already been trashed.", http.StatusGone)
 			}
 			m.TrashStatus, m.Status = m.Status, "trash"
-			if err := saveComment(c.Context(), tx, m); err != nil {
+			if err := store.SaveComment(c.Context(), tx, m); err != nil {
 				return err
 			}
 			body = s.prepareComment(m, post, "edit")
 			return nil
 		}
 		previous := s.prepareComment(m, post, "edit")
-		if _, err := tx.Exec(c.Context(), `UPDATE comments SET parent = $2 WHERE parent = $1`, m.ID, m.Parent); err != nil {
-			return fmt.Errorf("move replies of comment %d: %w", m.ID, err)
-		}
-		if _, err := tx.Exec(c.Context(), `DELETE FROM comments WHERE id = $1`, m.ID); err != nil {
-			return fmt.Errorf("delete comment %d: %w", m.ID, err)
-		}
-		if err := recountComments(c.Context(), tx, m.Post); err != nil {
+		if err := store.DeleteComment(c.Context(), tx, m); err != nil {
 			return err
 		}
 		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
@@ -699,7 +569,7 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 }
 
 // prepareComment renders a comment for context, in WordPress's order.
-func (s *Service) prepareComment(m *Comment, p *store.Post, viewCtx string) rest.Object {
+func (s *Service) prepareComment(m *store.Comment, p *store.Post, viewCtx string) rest.Object {
 	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 20)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
