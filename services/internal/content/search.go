@@ -1,8 +1,6 @@
 package content
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -124,28 +122,8 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 		return nil, 0, nil
 	}
 	ctx := c.Context()
-	q := &store.ListQuery{Search: strings.TrimSpace(c.String("search")), ExcludeProtected: !caller(c).LoggedIn()}
-	b := &store.SQLBuilder{}
-	b.Add("p.type = ANY(" + b.Arg(types) + ")")
-	b.Add("p.status = 'publish'")
-	if q.Search != "" {
-		b.SearchClause(q)
-	}
-	if inc := c.Ints("include"); len(inc) > 0 {
-		b.Add("p.id = ANY(" + b.Arg(inc) + ")")
-	}
-	if exc := c.Ints("exclude"); len(exc) > 0 {
-		b.Add("p.id <> ALL(" + b.Arg(exc) + ")")
-	}
-	nFilter := len(b.Args)
-	order := "p.date_gmt DESC, p.id DESC"
-	if q.Search != "" {
-		order = b.Relevance(q) + ", " + order
-	}
-	sql := "SELECT p.id, count(*) OVER () FROM " + b.From() + " WHERE " + strings.Join(b.Where, " AND ") + " ORDER BY " + order +
-		" LIMIT " + b.Arg(perPage) + " OFFSET " + b.Arg(rest.Offset(page, perPage))
-	count := "SELECT count(*) FROM " + b.From() + " WHERE " + strings.Join(b.Where, " AND ")
-	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.Args, count, b.Args[:nFilter], page)
+	ids, total, err := store.SearchPostIDs(ctx, s.db(ctx), store.SearchQuery{Types: types, Search: strings.TrimSpace(c.String("search")),
+		ExcludeProtected: !caller(c).LoggedIn(), Include: c.Ints("include"), Exclude: c.Ints("exclude"), Page: page, PerPage: perPage})
 	if err != nil || len(ids) == 0 {
 		return nil, total, err
 	}
@@ -169,23 +147,8 @@ func (s *Service) searchTerms(c *rest.Request, taxes []string, page, perPage int
 		return nil, 0, nil
 	}
 	ctx := c.Context()
-	b := &store.SQLBuilder{}
-	b.Add("t.taxonomy = ANY(" + b.Arg(taxes) + ")")
-	if term := strings.TrimSpace(c.String("search")); term != "" {
-		a := b.Arg("%" + store.LikeEscape(term) + "%")
-		b.Add("(t.name ILIKE " + a + " OR t.slug ILIKE " + a + ")")
-	}
-	if inc := c.Ints("include"); len(inc) > 0 {
-		b.Add("t.id = ANY(" + b.Arg(inc) + ")")
-	}
-	if exc := c.Ints("exclude"); len(exc) > 0 {
-		b.Add("t.id <> ALL(" + b.Arg(exc) + ")")
-	}
-	nFilter := len(b.Args)
-	count := "SELECT count(*) FROM terms t WHERE " + strings.Join(b.Where, " AND ")
-	sql := "SELECT t.id, count(*) OVER () FROM terms t WHERE " + strings.Join(b.Where, " AND ") +
-		" ORDER BY lower(t.name), t.id LIMIT " + b.Arg(perPage) + " OFFSET " + b.Arg(rest.Offset(page, perPage))
-	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.Args, count, b.Args[:nFilter], page)
+	ids, total, err := store.SearchTermIDs(ctx, s.db(ctx), store.SearchQuery{Taxonomies: taxes, Search: strings.TrimSpace(c.String("search")),
+		Include: c.Ints("include"), Exclude: c.Ints("exclude"), Page: page, PerPage: perPage})
 	if err != nil || len(ids) == 0 {
 		return nil, total, err
 	}
@@ -217,34 +180,4 @@ func postRefs(ids []int64) []*store.MenuItem {
 		refs[i] = &store.MenuItem{ItemType: "post_type", ObjectID: id}
 	}
 	return refs
-}
-
-// idsAndTotal runs a page query of (id, total) rows; an empty page after
-// the first counts the matches with the count statement (to tell a page
-// past the end from an empty result).
-func idsAndTotal(ctx context.Context, q store.Querier, sql string, args []any, count string, countArgs []any, page int) ([]int64, int, error) {
-	rows, err := q.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	total := 0
-	for rows.Next() {
-		var id, n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, 0, fmt.Errorf("search: %w", err)
-		}
-		ids, total = append(ids, id), int(n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	rows.Close()
-	if len(ids) == 0 && page > 1 {
-		if err := q.QueryRow(ctx, count, countArgs...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("search count: %w", err)
-		}
-	}
-	return ids, total, nil
 }

@@ -196,3 +196,56 @@ func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRow
 	}
 	return out, rows.Err()
 }
+
+// TermSlugByID reads term id of tax (id, taxonomy, name and slug only);
+// nil when there is none.
+func TermSlugByID(ctx context.Context, q Querier, tax *Taxonomy, id int64) (*Term, error) {
+	var t Term
+	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = $1 AND taxonomy = $2`, id, tax.Name).
+		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select %s %d: %w", tax.Name, id, err)
+	}
+	return &t, nil
+}
+
+// NavigationContent reads a published navigation post's content (ref 0:
+// the oldest); found is false when there is none.
+func NavigationContent(ctx context.Context, q Querier, ref int64) (content string, found bool, err error) {
+	if ref > 0 {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
+	} else {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read navigation: %w", err)
+	}
+	return content, true, nil
+}
+
+// PublishedPosts reads the published posts among ids, by id.
+func PublishedPosts(ctx context.Context, q Querier, ids []int64) (map[int64]*Post, error) {
+	rows, err := q.Query(ctx, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
+	if err != nil {
+		return nil, fmt.Errorf("select published posts: %w", err)
+	}
+	defer rows.Close()
+	posts := map[int64]*Post{}
+	for rows.Next() {
+		p, err := ScanPost(rows)
+		if err != nil {
+			return nil, fmt.Errorf("select published posts: %w", err)
+		}
+		posts[p.ID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select published posts: %w", err)
+	}
+	return posts, nil
+}

@@ -3,8 +3,6 @@ package website
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -12,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
@@ -299,16 +295,11 @@ func (s *Handler) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 	switch {
 	case req.query.Get("cat") != "":
 		id := queryID(req.query.Get("cat"))
-		var t store.Term
-		err := s.db(ctx).QueryRow(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = $1 AND taxonomy = 'category'`, id).
-			Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return "", true, nil
+		t, err := store.TermSlugByID(ctx, s.db(ctx), store.Category, id)
+		if err != nil || t == nil {
+			return "", true, err
 		}
-		if err != nil {
-			return "", true, fmt.Errorf("select category %d: %w", id, err)
-		}
-		return s.permalinks.Term(store.Category, &t), true, nil
+		return s.permalinks.Term(store.Category, t), true, nil
 	case req.query.Get("tag") != "":
 		t, err := store.TermBySlug(ctx, s.db(ctx), store.Tag, req.query.Get("tag"))
 		if err != nil || t == nil {

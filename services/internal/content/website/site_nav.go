@@ -2,10 +2,6 @@ package website
 
 import (
 	"context"
-	"errors"
-	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
@@ -16,17 +12,11 @@ import (
 // as the navigation block falls back to a page list.
 func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
 	q := s.db(ctx)
-	var content string
-	var err error
-	if ref > 0 {
-		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
-	} else {
-		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+	content, found, err := store.NavigationContent(ctx, q, ref)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("read navigation: %w", err)
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
+	if !found {
 		if ref > 0 {
 			return nil, nil
 		}
@@ -77,23 +67,11 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 		}
 	}
 	walk(nodes)
-	posts := map[int64]*store.Post{}
+	var posts map[int64]*store.Post
 	if len(ids) > 0 {
-		rows, err := s.db(ctx).Query(ctx, "SELECT "+store.PostColumns+store.PostFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
-		if err != nil {
-			return nil, fmt.Errorf("resolve navigation: %w", err)
-		}
-		for rows.Next() {
-			p, err := store.ScanPost(rows)
-			if err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("resolve navigation: %w", err)
-			}
-			posts[p.ID] = p
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("resolve navigation: %w", err)
+		var err error
+		if posts, err = store.PublishedPosts(ctx, s.db(ctx), ids); err != nil {
+			return nil, err
 		}
 	}
 	var out []blocks.Link
