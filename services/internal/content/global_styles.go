@@ -33,21 +33,13 @@ var gsNoBatch = &rest.Batch{V1: false}
 // userGlobalStylesID returns the id of the theme's global styles post,
 // creating it (once, under a lock) when the theme has none yet.
 func (s *Service) userGlobalStylesID(ctx context.Context, stylesheet string) (int64, error) {
-	find := func(q store.Querier) (int64, error) {
-		var id int64
-		err := q.QueryRow(ctx, `SELECT id FROM posts WHERE type = $1 AND theme = $2 AND status = 'publish' ORDER BY id LIMIT 1`,
-			store.GlobalStylesType, stylesheet).Scan(&id)
-		if err == pgx.ErrNoRows {
-			return 0, nil
-		}
-		return id, err
-	}
+	find := func(q store.Querier) (int64, error) { return store.GlobalStylesID(ctx, q, stylesheet) }
 	id, err := find(s.db(ctx))
 	if err != nil || id != 0 {
 		return id, wrapErr("find global styles", err)
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('wp_global_styles:' || $1))`, stylesheet); err != nil {
+		if err := store.LockGlobalStyles(ctx, tx, stylesheet); err != nil {
 			return err
 		}
 		if id, err = find(tx); err != nil || id != 0 {

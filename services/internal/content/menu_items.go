@@ -556,7 +556,7 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 		}
 		// children move up to the deleted item's parent, as
 		// _wp_delete_post_menu_item does
-		if _, err := tx.Exec(c.Context(), `UPDATE menu_items SET item_parent = $2 WHERE item_parent = $1`, m.Post.ID, m.ItemParent); err != nil {
+		if err := store.MoveMenuItemChildren(c.Context(), tx, m.Post.ID, m.ItemParent); err != nil {
 			return err
 		}
 		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
@@ -588,7 +588,7 @@ func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error
 			return err
 		}
 		now := s.now()
-		existing, err := latestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
+		existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package content
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -46,19 +45,13 @@ func saveMenuSettings(c *rest.Request, tx pgx.Tx, tax *store.Taxonomy, t *store.
 	ctx := c.Context()
 	if c.Has("locations") {
 		locs := store.NonNil(c.Strings("locations"))
-		if _, err := tx.Exec(ctx, `UPDATE menu_settings SET locations = ARRAY(SELECT unnest(locations) EXCEPT SELECT unnest($2::text[]))
-			WHERE term_id <> $1 AND locations && $2::text[]`, t.ID, locs); err != nil {
-			return fmt.Errorf("move menu locations: %w", err)
+		if err := store.TakeMenuLocations(ctx, tx, t.ID, locs); err != nil {
+			return err
 		}
 		t.Locations = locs
 	}
 	if c.Has("auto_add") {
 		t.AutoAdd = c.Bool("auto_add")
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO menu_settings (term_id, locations, auto_add) VALUES ($1, $2, $3)
-		ON CONFLICT (term_id) DO UPDATE SET locations = $2, auto_add = $3`, t.ID, store.NonNil(t.Locations), t.AutoAdd)
-	if err != nil {
-		return fmt.Errorf("save settings of menu %d: %w", t.ID, err)
-	}
-	return nil
+	return store.SaveMenuSettings(ctx, tx, t)
 }

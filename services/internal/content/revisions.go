@@ -1,7 +1,6 @@
 package content
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -42,7 +41,7 @@ func (s *Service) saveRevision(c *rest.Request, tx pgx.Tx, p *store.Post) error 
 	if p.Status == "auto-draft" {
 		return nil
 	}
-	last, err := latestRevision(c.Context(), tx, p.ID, false, 0)
+	last, err := store.LatestRevision(c.Context(), tx, p.ID, false, 0)
 	if err != nil {
 		return err
 	}
@@ -50,29 +49,6 @@ func (s *Service) saveRevision(c *rest.Request, tx pgx.Tx, p *store.Post) error 
 		return nil
 	}
 	return store.InsertPost(c.Context(), tx, newRevision(p, caller(c).UserID, false))
-}
-
-// latestRevision returns the newest revision (or autosave, of author when
-// non-zero) of parent; nil when none.
-func latestRevision(ctx context.Context, q store.Querier, parent int64, autosave bool, author int64) (*store.Post, error) {
-	sql := "SELECT " + store.PostColumns + " FROM posts p" + store.LateralsFor(&store.PostType{}) + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
-		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
-	rows, err := q.Query(ctx, sql, parent, autosave, author)
-	if err != nil {
-		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-		}
-		return nil, nil
-	}
-	p, err := store.ScanPost(rows)
-	if err != nil {
-		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-	}
-	return p, nil
 }
 
 // prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
@@ -338,7 +314,7 @@ func (s *Service) getAutosave(pt *store.PostType) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		r, err := latestRevision(c.Context(), s.db(c.Context()), parent.ID, true, 0)
+		r, err := store.LatestRevision(c.Context(), s.db(c.Context()), parent.ID, true, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -385,7 +361,7 @@ func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 				return nil
 			}
 			// one autosave per user: reuse it; unchanged content returns it as is
-			existing, err := latestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
+			existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
 			if err != nil {
 				return err
 			}

@@ -112,17 +112,11 @@ func (s *Service) loadSettings(ctx context.Context, q store.Querier) (map[string
 	for _, st := range siteSettings {
 		out[st.name] = st.def(s.site)
 	}
-	rows, err := q.Query(ctx, `SELECT name, value FROM settings`)
+	stored, err := store.ReadSettings(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("select settings: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		var raw []byte
-		if err := rows.Scan(&name, &raw); err != nil {
-			return nil, fmt.Errorf("select settings: %w", err)
-		}
+	for name, raw := range stored {
 		if _, known := out[name]; !known {
 			continue
 		}
@@ -137,9 +131,6 @@ func (s *Service) loadSettings(ctx context.Context, q store.Querier) (map[string
 			v = i
 		}
 		out[name] = v
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("select settings: %w", err)
 	}
 	return out, nil
 }
@@ -175,8 +166,8 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 				return invalidParam("url", "rest_invalid_param", "The site URL is set by the operator (the Site resource) and cannot be changed here.", nil)
 			}
 			if reset {
-				if _, err := tx.Exec(c.Context(), `DELETE FROM settings WHERE name = $1`, st.name); err != nil {
-					return fmt.Errorf("reset setting %s: %w", st.name, err)
+				if err := store.ResetSetting(c.Context(), tx, st.name); err != nil {
+					return err
 				}
 				continue
 			}
@@ -190,9 +181,8 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 			if err != nil {
 				return fmt.Errorf("encode setting %s: %w", st.name, err)
 			}
-			if _, err := tx.Exec(c.Context(), `INSERT INTO settings (name, value) VALUES ($1, $2)
-				ON CONFLICT (name) DO UPDATE SET value = $2`, st.name, raw); err != nil {
-				return fmt.Errorf("save setting %s: %w", st.name, err)
+			if err := store.SaveSetting(c.Context(), tx, st.name, raw); err != nil {
+				return err
 			}
 		}
 		var err error
@@ -259,15 +249,4 @@ func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, l
 		case <-time.After(interval):
 		}
 	}
-}
-
-// defaultCategory is the default_category setting (WordPress's 1 when unset).
-func defaultCategory(ctx context.Context, q store.Querier) (int64, error) {
-	var id int64
-	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,
-		int64(store.DefaultCategoryID)).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("read default_category: %w", err)
-	}
-	return id, nil
 }

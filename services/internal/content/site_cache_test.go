@@ -124,7 +124,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 // service. queries/op counts statements sent to PostgreSQL per page.
 func benchmarkSitePage(b *testing.B, path string) {
 	e := newEnv(b)
-	if _, err := SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
+	if _, err := store.SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
 		b.Fatal(err)
 	}
 	e.listen(b)

@@ -284,8 +284,8 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 			applyTmplFields(r, k, &draft)
 			draft.ModifiedGMT = s.now()
 			me := caller(r).UserID
-			if _, err := tx.Exec(ctx, `DELETE FROM posts WHERE parent = $1 AND type = 'revision' AND autosave AND author = $2`, row.ID, me); err != nil {
-				return fmt.Errorf("replace autosave: %w", err)
+			if err := store.DeleteAutosaves(ctx, tx, row.ID, me); err != nil {
+				return err
 			}
 			if err := store.InsertTmplRevision(ctx, tx, &draft, me, true); err != nil {
 				return err

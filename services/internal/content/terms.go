@@ -392,7 +392,7 @@ func (s *Service) deleteTerm(tax *store.Taxonomy) rest.HandlerFunc {
 			if !c.Bool("force") {
 				return rest.NewError("rest_trash_not_supported", "Terms do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 			}
-			def, err := defaultCategory(c.Context(), tx)
+			def, err := store.DefaultCategory(c.Context(), tx)
 			if err != nil {
 				return err
 			}

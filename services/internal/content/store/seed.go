@@ -1,4 +1,4 @@
-package content
+package store
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"siteplane.dev/services/internal/content/store"
 )
 
 // Demo data for `make run` (subcommand seed-demo). Idempotent: a database
@@ -51,49 +49,49 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 		if existing > 0 {
 			return nil
 		}
-		term := func(tax *store.Taxonomy, name string, parent int64) (int64, error) {
+		term := func(tax *Taxonomy, name string, parent int64) (int64, error) {
 			var id int64
 			err := tx.QueryRow(ctx, `INSERT INTO terms (taxonomy, name, slug, parent) VALUES ($1, $2, $3, $4)
 				ON CONFLICT (taxonomy, slug) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-				tax.Name, name, store.SanitizeTitle(name), parent).Scan(&id)
+				tax.Name, name, SanitizeTitle(name), parent).Scan(&id)
 			return id, err
 		}
 		var cats, tags, patternCats []int64
 		for _, name := range []string{"Uncategorized", "News", "Engineering", "Design", "Business", "Culture"} {
-			id, err := term(store.Category, name, 0)
+			id, err := term(Category, name, 0)
 			if err != nil {
 				return err
 			}
 			cats = append(cats, id)
 		}
 		for _, name := range []string{"Go", "PostgreSQL", "Kubernetes"} {
-			id, err := term(store.Category, name, cats[2])
+			id, err := term(Category, name, cats[2])
 			if err != nil {
 				return err
 			}
 			cats = append(cats, id)
 		}
 		for i := 1; i <= 15; i++ {
-			id, err := term(store.Tag, fmt.Sprintf("Tag %d", i), 0)
+			id, err := term(Tag, fmt.Sprintf("Tag %d", i), 0)
 			if err != nil {
 				return err
 			}
 			tags = append(tags, id)
 		}
 		for _, name := range []string{"Headers", "Call to action"} {
-			id, err := term(store.PatternCategory, name, 0)
+			id, err := term(PatternCategory, name, 0)
 			if err != nil {
 				return err
 			}
 			patternCats = append(patternCats, id)
 		}
-		if _, err := term(store.Menu, "Main menu", 0); err != nil {
+		if _, err := term(Menu, "Main menu", 0); err != nil {
 			return err
 		}
 		counts.Categories, counts.Tags = len(cats), len(tags)
 
-		insert := func(p *store.Post, terms ...int64) error {
-			if err := store.InsertPost(ctx, tx, p); err != nil {
+		insert := func(p *Post, terms ...int64) error {
+			if err := InsertPost(ctx, tx, p); err != nil {
 				return err
 			}
 			for _, t := range terms {
@@ -103,13 +101,13 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 			}
 			return nil
 		}
-		base := func(pt *store.PostType, title, slug string, at time.Time) *store.Post {
-			return &store.Post{Type: pt.Name, Status: "publish", Author: demoAuthor, DateGMT: at, ModifiedGMT: at, Slug: slug,
+		base := func(pt *PostType, title, slug string, at time.Time) *Post {
+			return &Post{Type: pt.Name, Status: "publish", Author: demoAuthor, DateGMT: at, ModifiedGMT: at, Slug: slug,
 				Title: title, CommentStatus: pt.DefaultCommentStatus, PingStatus: pt.DefaultCommentStatus, Format: "standard"}
 		}
 		for i := 1; i <= 200; i++ {
 			at := now.Add(-time.Duration(201-i) * 6 * time.Hour)
-			p := base(store.TypePost, fmt.Sprintf("Demo post %d", i), fmt.Sprintf("demo-post-%d", i), at)
+			p := base(TypePost, fmt.Sprintf("Demo post %d", i), fmt.Sprintf("demo-post-%d", i), at)
 			p.PingStatus = "open"
 			p.Content = fmt.Sprintf("<!-- wp:paragraph -->\n<p>%s</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>%s</p>\n<!-- /wp:paragraph -->",
 				demoText(i, 40), demoText(i+1, 50))
@@ -125,7 +123,7 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 		var parents []int64
 		for i := 1; i <= 20; i++ {
 			at := now.Add(-time.Duration(21-i) * 24 * time.Hour)
-			p := base(store.TypePage, fmt.Sprintf("Demo page %d", i), fmt.Sprintf("demo-page-%d", i), at)
+			p := base(TypePage, fmt.Sprintf("Demo page %d", i), fmt.Sprintf("demo-page-%d", i), at)
 			p.Content = "<!-- wp:paragraph -->\n<p>" + demoText(i*5, 60) + "</p>\n<!-- /wp:paragraph -->"
 			p.MenuOrder = i
 			if i > 5 {
@@ -140,7 +138,7 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 			counts.Pages++
 		}
 		for i, name := range []string{"Hero header", "Newsletter signup", "Contact call to action"} {
-			p := base(store.TypeBlock, name, store.SanitizeTitle(name), now.Add(-time.Duration(i)*time.Hour))
+			p := base(TypeBlock, name, SanitizeTitle(name), now.Add(-time.Duration(i)*time.Hour))
 			p.Content = "<!-- wp:heading -->\n<h2>" + name + "</h2>\n<!-- /wp:heading -->"
 			if i == 1 {
 				p.SyncStatus = "unsynced"
@@ -150,7 +148,7 @@ func SeedDemo(ctx context.Context, pool *pgxpool.Pool, now time.Time) (SeedCount
 			}
 			counts.Blocks++
 		}
-		nav := base(store.TypeNavigation, "Main navigation", "main-navigation", now)
+		nav := base(TypeNavigation, "Main navigation", "main-navigation", now)
 		var links []string
 		for i := 1; i <= 3; i++ {
 			links = append(links, fmt.Sprintf(`<!-- wp:navigation-link {"label":"Demo page %d","type":"page","id":%d,"kind":"post-type"} /-->`, i, parents[i-1]))
