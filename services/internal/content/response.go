@@ -58,12 +58,32 @@ func canAccessPasswordContent(p *store.Post, v view) bool {
 // values WordPress computes differently per context are decided here by hand
 // (the blocks embed title, password-protected rendering, the sync status).
 func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
-	c := v.context
-	embed := c == "embed"
-	schema := s.static(pt).schema
-	shows := func(path ...string) bool { return rest.ContextShows(schema, c, path...) }
-	out := make(rest.Object, 0, 32)
-	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
+	f := &postFields{context: v.context, schema: s.static(pt).schema, out: make(rest.Object, 0, 32)}
+	s.prepareHead(f, pt, p)
+	prepareTitle(f, pt, p)
+	prepareText(f, pt, p, v)
+	s.prepareAttributes(f, pt, p, v)
+	f.add("_links", s.links(pt, p, v))
+	return rest.Item{Data: f.out}
+}
+
+// postFields is a post's response as prepare builds it, member by member.
+type postFields struct {
+	context string
+	schema  *rest.Schema
+	out     rest.Object
+}
+
+func (f *postFields) add(k string, val any) { f.out = append(f.out, rest.Member{Key: k, Value: val}) }
+
+// shows is rest_is_field_included: whether the context shows the field.
+func (f *postFields) shows(path ...string) bool {
+	return rest.ContextShows(f.schema, f.context, path...)
+}
+
+// prepareHead adds id, the dates, guid, password, slug, status, type and link.
+func (s *Service) prepareHead(f *postFields, pt *store.PostType, p *store.Post) {
+	add, shows := f.add, f.shows
 	add("id", p.ID)
 	add("date", store.FormatLocal(p.DateGMT, s.location()))
 	if shows("date_gmt") {
@@ -90,7 +110,11 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 	add("status", p.Status)
 	add("type", pt.Name)
 	add("link", s.permalinks.Post(pt, p))
+}
 
+// prepareTitle adds the title, as the type and context render it.
+func prepareTitle(f *postFields, pt *store.PostType, p *store.Post) {
+	add, shows, embed := f.add, f.shows, f.context == "embed"
 	var title any = p.Title // boxed once for raw and rendered
 	switch {
 	case pt.RenderedText:
@@ -107,7 +131,11 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 		// [], not {}: a per-context value the schema cannot express
 		add("title", []any{})
 	}
+}
 
+// prepareText adds content and excerpt, rendered unless a password hides them.
+func prepareText(f *postFields, pt *store.PostType, p *store.Post, v view) {
+	add, shows := f.add, f.shows
 	protected := p.Password != ""
 	required := protected && !canAccessPasswordContent(p, v)
 	if shows("content") {
@@ -141,6 +169,12 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 		}
 		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
 	}
+}
+
+// prepareAttributes adds what follows the text: the type's attributes,
+// terms, templates and class list.
+func (s *Service) prepareAttributes(f *postFields, pt *store.PostType, p *store.Post, v view) {
+	add, shows, embed := f.add, f.shows, f.context == "embed"
 	if pt.Author {
 		add("author", p.Author)
 	}
@@ -195,8 +229,6 @@ func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
 		}
 		add("cms_pattern_sync_status", syncStatus)
 	}
-	add("_links", s.links(pt, p, v))
-	return rest.Item{Data: out}
 }
 
 // blockVersion is block_version: 1 when the content has blocks.
