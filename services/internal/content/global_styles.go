@@ -12,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/store"
-	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -223,12 +222,8 @@ func (s *Service) gsItem(ctx context.Context, row *store.TmplRow) rest.Item {
 			rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: row.Revisions}}},
 			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + store.Itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
 	}
-	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
-		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
-		if who.Can("unfiltered_html") { // edit_css on a single site
-			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-edit-css", Href: self})
-		}
-	}
+	// edit_css is unfiltered_html on a single site
+	links = themeActionLinks(ctx, links, self, "action-edit-css")
 	return rest.Item{Data: rest.Object{
 		{Key: "id", Value: row.ID},
 		{Key: "title", Value: rawRendered(row.Title)},

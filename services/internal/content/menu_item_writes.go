@@ -81,7 +81,7 @@ func (w *menuItemWrite) fields() error {
 		p.MenuOrder = int(c.Int("menu_order"))
 	}
 	if c.Has("object") {
-		m.Object = sanitizeKey(c.String("object"))
+		m.Object = rest.SanitizeKey(c.String("object"))
 	}
 	if c.Has("object_id") {
 		m.ObjectID = c.Int("object_id")
@@ -182,17 +182,6 @@ func htmlClasses(in []string) []string {
 		}
 	}
 	return out
-}
-
-// sanitizeKey is sanitize_key: lower-case letters, digits, _ and -.
-func sanitizeKey(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // saveMenuItemAll writes the post row, the menu_items row and the menu.
@@ -332,29 +321,9 @@ func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error
 		if err := s.applyMenuItem(c, tx, m); err != nil {
 			return err
 		}
-		now := s.now()
-		existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
+		saved, err := saveAutosave(c, tx, &old, &draft, s.now())
 		if err != nil {
 			return err
-		}
-		var saved *store.Post
-		switch {
-		case existing != nil && !revisionDiffers(&draft, &old):
-			saved = existing
-		case existing != nil:
-			rev := newRevision(&draft, caller(c).UserID, true)
-			rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-			if err := store.UpdateAutosave(c.Context(), tx, rev); err != nil {
-				return err
-			}
-			saved = rev
-		default:
-			rev := newRevision(&draft, caller(c).UserID, true)
-			rev.DateGMT, rev.ModifiedGMT = now, now
-			if err := store.InsertPost(c.Context(), tx, rev); err != nil {
-				return err
-			}
-			saved = rev
 		}
 		body = s.prepareRevision(store.MenuItemType, &old, saved, "edit", true)
 		return nil

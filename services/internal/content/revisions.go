@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -360,30 +361,9 @@ func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 				body = s.prepareRevision(pt, out, out, "edit", true)
 				return nil
 			}
-			// one autosave per user: reuse it; unchanged content returns it as is
-			existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
+			saved, err := saveAutosave(c, tx, old, &p, now)
 			if err != nil {
 				return err
-			}
-			different := revisionDiffers(&p, old)
-			var saved *store.Post
-			switch {
-			case existing != nil && !different:
-				saved = existing
-			case existing != nil:
-				rev := newRevision(&p, caller(c).UserID, true)
-				rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-				if err := store.UpdateAutosave(c.Context(), tx, rev); err != nil {
-					return err
-				}
-				saved = rev
-			default:
-				rev := newRevision(&p, caller(c).UserID, true)
-				rev.DateGMT, rev.ModifiedGMT = now, now
-				if err := store.InsertPost(c.Context(), tx, rev); err != nil {
-					return err
-				}
-				saved = rev
 			}
 			body = s.prepareRevision(pt, old, saved, "edit", true)
 			return nil
@@ -393,4 +373,30 @@ func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 		}
 		return rest.OK(body), nil
 	}
+}
+
+// saveAutosave stores draft, an edit of old, as the caller's autosave of
+// old: one autosave per user, reused; when the draft's revisioned fields do
+// not differ from old, the existing autosave is returned as it is.
+func saveAutosave(c *rest.Request, tx pgx.Tx, old, draft *store.Post, now time.Time) (*store.Post, error) {
+	me := caller(c).UserID
+	existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, me)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && !revisionDiffers(draft, old) {
+		return existing, nil
+	}
+	rev := newRevision(draft, me, true)
+	rev.DateGMT, rev.ModifiedGMT = now, now
+	if existing != nil {
+		rev.ID = existing.ID
+		err = store.UpdateAutosave(c.Context(), tx, rev)
+	} else {
+		err = store.InsertPost(c.Context(), tx, rev)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rev, nil
 }

@@ -174,13 +174,7 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		{Rel: "collection", Href: s.restRoot + "/" + Namespace + "/" + t.Kind.Base},
 		{Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + t.Kind.PostType},
 	}
-	// the actions the caller may take (what the editor shows)
-	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
-		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
-		if who.Can("unfiltered_html") {
-			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-unfiltered-html", Href: self})
-		}
-	}
+	links = themeActionLinks(ctx, links, self, "action-unfiltered-html")
 	if t.CMSID > 0 {
 		links = append(links, rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: t.Revisions}}})
 		if t.Revisions > 0 {
@@ -473,4 +467,18 @@ func (s *Service) lookupTemplate(k *tmplKind) rest.HandlerFunc {
 		}
 		return rest.OK(rest.Object{}), nil
 	}
+}
+
+// themeActionLinks adds to links the actions on a theme object at self the
+// caller may take (what the site editor shows): publishing with
+// edit_theme_options, and the unfiltered-HTML action (named per route)
+// with unfiltered_html too.
+func themeActionLinks(ctx context.Context, links rest.Links, self, unfiltered string) rest.Links {
+	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
+		if who.Can("unfiltered_html") {
+			links = append(links, rest.Link{Rel: rest.APIRelPrefix + unfiltered, Href: self})
+		}
+	}
+	return links
 }

@@ -12,52 +12,45 @@ func (p *Post) ownedBy(who identity.Identity) bool {
 	return who.LoggedIn() && p.Author != 0 && p.Author == who.UserID
 }
 
-// canEdit is edit_post.
+// CanEdit is edit_post.
 func CanEdit(who identity.Identity, pt *PostType, p *Post) bool {
 	c := pt.Caps
-	if p.ownedBy(who) {
-		switch {
-		case isPublishedStatus(p.Status):
-			return who.Can(c.EditPublished)
-		case p.Status == "trash" && isPublishedStatus(p.TrashStatus):
-			return who.Can(c.EditPublished)
-		default:
-			return who.Can(c.EditPosts)
-		}
-	}
-	if !who.Can(c.EditOthers) {
-		return false
-	}
-	switch {
-	case isPublishedStatus(p.Status):
-		return who.Can(c.EditPublished)
-	case p.Status == "private":
-		return who.Can(c.EditPrivate)
-	}
-	return true
+	return mayChange(who, p, actionCaps{c.EditPosts, c.EditOthers, c.EditPublished, c.EditPrivate})
 }
 
-// canDelete is delete_post.
+// CanDelete is delete_post.
 func CanDelete(who identity.Identity, pt *PostType, p *Post) bool {
 	c := pt.Caps
+	return mayChange(who, p, actionCaps{c.DeletePosts, c.DeleteOthers, c.DeletePublished, c.DeletePrivate})
+}
+
+// actionCaps are the primitive capabilities of one action (edit or
+// delete) on a post type's posts.
+type actionCaps struct{ own, others, published, private string }
+
+// mayChange is map_meta_cap's rule for edit_post and delete_post, over
+// the capabilities of the action: one's own posts by their status (a
+// trashed post by the status it had), others' posts only with the others
+// capability, and then by their status.
+func mayChange(who identity.Identity, p *Post, a actionCaps) bool {
 	if p.ownedBy(who) {
 		switch {
 		case isPublishedStatus(p.Status):
-			return who.Can(c.DeletePublished)
+			return who.Can(a.published)
 		case p.Status == "trash" && isPublishedStatus(p.TrashStatus):
-			return who.Can(c.DeletePublished)
+			return who.Can(a.published)
 		default:
-			return who.Can(c.DeletePosts)
+			return who.Can(a.own)
 		}
 	}
-	if !who.Can(c.DeleteOthers) {
+	if !who.Can(a.others) {
 		return false
 	}
 	switch {
 	case isPublishedStatus(p.Status):
-		return who.Can(c.DeletePublished)
+		return who.Can(a.published)
 	case p.Status == "private":
-		return who.Can(c.DeletePrivate)
+		return who.Can(a.private)
 	}
 	return true
 }

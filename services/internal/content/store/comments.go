@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -35,13 +34,7 @@ func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
 
 func GetComment(ctx context.Context, q Querier, id int64) (*Comment, error) {
 	m, err := scanComment(q.QueryRow(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("select comment %d: %w", id, err)
-	}
-	return m, nil
+	return one(m, err, "select comment", id)
 }
 
 // recountComments rewrites the post's count of approved comments.

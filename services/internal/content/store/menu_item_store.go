@@ -169,13 +169,7 @@ func LoadMenuObjects(ctx context.Context, q Querier, items []*MenuItem) (*MenuOb
 // termByID reads a term of any taxonomy; nil when absent.
 func TermByID(ctx context.Context, q Querier, id int64) (*Term, error) {
 	t, err := scanTerm(q.QueryRow(ctx, "SELECT "+termColumns+" FROM terms t WHERE t.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("select term %d: %w", id, err)
-	}
-	return t, nil
+	return one(t, err, "select term", id)
 }
 
 // deleteMenuItems removes the items of a menu (and their autosaves), as

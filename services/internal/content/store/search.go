@@ -72,6 +72,7 @@ func searchPage(ctx context.Context, q Querier, sq SearchQuery, b *SQLBuilder, s
 		Count: func() (string, []any) { return count, countArgs }, PastStart: sq.Page > 1},
 		func(rows pgx.Rows, total *int64) (int64, error) {
 			var id int64
-			return id, rows.Scan(&id, total)
+			err := rows.Scan(&id, total)
+			return id, err
 		})
 }

@@ -418,3 +418,15 @@ func UpdateAutosave(ctx context.Context, q Querier, rev *Post) error {
 	}
 	return nil
 }
+
+// one is the answer of a read of one row by id: the row, or nil (and no
+// error) when there is none; what names the read in an error.
+func one[T any](v *T, err error, what string, id int64) (*T, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %d: %w", what, id, err)
+	}
+	return v, nil
+}

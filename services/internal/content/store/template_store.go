@@ -221,13 +221,7 @@ func ListTmplRevisions(ctx context.Context, q Querier, parent int64, autosave bo
 // getTmplRevision returns the revision id (any parent), or nil.
 func GetTmplRevision(ctx context.Context, q Querier, id int64) (*TmplRevision, error) {
 	r, err := scanTmplRev(q.QueryRow(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE id = $1 AND type = 'revision'`, id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("revision %d: %w", id, err)
-	}
-	return r, nil
+	return one(r, err, "revision", id)
 }
 
 const GlobalStylesType = "wp_global_styles"
