@@ -148,15 +148,9 @@ func filterRevisions(r *rest.Request, revs []*store.TmplRevision) []*store.TmplR
 
 func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
+		parent, revs, err := s.tmplRevisionsOf(r, k, false)
 		if err != nil {
 			return nil, err
-		}
-		var revs []*store.TmplRevision
-		if parent.CMSID > 0 {
-			if revs, err = store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, false); err != nil {
-				return nil, err
-			}
 		}
 		revs = filterRevisions(r, revs)
 		start, end, maxPages, err := paginate(r, len(revs))
@@ -248,15 +242,9 @@ func (s *Service) listTmplAutosaves(k *tmplKind) rest.HandlerFunc {
 // the URL names (as WordPress does).
 func (s *Service) getTmplAutosave(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
+		parent, revs, err := s.tmplRevisionsOf(r, k, true)
 		if err != nil {
 			return nil, err
-		}
-		var revs []*store.TmplRevision
-		if parent.CMSID > 0 {
-			if revs, err = store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true); err != nil {
-				return nil, err
-			}
 		}
 		if len(revs) == 0 {
 			return nil, rest.NewError("rest_post_no_autosave", "There is no autosave revision for this post.", http.StatusNotFound)
@@ -308,4 +296,18 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 		r.Set("context", "edit")
 		return rest.OK(out), nil
 	}
+}
+
+// tmplRevisionsOf reads the template the URL's parent names and its
+// revisions (autosaves when autosave): none for a theme file never stored.
+func (s *Service) tmplRevisionsOf(r *rest.Request, k *tmplKind, autosave bool) (*tmpl, []*store.TmplRevision, error) {
+	parent, err := s.tmplParent(r, k, "parent")
+	if err != nil {
+		return nil, nil, err
+	}
+	if parent.CMSID == 0 {
+		return parent, nil, nil
+	}
+	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, autosave)
+	return parent, revs, err
 }

@@ -303,10 +303,7 @@ func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 			if err := store.InsertTerm(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
-			if err := saveMenuSettings(c, tx, tax, t); err != nil {
-				return err
-			}
-			out, err = store.GetTerm(c.Context(), tx, tax, t.ID)
+			out, err = saveTermExtras(c, tx, tax, t)
 			return err
 		})
 		if err != nil {
@@ -363,10 +360,7 @@ func (s *Service) updateTerm(tax *store.Taxonomy) rest.HandlerFunc {
 			if err := store.UpdateTermRow(c.Context(), tx, t); err != nil {
 				return err
 			}
-			if err := saveMenuSettings(c, tx, tax, t); err != nil {
-				return err
-			}
-			out, err = store.GetTerm(c.Context(), tx, tax, t.ID)
+			out, err = saveTermExtras(c, tx, tax, t)
 			return err
 		})
 		if err != nil {
@@ -418,4 +412,13 @@ func (s *Service) deleteTerm(tax *store.Taxonomy) rest.HandlerFunc {
 		}
 		return rest.OK(body), nil
 	}
+}
+
+// saveTermExtras finishes a term write: a menu's settings, then the term
+// read back as stored.
+func saveTermExtras(c *rest.Request, tx pgx.Tx, tax *store.Taxonomy, t *store.Term) (*store.Term, error) {
+	if err := saveMenuSettings(c, tx, tax, t); err != nil {
+		return nil, err
+	}
+	return store.GetTerm(c.Context(), tx, tax, t.ID)
 }

@@ -1,7 +1,7 @@
 package website
 
 import (
-	"html"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -268,10 +268,9 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	}
 	var sb strings.Builder
 	sb.Grow(len(sn.css) + 4096)
-	s.writeHead(&sb, sp, sn.css)
-	sb.WriteString(`<body class="` + html.EscapeString(strings.TrimSpace(sp.bodyClass+" wp-theme-"+th.Stylesheet)) + `">` + "\n")
-	sb.WriteString(`<a class="skip-link screen-reader-text" href="#wp--skip-link--target">Skip to content</a>` + "\n")
-	sb.WriteString(`<div class="wp-site-blocks">` + "\n")
+	if err := s.writeShell(&sb, sp, sn.css, th.Stylesheet); err != nil {
+		return fmt.Errorf("page shell: %w", err)
+	}
 	head := sb.String()
 	const target, tail = ` id="wp--skip-link--target"`, "\n</div>\n</body>\n</html>\n"
 	size := len(head) + len(bodyHead) + len(bodyTail) + len(tail)
@@ -330,55 +329,6 @@ func (s *Handler) discoveryHeaders(h http.Header, sp *sitePage) {
 		h.Add("Link", "<"+s.permalinks.PostREST(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
 		h.Add("Link", "<"+s.permalinks.GUID(sp.pt, sp.post)+`>; rel=shortlink`)
 	}
-}
-
-func (s *Handler) writeHead(sb *strings.Builder, sp *sitePage, css string) {
-	e := html.EscapeString
-	title := s.site.Title
-	if sp.title != "" {
-		title = sp.title + " – " + s.site.Title
-	} else if s.site.Description != "" {
-		title = s.site.Title + " – " + s.site.Description
-	}
-	sb.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	sb.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
-	sb.WriteString("<title>" + e(title) + "</title>\n")
-	// no site icon yet: an empty one keeps browsers from asking for /favicon.ico
-	sb.WriteString(`<link rel="icon" href="data:,">` + "\n")
-	if sp.noindex {
-		sb.WriteString(`<meta name="robots" content="noindex, follow">` + "\n")
-	}
-	if sp.description != "" {
-		sb.WriteString(`<meta name="description" content="` + e(sp.description) + `">` + "\n")
-	}
-	if sp.canonical != "" {
-		sb.WriteString(`<link rel="canonical" href="` + e(sp.canonical) + `">` + "\n")
-	}
-	og := func(k, v string) {
-		if v != "" {
-			sb.WriteString(`<meta property="og:` + k + `" content="` + e(v) + `">` + "\n")
-		}
-	}
-	og("type", sp.ogType)
-	og("title", title)
-	og("url", sp.canonical)
-	og("site_name", s.site.Title)
-	og("description", sp.description)
-	sb.WriteString(`<link rel="https://api.w.org/" href="` + e(s.restRoot+"/") + `">` + "\n")
-	sb.WriteString(`<link rel="alternate" type="application/rss+xml" title="` + e(s.site.Title) + ` » Feed" href="` + e(s.site.URL+"/feed/") + `">` + "\n")
-	if sp.feedURL != "" {
-		sb.WriteString(`<link rel="alternate" type="application/rss+xml" title="` + e(s.site.Title+" » "+sp.feedTitle) + `" href="` + e(sp.feedURL) + `">` + "\n")
-	}
-	if p := sp.post; p != nil {
-		sb.WriteString(`<link rel="alternate" title="JSON" type="application/json" href="` + e(s.permalinks.PostREST(sp.pt, p.ID)) + `">` + "\n")
-		sb.WriteString(`<link rel="shortlink" href="` + e(s.permalinks.GUID(sp.pt, p)) + `">` + "\n")
-		if p.Status == "publish" {
-			u := s.restRoot + "/oembed/1.0/embed?url=" + url.QueryEscape(s.permalinks.Post(sp.pt, p))
-			sb.WriteString(`<link rel="alternate" title="oEmbed (JSON)" type="application/json+oembed" href="` + e(u) + `">` + "\n")
-			sb.WriteString(`<link rel="alternate" title="oEmbed (XML)" type="text/xml+oembed" href="` + e(u+"&format=xml") + `">` + "\n")
-		}
-	}
-	sb.WriteString(`<style id="global-styles-inline-css">` + css + "</style>\n</head>\n")
 }
 
 // siteEnv is what the theme's blocks read for sp: the site-wide Env (a
