@@ -1,7 +1,6 @@
-package content
+package store
 
 import (
-	"siteplane.dev/services/internal/content/store"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +19,7 @@ func TestRenderContent(t *testing.T) {
 		{"<!--   /wp:group -->x<!-- wp:unclosed", "<p>x<!-- wp:unclosed</p>\n"},
 	}
 	for _, c := range cases {
-		if got := store.RenderContent(c.in); got != c.want {
+		if got := RenderContent(c.in); got != c.want {
 			t.Errorf("renderContent(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -33,16 +32,16 @@ func TestRenderExcerpt(t *testing.T) {
 	}
 	long := "<!-- wp:paragraph --><p>" + strings.Join(words, " ") + "</p><!-- /wp:paragraph -->"
 	want := "<p>" + strings.Join(words[:55], " ") + " [&hellip;]</p>\n"
-	if got := store.RenderExcerpt("", long, 0); got != want {
+	if got := RenderExcerpt("", long, 0); got != want {
 		t.Errorf("generated excerpt = %q", got)
 	}
-	if got := store.RenderExcerpt("", long, 3); got != "<p>w w w [&hellip;]</p>\n" {
+	if got := RenderExcerpt("", long, 3); got != "<p>w w w [&hellip;]</p>\n" {
 		t.Errorf("excerpt_length 3 = %q", got)
 	}
-	if got := store.RenderExcerpt("", "<b>short</b> text", 0); got != "<p>short text</p>\n" {
+	if got := RenderExcerpt("", "<b>short</b> text", 0); got != "<p>short text</p>\n" {
 		t.Errorf("short = %q", got)
 	}
-	if got := store.RenderExcerpt("Mine", long, 0); got != "<p>Mine</p>\n" {
+	if got := RenderExcerpt("Mine", long, 0); got != "<p>Mine</p>\n" {
 		t.Errorf("explicit = %q", got)
 	}
 }
@@ -60,14 +59,14 @@ func TestSanitizeTitle(t *testing.T) {
 		"a<b>c</b>":           "ac",
 	}
 	for in, want := range cases {
-		if got := store.SanitizeTitle(in); got != want {
+		if got := SanitizeTitle(in); got != want {
 			t.Errorf("sanitizeTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !store.ReservedSlug("page2", true) || store.ReservedSlug("page2", false) || !store.ReservedSlug("feed", false) || store.ReservedSlug("pager", true) {
+	if !ReservedSlug("page2", true) || ReservedSlug("page2", false) || !ReservedSlug("feed", false) || ReservedSlug("pager", true) {
 		t.Error("reservedSlug")
 	}
-	if got := store.SlugCandidate(strings.Repeat("a", 250), 12); len(got) != 200 || !strings.HasSuffix(got, "-12") {
+	if got := SlugCandidate(strings.Repeat("a", 250), 12); len(got) != 200 || !strings.HasSuffix(got, "-12") {
 		t.Errorf("slugCandidate length %d %q", len(got), got[190:])
 	}
 }
@@ -89,15 +88,15 @@ func TestParseDate(t *testing.T) {
 		{"yesterday", false, ""},
 	}
 	for _, c := range cases {
-		got, ok := store.ParseDate(c.in, paris)
-		if ok != c.ok || (ok && store.FormatGMT(got) != c.want) {
-			t.Errorf("parseDate(%q) = %v %v, want %v %v", c.in, store.FormatGMT(got), ok, c.want, c.ok)
+		got, ok := ParseDate(c.in, paris)
+		if ok != c.ok || (ok && FormatGMT(got) != c.want) {
+			t.Errorf("parseDate(%q) = %v %v, want %v %v", c.in, FormatGMT(got), ok, c.want, c.ok)
 		}
 	}
 }
 
 func TestSearchTerms(t *testing.T) {
-	got := store.SearchTerms(`apple "pie crust" -pear, plum`)
+	got := SearchTerms(`apple "pie crust" -pear, plum`)
 	if strings.Join(got, "|") != "apple|pie crust|-pear|plum" {
 		t.Errorf("searchTerms = %q", got)
 	}
