@@ -73,19 +73,16 @@ func postSchema(pt *store.PostType) *rest.Schema {
 		// navigation adds embed to status, content and the raw parts (as
 		// WordPress's navigation fallback widens the posts schema)
 		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEditEmbed, ctxAll)},
-			rest.Prop{Name: "content", Schema: rendered(ctxEditEmbed, ctxAll, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEditEmbed, Readonly: true}},
-				rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})})
+			rest.Prop{Name: "content", Schema: rendered(ctxEditEmbed, ctxAll, contentFlags(ctxEditEmbed)...)})
 	case pt.RenderedText:
 		// content is view+edit although its protected flag lists embed too
-		content := rendered(ctxEdit, ctxView, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content := rendered(ctxEdit, ctxView, contentFlags(ctxEdit)...)
 		content.Context = ctxView
 		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEdit, ctxAll)}, rest.Prop{Name: "content", Schema: content})
 	default: // blocks: raw only; title stays in embed (as the empty [])
 		title := rendered(ctxView, nil)
 		title.Context = ctxAll
-		content := rendered(ctxView, nil, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content := rendered(ctxView, nil, contentFlags(ctxEdit)...)
 		content.Context = ctxView
 		props = append(props, rest.Prop{Name: "title", Schema: title}, rest.Prop{Name: "content", Schema: content})
 	}
@@ -187,4 +184,11 @@ func termSchema(tax *store.Taxonomy) *rest.Schema {
 			rest.Prop{Name: "auto_add", Schema: &rest.Schema{Type: "boolean", Context: ctxView}})
 	}
 	return &rest.Schema{Title: tax.Name, Type: "object", Properties: props}
+}
+
+// contentFlags are content's block_version (shown in the contexts bv) and
+// protected members.
+func contentFlags(bv []string) rest.Props {
+	return rest.Props{{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: bv, Readonly: true}},
+		{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}}}
 }

@@ -45,15 +45,15 @@ func (s *Service) Routes() []rest.Route {
 				{Methods: rest.Readable, Args: revisionsArgs(), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.listRevisions(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`, Schema: revisionSchema(pt, false), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getRevision(pt)},
-				{Methods: rest.Deletable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, {Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false}}}, Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
+				{Methods: rest.Readable, Args: parentIDArgs(contextArg()), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getRevision(pt)},
+				{Methods: rest.Deletable, Args: parentIDArgs(rest.Prop{Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false}}), Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)/autosaves`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
 				{Methods: rest.Readable, Args: rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
 				{Methods: rest.Creatable, Args: append(rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}}, writeArgs(pt)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
+				{Methods: rest.Readable, Args: parentIDArgs(contextArg()), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
 			}},
 		)
 	}
@@ -83,4 +83,9 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
 	return append(routes, s.globalStylesRoutes()...)
+}
+
+// parentIDArgs are a revision route's parent and id arguments, then more.
+func parentIDArgs(more ...rest.Prop) rest.Props {
+	return append(rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}}, more...)
 }

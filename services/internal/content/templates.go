@@ -197,12 +197,10 @@ func tmplSchema(k *tmplKind) *rest.Schema {
 		{Name: "type", Schema: &rest.Schema{Type: "string", Context: ctxAll, Description: "Type of template."}},
 		{Name: "source", Schema: str(ctxAll, true)},
 		{Name: "origin", Schema: str(ctxAll, true)},
-		{Name: "content", Schema: &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: "Content of template.",
-			Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: ctxView}},
-				{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}}}}},
-		{Name: "title", Schema: &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: "Title of template.",
-			Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: ctxAll}},
-				{Name: "rendered", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}}}}},
+		{Name: "content", Schema: tmplText("Content of template.", ctxView,
+			rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}})},
+		{Name: "title", Schema: tmplText("Title of template.", ctxAll,
+			rest.Prop{Name: "rendered", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}})},
 		{Name: "description", Schema: &rest.Schema{Type: "string", Default: "", Context: ctxAll, Description: "Description of template."}},
 		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum("publish", "future", "draft", "pending", "private"), Default: "publish", Context: ctxAll, Description: "Status of template."}},
 		{Name: "cms_id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true, Description: "Post ID."}},
@@ -481,4 +479,11 @@ func themeActionLinks(ctx context.Context, links rest.Links, self, unfiltered st
 		}
 	}
 	return links
+}
+
+// tmplText is the schema of a template's content or title: an object (or
+// a plain string on write) of raw (shown in rawCtx) and one more member.
+func tmplText(desc string, rawCtx []string, more rest.Prop) *rest.Schema {
+	return &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: desc,
+		Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: rawCtx}}, more}}
 }
