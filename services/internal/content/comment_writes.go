@@ -198,12 +198,9 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 	var out *store.Comment
 	var post *store.Post
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := store.GetComment(c.Context(), tx, c.Int("id"))
+		m, err := loadComment(c, tx)
 		if err != nil {
 			return err
-		}
-		if m == nil {
-			return errInvalidComment()
 		}
 		if c.Has("post") && c.Int("post") != m.Post {
 			return rest.NewError("rest_comment_invalid_post_id", "Sorry, you are not allowed to create this comment without a post.", http.StatusForbidden)
@@ -231,12 +228,9 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 	var body any
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := store.GetComment(c.Context(), tx, c.Int("id"))
+		m, err := loadComment(c, tx)
 		if err != nil {
 			return err
-		}
-		if m == nil {
-			return errInvalidComment()
 		}
 		post, err := store.GetPost(c.Context(), tx, m.Post)
 		if err != nil {
@@ -337,4 +331,17 @@ func (s *Service) prepareComment(m *store.Comment, p *store.Post, viewCtx string
 	}
 	add("_links", links)
 	return out
+}
+
+// loadComment reads the comment the URL names, in tx; rest_comment_invalid_id
+// when there is none.
+func loadComment(c *rest.Request, tx pgx.Tx) (*store.Comment, error) {
+	m, err := store.GetComment(c.Context(), tx, c.Int("id"))
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errInvalidComment()
+	}
+	return m, nil
 }

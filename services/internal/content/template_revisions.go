@@ -185,11 +185,7 @@ func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*sto
 
 func (s *Service) getTmplRevision(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
-		if err != nil {
-			return nil, err
-		}
-		rev, err := s.revisionOf(r, parent, false)
+		parent, rev, err := s.tmplRevisionOfURL(r, k)
 		if err != nil {
 			return nil, err
 		}
@@ -199,11 +195,7 @@ func (s *Service) getTmplRevision(k *tmplKind) rest.HandlerFunc {
 
 func (s *Service) deleteTmplRevision(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
-		if err != nil {
-			return nil, err
-		}
-		rev, err := s.revisionOf(r, parent, false)
+		parent, rev, err := s.tmplRevisionOfURL(r, k)
 		if err != nil {
 			return nil, err
 		}
@@ -310,4 +302,15 @@ func (s *Service) tmplRevisionsOf(r *rest.Request, k *tmplKind, autosave bool) (
 	}
 	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, autosave)
 	return parent, revs, err
+}
+
+// tmplRevisionOfURL reads the template the URL's parent names and its
+// revision the URL's id names.
+func (s *Service) tmplRevisionOfURL(r *rest.Request, k *tmplKind) (*tmpl, *store.TmplRevision, error) {
+	parent, err := s.tmplParent(r, k, "parent")
+	if err != nil {
+		return nil, nil, err
+	}
+	rev, err := s.revisionOf(r, parent, false)
+	return parent, rev, err
 }
