@@ -1,7 +1,6 @@
 package website
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -268,9 +267,7 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	}
 	var sb strings.Builder
 	sb.Grow(len(sn.css) + 4096)
-	if err := s.writeShell(&sb, sp, sn.css, th.Stylesheet); err != nil {
-		return fmt.Errorf("page shell: %w", err)
-	}
+	s.writeShell(&sb, sp, sn.css, th.Stylesheet)
 	head := sb.String()
 	const target, tail = ` id="wp--skip-link--target"`, "\n</div>\n</body>\n</html>\n"
 	size := len(head) + len(bodyHead) + len(bodyTail) + len(tail)

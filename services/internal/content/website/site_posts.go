@@ -145,13 +145,3 @@ func plainExcerpt(p *store.Post, words int) string {
 	}
 	return strings.TrimSpace(html.UnescapeString(store.StripTags(h, " ")))
 }
-
-// passwordForm is the form a protected post shows instead of its content.
-func (s *Handler) passwordForm(p *store.Post, back string) string {
-	id := "pwbox-" + store.Itoa(p.ID)
-	return `<form action="` + html.EscapeString(s.site.URL+"/?action=postpass") + `" class="post-password-form" method="post">` +
-		`<p>This content is password protected. To view it please enter your password below:</p>` +
-		`<p><label for="` + id + `">Password: <input name="post_password" id="` + id + `" type="password" spellcheck="false" size="20"></label> ` +
-		`<input type="submit" name="Submit" value="Enter"></p>` +
-		`<input type="hidden" name="redirect_to" value="` + html.EscapeString(back) + `"></form>`
-}
