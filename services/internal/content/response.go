@@ -83,67 +83,65 @@ func (f *postFields) shows(path ...string) bool {
 
 // prepareHead adds id, the dates, guid, password, slug, status, type and link.
 func (s *Service) prepareHead(f *postFields, pt *store.PostType, p *store.Post) {
-	add, shows := f.add, f.shows
-	add("id", p.ID)
-	add("date", store.FormatLocal(p.DateGMT, s.location()))
-	if shows("date_gmt") {
-		add("date_gmt", store.FormatGMT(p.DateGMT))
+	f.add("id", p.ID)
+	f.add("date", store.FormatLocal(p.DateGMT, s.location()))
+	if f.shows("date_gmt") {
+		f.add("date_gmt", store.FormatGMT(p.DateGMT))
 	}
-	if shows("guid") {
+	if f.shows("guid") {
 		var guid any = s.permalinks.GUID(pt, p) // boxed once for both members
 		g := rest.Object{{Key: "rendered", Value: guid}}
-		if shows("guid", "raw") {
+		if f.shows("guid", "raw") {
 			g = append(g, rest.Member{Key: "raw", Value: guid})
 		}
-		add("guid", g)
+		f.add("guid", g)
 	}
-	if shows("modified") {
-		add("modified", store.FormatLocal(p.ModifiedGMT, s.location()))
+	if f.shows("modified") {
+		f.add("modified", store.FormatLocal(p.ModifiedGMT, s.location()))
 	}
-	if shows("modified_gmt") {
-		add("modified_gmt", store.FormatGMT(p.ModifiedGMT))
+	if f.shows("modified_gmt") {
+		f.add("modified_gmt", store.FormatGMT(p.ModifiedGMT))
 	}
-	if shows("password") {
-		add("password", p.Password)
+	if f.shows("password") {
+		f.add("password", p.Password)
 	}
-	add("slug", p.Slug)
-	add("status", p.Status)
-	add("type", pt.Name)
-	add("link", s.permalinks.Post(pt, p))
+	f.add("slug", p.Slug)
+	f.add("status", p.Status)
+	f.add("type", pt.Name)
+	f.add("link", s.permalinks.Post(pt, p))
 }
 
 // prepareTitle adds the title, as the type and context render it.
 func prepareTitle(f *postFields, pt *store.PostType, p *store.Post) {
-	add, shows, embed := f.add, f.shows, f.context == "embed"
+	embed := f.context == "embed"
 	var title any = p.Title // boxed once for raw and rendered
 	switch {
 	case pt.RenderedText:
 		t := make(rest.Object, 0, 2)
-		if shows("title", "raw") {
+		if f.shows("title", "raw") {
 			t = append(t, rest.Member{Key: "raw", Value: title})
 		}
-		add("title", append(t, rest.Member{Key: "rendered", Value: title}))
+		f.add("title", append(t, rest.Member{Key: "rendered", Value: title}))
 	case !embed:
-		add("title", rest.Object{{Key: "raw", Value: title}})
+		f.add("title", rest.Object{{Key: "raw", Value: title}})
 	default:
 		// blocks in embed: WordPress filters title down to nothing (raw is
 		// view+edit, rendered is unset) and PHP encodes the empty array as
 		// [], not {}: a per-context value the schema cannot express
-		add("title", []any{})
+		f.add("title", []any{})
 	}
 }
 
 // prepareText adds content and excerpt, rendered unless a password hides them.
 func prepareText(f *postFields, pt *store.PostType, p *store.Post, v view) {
-	add, shows := f.add, f.shows
 	protected := p.Password != ""
 	required := protected && !canAccessPasswordContent(p, v)
-	if shows("content") {
+	if f.shows("content") {
 		content := make(rest.Object, 0, 4)
-		if shows("content", "raw") {
+		if f.shows("content", "raw") {
 			content = append(content, rest.Member{Key: "raw", Value: p.Content})
 		}
-		if pt.RenderedText && shows("content", "rendered") {
+		if pt.RenderedText && f.shows("content", "rendered") {
 			// password-protected content renders as "" unless the password
 			// was given or the context is edit (can_access_password_content)
 			rendered := ""
@@ -153,71 +151,71 @@ func prepareText(f *postFields, pt *store.PostType, p *store.Post, v view) {
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
 		content = append(content, rest.Member{Key: "protected", Value: protected})
-		if shows("content", "block_version") { // parsing the blocks costs
+		if f.shows("content", "block_version") { // parsing the blocks costs
 			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
 		}
-		add("content", content)
+		f.add("content", content)
 	}
 	if pt.Excerpt {
 		ex := make(rest.Object, 0, 3)
-		if shows("excerpt", "raw") {
+		if f.shows("excerpt", "raw") {
 			ex = append(ex, rest.Member{Key: "raw", Value: p.Excerpt})
 		}
 		rendered := ""
 		if !required { // as for content.rendered
 			rendered = store.RenderExcerpt(p.Excerpt, p.Content, v.excerptLength)
 		}
-		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
+		f.add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
 	}
 }
 
 // prepareAttributes adds what follows the text: the type's attributes,
 // terms, templates and class list.
 func (s *Service) prepareAttributes(f *postFields, pt *store.PostType, p *store.Post, v view) {
-	add, shows, embed := f.add, f.shows, f.context == "embed"
+	embed := f.context == "embed"
 	if pt.Author {
-		add("author", p.Author)
+		f.add("author", p.Author)
 	}
 	if pt.Thumbnail {
-		add("featured_media", p.FeaturedMedia)
+		f.add("featured_media", p.FeaturedMedia)
 	}
 	if pt.Hierarchical {
-		add("parent", p.Parent)
+		f.add("parent", p.Parent)
 	}
 	if pt.PageAttributes {
-		add("menu_order", p.MenuOrder)
+		f.add("menu_order", p.MenuOrder)
 	}
 	if pt.Comments {
-		add("comment_status", p.CommentStatus)
-		add("ping_status", p.PingStatus)
+		f.add("comment_status", p.CommentStatus)
+		f.add("ping_status", p.PingStatus)
 	}
 	if pt.Sticky {
-		add("sticky", p.Sticky)
+		f.add("sticky", p.Sticky)
 	}
-	add("template", p.Template)
+	f.add("template", p.Template)
 	if pt.Formats {
-		add("format", p.Format)
+		f.add("format", p.Format)
 	}
-	if pt.Footnotes && shows("meta") {
-		add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
+	if pt.Footnotes && f.shows("meta") {
+		f.add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
 	}
 	for _, tax := range pt.Taxonomies {
-		if shows(tax.Base) {
-			add(tax.Base, p.TermsOf(tax))
+		if f.shows(tax.Base) {
+			f.add(tax.Base, p.TermsOf(tax))
 		}
 	}
-	if shows("permalink_template") {
-		add("permalink_template", s.permalinks.PermalinkTemplate(pt))
+	if f.shows("permalink_template") {
+		f.add("permalink_template", s.permalinks.PermalinkTemplate(pt))
 	}
-	if shows("generated_slug") {
+	if f.shows("generated_slug") {
 		g, ok := v.generated[p.ID]
 		if !ok {
 			g = generatedSlug(p)
 		}
-		add("generated_slug", g)
+		f.add("generated_slug", g)
 	}
-	if shows("class_list") {
-		add("class_list", classList(pt, p, v.passwordUnlocked))
+	if f.shows("class_list") {
+		f.add("class_list", classList(pt, p, v.passwordUnlocked))
 	}
 	if pt.SyncStatus {
 		// the blocks controller copies the meta value out after
@@ -227,7 +225,7 @@ func (s *Service) prepareAttributes(f *postFields, pt *store.PostType, p *store.
 		if embed {
 			syncStatus = ""
 		}
-		add("cms_pattern_sync_status", syncStatus)
+		f.add("cms_pattern_sync_status", syncStatus)
 	}
 }
 
