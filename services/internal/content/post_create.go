@@ -98,7 +98,7 @@ func draftish(status string) bool {
 // candidates (applyCreate), p.Slug becomes the first free one; when all
 // are taken (rare: the title's slug and its first suffixed forms), the
 // later rounds are looked up as an update's are and the insert runs again.
-// The website's snapshot follows the write at once (site_cache.go).
+// The website's snapshot follows the write at once (store.Commits).
 func (s *Service) insertNewPost(c *rest.Request, q store.Querier, pt *store.PostType, p *store.Post, slugs []string) error {
 	check := slugs != nil
 	if !check {

@@ -363,7 +363,7 @@ func TrashedSlug(slug string) string {
 // addDefaultCategory gives a post without a category the default one, as
 // wp_insert_post does (when that category exists).
 func AddDefaultCategory(ctx context.Context, q Querier, postID int64) error {
-	// the default_category setting (settings.go) wins over WordPress's 1
+	// the default_category setting (content/settings.go) wins over WordPress's 1
 	if _, err := q.Exec(ctx, `WITH d AS (SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings
 			WHERE name = 'default_category'), $2::bigint) AS id)
 		INSERT INTO term_relationships (post_id, term_id)

@@ -12,7 +12,7 @@ import (
 	"siteplane.dev/services/internal/platform/postgres"
 )
 
-// The SQL of the term collections, apart from the handlers (terms.go), as
+// The SQL of the term collections, apart from the handlers (content/terms.go), as
 // store.go and query.go are for posts. Every error says which statement
 // failed.
 

@@ -51,7 +51,7 @@ type Handler struct {
 	users         store.Users
 	media         store.Media
 	zone          func() *time.Location
-	siteUsers     sync.Map     // authors for pages (int64 → cachedUser, site_page.go)
+	siteUsers     sync.Map     // authors for pages (int64 → cachedUser, site_posts.go)
 	siteCSS       atomic.Value // cssCache (site_page.go)
 	siteGen       siteGen      // the change generation and its snapshot (site_cache.go)
 	snapshotBytes int64

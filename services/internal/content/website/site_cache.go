@@ -22,9 +22,10 @@ import (
 // whole answers (docs/edge-cache.md). Every committed write of any service
 // is announced on the site's change channel (postgres.NotifyChanged); the
 // content service LISTENs on it and starts a new generation on each
-// notification, and at once after its own writes commit (inTx). While the
-// listener is not connected a write could go unheard, so every render then
-// reads afresh (no snapshot is kept), as the edge cache goes offline.
+// notification, and at once after its own writes end (store.Commits).
+// While the listener is not connected a write could go unheard, so every
+// render then reads afresh (no snapshot is kept), as the edge cache goes
+// offline.
 
 // siteGen is the change generation the website's snapshot belongs to.
 type siteGen struct {
