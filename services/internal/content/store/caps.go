@@ -68,7 +68,7 @@ func canReadMeta(who identity.Identity, pt *PostType, p *Post) bool {
 	return CanEdit(who, pt, p)
 }
 
-// canRead is the REST controller's check_read_permission: anyone reads
+// CanRead is the REST controller's check_read_permission: anyone reads
 // published posts; other statuses need read_post. Blocks need read_post
 // even when published (WP_REST_Blocks_Controller).
 func CanRead(who identity.Identity, pt *PostType, p *Post) bool {

@@ -32,6 +32,7 @@ func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
 	return m, err
 }
 
+// GetComment reads comment id; nil when there is none.
 func GetComment(ctx context.Context, q Querier, id int64) (*Comment, error) {
 	m, err := scanComment(q.QueryRow(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.id = $1", id))
 	return one(m, err, "select comment", id)
@@ -52,6 +53,7 @@ const commentInsertSQL = `INSERT INTO comments (post, parent, author, author_nam
 const commentUpdateSQL = `UPDATE comments SET parent=$2, author=$3, author_name=$4, author_email=$5, author_url=$6,
  author_ip=$7, author_user_agent=$8, date_gmt=$9, content=$10, status=$11, trash_status=$12 WHERE id=$1`
 
+// SaveComment writes an edited comment and recounts its post's comments.
 func SaveComment(ctx context.Context, tx Querier, m *Comment) error {
 	if _, err := tx.Exec(ctx, commentUpdateSQL, m.ID, m.Parent, m.Author, m.AuthorName, m.AuthorEmail, m.AuthorURL,
 		m.AuthorIP, m.AuthorUserAgent, m.DateGMT, m.Content, m.Status, m.TrashStatus); err != nil {

@@ -12,7 +12,7 @@ var dateTimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}
 
 const WPDateLayout = "2006-01-02T15:04:05"
 
-// parseDate parses a date-time; without a zone it is taken in loc.
+// ParseDate parses a date-time; without a zone it is taken in loc.
 func ParseDate(s string, loc *time.Location) (time.Time, bool) {
 	m := dateTimeRE.FindStringSubmatch(s)
 	if m == nil {
@@ -47,7 +47,11 @@ func ParseDate(s string, loc *time.Location) (time.Time, bool) {
 	return t.UTC(), true
 }
 
+// FormatLocal is t as a WordPress local date (no zone) in loc.
 func FormatLocal(t time.Time, loc *time.Location) string { return t.In(loc).Format(WPDateLayout) }
-func FormatGMT(t time.Time) string                       { return t.UTC().Format(WPDateLayout) }
 
+// FormatGMT is t as a WordPress GMT date (no zone).
+func FormatGMT(t time.Time) string { return t.UTC().Format(WPDateLayout) }
+
+// Itoa is n in decimal.
 func Itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -76,13 +76,13 @@ func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string) string {
 		" AND taxonomy = " + b.Arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
 }
 
-// jumpMinOffset is the offset from which a date-ordered page jumps to its
+// JumpMinOffset is the offset from which a date-ordered page jumps to its
 // start through the date buckets' counts instead of walking the index from
 // the first post: the jump costs about as much as walking ~1,000 index
 // entries (docs/performance.md#late-pages).
 const JumpMinOffset = 1000
 
-// jumpPageSQL reads the ids of a late page of one type and status in date
+// JumpPageSQL reads the ids of a late page of one type and status in date
 // order (newest or oldest first) by jumping near its offset:
 // post_page_start (migration 0330) sums the date buckets' counts, coarse to
 // fine, down to the ~68-minute bucket that holds the page's first post, and

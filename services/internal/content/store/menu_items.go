@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// menuItem is a nav_menu_item post with what WordPress keeps in its
+// MenuItem is a nav_menu_item post with what WordPress keeps in its
 // _menu_item_* meta (the menu_items table).
 type MenuItem struct {
 	Post       *Post
@@ -22,7 +22,7 @@ type MenuItem struct {
 	XFN        []string
 }
 
-// menuID is the item's nav_menu term (0 when unassigned).
+// MenuID is the item's nav_menu term (0 when unassigned).
 func (m *MenuItem) MenuID() int64 {
 	if ids := m.Post.TermsOf(Menu); len(ids) > 0 {
 		return ids[0]
@@ -40,7 +40,7 @@ func scanMenuExtras(row pgx.Row, m *MenuItem, id *int64) error {
 	return row.Scan(dest...)
 }
 
-// getMenuItem reads a menu item; nil when id is no menu item. lock takes
+// GetMenuItem reads a menu item; nil when id is no menu item. lock takes
 // the row for an update.
 func GetMenuItem(ctx context.Context, q Querier, id int64, lock bool) (*MenuItem, error) {
 	p, err := GetPostAs(ctx, q, id, lock, MenuItemType)
@@ -58,7 +58,7 @@ func GetMenuItem(ctx context.Context, q Querier, id int64, lock bool) (*MenuItem
 	return m, nil
 }
 
-// menuItemsOf adds the menu_items rows to a page of posts, in one query.
+// MenuItemsOf adds the menu_items rows to a page of posts, in one query.
 func MenuItemsOf(ctx context.Context, q Querier, posts []*Post) ([]*MenuItem, error) {
 	out := make([]*MenuItem, len(posts))
 	idx := make(map[int64]int, len(posts))
@@ -90,7 +90,7 @@ func MenuItemsOf(ctx context.Context, q Querier, posts []*Post) ([]*MenuItem, er
 	return out, nil
 }
 
-// saveMenuItem writes the item's menu_items row (insert or replace).
+// SaveMenuItem writes the item's menu_items row (insert or replace).
 func SaveMenuItem(ctx context.Context, q Querier, m *MenuItem) error {
 	_, err := q.Exec(ctx, `INSERT INTO menu_items (post_id, `+menuItemColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
 		ON CONFLICT (post_id) DO UPDATE SET item_type=$2, object=$3, object_id=$4, item_parent=$5, target=$6, url=$7,
@@ -102,6 +102,7 @@ func SaveMenuItem(ctx context.Context, q Querier, m *MenuItem) error {
 	return nil
 }
 
+// NonNil is s, or an empty slice for nil (a column that is NOT NULL).
 func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -109,13 +110,15 @@ func NonNil(s []string) []string {
 	return s
 }
 
-// menuObjects is what menu items reference, loaded for a page of items in
+// MenuObjects is what menu items reference, loaded for a page of items in
 // two queries: the posts (with what their permalink needs) and the terms.
 type MenuObjects struct {
 	Posts map[int64]*Post
 	Terms map[int64]*Term
 }
 
+// LoadMenuObjects reads what the items reference: posts and terms, one
+// statement each.
 func LoadMenuObjects(ctx context.Context, q Querier, items []*MenuItem) (*MenuObjects, error) {
 	objs := &MenuObjects{Posts: map[int64]*Post{}, Terms: map[int64]*Term{}}
 	var postIDs, termIDs []int64
@@ -166,13 +169,13 @@ func LoadMenuObjects(ctx context.Context, q Querier, items []*MenuItem) (*MenuOb
 	return objs, nil
 }
 
-// termByID reads a term of any taxonomy; nil when absent.
+// TermByID reads a term of any taxonomy; nil when absent.
 func TermByID(ctx context.Context, q Querier, id int64) (*Term, error) {
 	t, err := scanTerm(q.QueryRow(ctx, "SELECT "+termColumns+" FROM terms t WHERE t.id = $1", id))
 	return one(t, err, "select term", id)
 }
 
-// deleteMenuItems removes the items of a menu (and their autosaves), as
+// DeleteMenuItems removes the items of a menu (and their autosaves), as
 // wp_delete_nav_menu does before the menu term goes.
 func DeleteMenuItems(ctx context.Context, q Querier, menu int64) error {
 	_, err := q.Exec(ctx, `WITH items AS (

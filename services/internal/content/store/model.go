@@ -54,7 +54,7 @@ type Post struct {
 	TermGen int64
 }
 
-// termsOf returns the ids of the post's terms in taxonomy tax.
+// TermsOf returns the ids of the post's terms in taxonomy tax.
 func (p *Post) TermsOf(tax *Taxonomy) []int64 {
 	out := []int64{}
 	for i, id := range p.TermIDs {
@@ -65,7 +65,7 @@ func (p *Post) TermsOf(tax *Taxonomy) []int64 {
 	return out
 }
 
-// postColumns is the select list matching scanPost. The lateral joins "tr"
+// PostColumns is the select list matching scanPost. The lateral joins "tr"
 // and "rv" must be present in the FROM clause (see postFrom).
 const PostColumns = `p.id, p.xmin, p.type, p.status, p.author, p.date_gmt, p.date_floating, p.modified_gmt, p.slug,
  p.title, p.content, p.excerpt, p.password, p.parent, p.menu_order, p.comment_status, p.ping_status, p.format,
@@ -89,16 +89,16 @@ const (
      SELECT y.id, y.parent, y.slug, 1 FROM posts y WHERE y.id = p.parent AND p.type = 'page'
      UNION ALL SELECT y.id, y.parent, y.slug, a.depth + 1 FROM posts y JOIN a ON y.id = a.parent WHERE a.depth < 32)
    SELECT string_agg(a.slug, '/' ORDER BY a.depth DESC) FROM a), '') AS path) anc`
-	// noAncestors stands in for ancestorsLateral where no page can appear,
+	// NoAncestors stands in for ancestorsLateral where no page can appear,
 	// keeping the statement (and its planning) small.
 	NoAncestors = `
  CROSS JOIN (SELECT ''::text AS path) anc`
 )
 
-// postFrom reads a post of any type with everything postColumns lists.
+// PostFrom reads a post of any type with everything postColumns lists.
 const PostFrom = " FROM posts p" + termsLateral + RevisionsLateral + AncestorsLateral
 
-// lateralsFor is the joins for posts of type pt only.
+// LateralsFor is the joins for posts of type pt only.
 func LateralsFor(pt *PostType) string {
 	if pt.Hierarchical {
 		return termsLateral + RevisionsLateral + AncestorsLateral
@@ -106,6 +106,7 @@ func LateralsFor(pt *PostType) string {
 	return termsLateral + RevisionsLateral + NoAncestors
 }
 
+// ScanPost reads PostColumns from row, then extra.
 func ScanPost(row pgx.Row, extra ...any) (*Post, error) {
 	p := &Post{}
 	dest := []any{&p.ID, &p.Xmin, &p.Type, &p.Status, &p.Author, &p.DateGMT, &p.DateFloating, &p.ModifiedGMT, &p.Slug,

@@ -72,7 +72,7 @@ func insertNewPostTail(hierarchical bool) string {
  CROSS JOIN LATERAL (SELECT pg_notify($27, $28)::text AS sent) n`
 }
 
-// newPostTerms are the terms a new post is given: parallel (taxonomy,
+// NewPostTerms are the terms a new post is given: parallel (taxonomy,
 // term id) pairs, and whether the default category is added.
 type NewPostTerms struct {
 	Taxonomies      []string
@@ -80,7 +80,7 @@ type NewPostTerms struct {
 	DefaultCategory bool
 }
 
-// insertNewPostStmt runs insertNewPostSQL; pgx.ErrNoRows (unwrapped) when
+// InsertNewPost runs insertNewPostSQL; pgx.ErrNoRows (unwrapped) when
 // every slug candidate was taken.
 func InsertNewPost(ctx context.Context, q Querier, pt *PostType, p *Post, terms NewPostTerms, slugs []string, check bool) error {
 	var id *int64

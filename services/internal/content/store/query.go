@@ -50,7 +50,7 @@ type TaxClause struct {
 	Operator        string
 }
 
-// sqlBuilder collects positional arguments.
+// SQLBuilder collects positional arguments.
 type SQLBuilder struct {
 	Args  []any
 	Where []string
@@ -59,7 +59,7 @@ type SQLBuilder struct {
 	candidates []string
 }
 
-// from is the FROM item of a posts query, aliased p: the posts table, or,
+// From is the FROM item of a posts query, aliased p: the posts table, or,
 // for a search the trigram index serves, the posts containing the search's
 // words, behind an OFFSET 0 fence. The fence keeps the type and status
 // (applied outside) from joining the index scan: the plan is then the same
@@ -72,11 +72,13 @@ func (b *SQLBuilder) From() string {
 	return "(SELECT * FROM posts p WHERE " + strings.Join(b.candidates, " AND ") + " OFFSET 0) p"
 }
 
+// Arg adds v as the next positional argument and returns its placeholder.
 func (b *SQLBuilder) Arg(v any) string {
 	b.Args = append(b.Args, v)
 	return "$" + Itoa(int64(len(b.Args)))
 }
 
+// Add adds a condition to the WHERE clause.
 func (b *SQLBuilder) Add(cond string) { b.Where = append(b.Where, cond) }
 
 // anyOf keeps the rows whose col is one of list; an empty list (a filter
@@ -94,15 +96,15 @@ func noneOf[T any](b *SQLBuilder, col string, list []T) {
 	}
 }
 
-// likeEscape escapes LIKE wildcards (backslash is PostgreSQL's default escape).
+// LikeEscape escapes LIKE wildcards (backslash is PostgreSQL's default escape).
 func LikeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// searchTerms splits a search like WP_Query::parse_search: quoted phrases
+// SearchWords splits a search like WP_Query::parse_search: quoted phrases
 // stay whole, other words are separate terms; more than maxSearchTerms
 // make the whole search one term.
-func SearchTerms(search string) []string {
+func SearchWords(search string) []string {
 	var terms []string
 	s := search
 	for len(s) > 0 {
@@ -146,8 +148,9 @@ var searchColumnSQL = map[string]string{"post_title": "p.title", "post_excerpt":
 // parameters than PostgreSQL takes).
 const maxSearchTerms = 9
 
+// SearchClause adds q's search condition (WP_Query::parse_search).
 func (b *SQLBuilder) SearchClause(q *ListQuery) {
-	terms := SearchTerms(q.Search)
+	terms := SearchWords(q.Search)
 	if len(terms) == 0 {
 		return
 	}
@@ -325,11 +328,11 @@ func (b *SQLBuilder) orderBy(q *ListQuery) string {
 	return key + ", p.id" + dir
 }
 
-// relevance follows WP_Query::parse_search_order: whole search in the title
+// Relevance follows WP_Query::parse_search_order: whole search in the title
 // first, then all words in the title, any word in the title, the whole
 // search in the excerpt, then in the content.
 func (b *SQLBuilder) Relevance(q *ListQuery) string {
-	terms := SearchTerms(q.Search)
+	terms := SearchWords(q.Search)
 	var pos []string
 	for _, t := range terms {
 		if !strings.HasPrefix(t, "-") {
@@ -356,7 +359,7 @@ func (b *SQLBuilder) Relevance(q *ListQuery) string {
 	return s + " WHEN p.excerpt ILIKE " + whole + " THEN 4 WHEN p.content ILIKE " + whole + " THEN 5 ELSE 6 END)"
 }
 
-// listSQL returns one statement that yields the requested page, each row
+// ListSQL returns one statement that yields the requested page, each row
 // carrying the total number of matches (X-WP-Total) in its last column.
 //
 // Neither part depends on how many posts match in the common cases: the
@@ -369,7 +372,7 @@ func (b *SQLBuilder) Relevance(q *ListQuery) string {
 // and the rarer filters).
 func ListSQL(q *ListQuery) (string, []any) { return ListSQLOf(q, PostColumns, LateralsFor(q.Type)) }
 
-// listSQLOf is listSQL reading cols of each post through laterals
+// ListSQLOf is listSQL reading cols of each post through laterals
 // (postColumns and lateralsFor, or versionColumns and versionLaterals): the
 // same statement but for its select list.
 func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {

@@ -48,10 +48,10 @@ func stripBlocks(s string) string {
 	return b.String()
 }
 
-// hasBlocks reports whether content has a block delimiter.
+// HasBlocks reports whether content has a block delimiter.
 func HasBlocks(s string) bool { return len(stripBlocks(s)) != len(s) }
 
-// stripTags replaces every <…> tag with repl (" " to count words, "" as
+// StripTags replaces every <…> tag with repl (" " to count words, "" as
 // strip_tags does).
 func StripTags(s, repl string) string {
 	if strings.IndexByte(s, '<') < 0 {
@@ -76,7 +76,7 @@ func StripTags(s, repl string) string {
 	return b.String()
 }
 
-// autop wraps text blocks in paragraphs.
+// Autop wraps text blocks in paragraphs.
 func Autop(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
@@ -101,13 +101,13 @@ func Autop(s string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// renderContent is content.rendered.
+// RenderContent is content.rendered.
 func RenderContent(raw string) string { return Autop(stripBlocks(raw)) }
 
-// defaultExcerptWords is WordPress's excerpt_length.
+// DefaultExcerptWords is WordPress's excerpt_length.
 const DefaultExcerptWords = 55
 
-// renderExcerpt is excerpt.rendered: the raw excerpt as a paragraph, or one
+// RenderExcerpt is excerpt.rendered: the raw excerpt as a paragraph, or one
 // generated from the content with at most words words.
 func RenderExcerpt(rawExcerpt, rawContent string, words int) string {
 	if strings.TrimSpace(rawExcerpt) != "" {
@@ -116,7 +116,7 @@ func RenderExcerpt(rawExcerpt, rawContent string, words int) string {
 	return Autop(GenerateExcerpt(rawContent, words))
 }
 
-// generateExcerpt trims the content's text to words words (wp_trim_words),
+// GenerateExcerpt trims the content's text to words words (wp_trim_words),
 // reading only as far as it needs.
 func GenerateExcerpt(rawContent string, words int) string {
 	if words <= 0 {
@@ -145,7 +145,7 @@ func GenerateExcerpt(rawContent string, words int) string {
 	return b.String()
 }
 
-// normalizeWhitespace is WordPress's normalize_whitespace, used to decide
+// NormalizeWhitespace is WordPress's normalize_whitespace, used to decide
 // whether a revision differs from the last one.
 func NormalizeWhitespace(s string) string {
 	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")

@@ -95,8 +95,8 @@ func TestParseDate(t *testing.T) {
 	}
 }
 
-func TestSearchTerms(t *testing.T) {
-	got := SearchTerms(`apple "pie crust" -pear, plum`)
+func TestSearchWords(t *testing.T) {
+	got := SearchWords(`apple "pie crust" -pear, plum`)
 	if strings.Join(got, "|") != "apple|pie crust|-pear|plum" {
 		t.Errorf("searchTerms = %q", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// latestRevision returns the newest revision (or autosave, of author when
+// LatestRevision returns the newest revision (or autosave, of author when
 // non-zero) of parent; nil when none.
 func LatestRevision(ctx context.Context, q Querier, parent int64, autosave bool, author int64) (*Post, error) {
 	sql := "SELECT " + PostColumns + " FROM posts p" + LateralsFor(&PostType{}) + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
@@ -28,7 +28,7 @@ func LatestRevision(ctx context.Context, q Querier, parent int64, autosave bool,
 	return p, nil
 }
 
-// defaultCategory is the default_category setting (WordPress's 1 when unset).
+// DefaultCategory is the default_category setting (WordPress's 1 when unset).
 func DefaultCategory(ctx context.Context, q Querier) (int64, error) {
 	var id int64
 	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,

@@ -20,7 +20,7 @@ var siteStatuses = []string{"publish", "private"}
 const noRevisions = `
  CROSS JOIN (SELECT 0::int AS n, 0::bigint AS latest) rv`
 
-// pageByPath finds the page at a nested path ("parent/child") among
+// PageByPath finds the page at a nested path ("parent/child") among
 // published and private pages; nil when none.
 func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, error) {
 	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
@@ -28,14 +28,14 @@ func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, 
 	return scanOne(q.QueryRow(ctx, sql, slug, ancestors, siteStatuses), "page "+slug)
 }
 
-// postBySlug finds a published or private post by slug; nil when none.
+// PostBySlug finds a published or private post by slug; nil when none.
 func PostBySlug(ctx context.Context, q Querier, slug string) (*Post, error) {
 	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + NoAncestors +
 		" WHERE p.type = 'post' AND p.slug = $1 AND p.status = ANY($2) ORDER BY p.id LIMIT 1"
 	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
 }
 
-// singularBySlug finds, in one statement, the page at a nested path and
+// SingularBySlug finds, in one statement, the page at a nested path and
 // (when withPost: a one-segment path) the post of that slug, each the
 // oldest of its kind; nil for either when there is none.
 func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
@@ -64,7 +64,7 @@ func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, with
 	return page, post, nil
 }
 
-// adjacentPosts reads the published posts just before (older) and after
+// AdjacentPosts reads the published posts just before (older) and after
 // (newer) p by date, in one statement; nil for either when there is none.
 func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, err error) {
 	sql := "SELECT " + PostColumns + ", x.dir FROM (" +
@@ -106,7 +106,7 @@ func scanOne(row pgx.Row, what string) (*Post, error) {
 	return p, nil
 }
 
-// termBySlug reads a term of tax by slug; nil when none.
+// TermBySlug reads a term of tax by slug; nil when none.
 func TermBySlug(ctx context.Context, q Querier, tax *Taxonomy, slug string) (*Term, error) {
 	t := &Term{}
 	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug, description FROM terms WHERE taxonomy = $1 AND slug = $2`, tax.Name, slug).
@@ -120,7 +120,7 @@ func TermBySlug(ctx context.Context, q Querier, tax *Taxonomy, slug string) (*Te
 	return t, nil
 }
 
-// termNames maps term ids to name and slug (the post-terms block).
+// TermNames maps term ids to name and slug (the post-terms block).
 func TermNames(ctx context.Context, q Querier, ids []int64) (map[int64]*Term, error) {
 	out := map[int64]*Term{}
 	if len(ids) == 0 {
@@ -141,7 +141,7 @@ func TermNames(ctx context.Context, q Querier, ids []int64) (map[int64]*Term, er
 	return out, rows.Err()
 }
 
-// publicTerms lists the terms of tax that have published posts (the
+// PublicTerms lists the terms of tax that have published posts (the
 // sitemap), by name.
 func PublicTerms(ctx context.Context, q Querier, tax *Taxonomy) ([]*Term, error) {
 	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND EXISTS (
@@ -170,6 +170,8 @@ type themeRows struct {
 	Styles    string // the global styles post's content, "" when none
 }
 
+// LoadThemeRows reads the theme's stored templates, parts and user global
+// styles in one statement.
 func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRows, error) {
 	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
  type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, GlobalStylesType)

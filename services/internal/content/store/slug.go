@@ -10,7 +10,7 @@ import (
 // maxSlugLength is the size of WordPress's post_name column.
 const maxSlugLength = 200
 
-// sanitizeTitle is sanitize_title (sanitize_title_with_dashes): tags and
+// SanitizeTitle is sanitize_title (sanitize_title_with_dashes): tags and
 // accents removed, lower case, whitespace and dots become dashes, other
 // punctuation is dropped, dashes collapsed and trimmed.
 func SanitizeTitle(s string) string {
@@ -41,7 +41,7 @@ func SanitizeTitle(s string) string {
 	return strings.Trim(out, "-")
 }
 
-// reservedSlug reports slugs WordPress never hands out for a post type
+// ReservedSlug reports slugs WordPress never hands out for a post type
 // (feed names and embed; for hierarchical types also page<N> and numbers).
 func ReservedSlug(slug string, hierarchical bool) bool {
 	switch slug {
@@ -57,7 +57,7 @@ func ReservedSlug(slug string, hierarchical bool) bool {
 	return false
 }
 
-// slugCandidate returns base with the suffix -n (n ≥ 2), keeping the
+// SlugCandidate returns base with the suffix -n (n ≥ 2), keeping the
 // whole within maxSlugLength.
 func SlugCandidate(base string, n int) string {
 	if n < 2 {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 )
 
-// slugRow is one post holding a slug.
+// SlugRow is one post holding a slug.
 type SlugRow struct {
 	ID, parent int64
 	Slug       string
 }
 
-// slugSet is what a batch knows about the slugs of its post types: for
+// SlugSet is what a batch knows about the slugs of its post types: for
 // each type, the slugs all of whose posts it holds (covered), and those
 // posts.
 type SlugSet struct {
@@ -19,16 +19,18 @@ type SlugSet struct {
 	Rows    map[string][]SlugRow       // type → posts holding a covered slug (and those the batch wrote)
 }
 
+// WithSlugSet returns ctx carrying the batch's slug set.
 func WithSlugSet(ctx context.Context, s *SlugSet) context.Context {
 	return context.WithValue(ctx, slugSetKey{}, s)
 }
 
+// SlugSetFrom is the slug set ctx carries; nil outside a batch of creates.
 func SlugSetFrom(ctx context.Context) *SlugSet {
 	s, _ := ctx.Value(slugSetKey{}).(*SlugSet)
 	return s
 }
 
-// free is freeSlugs for one want, from the set: the first candidate (in
+// Free is freeSlugs for one want, from the set: the first candidate (in
 // wp_unique_post_slug's order) no other post of the scope holds. ok is
 // false when a candidate it reaches is not covered (the database decides).
 func (s *SlugSet) Free(pt *PostType, w SlugWant) (slug string, ok bool) {
@@ -68,14 +70,14 @@ func (s *SlugSet) Free(pt *PostType, w SlugWant) (slug string, ok bool) {
 	}
 }
 
-// add records a post the batch wrote.
+// Add records a post the batch wrote.
 func (s *SlugSet) Add(pt *PostType, id, parent int64, slug string) {
 	if slug != "" && s.Covered[pt.Name] != nil {
 		s.Rows[pt.Name] = append(s.Rows[pt.Name], SlugRow{ID: id, parent: parent, Slug: slug})
 	}
 }
 
-// slugGuess is a slug a batch's creates will likely look up, and how many
+// SlugGuess is a slug a batch's creates will likely look up, and how many
 // of them may.
 type SlugGuess struct {
 	Pt   *PostType
@@ -83,7 +85,7 @@ type SlugGuess struct {
 	Uses int
 }
 
-// readSlugSet reads, in one statement, every post holding one of the
+// ReadSlugSet reads, in one statement, every post holding one of the
 // guessed slugs or their suffixed forms.
 func ReadSlugSet(ctx context.Context, q Querier, guesses []SlugGuess) (*SlugSet, error) {
 	set := &SlugSet{Covered: map[string]map[string]bool{}, Rows: map[string][]SlugRow{}}

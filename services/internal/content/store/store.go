@@ -13,19 +13,19 @@ import (
 	"siteplane.dev/services/internal/platform/postgres"
 )
 
-// querier is a pool or a transaction.
+// Querier is a pool or a transaction.
 type Querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// getPost reads one post (any type) with its terms; nil when absent.
+// GetPost reads one post (any type) with its terms; nil when absent.
 func GetPost(ctx context.Context, q Querier, id int64) (*Post, error) {
 	return GetPostAs(ctx, q, id, false, nil)
 }
 
-// getPostAs is getPost for a post expected to be of type pt (nil: any), with
+// GetPostAs is getPost for a post expected to be of type pt (nil: any), with
 // the smaller statement of that type.
 func GetPostAs(ctx context.Context, q Querier, id int64, lock bool, pt *PostType) (*Post, error) {
 	from := PostFrom
@@ -46,7 +46,7 @@ func GetPostAs(ctx context.Context, q Querier, id int64, lock bool, pt *PostType
 	return p, nil
 }
 
-// listPosts runs a collection query: the page and the total in one round
+// ListPosts runs a collection query: the page and the total in one round
 // trip; a second count only when the page is empty but an offset was used.
 func ListPosts(ctx context.Context, q Querier, lq *ListQuery) ([]*Post, int, error) {
 	sql, args := ListSQL(lq)
@@ -112,6 +112,7 @@ const insertPostSQL = `INSERT INTO posts (type, status, author, date_gmt, date_f
  featured_media, footnotes, sync_status, autosave, trash_status)
  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23) RETURNING id`
 
+// InsertPost writes the new post p and sets its id.
 func InsertPost(ctx context.Context, q Querier, p *Post) error {
 	err := q.QueryRow(ctx, insertPostSQL, p.Type, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
@@ -127,6 +128,7 @@ const updatePostSQL = `UPDATE posts SET status=$2, author=$3, date_gmt=$4, date_
  ping_status=$15, format=$16, sticky=$17, template=$18, featured_media=$19, footnotes=$20, sync_status=$21,
  trash_status=$22 WHERE id=$1`
 
+// UpdatePost writes p's row.
 func UpdatePost(ctx context.Context, q Querier, p *Post) error {
 	_, err := q.Exec(ctx, updatePostSQL, p.ID, p.Status, p.Author, p.DateGMT, p.DateFloating, p.ModifiedGMT,
 		p.Slug, p.Title, p.Content, p.Excerpt, p.Password, p.Parent, p.MenuOrder, p.CommentStatus, p.PingStatus,
@@ -137,7 +139,7 @@ func UpdatePost(ctx context.Context, q Querier, p *Post) error {
 	return nil
 }
 
-// isAncestorOrSelf reports whether id is parent or one of parent's
+// IsAncestorOrSelf reports whether id is parent or one of parent's
 // ancestors, i.e. whether making parent the parent of id closes a loop.
 func IsAncestorOrSelf(ctx context.Context, q Querier, id, parent int64) (bool, error) {
 	var loop bool
@@ -151,7 +153,7 @@ func IsAncestorOrSelf(ctx context.Context, q Querier, id, parent int64) (bool, e
 	return loop, nil
 }
 
-// deletePost removes a post and its revisions (WordPress deletes a post's
+// DeletePost removes a post and its revisions (WordPress deletes a post's
 // revisions with it); term links go by cascade. Children of the same type
 // move up to the deleted post's parent, as wp_delete_post does for
 // hierarchical types. One statement.
@@ -165,7 +167,7 @@ func DeletePost(ctx context.Context, q Querier, p *Post) error {
 	return nil
 }
 
-// setTerms replaces the post's terms of tax with ids (wp_set_object_terms).
+// SetTerms replaces the post's terms of tax with ids (wp_set_object_terms).
 func SetTerms(ctx context.Context, q Querier, postID int64, tax *Taxonomy, ids []int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM term_relationships r USING terms t
 		WHERE r.post_id = $1 AND t.id = r.term_id AND t.taxonomy = $2`, postID, tax.Name); err != nil {
@@ -182,7 +184,7 @@ func SetTerms(ctx context.Context, q Querier, postID int64, tax *Taxonomy, ids [
 	return nil
 }
 
-// uniqueSlug is wp_unique_post_slug: the first free slug among slug,
+// UniqueSlug is wp_unique_post_slug: the first free slug among slug,
 // slug-2, slug-3, … within the type (and the parent for hierarchical types);
 // stored is the post's current slug ("" for a new post).
 func UniqueSlug(ctx context.Context, q Querier, pt *PostType, slug string, id, parent int64, stored string) (string, error) {
@@ -202,14 +204,14 @@ func UniqueSlug(ctx context.Context, q Querier, pt *PostType, slug string, id, p
 	return out[0], nil
 }
 
-// slugWant is one wp_unique_post_slug question: the free form of slug for
+// SlugWant is one wp_unique_post_slug question: the free form of slug for
 // post id (0: a new post) under parent, whose current slug is stored.
 type SlugWant struct {
 	Slug, stored string
 	id, Parent   int64
 }
 
-// slugProbe is how many suffixed forms (slug-2 …) the first round asks
+// SlugProbe is how many suffixed forms (slug-2 …) the first round asks
 // about with the slug itself; later rounds ask about four times more.
 const SlugProbe = 8
 
@@ -222,7 +224,7 @@ func freeSlugs(ctx context.Context, q Querier, pt *PostType, wants []SlugWant) (
 	return freeSlugsFrom(ctx, q, pt, wants, 0, SlugProbe)
 }
 
-// freeSlugsAfterFirstRound is freeSlugs for wants whose first round of
+// FreeSlugsAfterFirstRound is freeSlugs for wants whose first round of
 // candidates is known to be taken (a create's insert found them so).
 func FreeSlugsAfterFirstRound(ctx context.Context, q Querier, pt *PostType, wants []SlugWant) ([]string, error) {
 	return freeSlugsFrom(ctx, q, pt, wants, 2+SlugProbe, 4*SlugProbe)
@@ -294,7 +296,7 @@ func freeSlugsFrom(ctx context.Context, q Querier, pt *PostType, wants []SlugWan
 	}
 }
 
-// roundCandidates are the candidates of one round, in wp_unique_post_slug's
+// RoundCandidates are the candidates of one round, in wp_unique_post_slug's
 // order: from 0 means the slug itself (unless WordPress never hands it out)
 // and its first size suffixed forms; otherwise size forms from slug-from.
 func RoundCandidates(pt *PostType, w SlugWant, from, size int) []string {
@@ -311,7 +313,7 @@ func RoundCandidates(pt *PostType, w SlugWant, from, size int) []string {
 	return out
 }
 
-// generatedSlugs computes generated_slug for posts of type pt in one query
+// GeneratedSlugs computes generated_slug for posts of type pt in one query
 // (more only when a title's first forms are all taken): get_sample_permalink
 // derives the slug from the title (the id when the title gives none), as if
 // published, made unique with wp_unique_post_slug.
@@ -351,7 +353,7 @@ func dateArchiveSlug(slug string) bool {
 	return strings.Trim(slug, "0") != ""
 }
 
-// trashedSlug is the slug WordPress gives a trashed post (…__trashed), so
+// TrashedSlug is the slug WordPress gives a trashed post (…__trashed), so
 // that the original slug is free again.
 func TrashedSlug(slug string) string {
 	if slug == "" || strings.HasSuffix(slug, "__trashed") {
@@ -360,7 +362,7 @@ func TrashedSlug(slug string) string {
 	return truncateSlug(slug, maxSlugLength-9) + "__trashed"
 }
 
-// addDefaultCategory gives a post without a category the default one, as
+// AddDefaultCategory gives a post without a category the default one, as
 // wp_insert_post does (when that category exists).
 func AddDefaultCategory(ctx context.Context, q Querier, postID int64) error {
 	// the default_category setting (content/settings.go) wins over WordPress's 1
@@ -375,7 +377,7 @@ func AddDefaultCategory(ctx context.Context, q Querier, postID int64) error {
 	return nil
 }
 
-// setPostSlug stores a post's slug alone.
+// SetPostSlug stores a post's slug alone.
 func SetPostSlug(ctx context.Context, q Querier, id int64, slug string) error {
 	if _, err := q.Exec(ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, id, slug); err != nil {
 		return fmt.Errorf("set the slug of post %d: %w", id, err)
@@ -383,7 +385,7 @@ func SetPostSlug(ctx context.Context, q Querier, id int64, slug string) error {
 	return nil
 }
 
-// deleteRevision removes one revision or autosave.
+// DeleteRevision removes one revision or autosave.
 func DeleteRevision(ctx context.Context, q Querier, id int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("delete revision %d: %w", id, err)
@@ -391,7 +393,7 @@ func DeleteRevision(ctx context.Context, q Querier, id int64) error {
 	return nil
 }
 
-// listAutosaveRows reads every autosave of parent, newest first.
+// ListAutosaveRows reads every autosave of parent, newest first.
 func ListAutosaveRows(ctx context.Context, q Querier, parent int64) ([]*Post, error) {
 	rows, err := q.Query(ctx, "SELECT "+PostColumns+" FROM posts p"+LateralsFor(&PostType{})+
 		` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave ORDER BY p.date_gmt DESC, p.id DESC`, parent)
@@ -413,7 +415,7 @@ func ListAutosaveRows(ctx context.Context, q Querier, parent int64) ([]*Post, er
 	return out, nil
 }
 
-// updateAutosave overwrites an autosave's text, date and author with rev's.
+// UpdateAutosave overwrites an autosave's text, date and author with rev's.
 func UpdateAutosave(ctx context.Context, q Querier, rev *Post) error {
 	if _, err := q.Exec(ctx, `UPDATE posts SET title=$2, content=$3, excerpt=$4, footnotes=$5,
 		date_gmt=$6, modified_gmt=$6, author=$7 WHERE id=$1`, rev.ID, rev.Title, rev.Content, rev.Excerpt,

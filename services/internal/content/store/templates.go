@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// tmplRow is a stored template, template part or global styles post: the
+// TmplRow is a stored template, template part or global styles post: the
 // site's customisation of (or addition to) the theme's files.
 type TmplRow struct {
 	ID          int64
@@ -42,7 +42,7 @@ func scanTmpl(row pgx.Row) (*TmplRow, error) {
 	return t, err
 }
 
-// listTmplRows returns the stored items of a type for a theme, trash excluded.
+// ListTmplRows returns the stored items of a type for a theme, trash excluded.
 func ListTmplRows(ctx context.Context, q Querier, typ, theme string) ([]*TmplRow, error) {
 	rows, err := q.Query(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.type = $1 AND p.theme = $2 AND p.status <> 'trash' ORDER BY p.id`, typ, theme)
 	if err != nil {
@@ -60,7 +60,7 @@ func ListTmplRows(ctx context.Context, q Querier, typ, theme string) ([]*TmplRow
 	return out, rows.Err()
 }
 
-// getTmplRow returns the stored item of a type, theme and slug (the newest
+// GetTmplRow returns the stored item of a type, theme and slug (the newest
 // when several exist); trash only when withTrash. nil when none.
 func GetTmplRow(ctx context.Context, q Querier, typ, theme, slug string, withTrash bool) (*TmplRow, error) {
 	t, err := scanTmpl(q.QueryRow(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.type = $1 AND p.theme = $2 AND p.slug = $3
@@ -74,7 +74,7 @@ func GetTmplRow(ctx context.Context, q Querier, typ, theme, slug string, withTra
 	return t, nil
 }
 
-// getTmplRowByID returns the stored post id when it is of type typ, else nil.
+// GetTmplRowByID returns the stored post id when it is of type typ, else nil.
 func GetTmplRowByID(ctx context.Context, q Querier, typ string, id int64) (*TmplRow, error) {
 	t, err := scanTmpl(q.QueryRow(ctx, `SELECT `+tmplColumns+` FROM posts p WHERE p.id = $1 AND p.type = $2`, id, typ))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -86,7 +86,7 @@ func GetTmplRowByID(ctx context.Context, q Querier, typ string, id int64) (*Tmpl
 	return t, nil
 }
 
-// uniqueTmplSlug returns slug, or slug-2, slug-3… when the theme already has
+// UniqueTmplSlug returns slug, or slug-2, slug-3… when the theme already has
 // an item of that type with the slug (uniqueness is per type and theme).
 func UniqueTmplSlug(ctx context.Context, q Querier, typ, theme, slug string) (string, error) {
 	rows, err := q.Query(ctx, `SELECT slug FROM posts WHERE type = $1 AND theme = $2 AND (slug = $3 OR slug LIKE $4)`, typ, theme, slug, LikeEscape(slug)+"-%")
@@ -116,7 +116,7 @@ func UniqueTmplSlug(ctx context.Context, q Querier, typ, theme, slug string) (st
 	}
 }
 
-// insertTmplRow stores a new item and sets its id.
+// InsertTmplRow stores a new item and sets its id.
 func InsertTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	err := q.QueryRow(ctx, `INSERT INTO posts (type, status, author, date_gmt, modified_gmt, slug, title, content, excerpt,
  theme, template_origin, template_area, comment_status, ping_status)
@@ -129,7 +129,7 @@ func InsertTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	return nil
 }
 
-// updateTmplRow writes the editable columns of an item.
+// UpdateTmplRow writes the editable columns of an item.
 func UpdateTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	_, err := q.Exec(ctx, `UPDATE posts SET status = $2, author = $3, modified_gmt = $4, title = $5, content = $6, excerpt = $7,
  template_area = $8, trash_status = $9 WHERE id = $1`, t.ID, t.Status, t.Author, t.ModifiedGMT, t.Title, t.Content, t.Description, t.Area, t.TrashStatus)
@@ -139,7 +139,7 @@ func UpdateTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	return nil
 }
 
-// deleteTmplRow removes an item with its revisions.
+// DeleteTmplRow removes an item with its revisions.
 func DeleteTmplRow(ctx context.Context, q Querier, id int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM posts WHERE id = $1 OR (parent = $1 AND type = 'revision')`, id); err != nil {
 		return fmt.Errorf("delete template %d: %w", id, err)
@@ -147,7 +147,7 @@ func DeleteTmplRow(ctx context.Context, q Querier, id int64) error {
 	return nil
 }
 
-// tmplRevision is a revision (or autosave) of a stored item.
+// TmplRevision is a revision (or autosave) of a stored item.
 type TmplRevision struct {
 	ID          int64
 	Parent      int64
@@ -168,7 +168,7 @@ func scanTmplRev(row pgx.Row) (*TmplRevision, error) {
 	return r, err
 }
 
-// saveTmplRevision stores a revision of t as it is now, unless the latest
+// SaveTmplRevision stores a revision of t as it is now, unless the latest
 // revision already has the same title, content and description (the first
 // update always stores one, as WordPress does).
 func SaveTmplRevision(ctx context.Context, q Querier, t *TmplRow) error {
@@ -185,6 +185,7 @@ func SaveTmplRevision(ctx context.Context, q Querier, t *TmplRow) error {
 	return InsertTmplRevision(ctx, q, t, t.Author, false)
 }
 
+// InsertTmplRevision stores a revision (or autosave) of the template row.
 func InsertTmplRevision(ctx context.Context, q Querier, t *TmplRow, author int64, autosave bool) error {
 	suffix := "-revision-v1"
 	if autosave {
@@ -199,7 +200,7 @@ func InsertTmplRevision(ctx context.Context, q Querier, t *TmplRow, author int64
 	return nil
 }
 
-// listTmplRevisions returns the revisions (or autosaves) of parent, newest first.
+// ListTmplRevisions returns the revisions (or autosaves) of parent, newest first.
 func ListTmplRevisions(ctx context.Context, q Querier, parent int64, autosave bool) ([]*TmplRevision, error) {
 	rows, err := q.Query(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE parent = $1 AND type = 'revision' AND autosave = $2
  ORDER BY date_gmt DESC, id DESC`, parent, autosave)
@@ -218,7 +219,7 @@ func ListTmplRevisions(ctx context.Context, q Querier, parent int64, autosave bo
 	return out, rows.Err()
 }
 
-// getTmplRevision returns the revision id (any parent), or nil.
+// GetTmplRevision returns the revision id (any parent), or nil.
 func GetTmplRevision(ctx context.Context, q Querier, id int64) (*TmplRevision, error) {
 	r, err := scanTmplRev(q.QueryRow(ctx, `SELECT `+tmplRevColumns+` FROM posts WHERE id = $1 AND type = 'revision'`, id))
 	return one(r, err, "revision", id)

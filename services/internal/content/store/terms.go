@@ -28,7 +28,7 @@ func scanTerm(row pgx.Row, extra ...any) (*Term, error) {
 	return t, err
 }
 
-// getTerm reads one term of tax; nil when absent.
+// GetTerm reads one term of tax; nil when absent.
 func GetTerm(ctx context.Context, q Querier, tax *Taxonomy, id int64) (*Term, error) {
 	t, err := scanTerm(q.QueryRow(ctx, "SELECT "+termColumns+" FROM terms t WHERE t.id = $1 AND t.taxonomy = $2", id, tax.Name))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -113,7 +113,7 @@ func ListTermRows(ctx context.Context, q Querier, tq *TermQuery) ([]*Term, int, 
 		func(rows pgx.Rows, total *int64) (*Term, error) { return scanTerm(rows, total) })
 }
 
-// uniqueTermSlug is wp_unique_term_slug: slug, slug-2, slug-3, …
+// UniqueTermSlug is wp_unique_term_slug: slug, slug-2, slug-3, …
 func UniqueTermSlug(ctx context.Context, q Querier, tax *Taxonomy, slug string, id int64) (string, error) {
 	rows, err := q.Query(ctx, `SELECT slug FROM terms WHERE taxonomy = $1 AND id <> $2 AND (slug = $3 OR slug LIKE $4)`,
 		tax.Name, id, slug, LikeEscape(slug)+"-%")
@@ -138,7 +138,7 @@ func UniqueTermSlug(ctx context.Context, q Querier, tax *Taxonomy, slug string, 
 	}
 }
 
-// termNamed returns the id of the term of tax named name (case-insensitive)
+// TermNamed returns the id of the term of tax named name (case-insensitive)
 // under parent (any parent in a flat taxonomy); 0 when there is none.
 func TermNamed(ctx context.Context, q Querier, tax *Taxonomy, name string, parent int64) (int64, error) {
 	var id int64
@@ -153,7 +153,7 @@ func TermNamed(ctx context.Context, q Querier, tax *Taxonomy, name string, paren
 	return id, nil
 }
 
-// insertTerm stores a new term of tax and sets t.ID.
+// InsertTerm stores a new term of tax and sets t.ID.
 func InsertTerm(ctx context.Context, q Querier, tax *Taxonomy, t *Term) error {
 	err := q.QueryRow(ctx, `INSERT INTO terms (taxonomy, name, slug, description, parent) VALUES ($1,$2,$3,$4,$5) RETURNING id`,
 		tax.Name, t.Name, t.Slug, t.Description, t.Parent).Scan(&t.ID)
@@ -163,7 +163,7 @@ func InsertTerm(ctx context.Context, q Querier, tax *Taxonomy, t *Term) error {
 	return nil
 }
 
-// updateTermRow stores a term's name, slug, description and parent.
+// UpdateTermRow stores a term's name, slug, description and parent.
 func UpdateTermRow(ctx context.Context, q Querier, t *Term) error {
 	if _, err := q.Exec(ctx, `UPDATE terms SET name=$2, slug=$3, description=$4, parent=$5 WHERE id=$1`,
 		t.ID, t.Name, t.Slug, t.Description, t.Parent); err != nil {
@@ -172,7 +172,7 @@ func UpdateTermRow(ctx context.Context, q Querier, t *Term) error {
 	return nil
 }
 
-// deleteTermRow removes a term; its children move up to its parent, as
+// DeleteTermRow removes a term; its children move up to its parent, as
 // wp_delete_term does, and its post links go by cascade.
 func DeleteTermRow(ctx context.Context, q Querier, tax *Taxonomy, t *Term) error {
 	if _, err := q.Exec(ctx, `UPDATE terms SET parent = $2 WHERE parent = $1 AND taxonomy = $3`, t.ID, t.Parent, tax.Name); err != nil {

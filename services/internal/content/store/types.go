@@ -117,10 +117,11 @@ var Formats = []string{"standard", "aside", "chat", "gallery", "link", "image", 
 var MenuItemType = &PostType{Name: "nav_menu_item", Base: "menu-items", PageAttributes: true,
 	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: NavigationCaps}
 
-// defaultCategoryID is WordPress's default_category option: the
+// DefaultCategoryID is WordPress's default_category option: the
 // "Uncategorized" category the schema is installed with.
 const DefaultCategoryID = 1
 
+// TypeByName is the post type named name; nil for none.
 func TypeByName(name string) *PostType {
 	for _, pt := range PostTypes {
 		if pt.Name == name {

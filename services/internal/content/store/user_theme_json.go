@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 )
 
-// decodeUserThemeJSON returns settings and styles of stored user data; ok is
+// DecodeUserThemeJSON returns settings and styles of stored user data; ok is
 // false when the content is not user theme.json data.
 func DecodeUserThemeJSON(content string) (settings, styles map[string]any, ok bool) {
 	var m map[string]any

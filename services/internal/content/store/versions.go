@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// postVersion is what a version read gives of a post.
+// PostVersion is what a version read gives of a post.
 type PostVersion struct {
 	ID          int64
 	Xmin        uint32
@@ -28,14 +28,14 @@ type PostVersion struct {
 // termGenSQL reads the terms table's generation (once per statement).
 const termGenSQL = "(SELECT n FROM term_generation)"
 
-// versionColumns is what a version read selects of each post (scanVersion
+// VersionColumns is what a version read selects of each post (scanVersion
 // reads it) through versionLaterals; p.date_gmt orders the sticky listing
 // (listSQLOf).
 const VersionColumns = `p.id, p.xmin, p.modified_gmt, p.date_gmt,
  ARRAY(SELECT r.term_id FROM term_relationships r WHERE r.post_id = p.id ORDER BY r.term_id), ` + termGenSQL + `,
  rv.n, rv.latest, anc.path`
 
-// versionLaterals is the joins versionColumns needs for posts of type pt:
+// VersionLaterals is the joins versionColumns needs for posts of type pt:
 // lateralsFor's but the terms (the costly part: a join and three sorts).
 func VersionLaterals(pt *PostType) string {
 	if pt.Hierarchical {
@@ -44,7 +44,7 @@ func VersionLaterals(pt *PostType) string {
 	return RevisionsLateral + NoAncestors
 }
 
-// scanVersion reads versionColumns.
+// ScanVersion reads versionColumns.
 func ScanVersion(row pgx.Row, extra ...any) (*PostVersion, error) {
 	v := &PostVersion{}
 	dest := []any{&v.ID, &v.Xmin, &v.ModifiedGMT, &v.DateGMT, &v.TermSet, &v.TermGen,
@@ -55,7 +55,7 @@ func ScanVersion(row pgx.Row, extra ...any) (*PostVersion, error) {
 	return v, nil
 }
 
-// termSet is p's term ids in ascending order (a postVersion's TermSet).
+// TermSet is p's term ids in ascending order (a postVersion's TermSet).
 func TermSet(p *Post) []int64 {
 	ids := slices.Clone(p.TermIDs)
 	slices.Sort(ids)
@@ -69,7 +69,7 @@ func (v *PostVersion) isVersion(p *Post) bool {
 		v.AncestorPath == p.AncestorPath && slices.Equal(v.TermSet, TermSet(p))
 }
 
-// sameRead reports whether a and b, both read whole with the terms'
+// SameRead reports whether a and b, both read whole with the terms'
 // generation, are the same version of a post.
 func SameRead(a, b *Post) bool {
 	return a.ID == b.ID && a.Xmin == b.Xmin && a.Xmin != 0 && a.TermGen == b.TermGen && a.TermGen != 0 &&
@@ -78,11 +78,11 @@ func SameRead(a, b *Post) bool {
 		a.Revisions == b.Revisions && a.LatestRevision == b.LatestRevision && a.AncestorPath == b.AncestorPath
 }
 
-// errVersionMoved: a post changed between a list's version read and the
+// ErrVersionMoved: a post changed between a list's version read and the
 // read of its missing rows (the caller reads the page again whole).
 var ErrVersionMoved = errors.New("a post changed between its version and its row")
 
-// fetchVersions reads the whole rows of the posts ids (of type pt) into
+// FetchVersions reads the whole rows of the posts ids (of type pt) into
 // out at the places at gives, each of which must be the version versions
 // holds there.
 func FetchVersions(ctx context.Context, q Querier, pt *PostType, ids []int64, versions []*PostVersion, at map[int64]int, out []*Post) error {
@@ -115,7 +115,7 @@ func FetchVersions(ctx context.Context, q Querier, pt *PostType, ids []int64, ve
 	return nil
 }
 
-// versionOf reads post id's version; errNoPost when there is no such post.
+// VersionOf reads post id's version; errNoPost when there is no such post.
 func VersionOf(ctx context.Context, q Querier, pt *PostType, id int64) (*PostVersion, error) {
 	v, err := ScanVersion(q.QueryRow(ctx, "SELECT "+VersionColumns+" FROM posts p"+VersionLaterals(pt)+" WHERE p.id = $1", id))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -129,7 +129,7 @@ func VersionOf(ctx context.Context, q Querier, pt *PostType, id int64) (*PostVer
 
 var ErrNoPost = errors.New("no such post")
 
-// getPostWithGen is getPostAs (no lock) reading the terms' generation too,
+// GetPostWithGen is getPostAs (no lock) reading the terms' generation too,
 // so that the post's JSON, once cached, can be checked by version.
 func GetPostWithGen(ctx context.Context, q Querier, pt *PostType, id int64) (*Post, error) {
 	var gen int64
@@ -144,7 +144,7 @@ func GetPostWithGen(ctx context.Context, q Querier, pt *PostType, id int64) (*Po
 	return p, nil
 }
 
-// listVersions reads the versions of a listing's posts (listSQLOf with
+// ListVersions reads the versions of a listing's posts (listSQLOf with
 // versionColumns), whether each is in the page (else an extra sticky
 // post), and the total.
 func ListVersions(ctx context.Context, q Querier, lq *ListQuery) ([]*PostVersion, []bool, int, error) {
