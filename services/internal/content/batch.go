@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -31,7 +32,7 @@ func (s *Service) beginBatch(ctx context.Context, calls []rest.Call) (*rest.Tx, 
 		return nil, err
 	}
 	if set != nil {
-		txCtx = withSlugSet(txCtx, set)
+		txCtx = store.WithSlugSet(txCtx, set)
 	}
 	return &rest.Tx{Context: txCtx, Commit: tx.Commit, Rollback: tx.Rollback}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -13,10 +14,10 @@ import (
 func TestCreateTypeOnlyPlainCreates(t *testing.T) {
 	cases := []struct {
 		call rest.Call
-		want *PostType
+		want *store.PostType
 	}{
-		{rest.Call{Method: "POST", Path: "/cms/v2/posts"}, TypePost},
-		{rest.Call{Method: "POST", Path: "/cms/v2/pages"}, TypePage},
+		{rest.Call{Method: "POST", Path: "/cms/v2/posts"}, store.TypePost},
+		{rest.Call{Method: "POST", Path: "/cms/v2/pages"}, store.TypePage},
 		{rest.Call{Method: "PUT", Path: "/cms/v2/posts"}, nil},
 		{rest.Call{Method: "POST", Path: "/cms/v2/posts/5"}, nil},
 		{rest.Call{Method: "POST", Path: "/cms/v2/posts?_method=DELETE"}, nil},
@@ -28,28 +29,5 @@ func TestCreateTypeOnlyPlainCreates(t *testing.T) {
 		if got := createType(c.call); got != c.want {
 			t.Errorf("createType(%s %s %v) = %v, want %v", c.call.Method, c.call.Path, c.call.Header, got, c.want)
 		}
-	}
-}
-
-// TestSlugSetAnswersOnlyWhatItCovers: the set answers from the posts it
-// holds, and leaves to the database any want that reaches a slug it did
-// not read.
-func TestSlugSetAnswersOnlyWhatItCovers(t *testing.T) {
-	set := &slugSet{
-		covered: map[string]map[string]bool{TypePost.Name: {"a": true, "a-2": true, "a-3": true}},
-		rows:    map[string][]slugRow{TypePost.Name: {{id: 1, slug: "a"}, {id: 2, slug: "a-3"}}},
-	}
-	if s, ok := set.free(TypePost, slugWant{slug: "a"}); !ok || s != "a-2" {
-		t.Fatalf("free(a) = %q, %v; want a-2", s, ok)
-	}
-	set.add(TypePost, 3, 0, "a-2")
-	if s, ok := set.free(TypePost, slugWant{slug: "a"}); ok {
-		t.Fatalf("free(a) with a, a-2, a-3 taken = %q; want the database to decide (a-4 was not read)", s)
-	}
-	if _, ok := set.free(TypePost, slugWant{slug: "b"}); ok {
-		t.Fatal("free(b): b was not read, yet answered")
-	}
-	if _, ok := set.free(TypePage, slugWant{slug: "a"}); ok {
-		t.Fatal("free(a) for pages: not read, yet answered")
 	}
 }

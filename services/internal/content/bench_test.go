@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -18,7 +19,7 @@ import (
 // to PostgreSQL per request, i.e. database round trips.
 func benchmarkGet(b *testing.B, path func(e *testEnv) string) {
 	e := newEnv(b)
-	if _, err := SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
+	if _, err := store.SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
 		b.Fatal(err)
 	}
 	p := path(e)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/migrations"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/config"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
@@ -42,7 +43,7 @@ func seedDemo(ctx context.Context, lookup func(string) (string, bool), report io
 		return err
 	}
 	defer pool.Close()
-	counts, err := SeedDemo(ctx, pool, time.Now().UTC().Truncate(time.Second))
+	counts, err := store.SeedDemo(ctx, pool, time.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return err
 	}

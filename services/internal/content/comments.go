@@ -1,19 +1,11 @@
 package content
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"siteplane.dev/services/internal/platform/kses"
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -21,47 +13,6 @@ import (
 // WordPress's REST default (rest_allow_anonymous_comments) does; editors
 // and administrators (moderate_comments) moderate. A post's comment count
 // is rewritten in the transaction of every comment write.
-
-// Comment is one row of the comments table.
-type Comment struct {
-	ID, Post, Parent, Author           int64
-	AuthorName, AuthorEmail, AuthorURL string
-	AuthorIP, AuthorUserAgent          string
-	DateGMT                            time.Time
-	Content, Status, TrashStatus, Type string
-	Children                           bool
-}
-
-const commentColumns = `c.id, c.post, c.parent, c.author, c.author_name, c.author_email, c.author_url, c.author_ip,
- c.author_user_agent, c.date_gmt, c.content, c.status, c.trash_status, c.type,
- EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id)`
-
-func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
-	m := &Comment{}
-	err := row.Scan(append([]any{&m.ID, &m.Post, &m.Parent, &m.Author, &m.AuthorName, &m.AuthorEmail, &m.AuthorURL,
-		&m.AuthorIP, &m.AuthorUserAgent, &m.DateGMT, &m.Content, &m.Status, &m.TrashStatus, &m.Type, &m.Children}, extra...)...)
-	return m, err
-}
-
-func getComment(ctx context.Context, q querier, id int64) (*Comment, error) {
-	m, err := scanComment(q.QueryRow(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.id = $1", id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("select comment %d: %w", id, err)
-	}
-	return m, nil
-}
-
-// recountComments rewrites the post's count of approved comments.
-func recountComments(ctx context.Context, q querier, post int64) error {
-	if _, err := q.Exec(ctx, `UPDATE posts SET comment_count = (SELECT count(*) FROM comments
-		WHERE post = $1 AND status = 'approved') WHERE id = $1`, post); err != nil {
-		return fmt.Errorf("count comments of post %d: %w", post, err)
-	}
-	return nil
-}
 
 // commentStatuses maps the REST status words to the stored ones.
 var commentStatuses = map[string]string{"approve": "approved", "approved": "approved", "1": "approved",
@@ -161,31 +112,31 @@ func commentWriteArgs(create bool) rest.Props {
 }
 
 // postOfComment loads the comment's post with its type; nil when gone.
-func (s *Service) postOfComment(c *rest.Request, q querier, id int64) (*Post, *PostType, error) {
-	p, err := getPost(c.Context(), q, id)
+func (s *Service) postOfComment(c *rest.Request, q store.Querier, id int64) (*store.Post, *store.PostType, error) {
+	p, err := store.GetPost(c.Context(), q, id)
 	if err != nil || p == nil {
 		return nil, nil, err
 	}
-	return p, typeByName(p.Type), nil
+	return p, store.TypeByName(p.Type), nil
 }
 
 // canReadPostOf is check_read_post_permission.
-func canReadPostOf(c *rest.Request, p *Post, pt *PostType) bool {
+func canReadPostOf(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	if pt == nil {
 		return false
 	}
-	if p.Password != "" && !canEdit(caller(c), pt, p) && c.String("password") != p.Password {
+	if p.Password != "" && !store.CanEdit(caller(c), pt, p) && c.String("password") != p.Password {
 		return false
 	}
-	return canRead(caller(c), pt, p)
+	return store.CanRead(caller(c), pt, p)
 }
 
 // canEditComment is edit_comment: moderators, or whoever can edit the post.
-func canEditComment(c *rest.Request, p *Post, pt *PostType) bool {
+func canEditComment(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	if caller(c).Can("moderate_comments") {
 		return true
 	}
-	return p != nil && pt != nil && canEdit(caller(c), pt, p)
+	return p != nil && pt != nil && store.CanEdit(caller(c), pt, p)
 }
 
 func (s *Service) listCommentsPermission(c *rest.Request) error {
@@ -239,101 +190,40 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	if perPage < 1 {
 		perPage = 10
 	}
-	b := &sqlBuilder{}
+	cq := &store.CommentQuery{Type: c.String("type"), Post: c.Ints("post"), Parent: c.Ints("parent"),
+		ParentExclude: c.Ints("parent_exclude"), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
+		Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), AuthorEmail: c.String("author_email"),
+		Search: strings.TrimSpace(c.String("search")), After: timeParam(c, "after", s.location()),
+		Before: timeParam(c, "before", s.location()), Desc: c.String("order") != "asc", OrderBy: c.String("orderby"),
+		PerPage: perPage, Offset: postgres.Offset(page, perPage), Page: page}
 	switch st := c.String("status"); st {
 	case "all", "any":
-		b.add("c.status IN ('approved', 'hold')")
+		cq.Statuses = []string{"approved", "hold"}
 	default:
 		stored, ok := commentStatuses[st]
 		if !ok {
 			stored = st
 		}
-		b.add("c.status = " + b.arg(stored))
+		cq.Statuses = []string{stored}
 	}
-	b.add("c.type = " + b.arg(c.String("type")))
-	for _, f := range []struct{ param, col, op string }{{"post", "c.post", "= ANY"}, {"parent", "c.parent", "= ANY"},
-		{"parent_exclude", "c.parent", "<> ALL"}, {"include", "c.id", "= ANY"}, {"exclude", "c.id", "<> ALL"},
-		{"author", "c.author", "= ANY"}, {"author_exclude", "c.author", "<> ALL"}} {
-		if v := c.Ints(f.param); len(v) > 0 {
-			b.add(f.col + " " + f.op + "(" + b.arg(v) + ")")
-		}
-	}
-	if e := c.String("author_email"); e != "" {
-		b.add("lower(c.author_email) = lower(" + b.arg(e) + ")")
-	}
-	if t := strings.TrimSpace(c.String("search")); t != "" {
-		a := b.arg("%" + likeEscape(t) + "%")
-		b.add("(c.author_name ILIKE " + a + " OR c.author_email ILIKE " + a + " OR c.author_url ILIKE " + a +
-			" OR c.author_ip ILIKE " + a + " OR c.content ILIKE " + a + ")")
-	}
-	if t := timeParam(c, "after", s.location()); t != nil {
-		b.add("c.date_gmt > " + b.arg(*t))
-	}
-	if t := timeParam(c, "before", s.location()); t != nil {
-		b.add("c.date_gmt < " + b.arg(*t))
-	}
-	dir := " DESC"
-	if c.String("order") == "asc" {
-		dir = " ASC"
-	}
-	order := "c.date_gmt" + dir + ", c.id" + dir
-	switch c.String("orderby") {
-	case "id":
-		order = "c.id" + dir
-	case "include":
-		if len(c.Ints("include")) > 0 {
-			order = "array_position(" + b.arg(c.Ints("include")) + "::bigint[], c.id)"
-		}
-	case "post":
-		order = "c.post" + dir + ", " + order
-	case "parent":
-		order = "c.parent" + dir + ", " + order
-	case "type":
-		order = "c.type" + dir + ", " + order
-	}
-	offset := rest.Offset(page, perPage)
 	if c.Has("offset") {
-		offset = int(c.Int("offset"))
+		cq.Offset = int(c.Int("offset"))
 	}
-	where := strings.Join(b.where, " AND ")
-	nFilter := len(b.args)
-	sql := "SELECT " + commentColumns + ", count(*) OVER () FROM comments c WHERE " + where + " ORDER BY " + order +
-		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(offset)
 	ctx := c.Context()
-	rows, err := s.db(ctx).Query(ctx, sql, b.args...)
+	list, total, err := store.ListComments(ctx, s.db(ctx), cq)
 	if err != nil {
-		return nil, fmt.Errorf("list comments: %w", err)
-	}
-	var list []*Comment
-	total := 0
-	for rows.Next() {
-		var n int64
-		m, err := scanComment(rows, &n)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("list comments: %w", err)
-		}
-		list, total = append(list, m), int(n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list comments: %w", err)
-	}
-	if len(list) == 0 && (page > 1 || offset > 0) {
-		if err := s.db(ctx).QueryRow(ctx, "SELECT count(*) FROM comments c WHERE "+where, b.args[:nFilter]...).Scan(&total); err != nil {
-			return nil, fmt.Errorf("count comments: %w", err)
-		}
+		return nil, err
 	}
 	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
 		return nil, rest.NewError("rest_comment_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
 	viewCtx := c.String("context")
-	posts := map[int64]*Post{}
+	posts := map[int64]*store.Post{}
 	items := make([]any, 0, len(list))
 	for _, m := range list {
 		p, ok := posts[m.Post]
 		if !ok {
-			if p, err = getPost(ctx, s.db(ctx), m.Post); err != nil {
+			if p, err = store.GetPost(ctx, s.db(ctx), m.Post); err != nil {
 				return nil, err
 			}
 			posts[m.Post] = p
@@ -349,10 +239,10 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 }
 
 // canReadComment is the controller's check_read_permission.
-func (s *Service) canReadComment(c *rest.Request, m *Comment, p *Post) bool {
-	var pt *PostType
+func (s *Service) canReadComment(c *rest.Request, m *store.Comment, p *store.Post) bool {
+	var pt *store.PostType
 	if p != nil {
-		pt = typeByName(p.Type)
+		pt = store.TypeByName(p.Type)
 	}
 	if p != nil && !canReadPostOf(c, p, pt) {
 		return false
@@ -369,13 +259,13 @@ func (s *Service) canReadComment(c *rest.Request, m *Comment, p *Post) bool {
 	return canEditComment(c, p, pt)
 }
 
-func (s *Service) cachedComment(c *rest.Request) (*Comment, error) {
+func (s *Service) cachedComment(c *rest.Request) (*store.Comment, error) {
 	v, err := c.Memo(memoKey("comment"), func() (any, error) {
 		id := c.Int("id")
 		if id <= 0 {
 			return nil, errInvalidComment()
 		}
-		m, err := getComment(c.Context(), s.db(c.Context()), id)
+		m, err := store.GetComment(c.Context(), s.db(c.Context()), id)
 		if err != nil {
 			return nil, err
 		}
@@ -387,7 +277,7 @@ func (s *Service) cachedComment(c *rest.Request) (*Comment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Comment), nil
+	return v.(*store.Comment), nil
 }
 
 func (s *Service) getCommentPermission(c *rest.Request) error {
@@ -416,356 +306,9 @@ func (s *Service) getCommentItem(c *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := getPost(c.Context(), s.db(c.Context()), m.Post)
+	p, err := store.GetPost(c.Context(), s.db(c.Context()), m.Post)
 	if err != nil {
 		return nil, err
 	}
 	return rest.OK(s.prepareComment(m, p, c.String("context"))), nil
-}
-
-func (s *Service) createCommentPermission(c *rest.Request) error {
-	who := caller(c)
-	if !who.LoggedIn() {
-		return rest.Denied(c, "rest_comment_login_required", "Sorry, you must be logged in to comment.")
-	}
-	if a := c.Int("author"); c.Has("author") && a != who.UserID && !who.Can("moderate_comments") {
-		return rest.Denied(c, "rest_comment_invalid_author", "Sorry, you are not allowed to edit 'author' for comments.")
-	}
-	if c.Has("author_ip") && !who.Can("moderate_comments") {
-		return rest.Denied(c, "rest_comment_invalid_author_ip", "Sorry, you are not allowed to set author_ip for comments.")
-	}
-	if c.Has("status") && !who.Can("moderate_comments") {
-		return rest.Denied(c, "rest_comment_invalid_status", "Sorry, you are not allowed to edit 'status' for comments.")
-	}
-	if c.Int("post") == 0 {
-		return rest.NewError("rest_comment_invalid_post_id", "Sorry, you are not allowed to create this comment without a post.", http.StatusForbidden)
-	}
-	p, pt, err := s.postOfComment(c, s.db(c.Context()), c.Int("post"))
-	if err != nil {
-		return err
-	}
-	if p == nil || pt == nil {
-		return rest.NewError("rest_comment_invalid_post_id", "Sorry, you are not allowed to create this comment without a post.", http.StatusForbidden)
-	}
-	switch p.Status {
-	case "draft":
-		return rest.NewError("rest_comment_draft_post", "Sorry, you are not allowed to create a comment on this post.", http.StatusForbidden)
-	case "trash":
-		return rest.NewError("rest_comment_trash_post", "Sorry, you are not allowed to create a comment on this post.", http.StatusForbidden)
-	}
-	if !canReadPostOf(c, p, pt) {
-		return rest.Denied(c, "rest_cannot_read_post", "Sorry, you are not allowed to read the post for this comment.")
-	}
-	if !pt.Comments || p.CommentStatus != "open" {
-		return rest.NewError("rest_comment_closed", "Sorry, comments are closed for this item.", http.StatusForbidden)
-	}
-	return nil
-}
-
-func (s *Service) commentWritePermission(code, message string) rest.PermissionFunc {
-	return func(c *rest.Request) error {
-		m, err := s.cachedComment(c)
-		if err != nil {
-			return err
-		}
-		p, pt, err := s.postOfComment(c, s.db(c.Context()), m.Post)
-		if err != nil {
-			return err
-		}
-		if !canEditComment(c, p, pt) {
-			return rest.Denied(c, code, message)
-		}
-		return nil
-	}
-}
-
-// applyComment sets the request's fields on m; moderators only change
-// status, author and author_ip (the permission checks refuse the others).
-func (s *Service) applyComment(c *rest.Request, tx pgx.Tx, m *Comment) error {
-	if v, ok := textValue(c, "content"); ok {
-		// pre_comment_content: kses's data allowlist unless unfiltered_html.
-		m.Content = kses.ForCaller(caller(c), v, kses.Data)
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"author_name", &m.AuthorName}, {"author_email", &m.AuthorEmail}, {"author_url", &m.AuthorURL},
-		{"author_ip", &m.AuthorIP}, {"author_user_agent", &m.AuthorUserAgent}} {
-		if c.Has(f.name) {
-			*f.dst = c.String(f.name)
-		}
-	}
-	if c.Has("author") {
-		m.Author = c.Int("author")
-		if m.Author != 0 {
-			ok, err := s.users.Exists(c.Context(), m.Author)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return rest.NewError("rest_comment_author_invalid", "Invalid comment author ID.", http.StatusBadRequest)
-			}
-		}
-	}
-	if c.Has("date_gmt") {
-		if t, ok := parseDate(c.String("date_gmt"), time.UTC); ok {
-			m.DateGMT = t
-		}
-	} else if c.Has("date") {
-		if t, ok := parseDate(c.String("date"), s.location()); ok {
-			m.DateGMT = t
-		}
-	}
-	if c.Has("status") {
-		st, ok := commentStatuses[c.String("status")]
-		if !ok {
-			return rest.NewError("rest_comment_failed_edit", "Updating comment status failed.", http.StatusInternalServerError)
-		}
-		m.Status = st
-	}
-	if c.Has("parent") && c.Int("parent") != m.Parent {
-		if pid := c.Int("parent"); pid != 0 {
-			parent, err := getComment(c.Context(), tx, pid)
-			if err != nil {
-				return err
-			}
-			if parent == nil || parent.Post != m.Post || pid == m.ID {
-				return rest.NewError("rest_comment_invalid_parent", "Invalid comment parent.", http.StatusBadRequest)
-			}
-		}
-		m.Parent = c.Int("parent")
-	}
-	if strings.TrimSpace(m.Content) == "" {
-		return rest.NewError("rest_comment_content_invalid", "Invalid comment content.", http.StatusBadRequest)
-	}
-	return nil
-}
-
-const commentInsertSQL = `INSERT INTO comments (post, parent, author, author_name, author_email, author_url, author_ip,
- author_user_agent, date_gmt, content, status, type) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING id`
-
-const commentUpdateSQL = `UPDATE comments SET parent=$2, author=$3, author_name=$4, author_email=$5, author_url=$6,
- author_ip=$7, author_user_agent=$8, date_gmt=$9, content=$10, status=$11, trash_status=$12 WHERE id=$1`
-
-// createComment is POST /cms/v2/comments.
-func (s *Service) createComment(c *rest.Request) (*rest.Response, error) {
-	who := caller(c)
-	m := &Comment{Post: c.Int("post"), Author: who.UserID, DateGMT: s.now(), Type: "comment", Status: "hold"}
-	var out *Comment
-	var post *Post
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		p, err := getPostAs(c.Context(), tx, m.Post, true, nil)
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			return rest.NewError("rest_comment_invalid_post_id", "Sorry, you are not allowed to create this comment without a post.", http.StatusForbidden)
-		}
-		post = p
-		if err := s.applyComment(c, tx, m); err != nil {
-			return err
-		}
-		if !c.Has("author_name") {
-			m.AuthorName = s.commentAuthorName(c.Context(), m.Author)
-		}
-		if !c.Has("status") {
-			// check_comment: the post's author and moderators are approved;
-			// others once they have an approved comment
-			if who.Can("moderate_comments") || p.Author == who.UserID {
-				m.Status = "approved"
-			} else {
-				var prior bool
-				if err := tx.QueryRow(c.Context(), `SELECT EXISTS (SELECT 1 FROM comments WHERE author = $1 AND status = 'approved')`,
-					who.UserID).Scan(&prior); err != nil {
-					return fmt.Errorf("look for approved comments: %w", err)
-				}
-				if prior {
-					m.Status = "approved"
-				}
-			}
-		}
-		var dup bool
-		if err := tx.QueryRow(c.Context(), `SELECT EXISTS (SELECT 1 FROM comments WHERE post = $1 AND parent = $2
-			AND author = $3 AND content = $4 AND status <> 'trash')`, m.Post, m.Parent, m.Author, m.Content).Scan(&dup); err != nil {
-			return fmt.Errorf("look for a duplicate comment: %w", err)
-		}
-		if dup {
-			return rest.NewError("comment_duplicate", "Duplicate comment detected; it looks as though you&#8217;ve already said that!", http.StatusConflict)
-		}
-		if err := tx.QueryRow(c.Context(), commentInsertSQL, m.Post, m.Parent, m.Author, m.AuthorName, m.AuthorEmail,
-			m.AuthorURL, m.AuthorIP, m.AuthorUserAgent, m.DateGMT, m.Content, m.Status, m.Type).Scan(&m.ID); err != nil {
-			return fmt.Errorf("insert comment: %w", err)
-		}
-		if err := recountComments(c.Context(), tx, m.Post); err != nil {
-			return err
-		}
-		out, err = getComment(c.Context(), tx, m.ID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	res := &rest.Response{Status: http.StatusCreated, Data: s.prepareComment(out, post, "edit"), Header: http.Header{}}
-	res.Header.Set("Location", s.restRoot+"/cms/v2/comments/"+strconv.FormatInt(out.ID, 10))
-	return res, nil
-}
-
-func saveComment(ctx context.Context, tx pgx.Tx, m *Comment) error {
-	if _, err := tx.Exec(ctx, commentUpdateSQL, m.ID, m.Parent, m.Author, m.AuthorName, m.AuthorEmail, m.AuthorURL,
-		m.AuthorIP, m.AuthorUserAgent, m.DateGMT, m.Content, m.Status, m.TrashStatus); err != nil {
-		return fmt.Errorf("update comment %d: %w", m.ID, err)
-	}
-	return recountComments(ctx, tx, m.Post)
-}
-
-// updateComment is POST/PUT/PATCH /cms/v2/comments/{id}.
-func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
-	var out *Comment
-	var post *Post
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getComment(c.Context(), tx, c.Int("id"))
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			return errInvalidComment()
-		}
-		if c.Has("post") && c.Int("post") != m.Post {
-			return rest.NewError("rest_comment_invalid_post_id", "Sorry, you are not allowed to create this comment without a post.", http.StatusForbidden)
-		}
-		if err := s.applyComment(c, tx, m); err != nil {
-			return err
-		}
-		if err := saveComment(c.Context(), tx, m); err != nil {
-			return err
-		}
-		if post, err = getPost(c.Context(), tx, m.Post); err != nil {
-			return err
-		}
-		out, err = getComment(c.Context(), tx, m.ID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(s.prepareComment(out, post, "edit")), nil
-}
-
-// deleteComment is DELETE /cms/v2/comments/{id}: to the trash, or gone
-// with force (its replies move up to its parent).
-func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
-	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getComment(c.Context(), tx, c.Int("id"))
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			return errInvalidComment()
-		}
-		post, err := getPost(c.Context(), tx, m.Post)
-		if err != nil {
-			return err
-		}
-		if !c.Bool("force") {
-			if m.Status == "trash" {
-				return rest.NewError("rest_already_trashed", "The comment has already been trashed.", http.StatusGone)
-			}
-			m.TrashStatus, m.Status = m.Status, "trash"
-			if err := saveComment(c.Context(), tx, m); err != nil {
-				return err
-			}
-			body = s.prepareComment(m, post, "edit")
-			return nil
-		}
-		previous := s.prepareComment(m, post, "edit")
-		if _, err := tx.Exec(c.Context(), `UPDATE comments SET parent = $2 WHERE parent = $1`, m.ID, m.Parent); err != nil {
-			return fmt.Errorf("move replies of comment %d: %w", m.ID, err)
-		}
-		if _, err := tx.Exec(c.Context(), `DELETE FROM comments WHERE id = $1`, m.ID); err != nil {
-			return fmt.Errorf("delete comment %d: %w", m.ID, err)
-		}
-		if err := recountComments(c.Context(), tx, m.Post); err != nil {
-			return err
-		}
-		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
-}
-
-// prepareComment renders a comment for context, in WordPress's order.
-func (s *Service) prepareComment(m *Comment, p *Post, viewCtx string) rest.Object {
-	edit, embed := viewCtx == "edit", viewCtx == "embed"
-	out := make(rest.Object, 0, 20)
-	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
-	add("id", m.ID)
-	if !embed {
-		add("post", m.Post)
-	}
-	add("parent", m.Parent)
-	add("author", m.Author)
-	add("author_name", m.AuthorName)
-	if edit {
-		add("author_email", m.AuthorEmail)
-	}
-	add("author_url", m.AuthorURL)
-	if edit {
-		add("author_ip", m.AuthorIP)
-		add("author_user_agent", m.AuthorUserAgent)
-	}
-	add("date", formatLocal(m.DateGMT, s.location()))
-	if !embed {
-		add("date_gmt", formatGMT(m.DateGMT))
-	}
-	content := rest.Object{}
-	if edit {
-		content = append(content, rest.Member{Key: "raw", Value: m.Content})
-	}
-	add("content", append(content, rest.Member{Key: "rendered", Value: renderContent(m.Content)}))
-	link := s.site.URL + "/?p=" + strconv.FormatInt(m.Post, 10)
-	if p != nil {
-		if pt := typeByName(p.Type); pt != nil {
-			link = s.link(pt, p)
-		}
-	}
-	add("link", link+"#comment-"+strconv.FormatInt(m.ID, 10))
-	if !embed {
-		add("status", m.Status)
-	}
-	add("type", m.Type)
-	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(m.AuthorEmail))))
-	hash := hex.EncodeToString(sum[:])
-	avatars := rest.Object{}
-	for _, size := range []string{"24", "48", "96"} {
-		avatars = append(avatars, rest.Member{Key: size, Value: "https://secure.gravatar.com/avatar/" + hash + "?s=" + size + "&d=mm&r=g"})
-	}
-	add("author_avatar_urls", avatars)
-	if !embed {
-		add("meta", []any{})
-	}
-	id := strconv.FormatInt(m.ID, 10)
-	links := rest.Object{
-		{Key: "self", Value: []any{href(s.restRoot + "/cms/v2/comments/" + id)}},
-		{Key: "collection", Value: []any{href(s.restRoot + "/cms/v2/comments")}},
-	}
-	if m.Author != 0 {
-		links = append(links, rest.Member{Key: "author", Value: []any{href(s.restRoot+"/cms/v2/users/"+strconv.FormatInt(m.Author, 10), "embeddable", true)}})
-	}
-	if p != nil {
-		if pt := typeByName(p.Type); pt != nil {
-			links = append(links, rest.Member{Key: "up", Value: []any{href(s.postURL(pt, p.ID), "embeddable", true, "post_type", p.Type)}})
-		}
-	}
-	if m.Parent != 0 {
-		links = append(links, rest.Member{Key: "in-reply-to", Value: []any{href(s.restRoot+"/cms/v2/comments/"+strconv.FormatInt(m.Parent, 10), "embeddable", true)}})
-	}
-	if m.Children {
-		links = append(links, rest.Member{Key: "children", Value: []any{href(s.restRoot + "/cms/v2/comments?parent=" + id)}})
-	}
-	add("_links", links)
-	return out
 }

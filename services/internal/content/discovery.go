@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -93,8 +94,14 @@ func typePermission(c *rest.Request) error {
 	if t == nil {
 		return rest.NewError("rest_type_invalid", "Invalid post type.", http.StatusNotFound)
 	}
-	if c.String("context") == "edit" && !caller(c).Can(t.caps.EditPosts) {
-		return rest.Denied(c, "rest_forbidden_context", msgEditPostsOfType)
+	return editContextPermission(c, t.caps.EditPosts, msgEditPostsOfType)
+}
+
+// editContextPermission lets context=edit through only with editCap
+// (rest_forbidden_context otherwise, with msg).
+func editContextPermission(c *rest.Request, editCap, msg string) error {
+	if c.String("context") == "edit" && !caller(c).Can(editCap) {
+		return rest.Denied(c, "rest_forbidden_context", msg)
 	}
 	return nil
 }
@@ -204,10 +211,7 @@ func taxonomyPermission(c *rest.Request) error {
 	if t == nil {
 		return rest.NewError("rest_taxonomy_invalid", "Invalid taxonomy.", http.StatusNotFound)
 	}
-	if c.String("context") == "edit" && !caller(c).Can(t.tax.AssignCap) {
-		return rest.Denied(c, "rest_forbidden_context", msgManageTerms)
-	}
-	return nil
+	return editContextPermission(c, t.tax.AssignCap, msgManageTerms)
 }
 
 // prepareTaxonomy renders a taxonomy for context, in WordPress's order.
@@ -241,7 +245,7 @@ func (s *Service) prepareTaxonomy(t *taxInfo, context string) rest.Object {
 	if edit {
 		add("visibility", rest.Object{{Key: "public", Value: t.public}, {Key: "publicly_queryable", Value: t.public},
 			{Key: "show_admin_column", Value: t.public}, {Key: "show_in_nav_menus", Value: t.showInNav},
-			{Key: "show_in_quick_edit", Value: t.public}, {Key: "show_ui", Value: t.tax != Menu}})
+			{Key: "show_in_quick_edit", Value: t.public}, {Key: "show_ui", Value: t.tax != store.Menu}})
 	}
 	add("_links", rest.Object{
 		{Key: "collection", Value: []any{href(s.restRoot + "/cms/v2/taxonomies")}},

@@ -1,5 +1,6 @@
 package content
 
+import "siteplane.dev/services/internal/content/store"
 import "strings"
 
 // The data behind /types, /taxonomies and /statuses: what WordPress's
@@ -13,16 +14,16 @@ type typeInfo struct {
 	hierarchical, viewable, showInNav, showUI       bool
 	supports                                        []string
 	taxonomies                                      []string
-	caps                                            Caps
+	caps                                            store.Caps
 }
 
-var attachmentCaps = func() Caps {
-	c := postCaps
+var attachmentCaps = func() store.Caps {
+	c := store.PostCaps
 	c.Create = "upload_files"
 	return c
 }()
 
-var themeCaps = Caps{Read: "edit_theme_options", Create: "edit_theme_options", EditPosts: "edit_theme_options",
+var themeCaps = store.Caps{Read: "edit_theme_options", Create: "edit_theme_options", EditPosts: "edit_theme_options",
 	EditOthers: "edit_theme_options", EditPublished: "edit_theme_options", EditPrivate: "edit_theme_options",
 	Publish: "edit_theme_options", ReadPrivate: "edit_theme_options", DeletePosts: "edit_theme_options",
 	DeleteOthers: "edit_theme_options", DeletePublished: "edit_theme_options", DeletePrivate: "edit_theme_options"}
@@ -32,20 +33,20 @@ var typeInfos = []typeInfo{
 	{name: "post", base: "posts", singular: "Post", plural: "Posts", icon: "dashicons-admin-post", capType: "post",
 		viewable: true, showInNav: true, showUI: true,
 		supports:   []string{"title", "editor", "author", "thumbnail", "excerpt", "trackbacks", "custom-fields", "comments", "revisions", "post-formats", "autosave"},
-		taxonomies: []string{"category", "post_tag"}, caps: postCaps},
+		taxonomies: []string{"category", "post_tag"}, caps: store.PostCaps},
 	{name: "page", base: "pages", singular: "Page", plural: "Pages", icon: "dashicons-admin-page", capType: "page",
 		hierarchical: true, viewable: true, showInNav: true, showUI: true,
 		supports:   []string{"title", "editor", "author", "thumbnail", "page-attributes", "custom-fields", "comments", "revisions", "autosave"},
-		taxonomies: []string{}, caps: pageCaps},
+		taxonomies: []string{}, caps: store.PageCaps},
 	{name: "attachment", base: "media", singular: "Media", plural: "Media", icon: "dashicons-admin-media", capType: "post",
 		viewable: true, showInNav: true, showUI: true,
 		supports:   []string{"title", "author", "comments"},
 		taxonomies: []string{}, caps: attachmentCaps},
 	{name: "nav_menu_item", base: "menu-items", singular: "Navigation Menu Item", plural: "Navigation Menu Items", capType: "post",
-		taxonomies: []string{"nav_menu"}, supports: []string{}, caps: navigationCaps},
+		taxonomies: []string{"nav_menu"}, supports: []string{}, caps: store.NavigationCaps},
 	{name: "wp_block", base: "blocks", singular: "Pattern", plural: "Patterns", capType: "block", showUI: true,
 		supports:   []string{"title", "excerpt", "editor", "revisions", "custom-fields"},
-		taxonomies: []string{"cms_pattern_category"}, caps: blockCaps},
+		taxonomies: []string{"cms_pattern_category"}, caps: store.BlockCaps},
 	{name: "wp_template", base: "templates", singular: "Template", plural: "Templates", description: "Templates to include in your theme.", capType: "post",
 		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author"},
 		taxonomies: []string{}, caps: themeCaps},
@@ -54,7 +55,7 @@ var typeInfos = []typeInfo{
 		taxonomies: []string{}, caps: themeCaps},
 	{name: "wp_navigation", base: "navigation", singular: "Navigation Menu", plural: "Navigation Menus", description: "Navigation menus that can be inserted into your site.", capType: "post",
 		showUI: true, supports: []string{"title", "editor", "revisions"},
-		taxonomies: []string{}, caps: navigationCaps},
+		taxonomies: []string{}, caps: store.NavigationCaps},
 }
 
 func typeInfoByName(name string) *typeInfo {
@@ -68,7 +69,7 @@ func typeInfoByName(name string) *typeInfo {
 
 // taxInfo describes a taxonomy as /taxonomies shows it.
 type taxInfo struct {
-	tax                             *Taxonomy
+	tax                             *store.Taxonomy
 	singular, plural, description   string
 	types                           []string
 	showCloud, public, showInNav    bool
@@ -76,13 +77,13 @@ type taxInfo struct {
 }
 
 var taxInfos = []taxInfo{
-	{tax: Category, singular: "Category", plural: "Categories", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
+	{tax: store.Category, singular: "Category", plural: "Categories", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
 		manage: "manage_categories", edit: "edit_categories", delete: "delete_categories", assignCap: "assign_categories"},
-	{tax: Tag, singular: "Tag", plural: "Tags", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
+	{tax: store.Tag, singular: "Tag", plural: "Tags", types: []string{"post"}, showCloud: true, public: true, showInNav: true,
 		manage: "manage_post_tags", edit: "edit_post_tags", delete: "delete_post_tags", assignCap: "assign_post_tags"},
-	{tax: Menu, singular: "Navigation Menu", plural: "Navigation Menus", types: []string{"nav_menu_item"},
+	{tax: store.Menu, singular: "Navigation Menu", plural: "Navigation Menus", types: []string{"nav_menu_item"},
 		manage: "edit_theme_options", edit: "edit_theme_options", delete: "edit_theme_options", assignCap: "edit_theme_options"},
-	{tax: PatternCategory, singular: "Pattern Category", plural: "Pattern Categories", types: []string{"wp_block"},
+	{tax: store.PatternCategory, singular: "Pattern Category", plural: "Pattern Categories", types: []string{"wp_block"},
 		manage: "manage_categories", edit: "manage_categories", delete: "manage_categories", assignCap: "edit_posts"},
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 func TestPasswordProtected(t *testing.T) {
@@ -172,7 +174,7 @@ func TestPostFieldsByContext(t *testing.T) {
 func TestScheduledPostsPublish(t *testing.T) {
 	e := newEnv(t)
 	soon := e.svc.now().Add(time.Hour)
-	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "later", "status": "publish", "date_gmt": soon.Format(wpDateLayout)})
+	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "later", "status": "publish", "date_gmt": soon.Format(store.WPDateLayout)})
 	if r.obj()["status"] != "future" {
 		t.Fatalf("not scheduled: %s", r.Raw)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -20,7 +20,7 @@ import (
 // theme's own styles and its style variations are read from its files.
 
 const (
-	globalStylesType = "wp_global_styles"
+
 	// themeJSONVersion is the theme.json schema version user data is stored with.
 	themeJSONVersion = 3
 )
@@ -32,29 +32,21 @@ var gsNoBatch = &rest.Batch{V1: false}
 // userGlobalStylesID returns the id of the theme's global styles post,
 // creating it (once, under a lock) when the theme has none yet.
 func (s *Service) userGlobalStylesID(ctx context.Context, stylesheet string) (int64, error) {
-	find := func(q querier) (int64, error) {
-		var id int64
-		err := q.QueryRow(ctx, `SELECT id FROM posts WHERE type = $1 AND theme = $2 AND status = 'publish' ORDER BY id LIMIT 1`,
-			globalStylesType, stylesheet).Scan(&id)
-		if err == pgx.ErrNoRows {
-			return 0, nil
-		}
-		return id, err
-	}
+	find := func(q store.Querier) (int64, error) { return store.GlobalStylesID(ctx, q, stylesheet) }
 	id, err := find(s.db(ctx))
 	if err != nil || id != 0 {
 		return id, wrapErr("find global styles", err)
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('wp_global_styles:' || $1))`, stylesheet); err != nil {
+		if err := store.LockGlobalStyles(ctx, tx, stylesheet); err != nil {
 			return err
 		}
 		if id, err = find(tx); err != nil || id != 0 {
 			return err
 		}
-		row := &tmplRow{Type: globalStylesType, Status: "publish", Theme: stylesheet, Slug: "wp-global-styles-" + url.QueryEscape(stylesheet),
+		row := &store.TmplRow{Type: store.GlobalStylesType, Status: "publish", Theme: stylesheet, Slug: "wp-global-styles-" + url.QueryEscape(stylesheet),
 			Title: "Custom Styles", Content: userThemeJSON(nil, nil), ModifiedGMT: s.now()}
-		if err := insertTmplRow(ctx, tx, row); err != nil {
+		if err := store.InsertTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
 		id = row.ID
@@ -81,25 +73,6 @@ func userThemeJSON(settings, styles map[string]any) string {
 	}
 	b, _ := json.Marshal(m) // maps of decoded JSON always encode
 	return string(b)
-}
-
-// decodeUserThemeJSON returns settings and styles of stored user data; ok is
-// false when the content is not user theme.json data.
-func decodeUserThemeJSON(content string) (settings, styles map[string]any, ok bool) {
-	var m map[string]any
-	if json.Unmarshal([]byte(content), &m) != nil || m["isGlobalStylesUserThemeJSON"] != true {
-		return nil, nil, false
-	}
-	settings, _ = m["settings"].(map[string]any)
-	styles, _ = m["styles"].(map[string]any)
-	return orEmptyMap(settings), orEmptyMap(styles), true
-}
-
-func orEmptyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }
 
 func (s *Service) globalStylesRoutes() []rest.Route {
@@ -138,7 +111,7 @@ func gsWriteArgs() rest.Props {
 }
 
 func gsSchema() *rest.Schema {
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType, Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType, Type: "object", Properties: rest.Props{
 		{Name: "id", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true, Description: "ID of global styles config."}},
 		{Name: "styles", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global styles."}},
 		{Name: "settings", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global settings."}},
@@ -149,7 +122,7 @@ func gsSchema() *rest.Schema {
 }
 
 func gsThemeSchema() *rest.Schema {
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType, Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType, Type: "object", Properties: rest.Props{
 		{Name: "styles", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global styles."}},
 		{Name: "settings", Schema: &rest.Schema{Type: "object", Context: ctxView, Description: "Global settings."}},
 	}}
@@ -159,7 +132,7 @@ func gsRevisionSchema() *rest.Schema {
 	date := func(ctx []string) *rest.Schema {
 		return &rest.Schema{Type: "string", Format: "date-time", Context: ctx}
 	}
-	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: globalStylesType + "-revision", Type: "object", Properties: rest.Props{
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: store.GlobalStylesType + "-revision", Type: "object", Properties: rest.Props{
 		{Name: "author", Schema: &rest.Schema{Type: "integer", Context: ctxAll}},
 		{Name: "date", Schema: date(ctxAll)},
 		{Name: "date_gmt", Schema: date(ctxView)},
@@ -177,13 +150,13 @@ func errGSNotFound() *rest.Error {
 }
 
 // loadGS returns the global styles post the URL names (memoised per request).
-func (s *Service) loadGS(r *rest.Request) (*tmplRow, error) {
+func (s *Service) loadGS(r *rest.Request) (*store.TmplRow, error) {
 	v, err := r.Memo(gsMemoKey{}, func() (any, error) {
 		id, err := strconv.ParseInt(r.String("id"), 10, 64)
 		if err != nil || id <= 0 {
 			return nil, errGSNotFound()
 		}
-		row, err := getTmplRowByID(r.Context(), s.db(r.Context()), globalStylesType, id)
+		row, err := store.GetTmplRowByID(r.Context(), s.db(r.Context()), store.GlobalStylesType, id)
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +168,7 @@ func (s *Service) loadGS(r *rest.Request) (*tmplRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*tmplRow), nil
+	return v.(*store.TmplRow), nil
 }
 
 type gsMemoKey struct{}
@@ -240,21 +213,17 @@ func (s *Service) getGlobalStyles(r *rest.Request) (*rest.Response, error) {
 }
 
 // gsItem is a global styles post as the controller shows it.
-func (s *Service) gsItem(ctx context.Context, row *tmplRow) rest.Item {
-	settings, styles, _ := decodeUserThemeJSON(row.Content)
-	self := s.restRoot + "/" + Namespace + "/global-styles/" + itoa(row.ID)
-	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + globalStylesType}}
+func (s *Service) gsItem(ctx context.Context, row *store.TmplRow) rest.Item {
+	settings, styles, _ := store.DecodeUserThemeJSON(row.Content)
+	self := s.restRoot + "/" + Namespace + "/global-styles/" + store.Itoa(row.ID)
+	links := rest.Links{{Rel: "self", Href: self}, {Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + store.GlobalStylesType}}
 	if row.Revisions > 0 {
 		links = append(links,
 			rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: row.Revisions}}},
-			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
+			rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + store.Itoa(row.LastRev), Attrs: rest.Object{{Key: "id", Value: row.LastRev}}})
 	}
-	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
-		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
-		if who.Can("unfiltered_html") { // edit_css on a single site
-			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-edit-css", Href: self})
-		}
-	}
+	// edit_css is unfiltered_html on a single site
+	links = themeActionLinks(ctx, links, self, "action-edit-css")
 	return rest.Item{Data: rest.Object{
 		{Key: "id", Value: row.ID},
 		{Key: "title", Value: rawRendered(row.Title)},
@@ -271,7 +240,7 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, styles, _ := decodeUserThemeJSON(row.Content)
+	settings, styles, _ := store.DecodeUserThemeJSON(row.Content)
 	if r.Supplied("styles") {
 		styles = r.Map("styles")
 		if css, ok := styles["css"].(string); ok && illegalCSS.MatchString(css) {
@@ -288,15 +257,15 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 	row.ModifiedGMT = s.now()
 	ctx := r.Context()
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if err := updateTmplRow(ctx, tx, row); err != nil {
+		if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
-		return saveTmplRevision(ctx, tx, row)
+		return store.SaveTmplRevision(ctx, tx, row)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if row, err = getTmplRowByID(ctx, s.db(ctx), globalStylesType, row.ID); err != nil {
+	if row, err = store.GetTmplRowByID(ctx, s.db(ctx), store.GlobalStylesType, row.ID); err != nil {
 		return nil, err
 	}
 	r.Set("context", "edit")
@@ -338,13 +307,13 @@ func (s *Service) getThemeVariations(r *rest.Request) (*rest.Response, error) {
 }
 
 // gsParent is the global styles post of a revisions URL.
-func (s *Service) gsParent(r *rest.Request) (*tmplRow, error) {
+func (s *Service) gsParent(r *rest.Request) (*store.TmplRow, error) {
 	v, err := r.Memo(gsParentKey{}, func() (any, error) {
 		invalid := rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 		if r.Int("parent") <= 0 {
 			return nil, invalid
 		}
-		row, err := getTmplRowByID(r.Context(), s.db(r.Context()), globalStylesType, r.Int("parent"))
+		row, err := store.GetTmplRowByID(r.Context(), s.db(r.Context()), store.GlobalStylesType, r.Int("parent"))
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +325,7 @@ func (s *Service) gsParent(r *rest.Request) (*tmplRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*tmplRow), nil
+	return v.(*store.TmplRow), nil
 }
 
 type gsParentKey struct{}
@@ -375,18 +344,18 @@ func errGSRevisionsNotFound() *rest.Error {
 	return rest.NewError("rest_global_styles_not_found", "Cannot find user global styles revisions.", http.StatusNotFound)
 }
 
-func (s *Service) gsRevisionItem(rev *tmplRevision) (rest.Item, bool) {
-	settings, styles, ok := decodeUserThemeJSON(rev.Content)
+func (s *Service) gsRevisionItem(rev *store.TmplRevision) (rest.Item, bool) {
+	settings, styles, ok := store.DecodeUserThemeJSON(rev.Content)
 	if !ok {
 		return rest.Item{}, false
 	}
 	return rest.Item{Data: rest.Object{
 		{Key: "author", Value: rev.Author},
-		{Key: "date", Value: formatLocal(rev.DateGMT, s.location())},
-		{Key: "date_gmt", Value: formatGMT(rev.DateGMT)},
+		{Key: "date", Value: store.FormatLocal(rev.DateGMT, s.location())},
+		{Key: "date_gmt", Value: store.FormatGMT(rev.DateGMT)},
 		{Key: "id", Value: rev.ID},
-		{Key: "modified", Value: formatLocal(rev.ModifiedGMT, s.location())},
-		{Key: "modified_gmt", Value: formatGMT(rev.ModifiedGMT)},
+		{Key: "modified", Value: store.FormatLocal(rev.ModifiedGMT, s.location())},
+		{Key: "modified_gmt", Value: store.FormatGMT(rev.ModifiedGMT)},
 		{Key: "parent", Value: rev.Parent},
 		{Key: "settings", Value: settings},
 		{Key: "styles", Value: styles},
@@ -398,10 +367,10 @@ func (s *Service) listGSRevisions(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, ok := decodeUserThemeJSON(parent.Content); !ok {
+	if _, _, ok := store.DecodeUserThemeJSON(parent.Content); !ok {
 		return nil, errGSRevisionsNotFound()
 	}
-	revs, err := listTmplRevisions(r.Context(), s.db(r.Context()), parent.ID, false)
+	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -426,7 +395,7 @@ func (s *Service) getGSRevision(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev, err := getTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
+	rev, err := store.GetTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
 	if err != nil {
 		return nil, err
 	}

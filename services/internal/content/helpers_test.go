@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/content/migrations"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/internal/platform/postgres"
@@ -107,7 +108,7 @@ func newEnv(t testing.TB) *testEnv {
 	t.Cleanup(pool.Close)
 	site := contract.DefaultSite("http://example.test")
 	site.Timezone = "Europe/Paris"
-	users := FixedUsers{}
+	users := store.FixedUsers{}
 	for _, id := range callers {
 		if id.UserID != 0 {
 			users[id.UserID] = true

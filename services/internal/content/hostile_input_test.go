@@ -1,6 +1,7 @@
 package content
 
 import (
+	"siteplane.dev/services/internal/content/store"
 	"strings"
 	"testing"
 )
@@ -57,10 +58,10 @@ func TestHostileInputsNever5xx(t *testing.T) {
 
 func TestManySearchWordsAreOnePhrase(t *testing.T) {
 	words := strings.Repeat("w ", 10)
-	if got := searchTerms(words); len(got) != 1 || got[0] != words {
+	if got := store.SearchWords(words); len(got) != 1 || got[0] != words {
 		t.Fatalf("got %q", got)
 	}
-	if got := searchTerms(strings.Repeat("w ", 9)); len(got) != 9 {
+	if got := store.SearchWords(strings.Repeat("w ", 9)); len(got) != 9 {
 		t.Fatalf("nine words: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"siteplane.dev/services/internal/content/store"
 	"slices"
 
 	"siteplane.dev/services/internal/platform/rest"
@@ -37,7 +38,7 @@ func union(a, b []string) []string {
 }
 
 // postSchema is the item schema of a post type.
-func postSchema(pt *PostType) *rest.Schema {
+func postSchema(pt *store.PostType) *rest.Schema {
 	dateS := func(ctx []string, ro bool) *rest.Schema {
 		return &rest.Schema{Types: []string{"string", "null"}, Format: "date-time", Context: ctx, Readonly: ro}
 	}
@@ -56,7 +57,7 @@ func postSchema(pt *PostType) *rest.Schema {
 		statusCtx = ctxAll
 	}
 	props = append(props,
-		rest.Prop{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...), Context: statusCtx}},
+		rest.Prop{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Context: statusCtx}},
 		rest.Prop{Name: "type", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}},
 		rest.Prop{Name: "password", Schema: &rest.Schema{Type: "string", Context: ctxEdit}})
 	if pt.Public {
@@ -72,19 +73,16 @@ func postSchema(pt *PostType) *rest.Schema {
 		// navigation adds embed to status, content and the raw parts (as
 		// WordPress's navigation fallback widens the posts schema)
 		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEditEmbed, ctxAll)},
-			rest.Prop{Name: "content", Schema: rendered(ctxEditEmbed, ctxAll, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEditEmbed, Readonly: true}},
-				rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})})
+			rest.Prop{Name: "content", Schema: rendered(ctxEditEmbed, ctxAll, contentFlags(ctxEditEmbed)...)})
 	case pt.RenderedText:
 		// content is view+edit although its protected flag lists embed too
-		content := rendered(ctxEdit, ctxView, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content := rendered(ctxEdit, ctxView, contentFlags(ctxEdit)...)
 		content.Context = ctxView
 		props = append(props, rest.Prop{Name: "title", Schema: rendered(ctxEdit, ctxAll)}, rest.Prop{Name: "content", Schema: content})
 	default: // blocks: raw only; title stays in embed (as the empty [])
 		title := rendered(ctxView, nil)
 		title.Context = ctxAll
-		content := rendered(ctxView, nil, rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}},
-			rest.Prop{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}})
+		content := rendered(ctxView, nil, contentFlags(ctxEdit)...)
 		content.Context = ctxView
 		props = append(props, rest.Prop{Name: "title", Schema: title}, rest.Prop{Name: "content", Schema: content})
 	}
@@ -121,7 +119,7 @@ func postSchema(pt *PostType) *rest.Schema {
 	}
 	props = append(props, rest.Prop{Name: "template", Schema: &rest.Schema{Type: "string", Context: ctxView}})
 	if pt.Formats {
-		props = append(props, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "string", Enum: strEnum(formats...), Context: ctxView}})
+		props = append(props, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.Formats...), Context: ctxView}})
 	}
 	for _, tax := range pt.Taxonomies {
 		props = append(props, rest.Prop{Name: tax.Base, Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "integer"}, Context: ctxView}})
@@ -130,7 +128,7 @@ func postSchema(pt *PostType) *rest.Schema {
 }
 
 // revisionSchema is the revisions (and autosaves) item schema.
-func revisionSchema(pt *PostType, autosave bool) *rest.Schema {
+func revisionSchema(pt *store.PostType, autosave bool) *rest.Schema {
 	title := "revision"
 	if autosave {
 		title = pt.Name + "-revision"
@@ -161,29 +159,36 @@ func revisionSchema(pt *PostType, autosave bool) *rest.Schema {
 }
 
 // termSchema is the item schema of a taxonomy's terms.
-func termSchema(tax *Taxonomy) *rest.Schema {
+func termSchema(tax *store.Taxonomy) *rest.Schema {
 	props := rest.Props{
 		{Name: "id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true}},
 	}
-	if tax != Menu {
+	if tax != store.Menu {
 		props = append(props, rest.Prop{Name: "count", Schema: &rest.Schema{Type: "integer", Context: ctxView, Readonly: true}})
 	}
 	props = append(props, rest.Prop{Name: "description", Schema: &rest.Schema{Type: "string", Context: ctxView}})
-	if tax != Menu {
+	if tax != store.Menu {
 		props = append(props, rest.Prop{Name: "link", Schema: &rest.Schema{Type: "string", Format: "uri", Context: ctxAll, Readonly: true}})
 	}
 	props = append(props, rest.Prop{Name: "name", Schema: &rest.Schema{Type: "string", Context: ctxAll, Required: true}},
 		rest.Prop{Name: "slug", Schema: &rest.Schema{Type: "string", Context: ctxAll}})
-	if tax != Menu {
+	if tax != store.Menu {
 		props = append(props, rest.Prop{Name: "taxonomy", Schema: &rest.Schema{Type: "string", Enum: strEnum(tax.Name), Context: ctxAll, Readonly: true}})
 	}
 	if tax.Hierarchical {
 		props = append(props, rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer", Context: ctxView}})
 	}
 	props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object", Context: ctxView}})
-	if tax == Menu {
+	if tax == store.Menu {
 		props = append(props, rest.Prop{Name: "locations", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}, Context: ctxView}},
 			rest.Prop{Name: "auto_add", Schema: &rest.Schema{Type: "boolean", Context: ctxView}})
 	}
 	return &rest.Schema{Title: tax.Name, Type: "object", Properties: props}
+}
+
+// contentFlags are content's block_version (shown in the contexts bv) and
+// protected members.
+func contentFlags(bv []string) rest.Props {
+	return rest.Props{{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: bv, Readonly: true}},
+		{Name: "protected", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}}}
 }

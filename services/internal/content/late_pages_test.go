@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // The dense run's finest buckets are 424997 .. 425020 (2025-03-01 is
@@ -115,7 +117,7 @@ func checkLatePages(t *testing.T, e *testEnv, step string) {
 		for _, order := range []string{"desc", "asc"} {
 			for _, perPage := range []int{1, 7, 10, 100} {
 				last := max((total+perPage-1)/perPage, 1)
-				for _, page := range []int{jumpMinOffset/perPage + 1, (last + jumpMinOffset/perPage) / 2, last - 1, last, last + 1} {
+				for _, page := range []int{store.JumpMinOffset/perPage + 1, (last + store.JumpMinOffset/perPage) / 2, last - 1, last, last + 1} {
 					if page >= 1 {
 						wantLatePage(t, e, step, l.who, l.typ, l.status, order, perPage, page, nil)
 					}
@@ -124,11 +126,11 @@ func checkLatePages(t *testing.T, e *testEnv, step string) {
 			if l.who == anon && l.typ == "post" {
 				// every page of 7 from the first that jumps through the dense
 				// run's bucket edges (offsets 1001 .. 1400)
-				for page := jumpMinOffset/7 + 1; page <= 1400/7; page++ {
+				for page := store.JumpMinOffset/7 + 1; page <= 1400/7; page++ {
 					wantLatePage(t, e, step, l.who, l.typ, l.status, order, 7, page, nil)
 				}
 			}
-			for _, off := range []int{jumpMinOffset, total / 2, total - 1, total} {
+			for _, off := range []int{store.JumpMinOffset, total / 2, total - 1, total} {
 				wantLatePage(t, e, step, l.who, l.typ, l.status, order, 10, 0, &off)
 			}
 		}
@@ -160,7 +162,7 @@ func TestLatePagesMatchOffsetReads(t *testing.T) {
 		middle = append(middle, id)
 	}
 	rows.Close()
-	post := func(id int64) string { return "/cms/v2/posts/" + itoa(id) }
+	post := func(id int64) string { return "/cms/v2/posts/" + store.Itoa(id) }
 	sql := func(q string) func() {
 		return func() {
 			if _, err := e.pool.Exec(ctx, q); err != nil {
@@ -242,8 +244,8 @@ func TestLatePageDoesNotWalkFromStart(t *testing.T) {
 		return n
 	}
 	for _, order := range []string{"desc", "asc"} {
-		q := &ListQuery{Type: TypePost, Page: 200, PerPage: 10, Statuses: []string{"publish"}, Order: order}
-		sql, args := listSQL(q)
+		q := &store.ListQuery{Type: store.TypePost, Page: 200, PerPage: 10, Statuses: []string{"publish"}, Order: order}
+		sql, args := store.ListSQL(q)
 		if !strings.Contains(sql, "post_page_start") {
 			t.Fatalf("page 200 does not jump: %s", sql)
 		}
@@ -256,7 +258,7 @@ func TestLatePageDoesNotWalkFromStart(t *testing.T) {
 		}
 	}
 	// a first page does not jump (its walk is short)
-	if sql, _ := listSQL(&ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc"}); strings.Contains(sql, "post_page_start") {
+	if sql, _ := store.ListSQL(&store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc"}); strings.Contains(sql, "post_page_start") {
 		t.Fatalf("page 1 jumps: %s", sql)
 	}
 }
@@ -305,17 +307,17 @@ func TestLatePagesUnderConcurrentWrites(t *testing.T) {
 	reads := 0
 	for time.Now().Before(deadline) {
 		for _, order := range []string{"desc", "asc"} {
-			q := &ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: order}
-			b := &sqlBuilder{}
-			offset := jumpMinOffset + reads%700
-			jump := b.jumpPageSQL(q, "10", offset)
+			q := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: order}
+			b := &store.SQLBuilder{}
+			offset := store.JumpMinOffset + reads%700
+			jump := b.JumpPageSQL(q, "10", offset)
 			dir := strings.ToUpper(order)
 			plain := "SELECT id FROM posts WHERE type = 'post' AND status = 'publish' ORDER BY date_gmt " + dir + ", id " + dir +
 				" LIMIT 10 OFFSET " + strconv.Itoa(offset)
 			var same bool
 			var got, want string
 			if err := e.pool.QueryRow(ctx, "SELECT a = b, a::text, b::text FROM (SELECT ARRAY("+jump+") AS a, ARRAY("+plain+") AS b) x",
-				b.args...).Scan(&same, &got, &want); err != nil {
+				b.Args...).Scan(&same, &got, &want); err != nil {
 				t.Fatal(err)
 			}
 			if !same {

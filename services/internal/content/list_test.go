@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // seedPosts creates posts as the editor and returns their ids in order.
@@ -136,19 +138,19 @@ func TestListFilters(t *testing.T) {
 		query string
 		want  []int64
 	}{
-		{"categories=" + itoa(parent), []int64{p[2], p[0]}},
-		{"categories[terms]=" + itoa(parent) + "&categories[include_children]=1", []int64{p[2], p[1], p[0]}},
-		{"categories[terms][]=" + itoa(parent) + "&categories[terms][]=" + itoa(other) + "&categories[operator]=AND", []int64{p[2]}},
-		{"categories_exclude=" + itoa(parent), []int64{p[3], p[1]}},
-		{"categories=" + itoa(child) + "&tags=" + itoa(tag), []int64{p[1]}},
-		{"categories=" + itoa(child) + "&tags=" + itoa(tag) + "&tax_relation=OR", []int64{p[2], p[1]}},
+		{"categories=" + store.Itoa(parent), []int64{p[2], p[0]}},
+		{"categories[terms]=" + store.Itoa(parent) + "&categories[include_children]=1", []int64{p[2], p[1], p[0]}},
+		{"categories[terms][]=" + store.Itoa(parent) + "&categories[terms][]=" + store.Itoa(other) + "&categories[operator]=AND", []int64{p[2]}},
+		{"categories_exclude=" + store.Itoa(parent), []int64{p[3], p[1]}},
+		{"categories=" + store.Itoa(child) + "&tags=" + store.Itoa(tag), []int64{p[1]}},
+		{"categories=" + store.Itoa(child) + "&tags=" + store.Itoa(tag) + "&tax_relation=OR", []int64{p[2], p[1]}},
 		{"search=apple", []int64{p[3], p[1], p[0]}},
 		{"search=apple&search_columns=post_title", []int64{p[3], p[0]}},
 		{"search=apple%20pie&orderby=relevance", []int64{p[3], p[1], p[0]}[:2]},
 		{"search=Beta&search_semantics=exact", []int64{p[1]}},
 		{"search=Bet&search_semantics=exact", nil},
-		{"include=" + itoa(p[0]) + "," + itoa(p[2]) + "," + itoa(p[1]) + "&orderby=include", []int64{p[0], p[2], p[1]}},
-		{"exclude=" + itoa(p[0]), []int64{p[3], p[2], p[1]}},
+		{"include=" + store.Itoa(p[0]) + "," + store.Itoa(p[2]) + "," + store.Itoa(p[1]) + "&orderby=include", []int64{p[0], p[2], p[1]}},
+		{"exclude=" + store.Itoa(p[0]), []int64{p[3], p[2], p[1]}},
 		{"slug=alpha", []int64{p[0]}},
 		{"after=2024-02-02T00:00:00&before=2024-02-04T00:00:00", []int64{p[2]}},
 		{"author=3", []int64{p[3]}},
@@ -199,7 +201,7 @@ func TestStickyPrepend(t *testing.T) {
 		{"per_page=2&ignore_sticky=false", []int64{p[3], p[0], p[4]}},
 		{"per_page=2&page=2&ignore_sticky=false", []int64{p[2], p[1]}},
 		{"per_page=2", []int64{p[4], p[3]}},
-		{"per_page=2&ignore_sticky=false&exclude=" + itoa(p[0]), []int64{p[3], p[4]}},
+		{"per_page=2&ignore_sticky=false&exclude=" + store.Itoa(p[0]), []int64{p[3], p[4]}},
 		{"per_page=2&ignore_sticky=false&search=S", []int64{p[4], p[3]}},
 	}
 	for _, c := range cases {

@@ -13,35 +13,8 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
 )
-
-// Media tells whether an attachment exists, for posts' featured_media.
-// Attachments belong to the media service, whose schema content never
-// reads: GatewayMedia asks through the gateway, AnyMedia accepts every id
-// (tests, and runs without a gateway).
-//
-// WordPress passes a non-zero featured_media to set_post_thumbnail and
-// ignores the result, so an id that is not an attachment is silently
-// dropped: the post is stored, with featured_media 0. The same happens here.
-// When the lookup itself fails (gateway or media down), the id is kept as
-// given: a dangling thumbnail id is harmless, refusing or silently losing
-// the author's choice is not.
-//
-// Images gives the website the public images of attachments (featured
-// images), in one request for a whole page of posts.
-type Media interface {
-	Exists(ctx context.Context, id int64) (bool, error)
-	Images(ctx context.Context, ids []int64) (map[int64]blocks.Image, error)
-}
-
-// AnyMedia accepts every id and knows no image.
-type AnyMedia struct{}
-
-// Exists implements Media.
-func (AnyMedia) Exists(context.Context, int64) (bool, error) { return true, nil }
-
-// Images implements Media.
-func (AnyMedia) Images(context.Context, []int64) (map[int64]blocks.Image, error) { return nil, nil }
 
 // GatewayMedia looks attachments up anonymously at
 // GET {BaseURL}/cms-json/cms/v2/media/{id}?_fields=id: 200 exists, 401/403
@@ -119,29 +92,13 @@ func (g GatewayMedia) Images(ctx context.Context, ids []int64) (map[int64]blocks
 	return out, nil
 }
 
-// featuredImages are the images of posts' featured media; a failed lookup
-// (ok false) shows the posts without them (an image is not a reason to
-// fail a page).
-func (s *Service) featuredImages(ctx context.Context, posts []*Post) (images map[int64]blocks.Image, ok bool) {
-	var ids []int64
-	for _, p := range posts {
-		if p.FeaturedMedia > 0 {
-			ids = append(ids, p.FeaturedMedia)
-		}
-	}
-	if len(ids) == 0 || s.media == nil {
-		return nil, true
-	}
-	images, err := s.media.Images(ctx, ids)
-	if err != nil {
-		slog.Default().WarnContext(ctx, "featured images not shown", "error", err.Error())
-		return nil, false
-	}
-	return images, true
-}
-
 // SetMedia replaces the attachment lookup (New uses AnyMedia).
-func (s *Service) SetMedia(m Media) { s.media = m }
+func (s *Service) SetMedia(m store.Media) {
+	s.media = m
+	if s.web != nil { // nil in a Service made without New
+		s.web.SetMedia(m)
+	}
+}
 
 // checkFeaturedMedia is the featured_media rule above: the id to store.
 func (s *Service) checkFeaturedMedia(ctx context.Context, id int64) int64 {

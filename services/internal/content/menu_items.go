@@ -5,8 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -14,12 +13,6 @@ import (
 // of type nav_menu_item with their _menu_item_* values in menu_items, the
 // menu as a nav_menu term. Every capability maps to edit_theme_options;
 // reading needs edit_theme_options or edit_posts/edit_pages.
-
-// MenuItemType is nav_menu_item. It is not in PostTypes: its routes, fields
-// and writes are this file's; the collection query, the autosaves and the
-// capability checks are the posts'.
-var MenuItemType = &PostType{Name: "nav_menu_item", Base: "menu-items", PageAttributes: true,
-	DefaultCommentStatus: "closed", Taxonomies: []*Taxonomy{Menu}, Caps: navigationCaps}
 
 var menuItemTypes = []string{"taxonomy", "post_type", "post_type_archive", "custom"}
 
@@ -31,7 +24,7 @@ const (
 // menuItemRoutes declares the menu-item routes: collection, item (all
 // batchable), autosaves.
 func (s *Service) menuItemRoutes() []rest.Route {
-	pt := MenuItemType
+	pt := store.MenuItemType
 	idArg := rest.Prop{Name: "id", Schema: &rest.Schema{Type: "integer"}}
 	parentArg := rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}}
 	return []rest.Route{
@@ -65,7 +58,7 @@ func menuItemSchema() *rest.Schema {
 		{Name: "id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true}},
 		{Name: "type_label", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}},
 		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum(menuItemTypes...), Context: ctxAll, Default: "custom"}},
-		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...), Context: ctxAll, Default: "publish"}},
+		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Context: ctxAll, Default: "publish"}},
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Context: ctxAll, Default: 0}},
 		{Name: "attr_title", Schema: str(ctxAll)},
 		{Name: "classes", Schema: strs()},
@@ -86,7 +79,7 @@ func menuItemSchema() *rest.Schema {
 // with the menu items' defaults (per_page 100, order asc, orderby
 // menu_order) and the menus term query.
 func menuItemCollectionArgs() rest.Props {
-	args := collectionArgs(MenuItemType)
+	args := collectionArgs(store.MenuItemType)
 	for _, a := range args {
 		switch a.Name {
 		case "per_page":
@@ -158,7 +151,7 @@ func menuItemWriteArgs(create bool) rest.Props {
 	return rest.Props{
 		{Name: "title", Schema: textArg()},
 		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum(menuItemTypes...), Default: def("custom")}},
-		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...), Default: def("publish")}},
+		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Default: def("publish")}},
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Default: def(0)}},
 		{Name: "attr_title", Schema: &rest.Schema{Type: "string", Format: "text-field"}},
 		{Name: "classes", Schema: strs()},
@@ -184,19 +177,19 @@ func canReadMenuItems(c *rest.Request) error {
 }
 
 func listMenuItemsPermission(c *rest.Request) error {
-	if err := listPostsPermission(MenuItemType)(c); err != nil {
+	if err := listPostsPermission(store.MenuItemType)(c); err != nil {
 		return err
 	}
 	return canReadMenuItems(c)
 }
 
-func (s *Service) cachedMenuItem(c *rest.Request) (*menuItem, error) {
+func (s *Service) cachedMenuItem(c *rest.Request) (*store.MenuItem, error) {
 	v, err := c.Memo(memoKey("menu-item"), func() (any, error) {
 		id := c.Int("id")
 		if id <= 0 {
 			return nil, errInvalidPostID()
 		}
-		m, err := getMenuItem(c.Context(), s.db(c.Context()), id, false)
+		m, err := store.GetMenuItem(c.Context(), s.db(c.Context()), id, false)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +201,7 @@ func (s *Service) cachedMenuItem(c *rest.Request) (*menuItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(*menuItem), nil
+	return v.(*store.MenuItem), nil
 }
 
 func (s *Service) getMenuItemPermission(c *rest.Request) error {
@@ -216,10 +209,10 @@ func (s *Service) getMenuItemPermission(c *rest.Request) error {
 	if err != nil {
 		return err
 	}
-	if c.String("context") == "edit" && !canEdit(caller(c), MenuItemType, m.Post) {
+	if c.String("context") == "edit" && !store.CanEdit(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxItem)
 	}
-	if !canRead(caller(c), MenuItemType, m.Post) {
+	if !store.CanRead(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_forbidden", msgForbidden)
 	}
 	return canReadMenuItems(c)
@@ -230,12 +223,12 @@ func (s *Service) getMenuItemPermission(c *rest.Request) error {
 func (s *Service) updateMenuItemPermission(c *rest.Request) error {
 	m, err := s.cachedMenuItem(c)
 	if err != nil {
-		if p, perr := getPost(c.Context(), s.db(c.Context()), c.Int("id")); perr == nil && p != nil {
+		if p, perr := store.GetPost(c.Context(), s.db(c.Context()), c.Int("id")); perr == nil && p != nil {
 			return rest.NewError("update_nav_menu_item_failed", "The given object ID is not that of a menu item.", http.StatusBadRequest)
 		}
 		return err
 	}
-	if !canEdit(caller(c), MenuItemType, m.Post) {
+	if !store.CanEdit(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 	}
 	return nil
@@ -253,7 +246,7 @@ func (s *Service) deleteMenuItemPermission(c *rest.Request) error {
 	if err != nil {
 		return err
 	}
-	if !canDelete(caller(c), MenuItemType, m.Post) {
+	if !store.CanDelete(caller(c), store.MenuItemType, m.Post) {
 		return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 	}
 	return nil
@@ -261,7 +254,7 @@ func (s *Service) deleteMenuItemPermission(c *rest.Request) error {
 
 // listMenuItems is GET /cms/v2/menu-items.
 func (s *Service) listMenuItems(c *rest.Request) (*rest.Response, error) {
-	q, err := s.listQuery(c, MenuItemType)
+	q, err := s.listQuery(c, store.MenuItemType)
 	if err != nil {
 		return nil, err
 	}
@@ -269,25 +262,25 @@ func (s *Service) listMenuItems(c *rest.Request) (*rest.Response, error) {
 		q.PerPage = 100
 	}
 	db := s.db(c.Context())
-	posts, total, err := listPosts(c.Context(), db, q)
+	posts, total, err := store.ListPosts(c.Context(), db, q)
 	if err != nil {
 		return nil, err
 	}
 	if pages := (total + q.PerPage - 1) / q.PerPage; q.Page > pages && total > 0 {
 		return nil, rest.NewError("rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
-	items, err := menuItemsOf(c.Context(), db, posts)
+	items, err := store.MenuItemsOf(c.Context(), db, posts)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := loadMenuObjects(c.Context(), db, items)
+	objs, err := store.LoadMenuObjects(c.Context(), db, items)
 	if err != nil {
 		return nil, err
 	}
 	context := c.String("context")
 	out := make([]any, 0, len(items))
 	for _, m := range items {
-		if !canRead(caller(c), MenuItemType, m.Post) || (context == "edit" && !canEdit(caller(c), MenuItemType, m.Post)) {
+		if !store.CanRead(caller(c), store.MenuItemType, m.Post) || (context == "edit" && !store.CanEdit(caller(c), store.MenuItemType, m.Post)) {
 			continue
 		}
 		out = append(out, s.prepareMenuItem(m, objs, context))
@@ -306,338 +299,12 @@ func (s *Service) getMenuItem(c *rest.Request) (*rest.Response, error) {
 	return s.renderMenuItem(c, s.db(c.Context()), m, c.String("context"))
 }
 
-func (s *Service) renderMenuItem(c *rest.Request, q querier, m *menuItem, context string) (*rest.Response, error) {
-	objs, err := loadMenuObjects(c.Context(), q, []*menuItem{m})
+func (s *Service) renderMenuItem(c *rest.Request, q store.Querier, m *store.MenuItem, context string) (*rest.Response, error) {
+	objs, err := store.LoadMenuObjects(c.Context(), q, []*store.MenuItem{m})
 	if err != nil {
 		return nil, err
 	}
 	return rest.OK(s.prepareMenuItem(m, objs, context)), nil
-}
-
-// applyMenuItem is prepare_item_for_database: the request's fields over m
-// (the defaults on create, the stored item on update), then the checks of
-// §7.3, collected into one error as WordPress collects them.
-func (s *Service) applyMenuItem(c *rest.Request, tx pgx.Tx, m *menuItem) error {
-	p := m.Post
-	if t, ok := textValue(c, "title"); ok {
-		p.Title = t
-	}
-	if c.Has("type") {
-		m.ItemType = c.String("type")
-	}
-	if c.Has("status") {
-		// stored as publish, or draft for anything else
-		p.Status = "draft"
-		if c.String("status") == "publish" {
-			p.Status = "publish"
-		}
-	}
-	if c.Has("parent") {
-		m.ItemParent = c.Int("parent")
-	}
-	if c.Has("attr_title") {
-		p.Excerpt = c.String("attr_title")
-	}
-	if c.Has("description") {
-		p.Content = c.String("description")
-	}
-	if c.Has("classes") {
-		m.Classes = htmlClasses(c.Strings("classes"))
-	}
-	if c.Has("xfn") {
-		m.XFN = htmlClasses(c.Strings("xfn"))
-	}
-	if c.Has("menu_order") {
-		p.MenuOrder = int(c.Int("menu_order"))
-	}
-	if c.Has("object") {
-		m.Object = sanitizeKey(c.String("object"))
-	}
-	if c.Has("object_id") {
-		m.ObjectID = c.Int("object_id")
-	}
-	if c.Has("target") {
-		m.Target = c.String("target")
-	}
-	if c.Has("url") {
-		m.URL = c.String("url")
-	}
-	if p.ID != 0 && m.ItemParent == p.ID {
-		m.ItemParent = 0 // an item cannot be its own parent
-	}
-	var errs []*rest.Error
-	bad := func(code, msg string) { errs = append(errs, rest.NewError(code, msg, http.StatusBadRequest)) }
-	switch m.ItemType {
-	case "taxonomy":
-		t, err := termByID(c.Context(), tx, m.ObjectID)
-		if err != nil {
-			return err
-		}
-		if t == nil || m.ObjectID == 0 || (m.Object != "" && m.Object != t.Taxonomy) {
-			bad("rest_term_invalid_id", "Invalid term ID.")
-		} else {
-			m.Object = t.Taxonomy
-		}
-	case "post_type":
-		var obj *Post
-		if m.ObjectID > 0 {
-			var err error
-			if obj, err = getPost(c.Context(), tx, m.ObjectID); err != nil {
-				return err
-			}
-		}
-		if obj == nil || typeByName(obj.Type) == nil || (m.Object != "" && m.Object != obj.Type) {
-			bad("rest_post_invalid_id", "Invalid post ID.")
-		} else {
-			m.Object = obj.Type
-		}
-	case "post_type_archive":
-		if pt := typeByName(m.Object); pt == nil || !pt.Public {
-			bad("rest_post_invalid_type", "Invalid post type.")
-		}
-		m.ObjectID = 0
-	case "custom":
-		m.Object = "custom"
-		if strings.TrimSpace(p.Title) == "" {
-			bad("rest_title_required", "The title is required when using a custom menu item type.")
-		}
-		if strings.TrimSpace(m.URL) == "" {
-			bad("rest_url_required", "The url is required when using a custom menu item type.")
-		}
-	}
-	if m.ItemType != "custom" {
-		m.URL = "" // derived from the object when rendered
-	}
-	if c.Has("menus") {
-		menu := c.Int("menus")
-		if menu < 0 {
-			menu = -menu // absint
-		}
-		if menu != 0 {
-			t, err := getTerm(c.Context(), tx, Menu, menu)
-			if err != nil {
-				return err
-			}
-			if t == nil {
-				bad("invalid_menu_id", "Invalid menu ID.")
-			}
-		}
-		m.setMenu(menu)
-	}
-	if len(errs) > 0 {
-		return errs[0].With(errs[1:]...)
-	}
-	return nil
-}
-
-// setMenu records the menu the write assigns (written by saveMenuItemAll).
-func (m *menuItem) setMenu(id int64) {
-	var ids []int64
-	var taxes, slugs []string
-	for i, t := range m.Post.TermIDs {
-		if m.Post.TermTaxonomies[i] != Menu.Name {
-			ids, taxes, slugs = append(ids, t), append(taxes, m.Post.TermTaxonomies[i]), append(slugs, m.Post.TermSlugs[i])
-		}
-	}
-	if id != 0 {
-		ids, taxes, slugs = append(ids, id), append(taxes, Menu.Name), append(slugs, "")
-	}
-	m.Post.TermIDs, m.Post.TermTaxonomies, m.Post.TermSlugs = ids, taxes, slugs
-}
-
-// htmlClasses sanitises class names (sanitize_html_class), splitting
-// space-separated values and dropping empty ones.
-func htmlClasses(in []string) []string {
-	out := []string{}
-	for _, v := range in {
-		for _, f := range strings.Fields(v) {
-			if c := sanitizeHTMLClass(f); c != "" {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
-// sanitizeKey is sanitize_key: lower-case letters, digits, _ and -.
-func sanitizeKey(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// saveMenuItemAll writes the post row, the menu_items row and the menu.
-func saveMenuItemAll(c *rest.Request, tx pgx.Tx, m *menuItem, create bool) error {
-	ctx := c.Context()
-	if create {
-		if err := insertPost(ctx, tx, m.Post); err != nil {
-			return err
-		}
-		// a menu item's slug is its id (wp_insert_post names it so)
-		m.Post.Slug = strconv.FormatInt(m.Post.ID, 10)
-		if err := setPostSlug(ctx, tx, m.Post.ID, m.Post.Slug); err != nil {
-			return err
-		}
-	} else if err := updatePost(ctx, tx, m.Post); err != nil {
-		return err
-	}
-	if err := saveMenuItem(ctx, tx, m); err != nil {
-		return err
-	}
-	if c.Has("menus") {
-		return setTerms(ctx, tx, m.Post.ID, Menu, m.Post.termsOf(Menu))
-	}
-	return nil
-}
-
-// createMenuItem is POST /cms/v2/menu-items.
-func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
-	now := s.now()
-	m := &menuItem{Post: &Post{Type: MenuItemType.Name, Status: "publish", Author: caller(c).UserID, DateGMT: now,
-		ModifiedGMT: now, CommentStatus: "closed", PingStatus: "closed", Format: "standard", MenuOrder: 1}, ItemType: "custom"}
-	var out *menuItem
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		if err := s.applyMenuItem(c, tx, m); err != nil {
-			return err
-		}
-		if err := saveMenuItemAll(c, tx, m, true); err != nil {
-			return err
-		}
-		var err error
-		out, err = getMenuItem(c.Context(), tx, m.Post.ID, false)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.renderMenuItem(c, s.db(c.Context()), out, "edit")
-	if err != nil {
-		return nil, err
-	}
-	res.Status = http.StatusCreated
-	res.Header = http.Header{}
-	res.Header.Set("Location", s.postURL(MenuItemType, out.Post.ID))
-	return res, nil
-}
-
-// updateMenuItem is POST/PUT/PATCH /cms/v2/menu-items/{id}: unspecified
-// fields keep their stored values.
-func (s *Service) updateMenuItem(c *rest.Request) (*rest.Response, error) {
-	var out *menuItem
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
-		}
-		m.Post.ModifiedGMT = s.now()
-		if err := s.applyMenuItem(c, tx, m); err != nil {
-			return err
-		}
-		if err := saveMenuItemAll(c, tx, m, false); err != nil {
-			return err
-		}
-		out, err = getMenuItem(c.Context(), tx, m.Post.ID, false)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s.renderMenuItem(c, s.db(c.Context()), out, "edit")
-}
-
-// deleteMenuItem is DELETE /cms/v2/menu-items/{id}: no trash.
-func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
-	if !c.Bool("force") {
-		return nil, rest.NewError("rest_trash_not_supported", "Menu items do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
-	}
-	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
-		}
-		objs, err := loadMenuObjects(c.Context(), tx, []*menuItem{m})
-		if err != nil {
-			return err
-		}
-		previous := s.prepareMenuItem(m, objs, "edit")
-		if err := deletePost(c.Context(), tx, m.Post); err != nil {
-			return err
-		}
-		// children move up to the deleted item's parent, as
-		// _wp_delete_post_menu_item does
-		if _, err := tx.Exec(c.Context(), `UPDATE menu_items SET item_parent = $2 WHERE item_parent = $1`, m.Post.ID, m.ItemParent); err != nil {
-			return err
-		}
-		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
-}
-
-// createMenuItemAutosave is POST /cms/v2/menu-items/{id}/autosaves: the
-// menu item's own checks, then an autosave of its title, description and
-// attribute title (what a revision keeps), one per user.
-func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error) {
-	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := getMenuItem(c.Context(), tx, c.Int("id"), true)
-		if err != nil {
-			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
-		}
-		old := *m.Post
-		draft := *m.Post
-		m.Post = &draft
-		if err := s.applyMenuItem(c, tx, m); err != nil {
-			return err
-		}
-		now := s.now()
-		existing, err := latestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
-		if err != nil {
-			return err
-		}
-		var saved *Post
-		switch {
-		case existing != nil && !revisionDiffers(&draft, &old):
-			saved = existing
-		case existing != nil:
-			rev := newRevision(&draft, caller(c).UserID, true)
-			rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-			if err := updateAutosave(c.Context(), tx, rev); err != nil {
-				return err
-			}
-			saved = rev
-		default:
-			rev := newRevision(&draft, caller(c).UserID, true)
-			rev.DateGMT, rev.ModifiedGMT = now, now
-			if err := insertPost(c.Context(), tx, rev); err != nil {
-				return err
-			}
-			saved = rev
-		}
-		body = s.prepareRevision(MenuItemType, &old, saved, "edit", true)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
 }
 
 // typeLabels are the singular labels of the types and taxonomies a menu
@@ -653,15 +320,15 @@ type resolved struct {
 	invalid                  bool
 }
 
-func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
+func (s *Service) resolveMenuItem(m *store.MenuItem, objs *store.MenuObjects) resolved {
 	r := resolved{title: m.Post.Title, url: m.URL}
 	switch m.ItemType {
 	case "post_type":
 		r.label = typeLabels[m.Object]
-		p := objs.posts[m.ObjectID]
-		pt := (*PostType)(nil)
+		p := objs.Posts[m.ObjectID]
+		pt := (*store.PostType)(nil)
 		if p != nil {
-			pt = typeByName(p.Type)
+			pt = store.TypeByName(p.Type)
 		}
 		if p == nil || pt == nil || p.Status == "trash" {
 			r.invalid = true
@@ -670,11 +337,11 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 		if r.title == "" {
 			r.title = p.Title
 		}
-		r.url = s.link(pt, p)
-		r.route = s.postURL(pt, p.ID)
+		r.url = s.permalinks.Post(pt, p)
+		r.route = s.permalinks.PostREST(pt, p.ID)
 	case "taxonomy":
 		r.label = typeLabels[m.Object]
-		t := objs.terms[m.ObjectID]
+		t := objs.Terms[m.ObjectID]
 		if t == nil {
 			r.invalid = true
 			return r
@@ -682,21 +349,21 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 		if r.title == "" {
 			r.title = t.Name
 		}
-		for _, tax := range Taxonomies {
+		for _, tax := range store.Taxonomies {
 			if tax.Name == t.Taxonomy {
-				r.url = s.termLink(tax, t)
+				r.url = s.permalinks.Term(tax, t)
 				r.route = s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10)
 			}
 		}
 	case "post_type_archive":
 		r.label = "Post Type Archive"
-		pt := typeByName(m.Object)
+		pt := store.TypeByName(m.Object)
 		if pt == nil {
 			r.invalid = true
 			return r
 		}
 		r.url = s.site.URL + "/?post_type=" + pt.Name
-		if pt == TypePost {
+		if pt == store.TypePost {
 			r.url = s.site.URL + "/"
 		}
 	default:
@@ -706,7 +373,7 @@ func (s *Service) resolveMenuItem(m *menuItem, objs *menuObjects) resolved {
 }
 
 // prepareMenuItem renders a menu item for context, in WordPress's order.
-func (s *Service) prepareMenuItem(m *menuItem, objs *menuObjects, context string) rest.Object {
+func (s *Service) prepareMenuItem(m *store.MenuItem, objs *store.MenuObjects, context string) rest.Object {
 	r := s.resolveMenuItem(m, objs)
 	p := m.Post
 	out := make(rest.Object, 0, 20)
@@ -732,20 +399,20 @@ func (s *Service) prepareMenuItem(m *menuItem, objs *menuObjects, context string
 	add("parent", m.ItemParent)
 	add("menu_order", p.MenuOrder)
 	add("target", m.Target)
-	add("classes", nonNil(m.Classes))
-	add("xfn", nonNil(m.XFN))
+	add("classes", store.NonNil(m.Classes))
+	add("xfn", store.NonNil(m.XFN))
 	add("invalid", r.invalid)
 	if context != "embed" {
 		add("meta", []any{})
-		add("menus", m.menuID())
+		add("menus", m.MenuID())
 	}
-	self := s.postURL(MenuItemType, p.ID)
+	self := s.permalinks.PostREST(store.MenuItemType, p.ID)
 	links := rest.Object{
 		{Key: "self", Value: []any{href(self)}},
 		{Key: "collection", Value: []any{href(s.restRoot + menuItemBase)}},
-		{Key: "about", Value: []any{href(s.restRoot + "/cms/v2/types/" + MenuItemType.Name)}},
-		{Key: "wp:term", Value: []any{rest.Object{{Key: "taxonomy", Value: Menu.Name}, {Key: "embeddable", Value: true},
-			{Key: "href", Value: s.restRoot + "/cms/v2/" + Menu.Base + "?post=" + strconv.FormatInt(p.ID, 10)}}}},
+		{Key: "about", Value: []any{href(s.restRoot + "/cms/v2/types/" + store.MenuItemType.Name)}},
+		{Key: "wp:term", Value: []any{rest.Object{{Key: "taxonomy", Value: store.Menu.Name}, {Key: "embeddable", Value: true},
+			{Key: "href", Value: s.restRoot + "/cms/v2/" + store.Menu.Base + "?post=" + strconv.FormatInt(p.ID, 10)}}}},
 	}
 	if r.route != "" {
 		kind := "post_type"

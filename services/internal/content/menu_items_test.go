@@ -355,3 +355,25 @@ func TestMenuLocationsAndAutoAdd(t *testing.T) {
 		t.Fatalf("bad location: %s", r.Raw)
 	}
 }
+
+// A menu item's object is cleaned as WordPress's sanitize_key does:
+// ASCII letters lower-cased, anything else outside [a-z0-9_-] dropped —
+// a non-ASCII letter is not folded to an ASCII one (PHP's strtolower is
+// ASCII-only), so "category" followed by the Kelvin sign names the
+// category taxonomy, not "categoryk".
+func TestMenuItemObjectSanitizeKey(t *testing.T) {
+	e := newEnv(t)
+	cat := e.do(admin, "POST", "/cms/v2/categories", map[string]any{"name": "Keys"}).id()
+	for _, c := range []struct{ object, want string }{
+		{"CATEGORY", "category"},
+		{"category\u212a", "category"},
+		{"cat egory!", "category"},
+	} {
+		r := e.do(admin, "POST", "/cms/v2/menu-items", map[string]any{"title": "Keys", "type": "taxonomy",
+			"object": c.object, "object_id": cat})
+		wantStatus(t, r, 201)
+		if got := r.obj()["object"]; got != c.want {
+			t.Errorf("object %q stored as %v, want %q", c.object, got, c.want)
+		}
+	}
+}

@@ -1,11 +1,11 @@
 package content
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -38,26 +38,20 @@ func menuSettingsArgs() rest.Props {
 
 // saveMenuSettings writes a menu's locations and auto_add when the request
 // sets them; a location given to this menu leaves every other menu.
-func saveMenuSettings(c *rest.Request, tx pgx.Tx, tax *Taxonomy, t *Term) error {
-	if tax != Menu || (!c.Has("locations") && !c.Has("auto_add")) {
+func saveMenuSettings(c *rest.Request, tx pgx.Tx, tax *store.Taxonomy, t *store.Term) error {
+	if tax != store.Menu || (!c.Has("locations") && !c.Has("auto_add")) {
 		return nil
 	}
 	ctx := c.Context()
 	if c.Has("locations") {
-		locs := nonNil(c.Strings("locations"))
-		if _, err := tx.Exec(ctx, `UPDATE menu_settings SET locations = ARRAY(SELECT unnest(locations) EXCEPT SELECT unnest($2::text[]))
-			WHERE term_id <> $1 AND locations && $2::text[]`, t.ID, locs); err != nil {
-			return fmt.Errorf("move menu locations: %w", err)
+		locs := store.NonNil(c.Strings("locations"))
+		if err := store.TakeMenuLocations(ctx, tx, t.ID, locs); err != nil {
+			return err
 		}
 		t.Locations = locs
 	}
 	if c.Has("auto_add") {
 		t.AutoAdd = c.Bool("auto_add")
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO menu_settings (term_id, locations, auto_add) VALUES ($1, $2, $3)
-		ON CONFLICT (term_id) DO UPDATE SET locations = $2, auto_add = $3`, t.ID, nonNil(t.Locations), t.AutoAdd)
-	if err != nil {
-		return fmt.Errorf("save settings of menu %d: %w", t.ID, err)
-	}
-	return nil
+	return store.SaveMenuSettings(ctx, tx, t)
 }

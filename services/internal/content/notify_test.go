@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -58,7 +59,7 @@ func TestWritesNotifyTheEdgeCache(t *testing.T) {
 		t.Fatalf("after a refused write: heard %q", got)
 	}
 	soon := e.svc.now().Add(time.Hour)
-	e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "later", "status": "publish", "date_gmt": soon.Format(wpDateLayout)})
+	e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "later", "status": "publish", "date_gmt": soon.Format(store.WPDateLayout)})
 	heard()
 	if n, err := e.svc.PublishDue(context.Background()); err != nil || n != 0 {
 		t.Fatalf("PublishDue: %d %v", n, err)

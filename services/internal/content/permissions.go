@@ -3,6 +3,7 @@ package content
 import (
 	"net/http"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -12,15 +13,15 @@ import (
 // reuse it.
 
 // cachedPost returns the post of the "id" parameter, of type pt.
-func (s *Service) cachedPost(c *rest.Request, pt *PostType) (*Post, error) {
+func (s *Service) cachedPost(c *rest.Request, pt *store.PostType) (*store.Post, error) {
 	v, err := c.Memo(memoKey("post"), func() (any, error) { return s.loadPost(c, s.db(c.Context()), pt, false) })
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Post), nil
+	return v.(*store.Post), nil
 }
 
-func listPostsPermission(pt *PostType) rest.PermissionFunc {
+func listPostsPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if c.String("context") == "edit" && !caller(c).Can(pt.Caps.EditPosts) {
 			return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxList)
@@ -29,7 +30,7 @@ func listPostsPermission(pt *PostType) rest.PermissionFunc {
 	}
 }
 
-func createPostPermission(pt *PostType) rest.PermissionFunc {
+func createPostPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		// template is validated with the arguments (its validate_callback),
 		// so before every permission check
@@ -53,13 +54,13 @@ func createPostPermission(pt *PostType) rest.PermissionFunc {
 	}
 }
 
-func (s *Service) getPostPermission(pt *PostType) rest.PermissionFunc {
+func (s *Service) getPostPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
 			return err
 		}
-		if c.String("context") == "edit" && !canEdit(caller(c), pt, p) {
+		if c.String("context") == "edit" && !store.CanEdit(caller(c), pt, p) {
 			return rest.Denied(c, "rest_forbidden_context", msgForbiddenCtxItem)
 		}
 		// only a password in the query string is checked (and refused when
@@ -67,14 +68,14 @@ func (s *Service) getPostPermission(pt *PostType) rest.PermissionFunc {
 		if pw, _ := c.QueryParams()["password"].(string); pw != "" && p.Password != pw {
 			return rest.NewError("rest_post_incorrect_password", "Incorrect post password.", http.StatusForbidden)
 		}
-		if !canRead(caller(c), pt, p) {
+		if !store.CanRead(caller(c), pt, p) {
 			return rest.Denied(c, "rest_forbidden", msgForbidden)
 		}
 		return nil
 	}
 }
 
-func (s *Service) updatePostPermission(pt *PostType) rest.PermissionFunc {
+func (s *Service) updatePostPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
@@ -84,7 +85,7 @@ func (s *Service) updatePostPermission(pt *PostType) rest.PermissionFunc {
 		if err := checkTemplate(c, p.Template); err != nil {
 			return err
 		}
-		if !canEdit(caller(c), pt, p) {
+		if !store.CanEdit(caller(c), pt, p) {
 			return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 		}
 		if err := writePermission(c, pt, false); err != nil {
@@ -99,7 +100,7 @@ func (s *Service) updatePostPermission(pt *PostType) rest.PermissionFunc {
 
 // createAutosavePermission is the autosaves controller's check: an empty id
 // is refused first, then the parent controller's update check applies.
-func (s *Service) createAutosavePermission(pt *PostType) rest.PermissionFunc {
+func (s *Service) createAutosavePermission(pt *store.PostType) rest.PermissionFunc {
 	update := s.updatePostPermission(pt)
 	return func(c *rest.Request) error {
 		if c.Int("id") == 0 {
@@ -109,13 +110,13 @@ func (s *Service) createAutosavePermission(pt *PostType) rest.PermissionFunc {
 	}
 }
 
-func (s *Service) deletePostPermission(pt *PostType) rest.PermissionFunc {
+func (s *Service) deletePostPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		p, err := s.cachedPost(c, pt)
 		if err != nil {
 			return err
 		}
-		if !canDelete(caller(c), pt, p) {
+		if !store.CanDelete(caller(c), pt, p) {
 			return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 		}
 		return nil
@@ -124,35 +125,35 @@ func (s *Service) deletePostPermission(pt *PostType) rest.PermissionFunc {
 
 // cachedParent is the revisions controller's parent check: the parent must
 // exist with type pt, and the caller must be able to edit it.
-func (s *Service) cachedParent(c *rest.Request, pt *PostType, param, noun string) (*Post, error) {
+func (s *Service) cachedParent(c *rest.Request, pt *store.PostType, param, noun string) (*store.Post, error) {
 	v, err := c.Memo(memoKey("parent"), func() (any, error) { return s.loadParent(c, s.db(c.Context()), pt, param, noun) })
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Post), nil
+	return v.(*store.Post), nil
 }
 
-func (s *Service) revisionsPermission(pt *PostType, param, noun string) rest.PermissionFunc {
+func (s *Service) revisionsPermission(pt *store.PostType, param, noun string) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		_, err := s.cachedParent(c, pt, param, noun)
 		return err
 	}
 }
 
-func (s *Service) deleteRevisionPermission(pt *PostType) rest.PermissionFunc {
+func (s *Service) deleteRevisionPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return err
 		}
-		if !canDelete(caller(c), pt, parent) {
+		if !store.CanDelete(caller(c), pt, parent) {
 			return rest.Denied(c, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
 		}
 		return nil
 	}
 }
 
-func listTermsPermission(tax *Taxonomy) rest.PermissionFunc {
+func listTermsPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if err := canReadTerms(c, tax); err != nil {
 			return err
@@ -164,7 +165,7 @@ func listTermsPermission(tax *Taxonomy) rest.PermissionFunc {
 	}
 }
 
-func createTermPermission(tax *Taxonomy) rest.PermissionFunc {
+func createTermPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		need := tax.EditCap
 		if !tax.Hierarchical {
@@ -177,15 +178,15 @@ func createTermPermission(tax *Taxonomy) rest.PermissionFunc {
 	}
 }
 
-func (s *Service) cachedTerm(c *rest.Request, tax *Taxonomy) (*Term, error) {
+func (s *Service) cachedTerm(c *rest.Request, tax *store.Taxonomy) (*store.Term, error) {
 	v, err := c.Memo(memoKey("term"), func() (any, error) { return s.loadTerm(c, s.db(c.Context()), tax) })
 	if err != nil {
 		return nil, err
 	}
-	return v.(*Term), nil
+	return v.(*store.Term), nil
 }
 
-func (s *Service) getTermPermission(tax *Taxonomy) rest.PermissionFunc {
+func (s *Service) getTermPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if err := canReadTerms(c, tax); err != nil {
 			return err
@@ -200,7 +201,7 @@ func (s *Service) getTermPermission(tax *Taxonomy) rest.PermissionFunc {
 	}
 }
 
-func (s *Service) termWritePermission(tax *Taxonomy, capability, code, message string) rest.PermissionFunc {
+func (s *Service) termWritePermission(tax *store.Taxonomy, capability, code, message string) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if _, err := s.cachedTerm(c, tax); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -33,9 +34,9 @@ const encodedPostsMax = 2048
 
 // encodedPost is one post's JSON with what it was made from.
 type encodedPost struct {
-	pt  *PostType
+	pt  *store.PostType
 	loc *time.Location
-	row Post
+	row store.Post
 	// versioned: row was read outside any transaction, so its version
 	// identifies it (a transaction's own, uncommitted writes may leave
 	// several versions of a row with the same xmin; only its last one is
@@ -61,7 +62,7 @@ func cacheable(v view) bool {
 // preparedJSON returns p prepared for v and encoded for c, from the cache
 // when p's row is the one it was made from; ok is false when the request
 // cannot use the cache (prepare and let the kit encode instead).
-func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (rest.Encoded, bool) {
+func (s *Service) preparedJSON(c *rest.Request, pt *store.PostType, p *store.Post, v view) (rest.Encoded, bool) {
 	if !cacheable(v) || c.ShapesItems() {
 		return nil, false
 	}
@@ -88,7 +89,7 @@ func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (
 	}
 	e = &encodedPost{pt: pt, loc: loc, row: *p, json: b}
 	if !inBatchTx(c.Context()) && p.Xmin != 0 && p.TermGen != 0 {
-		e.versioned, e.termSet = true, termSet(p)
+		e.versioned, e.termSet = true, store.TermSet(p)
 	}
 	s.encoded.m[p.ID] = e
 	s.encoded.mu.Unlock()
@@ -99,15 +100,15 @@ func (s *Service) preparedJSON(c *rest.Request, pt *PostType, p *Post, v view) (
 // both were read with one (sameRead), else field for field. A p read
 // inside a transaction that wrote it carries that transaction's xmin,
 // which no committed version e was made from can carry yet.
-func (e *encodedPost) matches(p *Post) bool {
+func (e *encodedPost) matches(p *store.Post) bool {
 	if e.versioned && p.TermGen != 0 {
-		return sameRead(&e.row, p)
+		return store.SameRead(&e.row, p)
 	}
 	return samePost(&e.row, p)
 }
 
 // isVersion reports whether e was made from version v.
-func (e *encodedPost) isVersion(v *postVersion) bool {
+func (e *encodedPost) isVersion(v *store.PostVersion) bool {
 	return e.versioned && v.ID == e.row.ID && v.Xmin == e.row.Xmin && v.TermGen == e.row.TermGen &&
 		v.ModifiedGMT.Equal(e.row.ModifiedGMT) && v.Revisions == e.row.Revisions &&
 		v.LatestRevision == e.row.LatestRevision && v.AncestorPath == e.row.AncestorPath && slices.Equal(v.TermSet, e.termSet)
@@ -118,7 +119,7 @@ func (e *encodedPost) isVersion(v *postVersion) bool {
 // here; the times are scanned the same way each time, so equal instants
 // are equal values).
 // TermGen, which one read may take and another not, is left out.
-func samePost(a, b *Post) bool {
+func samePost(a, b *store.Post) bool {
 	x, y := *a, *b
 	x.TermGen, y.TermGen = 0, 0
 	return reflect.DeepEqual(&x, &y)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // TestEncodedPostCache: anonymous reads answered from the encoded posts
@@ -14,7 +16,7 @@ import (
 func TestEncodedPostCache(t *testing.T) {
 	e := newEnv(t)
 	id := seedPosts(e, map[string]any{"title": "First title", "content": "<p>Body words here</p>"})[0]
-	item := "/cms/v2/posts/" + itoa(id)
+	item := "/cms/v2/posts/" + store.Itoa(id)
 	title := func(who, path string) string {
 		t.Helper()
 		r := e.do(who, "GET", path, nil)

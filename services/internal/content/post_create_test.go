@@ -3,6 +3,8 @@ package content
 import (
 	"fmt"
 	"testing"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // TestCreateMakesSlugUniqueInItsInsert: a create whose slug comes from its
@@ -32,7 +34,7 @@ func TestCreateMakesSlugUniqueInItsInsert(t *testing.T) {
 		// twin … twin-9 is the first round: beyond it the insert finds
 		// nothing free, one lookup and a second insert follow
 		want := int64(1)
-		if i > 1+slugProbe {
+		if i > 1+store.SlugProbe {
 			want = 3
 		}
 		if n != want {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // TestVersionReadsFollowPlainSQL: once anonymous readers' posts are cached,
@@ -28,7 +30,7 @@ func TestVersionReadsFollowPlainSQL(t *testing.T) {
 	fresh := e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "Fresh"}).id()
 	id := seedPosts(e, map[string]any{"title": "Versioned", "content": "<p>Body one</p>",
 		"categories": []int64{banana, apple}, "tags": []int64{fresh}})[0]
-	item := "/cms/v2/posts/" + itoa(id)
+	item := "/cms/v2/posts/" + store.Itoa(id)
 	// read gives the post as the single read and as the list shows it,
 	// each read twice (the second by version from the cache) and equal
 	read := func(list, single string) (fromList, fromItem map[string]any) {
@@ -97,7 +99,7 @@ func TestVersionReadsFollowPlainSQL(t *testing.T) {
 	both("term link removed", func(m map[string]any) bool { return fmt.Sprint(m["tags"]) == "[]" })
 	// a revision counts in _links
 	sql(`INSERT INTO posts (type, status, parent, date_gmt, modified_gmt, slug, title)
-		VALUES ('revision', 'inherit', $1, now(), now(), $2, 'r')`, id, itoa(id)+"-revision-v1")
+		VALUES ('revision', 'inherit', $1, now(), now(), $2, 'r')`, id, store.Itoa(id)+"-revision-v1")
 	both("revision added", func(m map[string]any) bool { return revisions(m) == 1 })
 	// an UPDATE that changes nothing still writes a new version: the next
 	// list fetches that row again (2 statements), the one after does not
@@ -112,7 +114,7 @@ func TestVersionReadsFollowPlainSQL(t *testing.T) {
 	// a parent page's slug is in its child's link
 	parent := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "Parent", "slug": "parent", "status": "publish"}).id()
 	child := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "Child", "slug": "child", "status": "publish", "parent": parent}).id()
-	childPath := "/cms/v2/pages/" + itoa(child)
+	childPath := "/cms/v2/pages/" + store.Itoa(child)
 	link := func() (string, string) {
 		var inList string
 		for range 2 {
@@ -154,7 +156,7 @@ func TestCachedReadsFetchVersionsOnly(t *testing.T) {
 	e := newEnv(t)
 	ids := seedPosts(e, map[string]any{"title": "One", "content": "<p>one</p>"}, map[string]any{"title": "Two", "content": "<p>two</p>"},
 		map[string]any{"title": "Three", "content": "<p>three</p>", "sticky": true})
-	item := "/cms/v2/posts/" + itoa(ids[0])
+	item := "/cms/v2/posts/" + store.Itoa(ids[0])
 	for _, path := range []string{"/cms/v2/posts", item, "/cms/v2/posts?ignore_sticky=false&per_page=1"} {
 		wantStatus(t, e.do(anon, "GET", path, nil), 200) // caches the posts
 	}
@@ -196,19 +198,19 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	ids := seedPosts(e, map[string]any{"title": "A"}, map[string]any{"title": "B"})
-	q := &ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc"}
-	versions := func() ([]*postVersion, map[int64]int) {
-		sql, args := listSQLOf(q, versionColumns, versionLaterals(q.Type))
+	q := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc"}
+	versions := func() ([]*store.PostVersion, map[int64]int) {
+		sql, args := store.ListSQLOf(q, store.VersionColumns, store.VersionLaterals(q.Type))
 		rows, err := e.pool.Query(ctx, sql, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		var out []*postVersion
+		var out []*store.PostVersion
 		at := map[int64]int{}
 		for rows.Next() {
 			var total, rn *int64
-			v, err := scanVersion(rows, &total, &rn)
+			v, err := store.ScanVersion(rows, &total, &rn)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,15 +219,15 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 		}
 		return out, at
 	}
-	fetch := func(vs []*postVersion, at map[int64]int) error {
+	fetch := func(vs []*store.PostVersion, at map[int64]int) error {
 		var want []int64
 		for _, v := range vs {
 			want = append(want, v.ID)
 		}
-		return e.svc.fetchVersions(ctx, e.pool, TypePost, want, vs, at, make([]*Post, len(vs)))
+		return store.FetchVersions(ctx, e.pool, store.TypePost, want, vs, at, make([]*store.Post, len(vs)))
 	}
 	vs, at := versions()
-	if len(vs) != 2 || !slices.ContainsFunc(vs, func(v *postVersion) bool { return v.ID == ids[0] && v.Xmin != 0 }) {
+	if len(vs) != 2 || !slices.ContainsFunc(vs, func(v *store.PostVersion) bool { return v.ID == ids[0] && v.Xmin != 0 }) {
 		t.Fatalf("versions %v", vs)
 	}
 	if err := fetch(vs, at); err != nil {
@@ -234,14 +236,14 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 	if _, err := e.pool.Exec(ctx, "UPDATE posts SET title = 'A2' WHERE id = $1", ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := fetch(vs, at); !errors.Is(err, errVersionMoved) {
+	if err := fetch(vs, at); !errors.Is(err, store.ErrVersionMoved) {
 		t.Fatalf("updated in between: %v", err)
 	}
 	vs, at = versions()
 	if _, err := e.pool.Exec(ctx, "DELETE FROM posts WHERE id = $1", ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	if err := fetch(vs, at); !errors.Is(err, errVersionMoved) {
+	if err := fetch(vs, at); !errors.Is(err, store.ErrVersionMoved) {
 		t.Fatalf("deleted in between: %v", err)
 	}
 	// a term renamed in between (the terms' generation moved)
@@ -252,7 +254,7 @@ func TestVersionMovedBetweenReads(t *testing.T) {
 	if _, err := e.pool.Exec(ctx, "UPDATE terms SET name = 'Renamed' WHERE id = 1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := fetch(vs, at); !errors.Is(err, errVersionMoved) {
+	if err := fetch(vs, at); !errors.Is(err, store.ErrVersionMoved) {
 		t.Fatalf("term renamed in between: %v", err)
 	}
 }

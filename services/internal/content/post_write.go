@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -32,10 +33,10 @@ func textValue(c *rest.Request, name string) (string, bool) {
 type postWrite struct {
 	s   *Service
 	c   *rest.Request
-	tx  querier // the write's transaction, or where a create reads before its one statement
-	pt  *PostType
-	p   *Post // the post as it will be stored; the steps change it
-	old *Post // the stored post; nil on create
+	tx  store.Querier // the write's transaction, or where a create reads before its one statement
+	pt  *store.PostType
+	p   *store.Post // the post as it will be stored; the steps change it
+	old *store.Post // the stored post; nil on create
 	now time.Time
 	// slugAtInsert (applyCreate): a slug derived from the title is made
 	// unique by the insert statement itself, which takes the first of
@@ -49,7 +50,7 @@ type postWrite struct {
 // conflict checks; old is nil on create. It mutates p. The steps run in
 // WordPress's order (so the first refusal is WordPress's); the first error
 // ends the write.
-func (s *Service) applyWrite(c *rest.Request, tx querier, pt *PostType, p *Post, old *Post, now time.Time) error {
+func (s *Service) applyWrite(c *rest.Request, tx store.Querier, pt *store.PostType, p *store.Post, old *store.Post, now time.Time) error {
 	return (&postWrite{s: s, c: c, tx: tx, pt: pt, p: p, old: old, now: now}).run()
 }
 
@@ -57,7 +58,7 @@ func (s *Service) applyWrite(c *rest.Request, tx querier, pt *PostType, p *Post,
 // from the title is left as it is (the title's sanitised form) and its
 // wp_unique_post_slug candidates of the first round are returned for the
 // insert to choose from (nil: p.Slug is final).
-func (s *Service) applyCreate(c *rest.Request, q querier, pt *PostType, p *Post, now time.Time) ([]string, error) {
+func (s *Service) applyCreate(c *rest.Request, q store.Querier, pt *store.PostType, p *store.Post, now time.Time) ([]string, error) {
 	w := &postWrite{s: s, c: c, tx: q, pt: pt, p: p, now: now, slugAtInsert: true}
 	err := w.run()
 	return w.slugCandidates, err
@@ -108,12 +109,12 @@ func (w *postWrite) dates() error {
 	c, p, old := w.c, w.p, w.old
 	switch {
 	case c.String("date") != "":
-		t, _ := parseDate(c.String("date"), w.s.location())
+		t, _ := store.ParseDate(c.String("date"), w.s.location())
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}
 	case c.String("date_gmt") != "":
-		t, _ := parseDate(c.String("date_gmt"), time.UTC)
+		t, _ := store.ParseDate(c.String("date_gmt"), time.UTC)
 		if old == nil || !t.Equal(old.DateGMT) {
 			p.DateGMT, p.DateFloating = t, false
 		}
@@ -194,7 +195,7 @@ func (w *postWrite) parent() error {
 	}
 	parent := c.Int("parent")
 	if parent != 0 {
-		pp, err := getPost(c.Context(), w.tx, parent)
+		pp, err := store.GetPost(c.Context(), w.tx, parent)
 		if err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func (w *postWrite) parent() error {
 			return rest.NewError("rest_post_invalid_id", "Invalid post parent ID.", http.StatusBadRequest)
 		}
 		if w.old != nil {
-			loop, err := isAncestorOrSelf(c.Context(), w.tx, w.old.ID, parent)
+			loop, err := store.IsAncestorOrSelf(c.Context(), w.tx, w.old.ID, parent)
 			if err != nil {
 				return err
 			}
@@ -301,9 +302,9 @@ func (w *postWrite) slug() error {
 	draftish := p.Status == "draft" || p.Status == "pending" || p.Status == "auto-draft"
 	switch {
 	case c.Has("slug"):
-		p.Slug = sanitizeTitle(c.String("slug"))
+		p.Slug = store.SanitizeTitle(c.String("slug"))
 	case p.Slug == "" && !draftish:
-		p.Slug = sanitizeTitle(p.Title)
+		p.Slug = store.SanitizeTitle(p.Title)
 		if w.slugAtInsert && w.old == nil && p.Slug != "" {
 			w.slugAtInsertCandidates()
 			return nil
@@ -311,7 +312,7 @@ func (w *postWrite) slug() error {
 	case draftish:
 		return nil
 	}
-	slug, err := uniqueSlug(c.Context(), w.tx, w.pt, p.Slug, id, p.Parent, stored)
+	slug, err := store.UniqueSlug(c.Context(), w.tx, w.pt, p.Slug, id, p.Parent, stored)
 	if err != nil {
 		return err
 	}
@@ -323,14 +324,14 @@ func (w *postWrite) slug() error {
 // can (p.Slug is then final), else sets the candidates the insert picks
 // from: the first round of freeSlugs for a new post, in the same order.
 func (w *postWrite) slugAtInsertCandidates() {
-	want := slugWant{slug: w.p.Slug, parent: w.p.Parent}
-	if set := slugSetFrom(w.c.Context()); set != nil {
-		if free, ok := set.free(w.pt, want); ok {
+	want := store.SlugWant{Slug: w.p.Slug, Parent: w.p.Parent}
+	if set := store.SlugSetFrom(w.c.Context()); set != nil {
+		if free, ok := set.Free(w.pt, want); ok {
 			w.p.Slug = free
 			return
 		}
 	}
-	w.slugCandidates = roundCandidates(w.pt, want, 0, slugProbe)
+	w.slugCandidates = store.RoundCandidates(w.pt, want, 0, store.SlugProbe)
 }
 
 // applyMeta is WP_REST_Meta_Fields::update_value: each registered key that
@@ -338,7 +339,7 @@ func (w *postWrite) slugAtInsertCandidates() {
 // meta.<key> (the error is the schema's own, with status 400, not
 // rest_invalid_param); null deletes the value (back to its default "").
 // Unregistered keys are ignored.
-func applyMeta(pt *PostType, p *Post, meta map[string]any) error {
+func applyMeta(pt *store.PostType, p *store.Post, meta map[string]any) error {
 	for _, f := range metaFields(pt) {
 		v, present := meta[f.Name]
 		if !present {

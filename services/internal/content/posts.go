@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -27,7 +28,7 @@ const (
 // statusGuard implements sanitize_post_statuses' permission rule: a status
 // other than publish needs edit_posts, or read_private_posts for private;
 // the failure surfaces as 400 rest_invalid_param with rest_forbidden_status.
-func statusGuard(pt *PostType) func(identity.Identity, any) *rest.Error {
+func statusGuard(pt *store.PostType) func(identity.Identity, any) *rest.Error {
 	return func(who identity.Identity, v any) *rest.Error {
 		var statuses []string
 		switch x := v.(type) {
@@ -51,8 +52,8 @@ func statusGuard(pt *PostType) func(identity.Identity, any) *rest.Error {
 }
 
 // taxClauses turns the term-query parameters into clauses.
-func taxClauses(c *rest.Request, pt *PostType) []TaxClause {
-	var out []TaxClause
+func taxClauses(c *rest.Request, pt *store.PostType) []store.TaxClause {
+	var out []store.TaxClause
 	for _, tax := range pt.Taxonomies {
 		for _, exclude := range []bool{false, true} {
 			name := tax.Base
@@ -63,7 +64,7 @@ func taxClauses(c *rest.Request, pt *PostType) []TaxClause {
 			if v == nil {
 				continue
 			}
-			cl := TaxClause{Tax: tax, Operator: "IN"}
+			cl := store.TaxClause{Tax: tax, Operator: "IN"}
 			switch x := v.(type) {
 			case []any:
 				cl.Terms = int64s(x)
@@ -87,7 +88,7 @@ func taxClauses(c *rest.Request, pt *PostType) []TaxClause {
 
 func timeParam(c *rest.Request, name string, loc *time.Location) *time.Time {
 	if s := c.String(name); s != "" {
-		if t, ok := parseDate(s, loc); ok {
+		if t, ok := store.ParseDate(s, loc); ok {
 			return &t
 		}
 	}
@@ -107,9 +108,9 @@ func statusesParam(c *rest.Request) []string {
 
 // listQuery reads the collection parameters of a posts-like collection
 // (posts, pages, blocks, navigation, menu items) into a ListQuery.
-func (s *Service) listQuery(c *rest.Request, pt *PostType) (*ListQuery, error) {
+func (s *Service) listQuery(c *rest.Request, pt *store.PostType) (*store.ListQuery, error) {
 	statuses := statusesParam(c)
-	q := &ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
+	q := &store.ListQuery{Type: pt, Page: int(c.Int("page")), PerPage: int(c.Int("per_page")), Statuses: statuses,
 		Search: strings.TrimSpace(c.String("search")), SearchColumns: c.Strings("search_columns"),
 		Exact: c.String("search_semantics") == "exact", ExcludeProtected: !caller(c).LoggedIn(),
 		Author: c.Ints("author"), AuthorExclude: c.Ints("author_exclude"), Include: c.Ints("include"),
@@ -151,7 +152,7 @@ func (s *Service) listQuery(c *rest.Request, pt *PostType) (*ListQuery, error) {
 }
 
 // listPosts is GET /cms/v2/{base}.
-func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
+func (s *Service) listPosts(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		context := c.String("context")
 		q, err := s.listQuery(c, pt)
@@ -175,7 +176,7 @@ func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 		}
 		items := make([]any, 0, len(posts))
 		for _, p := range posts {
-			if !canRead(caller(c), pt, p) || (context == "edit" && !canEdit(caller(c), pt, p)) {
+			if !store.CanRead(caller(c), pt, p) || (context == "edit" && !store.CanEdit(caller(c), pt, p)) {
 				continue // dropped without adjusting the counts, as WordPress does
 			}
 			if b, ok := s.preparedJSON(c, pt, p, v); ok {
@@ -192,15 +193,15 @@ func (s *Service) listPosts(pt *PostType) rest.HandlerFunc {
 
 // readList reads the page of q: by version (listPostsByVersion) when the
 // answer may come from the encoded posts, else whole.
-func (s *Service) readList(c *rest.Request, q *ListQuery, v view) ([]*Post, int, error) {
+func (s *Service) readList(c *rest.Request, q *store.ListQuery, v view) ([]*store.Post, int, error) {
 	ctx := c.Context()
 	if cacheable(v) && !c.ShapesItems() && !inBatchTx(ctx) {
 		posts, total, err := s.listPostsByVersion(ctx, s.db(ctx), q)
-		if !errors.Is(err, errVersionMoved) {
+		if !errors.Is(err, store.ErrVersionMoved) {
 			return posts, total, err
 		}
 	}
-	return listPosts(ctx, s.db(ctx), q)
+	return store.ListPosts(ctx, s.db(ctx), q)
 }
 
 // rawPositiveInt reads an undeclared parameter as a positive integer (0
@@ -213,18 +214,18 @@ func rawPositiveInt(c *rest.Request, name string) int {
 }
 
 // loadPost fetches a post of type pt or answers rest_post_invalid_id.
-func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) (*Post, error) {
+func (s *Service) loadPost(c *rest.Request, q store.Querier, pt *store.PostType, lock bool) (*store.Post, error) {
 	id := c.Int("id")
 	if id <= 0 {
 		return nil, errInvalidPostID()
 	}
-	var p *Post
+	var p *store.Post
 	var err error
 	versioned := !lock && q == s.db(c.Context()) && !inBatchTx(c.Context())
 	if versioned && s.hasCachedRow(pt, id) {
 		// a post read before: its version tells whether that row is current
 		p, err = s.postByVersion(c.Context(), q, pt, id)
-		if errors.Is(err, errNoPost) {
+		if errors.Is(err, store.ErrNoPost) {
 			return nil, errInvalidPostID()
 		}
 		if err != nil {
@@ -234,9 +235,9 @@ func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) 
 	switch {
 	case p != nil:
 	case versioned: // with what a version read compares it to, once cached
-		p, err = getPostWithGen(c.Context(), q, pt, id)
+		p, err = store.GetPostWithGen(c.Context(), q, pt, id)
 	default:
-		p, err = getPostAs(c.Context(), q, id, lock, pt)
+		p, err = store.GetPostAs(c.Context(), q, id, lock, pt)
 	}
 	if err != nil {
 		return nil, err
@@ -248,7 +249,7 @@ func (s *Service) loadPost(c *rest.Request, q querier, pt *PostType, lock bool) 
 }
 
 // getPostItem is GET /cms/v2/{base}/{id}.
-func (s *Service) getPostItem(pt *PostType) rest.HandlerFunc {
+func (s *Service) getPostItem(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		p, err := s.cachedPost(c, pt) // loaded by the permission check
 		if err != nil {
@@ -268,7 +269,7 @@ func (s *Service) getPostItem(pt *PostType) rest.HandlerFunc {
 		}
 		if pt.Public {
 			res.Header = http.Header{}
-			res.Header.Set("Link", "<"+s.link(pt, p)+`>; rel="alternate"; type=text/html`)
+			res.Header.Set("Link", "<"+s.permalinks.Post(pt, p)+`>; rel="alternate"; type=text/html`)
 		}
 		return res, nil
 	}
@@ -276,7 +277,7 @@ func (s *Service) getPostItem(pt *PostType) rest.HandlerFunc {
 
 // assignTermsAllowed is check_assign_terms_permission: existing terms the
 // caller may not assign refuse the request; unknown ids are skipped.
-func assignTermsAllowed(c *rest.Request, pt *PostType) bool {
+func assignTermsAllowed(c *rest.Request, pt *store.PostType) bool {
 	for _, tax := range pt.Taxonomies {
 		if len(c.Ints(tax.Base)) > 0 && !caller(c).Can(tax.AssignCap) {
 			return false
@@ -286,7 +287,7 @@ func assignTermsAllowed(c *rest.Request, pt *PostType) bool {
 }
 
 // writePermission is the shared part of create and update permission checks.
-func writePermission(c *rest.Request, pt *PostType, create bool) error {
+func writePermission(c *rest.Request, pt *store.PostType, create bool) error {
 	// WordPress tests these with empty(): 0 and [] (a GET's author filter,
 	// when the Allow header asks every endpoint) do not count.
 	if a := c.Int("author"); pt.Author && a != 0 && a != caller(c).UserID && !caller(c).Can(pt.Caps.EditOthers) {
@@ -317,42 +318,38 @@ func checkTemplate(c *rest.Request, current string) error {
 	return invalidParam("template", "rest_invalid_param", "template is not one of .", nil)
 }
 
-// defaultCategoryID is WordPress's default_category option: the
-// "Uncategorized" category the schema is installed with.
-const defaultCategoryID = 1
-
 // savePost writes the request's fields into p (applyWrite), stores it — an
 // insert when old is nil, an update otherwise — with its terms, slug and
 // revision (afterWrite), and reads it back as stored.
-func (s *Service) savePost(c *rest.Request, tx pgx.Tx, pt *PostType, p, old *Post, now time.Time) (*Post, error) {
+func (s *Service) savePost(c *rest.Request, tx pgx.Tx, pt *store.PostType, p, old *store.Post, now time.Time) (*store.Post, error) {
 	if err := s.applyWrite(c, tx, pt, p, old, now); err != nil {
 		return nil, err
 	}
-	store := insertPost
+	write := store.InsertPost
 	if old != nil {
-		store = updatePost
+		write = store.UpdatePost
 	}
-	if err := store(c.Context(), tx, p); err != nil {
+	if err := write(c.Context(), tx, p); err != nil {
 		return nil, err
 	}
 	if err := s.afterWrite(c, tx, pt, p, old == nil); err != nil {
 		return nil, err
 	}
-	return getPost(c.Context(), tx, p.ID)
+	return store.GetPost(c.Context(), tx, p.ID)
 }
 
 // afterWrite sets terms, the id slug fallback, and (on update) the revision.
-func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, create bool) error {
+func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *store.PostType, p *store.Post, create bool) error {
 	for _, tax := range pt.Taxonomies {
 		if c.Has(tax.Base) {
-			if err := setTerms(c.Context(), tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
+			if err := store.SetTerms(c.Context(), tx, p.ID, tax, c.Ints(tax.Base)); err != nil {
 				return err
 			}
 		}
 	}
-	if pt == TypePost && !c.Has(Category.Base) && p.Status != "auto-draft" {
+	if pt == store.TypePost && !c.Has(store.Category.Base) && p.Status != "auto-draft" {
 		// wp_insert_post gives a post without category the default one
-		if err := addDefaultCategory(c.Context(), tx, p.ID); err != nil {
+		if err := store.AddDefaultCategory(c.Context(), tx, p.ID); err != nil {
 			return err
 		}
 	}
@@ -360,7 +357,7 @@ func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 		// the reference (§4.6): the id itself, not run through the
 		// date-archive / page-number rules of wp_unique_post_slug
 		p.Slug = strconv.FormatInt(p.ID, 10)
-		if err := setPostSlug(c.Context(), tx, p.ID, p.Slug); err != nil {
+		if err := store.SetPostSlug(c.Context(), tx, p.ID, p.Slug); err != nil {
 			return err
 		}
 	}
@@ -371,9 +368,9 @@ func (s *Service) afterWrite(c *rest.Request, tx pgx.Tx, pt *PostType, p *Post, 
 }
 
 // updatePostItem is POST/PUT/PATCH /cms/v2/{base}/{id}: a partial update.
-func (s *Service) updatePostItem(pt *PostType) rest.HandlerFunc {
+func (s *Service) updatePostItem(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		var out *Post
+		var out *store.Post
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			old, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
@@ -383,7 +380,7 @@ func (s *Service) updatePostItem(pt *PostType) rest.HandlerFunc {
 				return err
 			}
 			// re-checked on the locked row: the permission check read it before the transaction
-			if !canEdit(caller(c), pt, old) {
+			if !store.CanEdit(caller(c), pt, old) {
 				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			p := *old
@@ -402,7 +399,7 @@ func (s *Service) updatePostItem(pt *PostType) rest.HandlerFunc {
 }
 
 // deletePostItem is DELETE /cms/v2/{base}/{id}: trash, or remove with force.
-func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
+func (s *Service) deletePostItem(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
@@ -410,7 +407,7 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if !canDelete(caller(c), pt, p) {
+			if !store.CanDelete(caller(c), pt, p) {
 				return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 			}
 			c.Set("context", "edit") // the kit filters the answer by this context
@@ -420,7 +417,7 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 			}
 			if c.Bool("force") {
 				previous := s.prepare(pt, p, edit)
-				if err := deletePost(c.Context(), tx, p); err != nil {
+				if err := store.DeletePost(c.Context(), tx, p); err != nil {
 					return err
 				}
 				body = map[string]any{"deleted": true, "previous": previous}
@@ -429,9 +426,9 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 			if p.Status == "trash" {
 				return rest.NewError("rest_already_trashed", "The post has already been deleted.", http.StatusGone)
 			}
-			p.TrashStatus, p.Status, p.Slug = p.Status, "trash", trashedSlug(p.Slug)
+			p.TrashStatus, p.Status, p.Slug = p.Status, "trash", store.TrashedSlug(p.Slug)
 			p.ModifiedGMT = s.now()
-			if err := updatePost(c.Context(), tx, p); err != nil {
+			if err := store.UpdatePost(c.Context(), tx, p); err != nil {
 				return err
 			}
 			// wp_trash_post goes through wp_update_post: an update, so the
@@ -439,7 +436,7 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 			if err := s.saveRevision(c, tx, p); err != nil {
 				return err
 			}
-			out, err := getPost(c.Context(), tx, p.ID)
+			out, err := store.GetPost(c.Context(), tx, p.ID)
 			if err != nil {
 				return err
 			}
@@ -458,7 +455,7 @@ func (s *Service) deletePostItem(pt *PostType) rest.HandlerFunc {
 
 // editView renders a post just written: write answers are always in the edit
 // context (WordPress sets context=edit before preparing them).
-func (s *Service) editView(c *rest.Request, pt *PostType, p *Post) (rest.Item, error) {
+func (s *Service) editView(c *rest.Request, pt *store.PostType, p *store.Post) (rest.Item, error) {
 	c.Set("context", "edit") // the kit filters the item by this context
 	v, err := s.withGenerated(c, s.db(c.Context()), pt, view{context: "edit", who: caller(c)}, p)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/content/migrations"
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/config"
 	"siteplane.dev/services/internal/platform/idempotency"
 	"siteplane.dev/services/internal/platform/identity"
@@ -52,9 +53,9 @@ func Register(ctx context.Context, env *service.Env) error {
 
 // usersFrom validates author ids against the gateway when its URL is known;
 // without one only the bootstrap administrator (id 1) and the caller exist.
-func usersFrom(cfg *config.Loader, keys identity.Keys) Users {
+func usersFrom(cfg *config.Loader, keys identity.Keys) store.Users {
 	if u := cfg.String(contract.EnvGatewayURL, ""); u != "" {
 		return GatewayUsers{BaseURL: u, Keys: keys, Client: &http.Client{Timeout: 5 * time.Second}}
 	}
-	return FixedUsers{1: true}
+	return store.FixedUsers{1: true}
 }

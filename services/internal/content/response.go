@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -27,18 +28,18 @@ type view struct {
 
 // withGenerated returns v with the generated slugs of posts when the
 // response shows generated_slug (edit context of a public type).
-func (s *Service) withGenerated(c *rest.Request, q querier, pt *PostType, v view, posts ...*Post) (view, error) {
+func (s *Service) withGenerated(c *rest.Request, q store.Querier, pt *store.PostType, v view, posts ...*store.Post) (view, error) {
 	if v.context != "edit" || !pt.Public || len(posts) == 0 || !c.Wants("generated_slug") {
 		return v, nil
 	}
-	g, err := generatedSlugs(c.Context(), q, pt, posts)
+	g, err := store.GeneratedSlugs(c.Context(), q, pt, posts)
 	v.generated = g
 	return v, err
 }
 
 // canAccessPasswordContent is can_access_password_content: edit context, or
 // the right password.
-func canAccessPasswordContent(p *Post, v view) bool {
+func canAccessPasswordContent(p *store.Post, v view) bool {
 	if p.Password == "" {
 		return false
 	}
@@ -46,38 +47,6 @@ func canAccessPasswordContent(p *Post, v view) bool {
 		return true
 	}
 	return v.password != "" && subtle.ConstantTimeCompare([]byte(p.Password), []byte(v.password)) == 1
-}
-
-func (s *Service) postURL(pt *PostType, id int64) string {
-	return s.restRoot + "/cms/v2/" + pt.Base + "/" + strconv.FormatInt(id, 10)
-}
-
-// link is the post's permalink: /slug/ once published, ?p=/?page_id= before.
-func (s *Service) link(pt *PostType, p *Post) string {
-	id := strconv.FormatInt(p.ID, 10)
-	if pt.Public && (p.Status == "publish" || p.Status == "private") && p.Slug != "" {
-		if p.AncestorPath != "" {
-			return s.site.URL + "/" + p.AncestorPath + "/" + p.Slug + "/"
-		}
-		return s.site.URL + "/" + p.Slug + "/"
-	}
-	switch pt {
-	case TypePage:
-		return s.site.URL + "/?page_id=" + id
-	case TypePost:
-		return s.site.URL + "/?p=" + id
-	}
-	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + id
-}
-
-func (s *Service) guid(pt *PostType, p *Post) string {
-	if pt == TypePage {
-		return s.site.URL + "/?page_id=" + strconv.FormatInt(p.ID, 10)
-	}
-	if pt == TypePost {
-		return s.site.URL + "/?p=" + strconv.FormatInt(p.ID, 10)
-	}
-	return s.site.URL + "/?post_type=" + pt.Name + "&p=" + strconv.FormatInt(p.ID, 10)
 }
 
 // prepare renders a post for the response (prepare_item_for_response), in
@@ -88,133 +57,165 @@ func (s *Service) guid(pt *PostType, p *Post) string {
 // computing a value that costs an allocation, a render or a query; only
 // values WordPress computes differently per context are decided here by hand
 // (the blocks embed title, password-protected rendering, the sync status).
-func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
-	c := v.context
-	embed := c == "embed"
-	schema := s.static(pt).schema
-	shows := func(path ...string) bool { return rest.ContextShows(schema, c, path...) }
-	out := make(rest.Object, 0, 32)
-	add := func(k string, val any) { out = append(out, rest.Member{Key: k, Value: val}) }
-	add("id", p.ID)
-	add("date", formatLocal(p.DateGMT, s.location()))
-	if shows("date_gmt") {
-		add("date_gmt", formatGMT(p.DateGMT))
+func (s *Service) prepare(pt *store.PostType, p *store.Post, v view) rest.Item {
+	f := &postFields{context: v.context, schema: s.static(pt).schema, out: make(rest.Object, 0, 32)}
+	s.prepareHead(f, pt, p)
+	prepareTitle(f, pt, p)
+	prepareText(f, pt, p, v)
+	s.prepareAttributes(f, pt, p, v)
+	f.add("_links", s.links(pt, p, v))
+	return rest.Item{Data: f.out}
+}
+
+// postFields is a post's response as prepare builds it, member by member.
+type postFields struct {
+	context string
+	schema  *rest.Schema
+	out     rest.Object
+}
+
+func (f *postFields) add(k string, val any) { f.out = append(f.out, rest.Member{Key: k, Value: val}) }
+
+// shows is rest_is_field_included: whether the context shows the field.
+func (f *postFields) shows(path ...string) bool {
+	return rest.ContextShows(f.schema, f.context, path...)
+}
+
+// prepareHead adds id, the dates, guid, password, slug, status, type and link.
+func (s *Service) prepareHead(f *postFields, pt *store.PostType, p *store.Post) {
+	f.add("id", p.ID)
+	f.add("date", store.FormatLocal(p.DateGMT, s.location()))
+	if f.shows("date_gmt") {
+		f.add("date_gmt", store.FormatGMT(p.DateGMT))
 	}
-	if shows("guid") {
-		var guid any = s.guid(pt, p) // boxed once for both members
+	if f.shows("guid") {
+		var guid any = s.permalinks.GUID(pt, p) // boxed once for both members
 		g := rest.Object{{Key: "rendered", Value: guid}}
-		if shows("guid", "raw") {
+		if f.shows("guid", "raw") {
 			g = append(g, rest.Member{Key: "raw", Value: guid})
 		}
-		add("guid", g)
+		f.add("guid", g)
 	}
-	if shows("modified") {
-		add("modified", formatLocal(p.ModifiedGMT, s.location()))
+	if f.shows("modified") {
+		f.add("modified", store.FormatLocal(p.ModifiedGMT, s.location()))
 	}
-	if shows("modified_gmt") {
-		add("modified_gmt", formatGMT(p.ModifiedGMT))
+	if f.shows("modified_gmt") {
+		f.add("modified_gmt", store.FormatGMT(p.ModifiedGMT))
 	}
-	if shows("password") {
-		add("password", p.Password)
+	if f.shows("password") {
+		f.add("password", p.Password)
 	}
-	add("slug", p.Slug)
-	add("status", p.Status)
-	add("type", pt.Name)
-	add("link", s.link(pt, p))
+	f.add("slug", p.Slug)
+	f.add("status", p.Status)
+	f.add("type", pt.Name)
+	f.add("link", s.permalinks.Post(pt, p))
+}
 
+// prepareTitle adds the title, as the type and context render it.
+func prepareTitle(f *postFields, pt *store.PostType, p *store.Post) {
+	embed := f.context == "embed"
 	var title any = p.Title // boxed once for raw and rendered
 	switch {
 	case pt.RenderedText:
 		t := make(rest.Object, 0, 2)
-		if shows("title", "raw") {
+		if f.shows("title", "raw") {
 			t = append(t, rest.Member{Key: "raw", Value: title})
 		}
-		add("title", append(t, rest.Member{Key: "rendered", Value: title}))
+		f.add("title", append(t, rest.Member{Key: "rendered", Value: title}))
 	case !embed:
-		add("title", rest.Object{{Key: "raw", Value: title}})
+		f.add("title", rest.Object{{Key: "raw", Value: title}})
 	default:
 		// blocks in embed: WordPress filters title down to nothing (raw is
 		// view+edit, rendered is unset) and PHP encodes the empty array as
 		// [], not {}: a per-context value the schema cannot express
-		add("title", []any{})
+		f.add("title", []any{})
 	}
+}
 
+// prepareText adds content and excerpt, rendered unless a password hides them.
+func prepareText(f *postFields, pt *store.PostType, p *store.Post, v view) {
 	protected := p.Password != ""
 	required := protected && !canAccessPasswordContent(p, v)
-	if shows("content") {
+	if f.shows("content") {
 		content := make(rest.Object, 0, 4)
-		if shows("content", "raw") {
+		if f.shows("content", "raw") {
 			content = append(content, rest.Member{Key: "raw", Value: p.Content})
 		}
-		if pt.RenderedText && shows("content", "rendered") {
+		if pt.RenderedText && f.shows("content", "rendered") {
 			// password-protected content renders as "" unless the password
 			// was given or the context is edit (can_access_password_content)
 			rendered := ""
 			if !required {
-				rendered = renderContent(p.Content)
+				rendered = store.RenderContent(p.Content)
 			}
 			content = append(content, rest.Member{Key: "rendered", Value: rendered})
 		}
 		content = append(content, rest.Member{Key: "protected", Value: protected})
-		if shows("content", "block_version") { // parsing the blocks costs
+		if f.shows("content", "block_version") { // parsing the blocks costs
 			content = append(content, rest.Member{Key: "block_version", Value: blockVersion(p.Content)})
 		}
-		add("content", content)
+		f.add("content", content)
 	}
 	if pt.Excerpt {
 		ex := make(rest.Object, 0, 3)
-		if shows("excerpt", "raw") {
+		if f.shows("excerpt", "raw") {
 			ex = append(ex, rest.Member{Key: "raw", Value: p.Excerpt})
 		}
 		rendered := ""
 		if !required { // as for content.rendered
-			rendered = renderExcerpt(p.Excerpt, p.Content, v.excerptLength)
+			rendered = store.RenderExcerpt(p.Excerpt, p.Content, v.excerptLength)
 		}
-		add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
+		f.add("excerpt", append(ex, rest.Member{Key: "rendered", Value: rendered}, rest.Member{Key: "protected", Value: protected}))
 	}
+}
+
+// prepareAttributes adds what follows the text: the type's attributes,
+// terms, templates and class list.
+func (s *Service) prepareAttributes(f *postFields, pt *store.PostType, p *store.Post, v view) {
+	embed := f.context == "embed"
 	if pt.Author {
-		add("author", p.Author)
+		f.add("author", p.Author)
 	}
 	if pt.Thumbnail {
-		add("featured_media", p.FeaturedMedia)
+		f.add("featured_media", p.FeaturedMedia)
 	}
 	if pt.Hierarchical {
-		add("parent", p.Parent)
+		f.add("parent", p.Parent)
 	}
 	if pt.PageAttributes {
-		add("menu_order", p.MenuOrder)
+		f.add("menu_order", p.MenuOrder)
 	}
 	if pt.Comments {
-		add("comment_status", p.CommentStatus)
-		add("ping_status", p.PingStatus)
+		f.add("comment_status", p.CommentStatus)
+		f.add("ping_status", p.PingStatus)
 	}
 	if pt.Sticky {
-		add("sticky", p.Sticky)
+		f.add("sticky", p.Sticky)
 	}
-	add("template", p.Template)
+	f.add("template", p.Template)
 	if pt.Formats {
-		add("format", p.Format)
+		f.add("format", p.Format)
 	}
-	if pt.Footnotes && shows("meta") {
-		add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
+	if pt.Footnotes && f.shows("meta") {
+		f.add("meta", rest.Object{{Key: "footnotes", Value: p.Footnotes}})
 	}
 	for _, tax := range pt.Taxonomies {
-		if shows(tax.Base) {
-			add(tax.Base, p.termsOf(tax))
+		if f.shows(tax.Base) {
+			f.add(tax.Base, p.TermsOf(tax))
 		}
 	}
-	if shows("permalink_template") {
-		add("permalink_template", s.permalinkTemplate(pt))
+	if f.shows("permalink_template") {
+		f.add("permalink_template", s.permalinks.PermalinkTemplate(pt))
 	}
-	if shows("generated_slug") {
+	if f.shows("generated_slug") {
 		g, ok := v.generated[p.ID]
 		if !ok {
 			g = generatedSlug(p)
 		}
-		add("generated_slug", g)
+		f.add("generated_slug", g)
 	}
-	if shows("class_list") {
-		add("class_list", classList(pt, p, v.passwordUnlocked))
+	if f.shows("class_list") {
+		f.add("class_list", classList(pt, p, v.passwordUnlocked))
 	}
 	if pt.SyncStatus {
 		// the blocks controller copies the meta value out after
@@ -224,31 +225,22 @@ func (s *Service) prepare(pt *PostType, p *Post, v view) rest.Item {
 		if embed {
 			syncStatus = ""
 		}
-		add("cms_pattern_sync_status", syncStatus)
+		f.add("cms_pattern_sync_status", syncStatus)
 	}
-	add("_links", s.links(pt, p, v))
-	return rest.Item{Data: out}
 }
 
 // blockVersion is block_version: 1 when the content has blocks.
 func blockVersion(content string) int {
-	if hasBlocks(content) {
+	if store.HasBlocks(content) {
 		return 1
 	}
 	return 0
 }
 
-func (s *Service) permalinkTemplate(pt *PostType) string {
-	if pt == TypePage {
-		return s.site.URL + "/%pagename%/"
-	}
-	return s.site.URL + "/%postname%/"
-}
-
 // generatedSlug is generated_slug without the uniqueness check (the
 // fallback when withGenerated did not run): the title's slug, or the id.
-func generatedSlug(p *Post) string {
-	if g := sanitizeTitle(p.Title); g != "" {
+func generatedSlug(p *store.Post) string {
+	if g := store.SanitizeTitle(p.Title); g != "" {
 		return g
 	}
 	return strconv.FormatInt(p.ID, 10)
@@ -261,7 +253,7 @@ func generatedSlug(p *Post) string {
 // unlocked it ("post-password-protected"). Term classes follow the public
 // taxonomies in registration order (category, post_tag, post_format), terms
 // by name as get_the_terms returns them.
-func classList(pt *PostType, p *Post, unlocked bool) []string {
+func classList(pt *store.PostType, p *store.Post, unlocked bool) []string {
 	out := []string{"post-" + strconv.FormatInt(p.ID, 10), pt.Name, "type-" + pt.Name, "status-" + p.Status}
 	if pt.Formats {
 		out = append(out, "format-"+p.Format)
@@ -277,7 +269,7 @@ func classList(pt *PostType, p *Post, unlocked bool) []string {
 		out = append(out, "has-post-thumbnail")
 	}
 	out = append(out, "hentry")
-	for _, tax := range []*Taxonomy{Category, Tag} {
+	for _, tax := range []*store.Taxonomy{store.Category, store.Tag} {
 		for i, name := range p.TermTaxonomies {
 			if name == tax.Name {
 				out = append(out, termClass(tax, p.TermSlugs[i], p.TermIDs[i]))
@@ -294,12 +286,12 @@ func classList(pt *PostType, p *Post, unlocked bool) []string {
 // termClass is the class of one term: tag-<slug> for tags,
 // <taxonomy>-<slug> otherwise; a slug that sanitizes to a number or to
 // dashes only is replaced by the term id.
-func termClass(tax *Taxonomy, slug string, id int64) string {
+func termClass(tax *store.Taxonomy, slug string, id int64) string {
 	c := sanitizeHTMLClass(slug)
 	if _, err := strconv.ParseFloat(c, 64); err == nil || strings.Trim(c, "-") == "" {
 		c = strconv.FormatInt(id, 10)
 	}
-	if tax == Tag {
+	if tax == store.Tag {
 		return "tag-" + c
 	}
 	return sanitizeHTMLClass(tax.Name + "-" + c)
@@ -326,15 +318,15 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 
 // allowed lists the methods the caller may use on the post's URL
 // (targetHints.allow and the Allow header).
-func allowed(who identity.Identity, pt *PostType, p *Post) []string {
+func allowed(who identity.Identity, pt *store.PostType, p *store.Post) []string {
 	var m []string
-	if canRead(who, pt, p) {
+	if store.CanRead(who, pt, p) {
 		m = append(m, "GET")
 	}
-	if canEdit(who, pt, p) {
+	if store.CanEdit(who, pt, p) {
 		m = append(m, "POST", "PUT", "PATCH")
 	}
-	if canDelete(who, pt, p) {
+	if store.CanDelete(who, pt, p) {
 		m = append(m, "DELETE")
 	}
 	return m
@@ -353,8 +345,8 @@ var curies = []any{rest.Object{{Key: "name", Value: "wp"}, {Key: "href", Value: 
 
 // links is prepare_links in compact form (§4.4), with targetHints on self
 // computed from the post already loaded (no further query).
-func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
-	self := s.postURL(pt, p.ID)
+func (s *Service) links(pt *store.PostType, p *store.Post, v view) rest.Object {
+	self := s.permalinks.PostREST(pt, p.ID)
 	l := make(rest.Object, 0, 16)
 	add := func(rel string, links ...any) { l = append(l, rest.Member{Key: rel, Value: links}) }
 	selfLink := rest.Object{{Key: "href", Value: self},
@@ -374,7 +366,7 @@ func (s *Service) links(pt *PostType, p *Post, v view) rest.Object {
 		add("predecessor-version", href(self+"/revisions/"+strconv.FormatInt(p.LatestRevision, 10), "id", p.LatestRevision))
 	}
 	if pt.Hierarchical && p.Parent > 0 {
-		add("up", href(s.postURL(pt, p.Parent), "embeddable", true))
+		add("up", href(s.permalinks.PostREST(pt, p.Parent), "embeddable", true))
 	}
 	if pt.Thumbnail && p.FeaturedMedia != 0 {
 		add("wp:featuredmedia", href(s.restRoot+"/cms/v2/media/"+strconv.FormatInt(p.FeaturedMedia, 10), "embeddable", true))
@@ -428,7 +420,7 @@ type typeStatic struct {
 }
 
 // static returns the shared link parts of pt (the types are few and fixed).
-func (s *Service) static(pt *PostType) *typeStatic {
+func (s *Service) static(pt *store.PostType) *typeStatic {
 	if st, ok := s.statics.Load(pt); ok {
 		return st.(*typeStatic)
 	}

@@ -1,48 +1,36 @@
 package content
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
-var (
-	spaceRuns   = regexp.MustCompile(`[ \t]+`)
-	newlineRuns = regexp.MustCompile(`[\r\n]+`)
-)
-
-// normalizeWhitespace is WordPress's normalize_whitespace, used to decide
-// whether a revision differs from the last one.
-func normalizeWhitespace(s string) string {
-	s = newlineRuns.ReplaceAllString(strings.TrimSpace(s), "\n")
-	return spaceRuns.ReplaceAllString(s, " ")
-}
-
 // revisionDiffers compares the revisioned fields (title, content, excerpt,
 // footnotes) of two posts.
-func revisionDiffers(a, b *Post) bool {
-	return normalizeWhitespace(a.Title) != normalizeWhitespace(b.Title) ||
-		normalizeWhitespace(a.Content) != normalizeWhitespace(b.Content) ||
-		normalizeWhitespace(a.Excerpt) != normalizeWhitespace(b.Excerpt) ||
+func revisionDiffers(a, b *store.Post) bool {
+	return store.NormalizeWhitespace(a.Title) != store.NormalizeWhitespace(b.Title) ||
+		store.NormalizeWhitespace(a.Content) != store.NormalizeWhitespace(b.Content) ||
+		store.NormalizeWhitespace(a.Excerpt) != store.NormalizeWhitespace(b.Excerpt) ||
 		a.Footnotes != b.Footnotes
 }
 
 // newRevision is _wp_post_revision_data: a copy of p's revisioned fields,
 // dated at p's modification, by the current user.
-func newRevision(p *Post, author int64, autosave bool) *Post {
+func newRevision(p *store.Post, author int64, autosave bool) *store.Post {
 	kind := "revision"
 	if autosave {
 		kind = "autosave"
 	}
-	return &Post{Type: "revision", Status: "inherit", Author: author, Parent: p.ID, DateGMT: p.ModifiedGMT,
+	return &store.Post{Type: "revision", Status: "inherit", Author: author, Parent: p.ID, DateGMT: p.ModifiedGMT,
 		ModifiedGMT: p.ModifiedGMT, Slug: fmt.Sprintf("%d-%s-v1", p.ID, kind), Title: p.Title, Content: p.Content,
 		Excerpt: p.Excerpt, Footnotes: p.Footnotes, CommentStatus: "closed", PingStatus: "closed",
 		Format: "standard", Autosave: autosave}
@@ -50,45 +38,22 @@ func newRevision(p *Post, author int64, autosave bool) *Post {
 
 // saveRevision is wp_save_post_revision on update (§5.2): the first update
 // always stores a revision, later ones only when a revisioned field changed.
-func (s *Service) saveRevision(c *rest.Request, tx pgx.Tx, p *Post) error {
+func (s *Service) saveRevision(c *rest.Request, tx pgx.Tx, p *store.Post) error {
 	if p.Status == "auto-draft" {
 		return nil
 	}
-	last, err := latestRevision(c.Context(), tx, p.ID, false, 0)
+	last, err := store.LatestRevision(c.Context(), tx, p.ID, false, 0)
 	if err != nil {
 		return err
 	}
 	if last != nil && !revisionDiffers(last, p) {
 		return nil
 	}
-	return insertPost(c.Context(), tx, newRevision(p, caller(c).UserID, false))
-}
-
-// latestRevision returns the newest revision (or autosave, of author when
-// non-zero) of parent; nil when none.
-func latestRevision(ctx context.Context, q querier, parent int64, autosave bool, author int64) (*Post, error) {
-	sql := "SELECT " + postColumns + " FROM posts p" + lateralsFor(&PostType{}) + ` WHERE p.parent = $1 AND p.type = 'revision' AND p.autosave = $2
-		AND ($3 = 0 OR p.author = $3) ORDER BY p.date_gmt DESC, p.id DESC LIMIT 1`
-	rows, err := q.Query(ctx, sql, parent, autosave, author)
-	if err != nil {
-		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-		}
-		return nil, nil
-	}
-	p, err := scanPost(rows)
-	if err != nil {
-		return nil, fmt.Errorf("select the latest revision of post %d: %w", parent, err)
-	}
-	return p, nil
+	return store.InsertPost(c.Context(), tx, newRevision(p, caller(c).UserID, false))
 }
 
 // prepareRevision renders a revision or autosave (§5.3), in WordPress's order.
-func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx string, autosave bool) rest.Object {
+func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *store.Post, viewCtx string, autosave bool) rest.Object {
 	edit, embed := viewCtx == "edit", viewCtx == "embed"
 	out := make(rest.Object, 0, 16)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
@@ -100,34 +65,34 @@ func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx s
 		return append(o, rest.Member{Key: "rendered", Value: rendered})
 	}
 	add("author", r.Author)
-	add("date", formatLocal(r.DateGMT, s.location()))
+	add("date", store.FormatLocal(r.DateGMT, s.location()))
 	if !embed {
-		add("date_gmt", formatGMT(r.DateGMT))
+		add("date_gmt", store.FormatGMT(r.DateGMT))
 	}
 	add("id", r.ID)
 	if !embed {
-		add("modified", formatLocal(r.ModifiedGMT, s.location()))
-		add("modified_gmt", formatGMT(r.ModifiedGMT))
+		add("modified", store.FormatLocal(r.ModifiedGMT, s.location()))
+		add("modified_gmt", store.FormatGMT(r.ModifiedGMT))
 	}
 	add("parent", r.Parent)
 	add("slug", r.Slug)
 	if !embed {
-		guid := rest.Object{{Key: "rendered", Value: s.guid(pt, r)}}
+		guid := rest.Object{{Key: "rendered", Value: s.permalinks.GUID(pt, r)}}
 		if edit {
-			guid = append(guid, rest.Member{Key: "raw", Value: s.guid(pt, r)})
+			guid = append(guid, rest.Member{Key: "raw", Value: s.permalinks.GUID(pt, r)})
 		}
 		add("guid", guid)
 	}
 	add("title", text(r.Title, r.Title, !pt.RenderedText))
 	if !embed {
-		add("content", text(r.Content, renderContent(r.Content), !pt.RenderedText))
+		add("content", text(r.Content, store.RenderContent(r.Content), !pt.RenderedText))
 	}
 	if pt.Excerpt {
 		// prepare_excerpt_response runs the_excerpt on the stored excerpt
 		// only: an empty one stays "" (nothing is generated from the content)
 		rendered := ""
 		if strings.TrimSpace(r.Excerpt) != "" {
-			rendered = autop(r.Excerpt)
+			rendered = store.Autop(r.Excerpt)
 		}
 		add("excerpt", text(r.Excerpt, rendered, false))
 	}
@@ -135,13 +100,13 @@ func (s *Service) prepareRevision(pt *PostType, parent *Post, r *Post, viewCtx s
 		add("meta", rest.Object{{Key: "footnotes", Value: r.Footnotes}})
 	}
 	if autosave && edit {
-		link := s.link(pt, parent)
+		link := s.permalinks.Post(pt, parent)
 		add("preview_link", link+previewSuffix(link))
 	}
 	// the parent link is the item's own parent field: an author's draft
 	// autosaved in place is the post itself, usually without a parent
 	if r.Parent != 0 {
-		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.postURL(pt, r.Parent))}}})
+		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.permalinks.PostREST(pt, r.Parent))}}})
 	}
 	return out
 }
@@ -156,19 +121,19 @@ func previewSuffix(link string) string {
 var errInvalidParent = rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 
 // loadParent is the revisions controller's get_parent plus its read check.
-func (s *Service) loadParent(c *rest.Request, q querier, pt *PostType, param, noun string) (*Post, error) {
+func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostType, param, noun string) (*store.Post, error) {
 	id := c.Int(param)
 	if id <= 0 {
 		return nil, errInvalidParent
 	}
-	p, err := getPostAs(c.Context(), q, id, false, pt)
+	p, err := store.GetPostAs(c.Context(), q, id, false, pt)
 	if err != nil {
 		return nil, err
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidParent
 	}
-	if !canEdit(caller(c), pt, p) {
+	if !store.CanEdit(caller(c), pt, p) {
 		return nil, rest.Denied(c, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")
 	}
 	return p, nil
@@ -191,13 +156,13 @@ func revisionsArgs() rest.Props {
 }
 
 // listRevisions is GET /{base}/{parent}/revisions.
-func (s *Service) listRevisions(pt *PostType) rest.HandlerFunc {
+func (s *Service) listRevisions(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
 			return nil, err
 		}
-		q := &ListQuery{Type: &PostType{Name: "revision"}, Statuses: []string{"inherit"}, Page: int(c.Int("page")),
+		q := &store.ListQuery{Type: &store.PostType{Name: "revision"}, Statuses: []string{"inherit"}, Page: int(c.Int("page")),
 			Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"), Exclude: c.Ints("exclude"),
 			Order: c.String("order"), OrderBy: c.String("orderby"), Parent: []int64{parent.ID}}
 		if q.Page < 1 {
@@ -222,7 +187,7 @@ func (s *Service) listRevisions(pt *PostType) rest.HandlerFunc {
 		if q.OrderBy == "include" && len(q.Include) == 0 {
 			return nil, rest.NewError("rest_orderby_include_missing_include", "You need to define an include parameter to order by include.", http.StatusBadRequest)
 		}
-		revs, total, err := listPosts(c.Context(), s.db(c.Context()), q)
+		revs, total, err := store.ListPosts(c.Context(), s.db(c.Context()), q)
 		if err != nil {
 			return nil, err
 		}
@@ -253,13 +218,13 @@ func (s *Service) listRevisions(pt *PostType) rest.HandlerFunc {
 }
 
 // loadRevision is get_revision.
-func loadRevision(c *rest.Request, q querier) (*Post, error) {
+func loadRevision(c *rest.Request, q store.Querier) (*store.Post, error) {
 	invalid := rest.NewError("rest_post_invalid_id", "Invalid revision ID.", http.StatusNotFound)
 	id := c.Int("id")
 	if id <= 0 {
 		return nil, invalid
 	}
-	r, err := getPost(c.Context(), q, id)
+	r, err := store.GetPost(c.Context(), q, id)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +235,7 @@ func loadRevision(c *rest.Request, q querier) (*Post, error) {
 }
 
 // getRevision is GET /{base}/{parent}/revisions/{id}.
-func (s *Service) getRevision(pt *PostType) rest.HandlerFunc {
+func (s *Service) getRevision(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "parent", "revisions")
 		if err != nil {
@@ -288,7 +253,7 @@ func (s *Service) getRevision(pt *PostType) rest.HandlerFunc {
 }
 
 // deleteRevision is DELETE /{base}/{parent}/revisions/{id}: force only.
-func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
+func (s *Service) deleteRevision(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
@@ -296,7 +261,7 @@ func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if !canDelete(caller(c), pt, parent) {
+			if !store.CanDelete(caller(c), pt, parent) {
 				return rest.Denied(c, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
 			}
 			r, err := loadRevision(c, tx)
@@ -308,7 +273,7 @@ func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
 			}
 			// delete_item renders the revision in edit context
 			previous := s.prepareRevision(pt, parent, r, "edit", false)
-			if err := deleteRevision(c.Context(), tx, r.ID); err != nil {
+			if err := store.DeleteRevision(c.Context(), tx, r.ID); err != nil {
 				return err
 			}
 			body = map[string]any{"deleted": true, "previous": previous}
@@ -322,13 +287,13 @@ func (s *Service) deleteRevision(pt *PostType) rest.HandlerFunc {
 }
 
 // listAutosaves is GET /{base}/{id}/autosaves: every autosave, no paging.
-func (s *Service) listAutosaves(pt *PostType) rest.HandlerFunc {
+func (s *Service) listAutosaves(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		parent, err := s.cachedParent(c, pt, "id", "autosaves")
 		if err != nil {
 			return nil, err
 		}
-		autosaves, err := listAutosaveRows(c.Context(), s.db(c.Context()), parent.ID)
+		autosaves, err := store.ListAutosaveRows(c.Context(), s.db(c.Context()), parent.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -342,7 +307,7 @@ func (s *Service) listAutosaves(pt *PostType) rest.HandlerFunc {
 
 // getAutosave is GET /{base}/{parent}/autosaves/{id}: the latest autosave
 // of the parent, whatever {id} says (as WordPress does).
-func (s *Service) getAutosave(pt *PostType) rest.HandlerFunc {
+func (s *Service) getAutosave(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		// the single autosave route uses the revisions controller's
 		// permission check, and so its message
@@ -350,7 +315,7 @@ func (s *Service) getAutosave(pt *PostType) rest.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		r, err := latestRevision(c.Context(), s.db(c.Context()), parent.ID, true, 0)
+		r, err := store.LatestRevision(c.Context(), s.db(c.Context()), parent.ID, true, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +327,7 @@ func (s *Service) getAutosave(pt *PostType) rest.HandlerFunc {
 }
 
 // createAutosave is POST /{base}/{id}/autosaves (§5.4).
-func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
+func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
@@ -370,7 +335,7 @@ func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if !canEdit(caller(c), pt, old) {
+			if !store.CanEdit(caller(c), pt, old) {
 				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			now := s.now()
@@ -386,40 +351,19 @@ func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
 				// update_item's business and stay as they were
 				p.Sticky, p.Format, p.FeaturedMedia, p.Template = old.Sticky, old.Format, old.FeaturedMedia, old.Template
 				p.Footnotes, p.SyncStatus = old.Footnotes, old.SyncStatus
-				if err := updatePost(c.Context(), tx, &p); err != nil {
+				if err := store.UpdatePost(c.Context(), tx, &p); err != nil {
 					return err
 				}
-				out, err := getPost(c.Context(), tx, p.ID)
+				out, err := store.GetPost(c.Context(), tx, p.ID)
 				if err != nil {
 					return err
 				}
 				body = s.prepareRevision(pt, out, out, "edit", true)
 				return nil
 			}
-			// one autosave per user: reuse it; unchanged content returns it as is
-			existing, err := latestRevision(c.Context(), tx, old.ID, true, caller(c).UserID)
+			saved, err := saveAutosave(c, tx, old, &p, now)
 			if err != nil {
 				return err
-			}
-			different := revisionDiffers(&p, old)
-			var saved *Post
-			switch {
-			case existing != nil && !different:
-				saved = existing
-			case existing != nil:
-				rev := newRevision(&p, caller(c).UserID, true)
-				rev.ID, rev.DateGMT, rev.ModifiedGMT = existing.ID, now, now
-				if err := updateAutosave(c.Context(), tx, rev); err != nil {
-					return err
-				}
-				saved = rev
-			default:
-				rev := newRevision(&p, caller(c).UserID, true)
-				rev.DateGMT, rev.ModifiedGMT = now, now
-				if err := insertPost(c.Context(), tx, rev); err != nil {
-					return err
-				}
-				saved = rev
 			}
 			body = s.prepareRevision(pt, old, saved, "edit", true)
 			return nil
@@ -429,4 +373,30 @@ func (s *Service) createAutosave(pt *PostType) rest.HandlerFunc {
 		}
 		return rest.OK(body), nil
 	}
+}
+
+// saveAutosave stores draft, an edit of old, as the caller's autosave of
+// old: one autosave per user, reused; when the draft's revisioned fields do
+// not differ from old, the existing autosave is returned as it is.
+func saveAutosave(c *rest.Request, tx pgx.Tx, old, draft *store.Post, now time.Time) (*store.Post, error) {
+	me := caller(c).UserID
+	existing, err := store.LatestRevision(c.Context(), tx, old.ID, true, me)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && !revisionDiffers(draft, old) {
+		return existing, nil
+	}
+	rev := newRevision(draft, me, true)
+	rev.DateGMT, rev.ModifiedGMT = now, now
+	if existing != nil {
+		rev.ID = existing.ID
+		err = store.UpdateAutosave(c.Context(), tx, rev)
+	} else {
+		err = store.InsertPost(c.Context(), tx, rev)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rev, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -28,7 +29,7 @@ func (s *Service) NewServer(logger *slog.Logger) (*rest.Server, error) {
 // Routes declares every route of the service, once.
 func (s *Service) Routes() []rest.Route {
 	var routes []rest.Route
-	for _, pt := range PostTypes {
+	for _, pt := range store.PostTypes {
 		base := "/" + pt.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
@@ -44,19 +45,19 @@ func (s *Service) Routes() []rest.Route {
 				{Methods: rest.Readable, Args: revisionsArgs(), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.listRevisions(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<parent>[\d]+)/revisions/(?P<id>[\d]+)`, Schema: revisionSchema(pt, false), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getRevision(pt)},
-				{Methods: rest.Deletable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, {Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false}}}, Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
+				{Methods: rest.Readable, Args: parentIDArgs(contextArg()), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getRevision(pt)},
+				{Methods: rest.Deletable, Args: parentIDArgs(rest.Prop{Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false}}), Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)/autosaves`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
 				{Methods: rest.Readable, Args: rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
 				{Methods: rest.Creatable, Args: append(rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}}, writeArgs(pt)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
+				{Methods: rest.Readable, Args: parentIDArgs(contextArg()), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
 			}},
 		)
 	}
-	for _, tax := range Taxonomies {
+	for _, tax := range store.Taxonomies {
 		base := "/" + tax.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: termSchema(tax), Endpoints: []rest.Endpoint{
@@ -82,4 +83,9 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
 	return append(routes, s.globalStylesRoutes()...)
+}
+
+// parentIDArgs are a revision route's parent and id arguments, then more.
+func parentIDArgs(more ...rest.Prop) rest.Props {
+	return append(rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}}, more...)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -90,7 +91,7 @@ func TestKitBehaviour(t *testing.T) {
 // The gateway rebuilds validation-only routes from the route index to check
 // batch sub-requests; the index must round-trip and validate like the service.
 func TestIndexRoundTripForBatchValidation(t *testing.T) {
-	svc := New(nil, contract.DefaultSite("http://example.test"), FixedUsers{})
+	svc := New(nil, contract.DefaultSite("http://example.test"), store.FixedUsers{})
 	srv, err := svc.NewServer(nil)
 	if err != nil {
 		t.Fatal(err)

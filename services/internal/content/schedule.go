@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -21,18 +22,8 @@ import (
 func (s *Service) PublishDue(ctx context.Context) (int64, error) {
 	var n int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `WITH pub AS (
-		UPDATE posts SET status = 'publish' WHERE status = 'future' AND date_gmt <= $1
-		RETURNING id, modified_gmt, title, content, excerpt, footnotes),
-	rev AS (
-		INSERT INTO posts (type, status, author, date_gmt, date_floating, modified_gmt, slug, title, content, excerpt,
-			password, parent, menu_order, comment_status, ping_status, format, sticky, template, featured_media,
-			footnotes, sync_status, autosave, trash_status)
-		SELECT 'revision', 'inherit', 0, pub.modified_gmt, false, pub.modified_gmt, pub.id || '-revision-v1', pub.title,
-			pub.content, pub.excerpt, '', pub.id, 0, 'closed', 'closed', 'standard', false, '', 0, pub.footnotes, '', false, ''
-		FROM pub WHERE NOT EXISTS (
-			SELECT 1 FROM posts r WHERE r.parent = pub.id AND r.type = 'revision' AND NOT r.autosave))
-	SELECT count(*) FROM pub`, s.now()).Scan(&n); err != nil || n == 0 {
+		var err error
+		if n, err = store.PublishDue(ctx, tx, s.now()); err != nil || n == 0 {
 			return err
 		}
 		// Published posts change public answers: the edge caches must hear.

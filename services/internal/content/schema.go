@@ -1,6 +1,7 @@
 package content
 
 import (
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -35,7 +36,7 @@ func intArray() *rest.Schema {
 
 // termQuery is prepare_taxonomy_limit_schema: a list of ids or an object
 // {terms, include_children, operator}.
-func termQuery(tax *Taxonomy, include bool) *rest.Schema {
+func termQuery(tax *store.Taxonomy, include bool) *rest.Schema {
 	props := rest.Props{{Name: "terms", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "integer"}, Default: []any{}}}}
 	if tax.Hierarchical {
 		props = append(props, rest.Prop{Name: "include_children", Schema: &rest.Schema{Type: "boolean", Default: false}})
@@ -50,7 +51,7 @@ func termQuery(tax *Taxonomy, include bool) *rest.Schema {
 }
 
 // collectionArgs is get_collection_params for a post type (§4.7).
-func collectionArgs(pt *PostType) rest.Props {
+func collectionArgs(pt *store.PostType) rest.Props {
 	orderby := []string{"author", "date", "id", "include", "modified", "parent", "relevance", "slug", "include_slugs", "title"}
 	if pt.PageAttributes {
 		orderby = append(orderby, "menu_order")
@@ -85,7 +86,7 @@ func collectionArgs(pt *PostType) rest.Props {
 	args = append(args,
 		rest.Prop{Name: "search_columns", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string", Enum: strEnum("post_title", "post_content", "post_excerpt")}, Default: []any{}}},
 		rest.Prop{Name: "slug", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
-		rest.Prop{Name: "status", Schema: guarded(&rest.Schema{Type: "array", Items: &rest.Schema{Type: "string", Enum: strEnum(filterStatuses...)}, Default: "publish"}, statusGuard(pt))})
+		rest.Prop{Name: "status", Schema: guarded(&rest.Schema{Type: "array", Items: &rest.Schema{Type: "string", Enum: strEnum(store.FilterStatuses...)}, Default: "publish"}, statusGuard(pt))})
 	if len(pt.Taxonomies) > 0 {
 		args = append(args, rest.Prop{Name: "tax_relation", Schema: &rest.Schema{Type: "string", Enum: strEnum("AND", "OR")}})
 		for _, tax := range pt.Taxonomies {
@@ -96,7 +97,7 @@ func collectionArgs(pt *PostType) rest.Props {
 		args = append(args, rest.Prop{Name: "sticky", Schema: &rest.Schema{Type: "boolean"}}, rest.Prop{Name: "ignore_sticky", Schema: &rest.Schema{Type: "boolean", Default: true}})
 	}
 	if pt.Formats {
-		args = append(args, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "array", UniqueItems: true, Items: &rest.Schema{Type: "string", Enum: strEnum(formats...)}}})
+		args = append(args, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "array", UniqueItems: true, Items: &rest.Schema{Type: "string", Enum: strEnum(store.Formats...)}}})
 	}
 	return args
 }
@@ -147,10 +148,10 @@ func guarded(s *rest.Schema, guard func(who identity.Identity, v any) *rest.Erro
 // writeArgs are the schema-derived args of create and update (§3.5). None
 // has a default, so the two share one list; a default added here would have
 // to apply on create only.
-func writeArgs(pt *PostType) rest.Props {
+func writeArgs(pt *store.PostType) rest.Props {
 	dateS := func() *rest.Schema { return &rest.Schema{Types: []string{"string", "null"}, Format: "date-time"} }
 	args := rest.Props{{Name: "date", Schema: dateS()}, {Name: "date_gmt", Schema: dateS()}, {Name: "slug", Schema: &rest.Schema{Type: "string"}}}
-	args = append(args, rest.Prop{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(writeStatuses...)}})
+	args = append(args, rest.Prop{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...)}})
 	args = append(args, rest.Prop{Name: "password", Schema: &rest.Schema{Type: "string"}})
 	if pt.Hierarchical {
 		args = append(args, rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}})
@@ -173,7 +174,7 @@ func writeArgs(pt *PostType) rest.Props {
 		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer"}})
 	}
 	if pt.Formats {
-		args = append(args, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "string", Enum: strEnum(formats...)}})
+		args = append(args, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.Formats...)}})
 	}
 	if props := metaFields(pt); props != nil {
 		args = append(args, rest.Prop{Name: "meta", Schema: metaArg(props)})
@@ -188,7 +189,7 @@ func writeArgs(pt *PostType) rest.Props {
 	return args
 }
 
-func itemArgs(pt *PostType) rest.Props {
+func itemArgs(pt *store.PostType) rest.Props {
 	args := rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}
 	if pt.Excerpt {
 		args = append(args, rest.Prop{Name: "excerpt_length", Schema: &rest.Schema{Type: "integer"}})
@@ -204,7 +205,7 @@ func deleteArgs() rest.Props {
 // metaFields are the registered, REST-visible meta keys of pt, in
 // registration order (the pattern sync status with the post types, the
 // footnotes with the blocks).
-func metaFields(pt *PostType) rest.Props {
+func metaFields(pt *store.PostType) rest.Props {
 	var props rest.Props
 	if pt.SyncStatus {
 		props = append(props, rest.Prop{Name: "cms_pattern_sync_status", Schema: &rest.Schema{Type: "string", Enum: strEnum("partial", "unsynced")}})

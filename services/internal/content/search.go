@@ -1,13 +1,12 @@
 package content
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -19,8 +18,8 @@ import (
 // searchPostTypes and searchTaxonomies are what the post and term search
 // handlers cover: public types and taxonomies.
 var (
-	searchPostTypes  = []*PostType{TypePost, TypePage}
-	searchTaxonomies = []*Taxonomy{Category, Tag}
+	searchPostTypes  = []*store.PostType{store.TypePost, store.TypePage}
+	searchTaxonomies = []*store.Taxonomy{store.Category, store.Tag}
 )
 
 func searchRoutes(s *Service) []rest.Route {
@@ -123,41 +122,21 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 		return nil, 0, nil
 	}
 	ctx := c.Context()
-	q := &ListQuery{Search: strings.TrimSpace(c.String("search")), ExcludeProtected: !caller(c).LoggedIn()}
-	b := &sqlBuilder{}
-	b.add("p.type = ANY(" + b.arg(types) + ")")
-	b.add("p.status = 'publish'")
-	if q.Search != "" {
-		b.searchClause(q)
-	}
-	if inc := c.Ints("include"); len(inc) > 0 {
-		b.add("p.id = ANY(" + b.arg(inc) + ")")
-	}
-	if exc := c.Ints("exclude"); len(exc) > 0 {
-		b.add("p.id <> ALL(" + b.arg(exc) + ")")
-	}
-	nFilter := len(b.args)
-	order := "p.date_gmt DESC, p.id DESC"
-	if q.Search != "" {
-		order = b.relevance(q) + ", " + order
-	}
-	sql := "SELECT p.id, count(*) OVER () FROM " + b.from() + " WHERE " + strings.Join(b.where, " AND ") + " ORDER BY " + order +
-		" LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(rest.Offset(page, perPage))
-	count := "SELECT count(*) FROM " + b.from() + " WHERE " + strings.Join(b.where, " AND ")
-	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
+	ids, total, err := store.SearchPostIDs(ctx, s.db(ctx), store.SearchQuery{Types: types, Search: strings.TrimSpace(c.String("search")),
+		ExcludeProtected: !caller(c).LoggedIn(), Include: c.Ints("include"), Exclude: c.Ints("exclude"), Page: page, PerPage: perPage})
 	if err != nil || len(ids) == 0 {
 		return nil, total, err
 	}
-	objs, err := loadMenuObjects(ctx, s.db(ctx), postRefs(ids))
+	objs, err := store.LoadMenuObjects(ctx, s.db(ctx), postRefs(ids))
 	if err != nil {
 		return nil, 0, err
 	}
 	hits := make([]searchHit, 0, len(ids))
 	for _, id := range ids {
-		p := objs.posts[id]
-		pt := typeByName(p.Type)
-		hits = append(hits, searchHit{id: p.ID, title: p.Title, url: s.link(pt, p), kind: "post", sub: p.Type,
-			obj: s.postURL(pt, p.ID), about: s.restRoot + "/cms/v2/types/" + p.Type})
+		p := objs.Posts[id]
+		pt := store.TypeByName(p.Type)
+		hits = append(hits, searchHit{id: p.ID, title: p.Title, url: s.permalinks.Post(pt, p), kind: "post", sub: p.Type,
+			obj: s.permalinks.PostREST(pt, p.ID), about: s.restRoot + "/cms/v2/types/" + p.Type})
 	}
 	return hits, total, nil
 }
@@ -168,82 +147,37 @@ func (s *Service) searchTerms(c *rest.Request, taxes []string, page, perPage int
 		return nil, 0, nil
 	}
 	ctx := c.Context()
-	b := &sqlBuilder{}
-	b.add("t.taxonomy = ANY(" + b.arg(taxes) + ")")
-	if term := strings.TrimSpace(c.String("search")); term != "" {
-		a := b.arg("%" + likeEscape(term) + "%")
-		b.add("(t.name ILIKE " + a + " OR t.slug ILIKE " + a + ")")
-	}
-	if inc := c.Ints("include"); len(inc) > 0 {
-		b.add("t.id = ANY(" + b.arg(inc) + ")")
-	}
-	if exc := c.Ints("exclude"); len(exc) > 0 {
-		b.add("t.id <> ALL(" + b.arg(exc) + ")")
-	}
-	nFilter := len(b.args)
-	count := "SELECT count(*) FROM terms t WHERE " + strings.Join(b.where, " AND ")
-	sql := "SELECT t.id, count(*) OVER () FROM terms t WHERE " + strings.Join(b.where, " AND ") +
-		" ORDER BY lower(t.name), t.id LIMIT " + b.arg(perPage) + " OFFSET " + b.arg(rest.Offset(page, perPage))
-	ids, total, err := idsAndTotal(ctx, s.db(ctx), sql, b.args, count, b.args[:nFilter], page)
+	ids, total, err := store.SearchTermIDs(ctx, s.db(ctx), store.SearchQuery{Taxonomies: taxes, Search: strings.TrimSpace(c.String("search")),
+		Include: c.Ints("include"), Exclude: c.Ints("exclude"), Page: page, PerPage: perPage})
 	if err != nil || len(ids) == 0 {
 		return nil, total, err
 	}
-	refs := make([]*menuItem, len(ids))
+	refs := make([]*store.MenuItem, len(ids))
 	for i, id := range ids {
-		refs[i] = &menuItem{ItemType: "taxonomy", ObjectID: id}
+		refs[i] = &store.MenuItem{ItemType: "taxonomy", ObjectID: id}
 	}
-	objs, err := loadMenuObjects(ctx, s.db(ctx), refs)
+	objs, err := store.LoadMenuObjects(ctx, s.db(ctx), refs)
 	if err != nil {
 		return nil, 0, err
 	}
 	hits := make([]searchHit, 0, len(ids))
 	for _, id := range ids {
-		t := objs.terms[id]
-		tax := Category
-		if t.Taxonomy == Tag.Name {
-			tax = Tag
+		t := objs.Terms[id]
+		tax := store.Category
+		if t.Taxonomy == store.Tag.Name {
+			tax = store.Tag
 		}
-		hits = append(hits, searchHit{id: t.ID, title: t.Name, url: s.termLink(tax, t), kind: "term", sub: t.Taxonomy,
+		hits = append(hits, searchHit{id: t.ID, title: t.Name, url: s.permalinks.Term(tax, t), kind: "term", sub: t.Taxonomy,
 			obj: s.restRoot + "/cms/v2/" + tax.Base + "/" + strconv.FormatInt(t.ID, 10), about: s.restRoot + "/cms/v2/taxonomies/" + t.Taxonomy})
 	}
 	return hits, total, nil
 }
 
 // postRefs wraps post ids as post_type references for loadMenuObjects.
-func postRefs(ids []int64) []*menuItem {
-	refs := make([]*menuItem, len(ids))
+func postRefs(ids []int64) []*store.MenuItem {
+	refs := make([]*store.MenuItem, len(ids))
 	for i, id := range ids {
-		refs[i] = &menuItem{ItemType: "post_type", ObjectID: id}
+		refs[i] = &store.MenuItem{ItemType: "post_type", ObjectID: id}
 	}
 	return refs
-}
-
-// idsAndTotal runs a page query of (id, total) rows; an empty page after
-// the first counts the matches with the count statement (to tell a page
-// past the end from an empty result).
-func idsAndTotal(ctx context.Context, q querier, sql string, args []any, count string, countArgs []any, page int) ([]int64, int, error) {
-	rows, err := q.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	total := 0
-	for rows.Next() {
-		var id, n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, 0, fmt.Errorf("search: %w", err)
-		}
-		ids, total = append(ids, id), int(n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("search: %w", err)
-	}
-	rows.Close()
-	if len(ids) == 0 && page > 1 {
-		if err := q.QueryRow(ctx, count, countArgs...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("search count: %w", err)
-		}
-	}
-	return ids, total, nil
 }

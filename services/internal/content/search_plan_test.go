@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // TestSearchKeepsOnePlan: a search's statement gets one generic plan per
@@ -34,16 +36,16 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Release()
-	sql, _ := listSQL(&ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "x", ExcludeProtected: true})
+	sql, _ := store.ListSQL(&store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "x", ExcludeProtected: true})
 	if _, err := conn.Conn().Prepare(ctx, "search_plan", sql); err != nil {
 		t.Fatal(err)
 	}
 	for round := 0; round < 3; round++ {
 		for word, w := range want {
-			_, args := listSQL(&ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: word, ExcludeProtected: true})
+			_, args := store.ListSQL(&store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: word, ExcludeProtected: true})
 			got := preparedIDs(t, conn.Conn(), "search_plan", args, func(rows pgx.Rows) (int64, error) {
 				var t, rn *int64
-				post, err := scanPost(rows, &t, &rn)
+				post, err := store.ScanPost(rows, &t, &rn)
 				if err != nil {
 					return 0, err
 				}
@@ -60,7 +62,7 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 	}
 	// the planner never sees the words: a plan that names them was made
 	// for them (and estimated against the columns' statistics)
-	_, args := listSQL(&ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "quince", ExcludeProtected: true})
+	_, args := store.ListSQL(&store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "quince", ExcludeProtected: true})
 	rows, err := conn.Query(ctx, "EXPLAIN "+sql, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -90,18 +92,18 @@ func TestSearchKeepsOnePlan(t *testing.T) {
 	}
 	// the same for the version read anonymous searches make once their
 	// posts are cached (post_versions.go)
-	q := &ListQuery{Type: TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "x", ExcludeProtected: true}
-	vsql, _ := listSQLOf(q, versionColumns, versionLaterals(TypePost))
+	q := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Search: "x", ExcludeProtected: true}
+	vsql, _ := store.ListSQLOf(q, store.VersionColumns, store.VersionLaterals(store.TypePost))
 	if _, err := conn.Conn().Prepare(ctx, "search_versions", vsql); err != nil {
 		t.Fatal(err)
 	}
 	for round := 0; round < 3; round++ {
 		for word, w := range want {
 			q.Search = word
-			_, args := listSQLOf(q, versionColumns, versionLaterals(TypePost))
+			_, args := store.ListSQLOf(q, store.VersionColumns, store.VersionLaterals(store.TypePost))
 			got := preparedIDs(t, conn.Conn(), "search_versions", args, func(rows pgx.Rows) (int64, error) {
 				var t, rn *int64
-				v, err := scanVersion(rows, &t, &rn)
+				v, err := store.ScanVersion(rows, &t, &rn)
 				if err != nil {
 					return 0, err
 				}

@@ -1,34 +1,52 @@
 // Package content is the content service: posts, pages, reusable blocks and
-// navigation with their revisions and autosaves, and the term collections
-// (categories, tags, menus, pattern categories), served as WordPress's REST
-// API under cms/v2.
+// navigation with their revisions and autosaves, comments, templates and
+// global styles, and the term collections (categories, tags, menus, pattern
+// categories), served as WordPress's REST API under cms/v2, and the public
+// website. This package is the REST handlers and the service's wiring.
 //
-// Layers, one file per concern:
+// Packages, from the bottom up (hack/layers.sh prints their imports):
 //
-//   - types.go, caps.go: post types, taxonomies and WordPress's meta
-//     capabilities (edit_post, delete_post, read_post) over the caller's role;
-//   - store.go, query.go (and the SQL in terms.go): pgx, no ORM; every read
-//     is one statement — a collection returns the page and the total
-//     (count(*) OVER ()), a post comes with its terms and revision summary;
-//   - render.go, slug.go, dates.go: pure functions for rendered fields, slugs
-//     and dates in the site's time zone;
-//   - posts.go, revisions.go, terms.go: handlers on the route kit's
-//     validated *rest.Request, each write in one transaction;
-//   - permissions.go: the permission checks, apart from the handlers, so the
-//     route kit also derives the Allow header from them (targetHints of
-//     self links are computed from the loaded post, response.go);
-//   - schema.go, item_schema.go: argument and item schemas as data;
+//   - content/migrations: the schema's SQL migrations;
+//   - content/theme: the block theme's files and its pure rules (template
+//     ids, the hierarchy, theme.Resolve: a stored template beats the file);
+//   - content/blocks: block markup parsed and rendered to HTML;
+//   - content/store: the domain under both front ends — post types,
+//     taxonomies, capability rules (edit_post, delete_post, read_post),
+//     permalinks (store.Links), slugs, dates, rendered text, and every SQL
+//     statement of content (pgx, no ORM; a page and its total in one
+//     round trip through platform/postgres.QueryPage); the seams to other
+//     services (store.Users, store.Media) and the commit hook
+//     (store.Commits) the website's snapshot subscribes to. No HTTP;
+//   - content/website: the public site, feeds, sitemaps and their snapshot,
+//     with its own Handler; reads through store and theme only;
+//   - content (this package): the REST front end. It never reaches into the
+//     website, nor the website into it: both sit on the store.
+//
+// In this package, one file per concern:
+//
 //   - routes.go: every route declared once, as rest.Route data; the route
 //     kit (platform/rest) validates, filters and encodes;
-//   - batch.go: the gateway's all-or-nothing batch in one transaction;
+//   - schema.go, item_schema.go: argument and item schemas as data;
+//   - permissions.go: the permission checks, apart from the handlers, so the
+//     route kit also derives the Allow header from them;
+//   - posts.go, post_write.go, post_create.go, revisions.go, terms.go,
+//     comments.go, menu_items.go, templates.go, global_styles.go, themes.go,
+//     settings.go, search.go, discovery.go: the handlers on the route kit's
+//     validated *rest.Request, each write in one transaction (inTx);
+//   - response.go, post_cache.go, post_versions.go: posts as responses, and
+//     anonymous readers' encoded posts, checked by version;
+//   - batch.go, batch_slugs.go: the gateway's all-or-nothing batch;
 //   - schedule.go: publishing scheduled posts when due;
-//   - users.go: author ids are checked against the gateway (a seam, with a
-//     fixed-set implementation for tests and runs without a gateway);
-//   - seed.go: the demo site of `content seed-demo`.
+//   - users.go, media.go: the gateway's user and media lookups (store.Users,
+//     store.Media over HTTP);
+//   - service.go, register.go, command.go: the wiring, the service's start
+//     and `content seed-demo`.
 package content
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +54,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/website"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -48,27 +68,28 @@ type Service struct {
 	// file's (settings.go keeps it current)
 	tz          atomic.Pointer[time.Location]
 	restRoot    string
-	users       Users
-	media       Media // media.go
+	permalinks  store.Links
+	users       store.Users
+	media       store.Media // media.go
 	now         func() time.Time
 	statics     sync.Map // *PostType → *typeStatic (response.go)
 	termSchemas sync.Map // *Taxonomy → *rest.Schema (terms.go)
-	// siteUsers caches authors for the website (int64 → cachedUser, site_page.go)
-	siteUsers sync.Map
-	siteCSS   atomic.Value // cssCache (site_page.go)
-	// siteGen is the website's change generation and snapshot (site_cache.go)
-	siteGen siteGen
-	// snapshotBytes overrides maxSnapshotBytes (tests; 0: the default).
-	snapshotBytes int64
+	// commits announces the end of every write transaction (inTx,
+	// insertNewPost) to its subscribers: the website's snapshot
+	commits store.Commits
+	// web is the public website, the other front end over the same store
+	web *website.Handler
 	// encoded keeps anonymous readers' post JSON (post_cache.go)
 	encoded encodedPosts
 }
 
 // New returns a Service over pool for site; users validates author ids.
-func New(pool *pgxpool.Pool, site contract.Site, users Users) *Service {
-	s := &Service{pool: pool, site: site, restRoot: site.URL + "/cms-json",
+func New(pool *pgxpool.Pool, site contract.Site, users store.Users) *Service {
+	links := store.NewLinks(site.URL)
+	s := &Service{pool: pool, site: site, restRoot: links.RESTRoot, permalinks: links,
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	s.tz.Store(site.Location())
+	s.web = website.New(website.Config{Pool: pool, Site: &s.site, Users: users, Zone: s.location, Commits: &s.commits})
 	return s
 }
 
@@ -82,7 +103,7 @@ func withTx(ctx context.Context, tx pgx.Tx) context.Context {
 }
 
 // db is where a request's statements go: the batch transaction, or the pool.
-func (s *Service) db(ctx context.Context) querier {
+func (s *Service) db(ctx context.Context) store.Querier {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx
 	}
@@ -102,10 +123,19 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
 	}
 	// the website's snapshot follows this replica's own writes at once,
-	// not only when the notification comes back (site_cache.go)
-	defer s.siteGen.bump()
+	// not only when the notification comes back (store.Commits)
+	defer s.commits.Committed()
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}
 	return postgres.BeginFunc(ctx, s.pool, write)
+}
+
+// SiteHandler serves the public website (content/website).
+func (s *Service) SiteHandler(logger *slog.Logger) http.Handler { return s.web.SiteHandler(logger) }
+
+// ListenChanges keeps the website's snapshot current with every service's
+// writes until ctx ends (website.Handler.ListenChanges).
+func (s *Service) ListenChanges(ctx context.Context, logger *slog.Logger) {
+	s.web.ListenChanges(ctx, logger)
 }

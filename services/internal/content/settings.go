@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -47,7 +48,7 @@ var siteSettings = []setting{
 	{"start_of_week", &rest.Schema{Type: "integer", Description: "A day number of the week that the week should start on."}, constant(int64(1))},
 	{"language", &rest.Schema{Type: "string", Description: "WordPress locale code."}, constant("en_US")},
 	{"use_smilies", &rest.Schema{Type: "boolean", Description: "Convert emoticons like :-) and :-P to graphics on display."}, constant(true)},
-	{"default_category", &rest.Schema{Type: "integer", Description: "Default post category."}, constant(int64(defaultCategoryID))},
+	{"default_category", &rest.Schema{Type: "integer", Description: "Default post category."}, constant(int64(store.DefaultCategoryID))},
 	{"default_post_format", &rest.Schema{Type: "string", Description: "Default post format."}, constant("0")},
 	{"posts_per_page", &rest.Schema{Type: "integer", Description: "Blog pages show at most."}, constant(int64(10))},
 	{"show_on_front", &rest.Schema{Type: "string", Enum: strEnum("posts", "page"), Description: "What to show on the front page"}, func(s contract.Site) any { return s.ShowOnFront }},
@@ -106,22 +107,16 @@ func settingsPermission(c *rest.Request) error {
 }
 
 // loadSettings is every setting's current value: stored, else the default.
-func (s *Service) loadSettings(ctx context.Context, q querier) (map[string]any, error) {
+func (s *Service) loadSettings(ctx context.Context, q store.Querier) (map[string]any, error) {
 	out := make(map[string]any, len(siteSettings))
 	for _, st := range siteSettings {
 		out[st.name] = st.def(s.site)
 	}
-	rows, err := q.Query(ctx, `SELECT name, value FROM settings`)
+	stored, err := store.ReadSettings(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("select settings: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		var raw []byte
-		if err := rows.Scan(&name, &raw); err != nil {
-			return nil, fmt.Errorf("select settings: %w", err)
-		}
+	for name, raw := range stored {
 		if _, known := out[name]; !known {
 			continue
 		}
@@ -136,9 +131,6 @@ func (s *Service) loadSettings(ctx context.Context, q querier) (map[string]any, 
 			v = i
 		}
 		out[name] = v
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("select settings: %w", err)
 	}
 	return out, nil
 }
@@ -174,8 +166,8 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 				return invalidParam("url", "rest_invalid_param", "The site URL is set by the operator (the Site resource) and cannot be changed here.", nil)
 			}
 			if reset {
-				if _, err := tx.Exec(c.Context(), `DELETE FROM settings WHERE name = $1`, st.name); err != nil {
-					return fmt.Errorf("reset setting %s: %w", st.name, err)
+				if err := store.ResetSetting(c.Context(), tx, st.name); err != nil {
+					return err
 				}
 				continue
 			}
@@ -189,9 +181,8 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 			if err != nil {
 				return fmt.Errorf("encode setting %s: %w", st.name, err)
 			}
-			if _, err := tx.Exec(c.Context(), `INSERT INTO settings (name, value) VALUES ($1, $2)
-				ON CONFLICT (name) DO UPDATE SET value = $2`, st.name, raw); err != nil {
-				return fmt.Errorf("save setting %s: %w", st.name, err)
+			if err := store.SaveSetting(c.Context(), tx, st.name, raw); err != nil {
+				return err
 			}
 		}
 		var err error
@@ -258,15 +249,4 @@ func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, l
 		case <-time.After(interval):
 		}
 	}
-}
-
-// defaultCategory is the default_category setting (WordPress's 1 when unset).
-func defaultCategory(ctx context.Context, q querier) (int64, error) {
-	var id int64
-	err := q.QueryRow(ctx, `SELECT COALESCE((SELECT (value #>> '{}')::bigint FROM settings WHERE name = 'default_category'), $1)`,
-		int64(defaultCategoryID)).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("read default_category: %w", err)
-	}
-	return id, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
@@ -32,7 +33,7 @@ func (e *testEnv) listen(t testing.TB) (stop func()) {
 	}
 	t.Cleanup(stop)
 	deadline := time.Now().Add(10 * time.Second)
-	for !e.svc.siteGen.online.Load() {
+	for !e.svc.web.Online() {
 		if time.Now().After(deadline) {
 			t.Fatal("the change listener did not come online")
 		}
@@ -67,7 +68,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 	wantPage(t, e.page(anon, link), 200, "single", "First title")
 
 	t.Run("own writes show at once", func(t *testing.T) {
-		e.do(editor, "POST", "/cms/v2/posts/"+itoa(id), map[string]any{"title": "Second title", "content": "Second words"})
+		e.do(editor, "POST", "/cms/v2/posts/"+store.Itoa(id), map[string]any{"title": "Second title", "content": "Second words"})
 		wantPage(t, e.page(anon, "/"), 200, "home", "Second title", "Second words")
 		// a customised part (read into the snapshot) shows on the next page
 		r := e.do(admin, "POST", "/cms/v2/template-parts/siteplane//footer", map[string]any{
@@ -79,7 +80,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 	})
 
 	t.Run("another service's write shows when its notification comes", func(t *testing.T) {
-		gen := e.svc.siteGen.gen.Load()
+		gen := e.svc.web.Generation()
 		err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `UPDATE posts SET content = 'Third words' WHERE id = $1`, id); err != nil {
 				return err
@@ -89,7 +90,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "the generation after a notification", func() bool { return e.svc.siteGen.gen.Load() != gen })
+		eventually(t, "the generation after a notification", func() bool { return e.svc.web.Generation() != gen })
 		wantPage(t, e.page(anon, "/"), 200, "home", "Third words")
 	})
 
@@ -107,7 +108,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 
 	t.Run("offline, every page reads afresh", func(t *testing.T) {
 		stop()
-		if e.svc.siteGen.online.Load() {
+		if e.svc.web.Online() {
 			t.Fatal("still online")
 		}
 		if _, err := e.pool.Exec(ctx, `UPDATE posts SET content = 'Offline words' WHERE id = $1`, id); err != nil {
@@ -123,7 +124,7 @@ func TestSiteSnapshotFollowsWrites(t *testing.T) {
 // service. queries/op counts statements sent to PostgreSQL per page.
 func benchmarkSitePage(b *testing.B, path string) {
 	e := newEnv(b)
-	if _, err := SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
+	if _, err := store.SeedDemo(context.Background(), e.pool, time.Now().UTC().Truncate(time.Second)); err != nil {
 		b.Fatal(err)
 	}
 	e.listen(b)

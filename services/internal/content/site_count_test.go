@@ -1,5 +1,6 @@
 package content
 
+import "siteplane.dev/services/internal/content/store"
 import "testing"
 
 // A page costs a fixed number of statements, whatever the number of posts
@@ -8,7 +9,7 @@ import "testing"
 func TestSiteStatementsPerPage(t *testing.T) {
 	e := newEnv(t)
 	for i := 0; i < 12; i++ {
-		e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "P" + itoa(int64(i)), "status": "publish"})
+		e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "P" + store.Itoa(int64(i)), "status": "publish"})
 	}
 	e.page(anon, "/") // warms the author cache
 	for _, tt := range []struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -106,7 +107,7 @@ func TestSiteStaticFrontPageAndPostsPage(t *testing.T) {
 	}
 
 	// an unpublished front page falls back to the latest posts
-	e.do(admin, "POST", "/cms/v2/pages/"+itoa(front), map[string]any{"status": "draft"})
+	e.do(admin, "POST", "/cms/v2/pages/"+store.Itoa(front), map[string]any{"status": "draft"})
 	wantPage(t, e.page(anon, "/"), 200, "home", "Entry one")
 }
 
@@ -151,7 +152,7 @@ func TestSitePrivacyAndWellFormedPages(t *testing.T) {
 		who    string
 		status int
 	}{{anon, 404}, {subscriber, 404}, {author2, 404}, {author, 200}, {editor, 200}} {
-		if r := e.page(tt.who, "/?p="+itoa(draft)); r.Status != tt.status {
+		if r := e.page(tt.who, "/?p="+store.Itoa(draft)); r.Status != tt.status {
 			t.Errorf("draft as %s: %d, want %d", tt.who, r.Status, tt.status)
 		}
 	}
@@ -162,7 +163,7 @@ func TestSitePrivacyAndWellFormedPages(t *testing.T) {
 		}
 		checkHTML(t, string(r.Raw))
 	}
-	if r := e.page(anon, "/?p="+itoa(pub)); r.Status != 301 || r.Header.Get("Location") != "http://example.test/out-there/" {
+	if r := e.page(anon, "/?p="+store.Itoa(pub)); r.Status != 301 || r.Header.Get("Location") != "http://example.test/out-there/" {
 		t.Errorf("?p= of a published post: %d %q", r.Status, r.Header.Get("Location"))
 	}
 }
@@ -192,7 +193,7 @@ func TestSiteArchiveQueryForms(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"/?cat=" + itoa(cat), 301, "http://example.test/category/news/"},
+		{"/?cat=" + store.Itoa(cat), 301, "http://example.test/category/news/"},
 		{"/?tag=go-lang", 301, "http://example.test/tag/go-lang/"},
 		{"/?cat=999999", 404, ""},
 		{"/?cat=x", 404, ""},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -81,7 +82,7 @@ func (s *Service) tmplRevisionsDeletePermission(k *tmplKind) rest.PermissionFunc
 }
 
 // tmplRevisionItem renders a revision like its template, plus parent.
-func (s *Service) tmplRevisionItem(ctx context.Context, k *tmplKind, parent *tmpl, rev *tmplRevision) rest.Item {
+func (s *Service) tmplRevisionItem(ctx context.Context, k *tmplKind, parent *tmpl, rev *store.TmplRevision) rest.Item {
 	t := *parent
 	t.Content, t.Title, t.Description = rev.Content, rev.Title, rev.Description
 	t.CMSID, t.Author, t.Revisions = rev.ID, rev.Author, 0
@@ -126,7 +127,7 @@ func paginate(r *rest.Request, total int) (start, end, maxPages int, err error) 
 
 // filterRevisions applies include, exclude, search (title and content) and
 // order to revisions listed newest first.
-func filterRevisions(r *rest.Request, revs []*tmplRevision) []*tmplRevision {
+func filterRevisions(r *rest.Request, revs []*store.TmplRevision) []*store.TmplRevision {
 	include, exclude := r.Ints("include"), r.Ints("exclude")
 	search := strings.ToLower(r.String("search"))
 	out := revs[:0:0]
@@ -147,15 +148,9 @@ func filterRevisions(r *rest.Request, revs []*tmplRevision) []*tmplRevision {
 
 func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
+		parent, revs, err := s.tmplRevisionsOf(r, k, false)
 		if err != nil {
 			return nil, err
-		}
-		var revs []*tmplRevision
-		if parent.CMSID > 0 {
-			if revs, err = listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, false); err != nil {
-				return nil, err
-			}
 		}
 		revs = filterRevisions(r, revs)
 		start, end, maxPages, err := paginate(r, len(revs))
@@ -173,8 +168,8 @@ func (s *Service) listTmplRevisions(k *tmplKind) rest.HandlerFunc {
 }
 
 // revisionOf loads revision id and checks it belongs to parent.
-func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*tmplRevision, error) {
-	rev, err := getTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
+func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*store.TmplRevision, error) {
+	rev, err := store.GetTmplRevision(r.Context(), s.db(r.Context()), r.Int("id"))
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +185,7 @@ func (s *Service) revisionOf(r *rest.Request, parent *tmpl, autosave bool) (*tmp
 
 func (s *Service) getTmplRevision(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
-		if err != nil {
-			return nil, err
-		}
-		rev, err := s.revisionOf(r, parent, false)
+		parent, rev, err := s.tmplRevisionOfURL(r, k)
 		if err != nil {
 			return nil, err
 		}
@@ -204,11 +195,7 @@ func (s *Service) getTmplRevision(k *tmplKind) rest.HandlerFunc {
 
 func (s *Service) deleteTmplRevision(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
-		if err != nil {
-			return nil, err
-		}
-		rev, err := s.revisionOf(r, parent, false)
+		parent, rev, err := s.tmplRevisionOfURL(r, k)
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +203,7 @@ func (s *Service) deleteTmplRevision(k *tmplKind) rest.HandlerFunc {
 			return nil, rest.NewError("rest_trash_not_supported", "Revisions do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 		}
 		previous := s.tmplRevisionItem(r.Context(), k, parent, rev)
-		if err := deleteRevision(r.Context(), s.db(r.Context()), rev.ID); err != nil {
+		if err := store.DeleteRevision(r.Context(), s.db(r.Context()), rev.ID); err != nil {
 			return nil, err
 		}
 		return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}), nil
@@ -231,7 +218,7 @@ func (s *Service) listTmplAutosaves(k *tmplKind) rest.HandlerFunc {
 		}
 		items := []any{}
 		if parent.CMSID > 0 {
-			revs, err := listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true)
+			revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true)
 			if err != nil {
 				return nil, err
 			}
@@ -247,15 +234,9 @@ func (s *Service) listTmplAutosaves(k *tmplKind) rest.HandlerFunc {
 // the URL names (as WordPress does).
 func (s *Service) getTmplAutosave(k *tmplKind) rest.HandlerFunc {
 	return func(r *rest.Request) (*rest.Response, error) {
-		parent, err := s.tmplParent(r, k, "parent")
+		parent, revs, err := s.tmplRevisionsOf(r, k, true)
 		if err != nil {
 			return nil, err
-		}
-		var revs []*tmplRevision
-		if parent.CMSID > 0 {
-			if revs, err = listTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, true); err != nil {
-				return nil, err
-			}
 		}
 		if len(revs) == 0 {
 			return nil, rest.NewError("rest_post_no_autosave", "There is no autosave revision for this post.", http.StatusNotFound)
@@ -283,13 +264,13 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 			applyTmplFields(r, k, &draft)
 			draft.ModifiedGMT = s.now()
 			me := caller(r).UserID
-			if _, err := tx.Exec(ctx, `DELETE FROM posts WHERE parent = $1 AND type = 'revision' AND autosave AND author = $2`, row.ID, me); err != nil {
-				return fmt.Errorf("replace autosave: %w", err)
-			}
-			if err := insertTmplRevision(ctx, tx, &draft, me, true); err != nil {
+			if err := store.DeleteAutosaves(ctx, tx, row.ID, me); err != nil {
 				return err
 			}
-			revs, err := listTmplRevisions(ctx, tx, row.ID, true)
+			if err := store.InsertTmplRevision(ctx, tx, &draft, me, true); err != nil {
+				return err
+			}
+			revs, err := store.ListTmplRevisions(ctx, tx, row.ID, true)
 			if err != nil {
 				return err
 			}
@@ -307,4 +288,29 @@ func (s *Service) createTmplAutosave(k *tmplKind) rest.HandlerFunc {
 		r.Set("context", "edit")
 		return rest.OK(out), nil
 	}
+}
+
+// tmplRevisionsOf reads the template the URL's parent names and its
+// revisions (autosaves when autosave): none for a theme file never stored.
+func (s *Service) tmplRevisionsOf(r *rest.Request, k *tmplKind, autosave bool) (*tmpl, []*store.TmplRevision, error) {
+	parent, err := s.tmplParent(r, k, "parent")
+	if err != nil {
+		return nil, nil, err
+	}
+	if parent.CMSID == 0 {
+		return parent, nil, nil
+	}
+	revs, err := store.ListTmplRevisions(r.Context(), s.db(r.Context()), parent.CMSID, autosave)
+	return parent, revs, err
+}
+
+// tmplRevisionOfURL reads the template the URL's parent names and its
+// revision the URL's id names.
+func (s *Service) tmplRevisionOfURL(r *rest.Request, k *tmplKind) (*tmpl, *store.TmplRevision, error) {
+	parent, err := s.tmplParent(r, k, "parent")
+	if err != nil {
+		return nil, nil, err
+	}
+	rev, err := s.revisionOf(r, parent, false)
+	return parent, rev, err
 }

@@ -5,8 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -76,7 +75,7 @@ func (k *tmplKind) fromFile(th *theme.Theme, f theme.File) *tmpl {
 }
 
 // fromRow is a stored item as a template; th is the active theme.
-func (k *tmplKind) fromRow(th *theme.Theme, row *tmplRow) *tmpl {
+func (k *tmplKind) fromRow(th *theme.Theme, row *store.TmplRow) *tmpl {
 	mod := row.ModifiedGMT
 	t := &tmpl{Kind: k, Theme: row.Theme, Slug: row.Slug, Source: "custom", Origin: row.Origin, Content: row.Content,
 		Title: row.Title, Description: row.Description, Status: row.Status, CMSID: row.ID, Author: row.Author,
@@ -117,9 +116,9 @@ func (s *Service) authorText(ctx context.Context, t *tmpl, th *theme.Theme) stri
 	case "site":
 		return s.site.Title
 	}
-	if n, ok := s.users.(userNamer); ok && t.Author > 0 {
-		if name, err := n.DisplayName(ctx, t.Author); err == nil && name != "" {
-			return name
+	if t.Author > 0 {
+		if u, _, err := s.users.User(ctx, t.Author); err == nil && u.Name != "" {
+			return u.Name
 		}
 	}
 	return "Unknown author"
@@ -138,10 +137,10 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		origin = t.Origin
 	}
 	if t.Modified != nil {
-		modified = formatLocal(*t.Modified, s.location())
+		modified = store.FormatLocal(*t.Modified, s.location())
 	}
 	blockVersion := 0
-	if hasBlocks(t.Content) {
+	if store.HasBlocks(t.Content) {
 		blockVersion = 1
 	}
 	data := rest.Object{
@@ -175,17 +174,11 @@ func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 		{Rel: "collection", Href: s.restRoot + "/" + Namespace + "/" + t.Kind.Base},
 		{Rel: "about", Href: s.restRoot + "/" + Namespace + "/types/" + t.Kind.PostType},
 	}
-	// the actions the caller may take (what the editor shows)
-	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
-		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
-		if who.Can("unfiltered_html") {
-			links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-unfiltered-html", Href: self})
-		}
-	}
+	links = themeActionLinks(ctx, links, self, "action-unfiltered-html")
 	if t.CMSID > 0 {
 		links = append(links, rest.Link{Rel: "version-history", Href: self + "/revisions", Attrs: rest.Object{{Key: "count", Value: t.Revisions}}})
 		if t.Revisions > 0 {
-			links = append(links, rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + itoa(t.LastRev), Attrs: rest.Object{{Key: "id", Value: t.LastRev}}})
+			links = append(links, rest.Link{Rel: "predecessor-version", Href: self + "/revisions/" + store.Itoa(t.LastRev), Attrs: rest.Object{{Key: "id", Value: t.LastRev}}})
 		}
 	}
 	return rest.Item{Data: data, Links: links}
@@ -204,12 +197,10 @@ func tmplSchema(k *tmplKind) *rest.Schema {
 		{Name: "type", Schema: &rest.Schema{Type: "string", Context: ctxAll, Description: "Type of template."}},
 		{Name: "source", Schema: str(ctxAll, true)},
 		{Name: "origin", Schema: str(ctxAll, true)},
-		{Name: "content", Schema: &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: "Content of template.",
-			Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: ctxView}},
-				{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}}}}},
-		{Name: "title", Schema: &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: "Title of template.",
-			Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: ctxAll}},
-				{Name: "rendered", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}}}}},
+		{Name: "content", Schema: tmplText("Content of template.", ctxView,
+			rest.Prop{Name: "block_version", Schema: &rest.Schema{Type: "integer", Context: ctxEdit, Readonly: true}})},
+		{Name: "title", Schema: tmplText("Title of template.", ctxAll,
+			rest.Prop{Name: "rendered", Schema: &rest.Schema{Type: "string", Context: ctxAll, Readonly: true}})},
 		{Name: "description", Schema: &rest.Schema{Type: "string", Default: "", Context: ctxAll, Description: "Description of template."}},
 		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum("publish", "future", "draft", "pending", "private"), Default: "publish", Context: ctxAll, Description: "Status of template."}},
 		{Name: "cms_id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true, Description: "Post ID."}},
@@ -334,47 +325,66 @@ func errTemplateNotFound() *rest.Error {
 
 // findTemplate resolves an id: the stored item first (trash too when
 // withTrash), then the active theme's file.
-func (s *Service) findTemplate(r *rest.Request, q querier, k *tmplKind, rawID string, withTrash bool) (*tmpl, *tmplRow, error) {
+func (s *Service) findTemplate(r *rest.Request, q store.Querier, k *tmplKind, rawID string, withTrash bool) (*tmpl, *store.TmplRow, error) {
 	ss, slug, ok := theme.ParseID(theme.SanitizeID(rawID))
 	if !ok {
 		return nil, nil, nil
 	}
 	th := s.activeTheme()
-	row, err := getTmplRow(r.Context(), q, k.PostType, ss, slug, withTrash)
+	row, err := store.GetTmplRow(r.Context(), q, k.PostType, ss, slug, withTrash)
 	if err != nil {
 		return nil, nil, err
 	}
-	if row != nil {
-		return k.fromRow(th, row), row, nil
-	}
-	if ss == th.Stylesheet {
-		if f, ok := k.file(th, slug); ok {
-			return k.fromFile(th, f), nil, nil
+	stored := func(string) (*tmpl, bool) {
+		if row == nil {
+			return nil, false
 		}
+		return k.fromRow(th, row), true
+	}
+	file := func(slug string) (*tmpl, bool) { return k.themeFile(th, ss, slug) }
+	if t, ok := theme.Resolve(slug, stored, file); ok {
+		return t, row, nil
 	}
 	return nil, nil, nil
+}
+
+// themeFile is the theme's file of slug as a template, when stylesheet is
+// the active theme's th.
+func (k *tmplKind) themeFile(th *theme.Theme, stylesheet, slug string) (*tmpl, bool) {
+	if stylesheet != th.Stylesheet {
+		return nil, false
+	}
+	f, ok := k.file(th, slug)
+	if !ok {
+		return nil, false
+	}
+	return k.fromFile(th, f), true
 }
 
 // allTemplates is the merged list for the active theme, files in name
 // order followed by stored additions.
 func (s *Service) allTemplates(r *rest.Request, k *tmplKind) ([]*tmpl, error) {
 	th := s.activeTheme()
-	rows, err := listTmplRows(r.Context(), s.db(r.Context()), k.PostType, th.Stylesheet)
+	rows, err := store.ListTmplRows(r.Context(), s.db(r.Context()), k.PostType, th.Stylesheet)
 	if err != nil {
 		return nil, err
 	}
-	stored := map[string]*tmplRow{}
+	stored := map[string]*store.TmplRow{}
 	for _, row := range rows {
 		stored[row.Slug] = row // the newest of a slug wins
 	}
 	var out []*tmpl
-	for _, f := range k.files(th) {
-		if row := stored[f.Slug]; row != nil {
-			out = append(out, k.fromRow(th, row))
-			delete(stored, f.Slug)
-		} else {
-			out = append(out, k.fromFile(th, f))
+	fromRow := func(slug string) (*tmpl, bool) {
+		row := stored[slug]
+		if row == nil {
+			return nil, false
 		}
+		delete(stored, slug) // listed here, not among the additions
+		return k.fromRow(th, row), true
+	}
+	for _, f := range k.files(th) {
+		t, _ := theme.Resolve(f.Slug, fromRow, func(string) (*tmpl, bool) { return k.fromFile(th, f), true })
+		out = append(out, t)
 	}
 	for _, row := range rows {
 		if stored[row.Slug] == row {
@@ -411,14 +421,11 @@ func (s *Service) listTemplates(k *tmplKind) rest.HandlerFunc {
 // stored customisation (nil when the theme has no such file).
 func (s *Service) themeFile(k *tmplKind, rawID string) *tmpl {
 	ss, slug, ok := theme.ParseID(theme.SanitizeID(rawID))
-	th := s.activeTheme()
-	if !ok || ss != th.Stylesheet {
+	if !ok {
 		return nil
 	}
-	if f, ok := k.file(th, slug); ok {
-		return k.fromFile(th, f)
-	}
-	return nil
+	t, _ := k.themeFile(s.activeTheme(), ss, slug)
+	return t
 }
 
 // getTemplate answers a template; ?source=theme answers the theme's file
@@ -460,187 +467,23 @@ func (s *Service) lookupTemplate(k *tmplKind) rest.HandlerFunc {
 	}
 }
 
-// ---- writing
-
-func (s *Service) checkAuthor(r *rest.Request) (int64, error) {
-	if !r.Has("author") {
-		return caller(r).UserID, nil
+// themeActionLinks adds to links the actions on a theme object at self the
+// caller may take (what the site editor shows): publishing with
+// edit_theme_options, and the unfiltered-HTML action (named per route)
+// with unfiltered_html too.
+func themeActionLinks(ctx context.Context, links rest.Links, self, unfiltered string) rest.Links {
+	if who := identity.FromContext(ctx); who.Can("edit_theme_options") {
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "action-publish", Href: self})
+		if who.Can("unfiltered_html") {
+			links = append(links, rest.Link{Rel: rest.APIRelPrefix + unfiltered, Href: self})
+		}
 	}
-	id := r.Int("author")
-	ok, err := s.users.Exists(r.Context(), id)
-	if err != nil {
-		return 0, err
-	}
-	if !ok && id != caller(r).UserID {
-		return 0, rest.NewError("rest_invalid_author", "Invalid author ID.", http.StatusBadRequest)
-	}
-	return id, nil
+	return links
 }
 
-// applyTmplFields copies the supplied writable fields onto row.
-func applyTmplFields(r *rest.Request, k *tmplKind, row *tmplRow) {
-	if r.Has("content") {
-		row.Content = rawOf(r.Param("content"))
-	}
-	if r.Has("title") {
-		row.Title = rawOf(r.Param("title"))
-	}
-	if r.Has("description") {
-		row.Description = r.String("description")
-	}
-	if k.Parts && r.Has("area") {
-		row.Area = theme.NormalizeArea(r.String("area"))
-	}
-}
-
-func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
-	return func(r *rest.Request) (*rest.Response, error) {
-		th := s.activeTheme()
-		author, err := s.checkAuthor(r)
-		if err != nil {
-			return nil, err
-		}
-		ss := th.Stylesheet
-		if v := r.String("theme"); v != "" {
-			ss = v
-		}
-		row := &tmplRow{Type: k.PostType, Theme: ss, Status: "publish", Author: author, ModifiedGMT: s.now()}
-		if k.Parts {
-			row.Area = theme.AreaUncategorized
-		}
-		applyTmplFields(r, k, row)
-		ctx := r.Context()
-		err = s.inTx(ctx, func(tx pgx.Tx) error {
-			slug, err := uniqueTmplSlug(ctx, tx, k.PostType, ss, r.String("slug"))
-			if err != nil {
-				return err
-			}
-			row.Slug = slug
-			return insertTmplRow(ctx, tx, row)
-		})
-		if err != nil {
-			return nil, err
-		}
-		stored, err := getTmplRowByID(ctx, s.db(ctx), k.PostType, row.ID)
-		if err != nil {
-			return nil, err
-		}
-		t := k.fromRow(th, stored)
-		resp := &rest.Response{Status: http.StatusCreated, Data: s.tmplItem(r.Context(), t),
-			Header: http.Header{"Location": {s.tmplURL(k, theme.ID(t.Theme, t.Slug))}}}
-		return resp, nil
-	}
-}
-
-// updateTemplate edits a stored template, or stores a customisation of a
-// theme file (the id stays the same; source becomes custom). ?source=theme
-// reverts: the customisation is removed and the file answered.
-func (s *Service) updateTemplate(k *tmplKind) rest.HandlerFunc {
-	return func(r *rest.Request) (*rest.Response, error) {
-		ctx := r.Context()
-		var out *tmpl
-		err := s.inTx(ctx, func(tx pgx.Tx) error {
-			t, row, err := s.findTemplate(r, tx, k, r.String("id"), false)
-			if err != nil {
-				return err
-			}
-			if t == nil {
-				return errTemplateNotFound()
-			}
-			if r.String("source") == "theme" { // revert to the theme's file
-				if row != nil {
-					if err := deleteTmplRow(ctx, tx, row.ID); err != nil {
-						return err
-					}
-				}
-				if out = s.themeFile(k, r.String("id")); out == nil {
-					return errTemplateNotFound()
-				}
-				return nil
-			}
-			if row == nil { // a theme file: its first customisation
-				row = &tmplRow{Type: k.PostType, Theme: t.Theme, Slug: t.Slug, Status: "publish", Title: t.Title, Content: t.Content,
-					Description: t.Description, Origin: t.Source, Area: t.Area, Author: caller(r).UserID, ModifiedGMT: s.now()}
-				applyTmplFields(r, k, row)
-				if r.Has("author") {
-					if row.Author, err = s.checkAuthor(r); err != nil {
-						return err
-					}
-				}
-				if err := insertTmplRow(ctx, tx, row); err != nil {
-					return err
-				}
-			} else {
-				applyTmplFields(r, k, row)
-				if r.Has("author") {
-					if row.Author, err = s.checkAuthor(r); err != nil {
-						return err
-					}
-				}
-				row.ModifiedGMT = s.now()
-				if err := updateTmplRow(ctx, tx, row); err != nil {
-					return err
-				}
-				if err := saveTmplRevision(ctx, tx, row); err != nil {
-					return err
-				}
-			}
-			stored, err := getTmplRowByID(ctx, tx, k.PostType, row.ID)
-			if err != nil {
-				return err
-			}
-			out = k.fromRow(s.activeTheme(), stored)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		r.Set("context", "edit")
-		return rest.OK(s.tmplItem(r.Context(), out)), nil
-	}
-}
-
-// deleteTemplate trashes or removes a stored template; theme files cannot
-// be deleted. Removing the customisation of a theme template reverts it.
-func (s *Service) deleteTemplate(k *tmplKind) rest.HandlerFunc {
-	return func(r *rest.Request) (*rest.Response, error) {
-		ctx := r.Context()
-		force := r.Bool("force")
-		var out rest.Item
-		var trashed bool
-		err := s.inTx(ctx, func(tx pgx.Tx) error {
-			t, row, err := s.findTemplate(r, tx, k, r.String("id"), true)
-			if err != nil {
-				return err
-			}
-			if t == nil {
-				return errTemplateNotFound()
-			}
-			if row == nil {
-				return rest.NewError("rest_invalid_template", "Templates based on theme files can't be removed.", http.StatusBadRequest)
-			}
-			if force {
-				out = s.tmplItem(r.Context(), t)
-				return deleteTmplRow(ctx, tx, row.ID)
-			}
-			if row.Status == "trash" {
-				return rest.NewError("rest_template_already_trashed", "The template has already been deleted.", http.StatusGone)
-			}
-			row.TrashStatus, row.Status, row.ModifiedGMT = row.Status, "trash", s.now()
-			if err := updateTmplRow(ctx, tx, row); err != nil {
-				return err
-			}
-			trashed = true
-			out = s.tmplItem(r.Context(), k.fromRow(s.activeTheme(), row))
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		r.Set("context", "edit")
-		if trashed {
-			return rest.OK(out), nil
-		}
-		return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: out}}), nil
-	}
+// tmplText is the schema of a template's content or title: an object (or
+// a plain string on write) of raw (shown in rawCtx) and one more member.
+func tmplText(desc string, rawCtx []string, more rest.Prop) *rest.Schema {
+	return &rest.Schema{Types: []string{"object", "string"}, Default: "", Context: ctxAll, Description: desc,
+		Properties: rest.Props{{Name: "raw", Schema: &rest.Schema{Type: "string", Context: rawCtx}}, more}}
 }

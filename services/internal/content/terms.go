@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/kses"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -19,7 +20,7 @@ func errTermInvalid() *rest.Error {
 }
 
 // termCollectionArgs are the terms collection parameters.
-func termCollectionArgs(tax *Taxonomy) rest.Props {
+func termCollectionArgs(tax *store.Taxonomy) rest.Props {
 	args := rest.Props{
 		contextArg(),
 		{Name: "page", Schema: &rest.Schema{Type: "integer", Default: 1, Minimum: rest.Ptr(1.0)}},
@@ -42,21 +43,21 @@ func termCollectionArgs(tax *Taxonomy) rest.Props {
 	return args
 }
 
-func termWriteArgs(tax *Taxonomy, create bool) rest.Props {
+func termWriteArgs(tax *store.Taxonomy, create bool) rest.Props {
 	args := rest.Props{{Name: "description", Schema: &rest.Schema{Type: "string"}}, {Name: "name", Schema: &rest.Schema{Type: "string", Required: create}}, {Name: "slug", Schema: &rest.Schema{Type: "string"}}}
 	if tax.Hierarchical {
 		args = append(args, rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer"}})
 	}
 	args = append(args, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object"}})
-	if tax == Menu {
+	if tax == store.Menu {
 		args = append(args, menuSettingsArgs()...)
 	}
 	return args
 }
 
 // canReadTerms: menus are private to users who can edit content.
-func canReadTerms(c *rest.Request, tax *Taxonomy) error {
-	if tax != Menu {
+func canReadTerms(c *rest.Request, tax *store.Taxonomy) error {
+	if tax != store.Menu {
 		return nil
 	}
 	if caller(c).Can("edit_theme_options") || caller(c).Can("edit_posts") || caller(c).Can("edit_pages") {
@@ -65,27 +66,17 @@ func canReadTerms(c *rest.Request, tax *Taxonomy) error {
 	return rest.Denied(c, "rest_cannot_view", "Sorry, you are not allowed to view menus.")
 }
 
-func (s *Service) termLink(tax *Taxonomy, t *Term) string {
-	switch tax {
-	case Category:
-		return s.site.URL + "/category/" + t.Slug + "/"
-	case Tag:
-		return s.site.URL + "/tag/" + t.Slug + "/"
-	}
-	return s.site.URL + "/?taxonomy=" + tax.Name + "&term=" + t.Slug
-}
-
 // prepareTerm renders a term in WordPress's order with the fields of every
 // context; the route kit removes what context must not show, by termSchema's
 // per-field contexts. context only lets it skip boxing values the context
 // hides (rest.ContextShows, as get_fields_for_response).
-func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item {
+func (s *Service) prepareTerm(tax *store.Taxonomy, t *store.Term, context string) rest.Item {
 	schema := s.termSchema(tax)
 	shows := func(field string) bool { return rest.ContextShows(schema, context, field) }
 	out := make(rest.Object, 0, 12)
 	add := func(k string, v any) { out = append(out, rest.Member{Key: k, Value: v}) }
 	add("id", t.ID)
-	if tax == Menu {
+	if tax == store.Menu {
 		if shows("description") {
 			add("description", t.Description)
 		}
@@ -95,7 +86,7 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item 
 			add("meta", []any{})
 		}
 		if shows("locations") {
-			add("locations", nonNil(t.Locations))
+			add("locations", store.NonNil(t.Locations))
 		}
 		add("auto_add", t.AutoAdd)
 	} else {
@@ -105,7 +96,7 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item 
 		if shows("description") {
 			add("description", t.Description)
 		}
-		add("link", s.termLink(tax, t))
+		add("link", s.permalinks.Term(tax, t))
 		add("name", t.Name)
 		add("slug", t.Slug)
 		add("taxonomy", tax.Name)
@@ -126,12 +117,12 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item 
 		links = append(links, rest.Member{Key: "up", Value: []any{href(s.restRoot+"/cms/v2/"+tax.Base+"/"+strconv.FormatInt(t.Parent, 10), "embeddable", true)}})
 	}
 	var postTypes []any
-	for _, pt := range PostTypes {
+	for _, pt := range store.PostTypes {
 		if hasTaxonomy(pt, tax) {
 			postTypes = append(postTypes, href(s.restRoot+"/cms/v2/"+pt.Base+"?"+tax.Base+"="+id))
 		}
 	}
-	if tax == Menu {
+	if tax == store.Menu {
 		postTypes = append(postTypes, href(s.restRoot+"/cms/v2/menu-items?menus="+id))
 	}
 	links = append(links, rest.Member{Key: "wp:post_type", Value: postTypes}, rest.Member{Key: "curies", Value: curies})
@@ -140,7 +131,7 @@ func (s *Service) prepareTerm(tax *Taxonomy, t *Term, context string) rest.Item 
 }
 
 // termSchema returns termSchema(tax), built once per taxonomy.
-func (s *Service) termSchema(tax *Taxonomy) *rest.Schema {
+func (s *Service) termSchema(tax *store.Taxonomy) *rest.Schema {
 	if sc, ok := s.termSchemas.Load(tax); ok {
 		return sc.(*rest.Schema)
 	}
@@ -150,9 +141,9 @@ func (s *Service) termSchema(tax *Taxonomy) *rest.Schema {
 }
 
 // listTerms is GET /cms/v2/{tax base}.
-func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
+func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		tq := &TermQuery{Tax: tax, Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"),
+		tq := &store.TermQuery{Tax: tax, Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"),
 			Exclude: c.Ints("exclude"), Slugs: c.Strings("slug"), HideEmpty: c.Bool("hide_empty"),
 			Order: c.String("order"), OrderBy: c.String("orderby")}
 		if postID := c.Int("post"); c.Has("post") && postID != 0 {
@@ -181,7 +172,7 @@ func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
 				tq.Offset = -tq.Offset
 			}
 		}
-		terms, total, err := listTermRows(c.Context(), s.db(c.Context()), tq)
+		terms, total, err := store.ListTermRows(c.Context(), s.db(c.Context()), tq)
 		if err != nil {
 			return nil, err
 		}
@@ -198,34 +189,25 @@ func (s *Service) listTerms(tax *Taxonomy) rest.HandlerFunc {
 
 // checkTermPost is the post filter's check: the post must exist, have the
 // taxonomy and be readable by the caller.
-func (s *Service) checkTermPost(c *rest.Request, tax *Taxonomy, postID int64) error {
-	p, err := getPost(c.Context(), s.db(c.Context()), postID)
+func (s *Service) checkTermPost(c *rest.Request, tax *store.Taxonomy, postID int64) error {
+	p, err := store.GetPost(c.Context(), s.db(c.Context()), postID)
 	if err != nil {
 		return err
 	}
 	if p == nil {
 		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
 	}
-	pt := typeByName(p.Type)
-	if p.Type == MenuItemType.Name {
-		pt = MenuItemType
+	pt := store.TypeByName(p.Type)
+	if p.Type == store.MenuItemType.Name {
+		pt = store.MenuItemType
 	}
-	if pt == nil || !hasTaxonomy(pt, tax) || !canRead(caller(c), pt, p) {
+	if pt == nil || !hasTaxonomy(pt, tax) || !store.CanRead(caller(c), pt, p) {
 		return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to view terms for this post.")
 	}
 	return nil
 }
 
-func typeByName(name string) *PostType {
-	for _, pt := range PostTypes {
-		if pt.Name == name {
-			return pt
-		}
-	}
-	return nil
-}
-
-func hasTaxonomy(pt *PostType, tax *Taxonomy) bool {
+func hasTaxonomy(pt *store.PostType, tax *store.Taxonomy) bool {
 	for _, t := range pt.Taxonomies {
 		if t == tax {
 			return true
@@ -234,12 +216,12 @@ func hasTaxonomy(pt *PostType, tax *Taxonomy) bool {
 	return false
 }
 
-func (s *Service) loadTerm(c *rest.Request, q querier, tax *Taxonomy) (*Term, error) {
+func (s *Service) loadTerm(c *rest.Request, q store.Querier, tax *store.Taxonomy) (*store.Term, error) {
 	id := c.Int("id")
 	if id <= 0 {
 		return nil, errTermInvalid()
 	}
-	t, err := getTerm(c.Context(), q, tax, id)
+	t, err := store.GetTerm(c.Context(), q, tax, id)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +232,7 @@ func (s *Service) loadTerm(c *rest.Request, q querier, tax *Taxonomy) (*Term, er
 }
 
 // getTermItem is GET /cms/v2/{tax base}/{id}.
-func (s *Service) getTermItem(tax *Taxonomy) rest.HandlerFunc {
+func (s *Service) getTermItem(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		t, err := s.cachedTerm(c, tax) // loaded by the permission check
 		if err != nil {
@@ -261,7 +243,7 @@ func (s *Service) getTermItem(tax *Taxonomy) rest.HandlerFunc {
 }
 
 // checkTermParent validates the parent argument.
-func checkTermParent(c *rest.Request, q querier, tax *Taxonomy) error {
+func checkTermParent(c *rest.Request, q store.Querier, tax *store.Taxonomy) error {
 	if !c.Has("parent") {
 		return nil
 	}
@@ -269,7 +251,7 @@ func checkTermParent(c *rest.Request, q querier, tax *Taxonomy) error {
 		return rest.NewError("rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.", http.StatusBadRequest)
 	}
 	if pid := c.Int("parent"); pid != 0 {
-		p, err := getTerm(c.Context(), q, tax, pid)
+		p, err := store.GetTerm(c.Context(), q, tax, pid)
 		if err != nil {
 			return err
 		}
@@ -281,9 +263,9 @@ func checkTermParent(c *rest.Request, q querier, tax *Taxonomy) error {
 }
 
 // createTerm is POST /cms/v2/{tax base}.
-func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
+func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		var out *Term
+		var out *store.Term
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			if err := checkTermParent(c, tx, tax); err != nil {
 				return err
@@ -294,8 +276,8 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 			if name == "" {
 				return rest.NewError("empty_term_name", "A name is required for this term.", http.StatusBadRequest)
 			}
-			t := &Term{Name: name, Description: kses.Filter(c.String("description"), kses.Data), Parent: c.Int("parent")}
-			existing, err := termNamed(c.Context(), tx, tax, name, t.Parent)
+			t := &store.Term{Name: name, Description: kses.Filter(c.String("description"), kses.Data), Parent: c.Int("parent")}
+			existing, err := store.TermNamed(c.Context(), tx, tax, name, t.Parent)
 			if err != nil {
 				return err
 			}
@@ -311,20 +293,17 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 					Data:           rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}},
 					AdditionalData: []any{existing, existing}}
 			}
-			slug := sanitizeTitle(c.String("slug"))
+			slug := store.SanitizeTitle(c.String("slug"))
 			if slug == "" {
-				slug = sanitizeTitle(name)
+				slug = store.SanitizeTitle(name)
 			}
-			if t.Slug, err = uniqueTermSlug(c.Context(), tx, tax, slug, 0); err != nil {
+			if t.Slug, err = store.UniqueTermSlug(c.Context(), tx, tax, slug, 0); err != nil {
 				return err
 			}
-			if err := insertTerm(c.Context(), tx, tax, t); err != nil {
+			if err := store.InsertTerm(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
-			if err := saveMenuSettings(c, tx, tax, t); err != nil {
-				return err
-			}
-			out, err = getTerm(c.Context(), tx, tax, t.ID)
+			out, err = saveTermExtras(c, tx, tax, t)
 			return err
 		})
 		if err != nil {
@@ -338,9 +317,9 @@ func (s *Service) createTerm(tax *Taxonomy) rest.HandlerFunc {
 }
 
 // updateTerm is POST/PUT/PATCH /cms/v2/{tax base}/{id}.
-func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
+func (s *Service) updateTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		var out *Term
+		var out *store.Term
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
 			t, err := s.loadTerm(c, tx, tax)
 			if err != nil {
@@ -364,12 +343,12 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				t.Parent = c.Int("parent")
 			}
 			if c.Has("slug") {
-				slug := sanitizeTitle(c.String("slug"))
+				slug := store.SanitizeTitle(c.String("slug"))
 				emptySlug := slug == ""
 				if emptySlug {
-					slug = sanitizeTitle(t.Name)
+					slug = store.SanitizeTitle(t.Name)
 				}
-				unique, err := uniqueTermSlug(c.Context(), tx, tax, slug, t.ID)
+				unique, err := store.UniqueTermSlug(c.Context(), tx, tax, slug, t.ID)
 				if err != nil {
 					return err
 				}
@@ -378,13 +357,10 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 				}
 				t.Slug = unique
 			}
-			if err := updateTermRow(c.Context(), tx, t); err != nil {
+			if err := store.UpdateTermRow(c.Context(), tx, t); err != nil {
 				return err
 			}
-			if err := saveMenuSettings(c, tx, tax, t); err != nil {
-				return err
-			}
-			out, err = getTerm(c.Context(), tx, tax, t.ID)
+			out, err = saveTermExtras(c, tx, tax, t)
 			return err
 		})
 		if err != nil {
@@ -396,7 +372,7 @@ func (s *Service) updateTerm(tax *Taxonomy) rest.HandlerFunc {
 }
 
 // deleteTerm is DELETE /cms/v2/{tax base}/{id}: terms are not trashable.
-func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
+func (s *Service) deleteTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
@@ -410,22 +386,22 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 			if !c.Bool("force") {
 				return rest.NewError("rest_trash_not_supported", "Terms do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 			}
-			def, err := defaultCategory(c.Context(), tx)
+			def, err := store.DefaultCategory(c.Context(), tx)
 			if err != nil {
 				return err
 			}
-			if tax == Category && t.ID == def {
+			if tax == store.Category && t.ID == def {
 				// wp_delete_term refuses the default category
 				return rest.NewError("rest_cannot_delete", "The term cannot be deleted.", http.StatusInternalServerError)
 			}
 			previous := s.prepareTerm(tax, t, "view")
-			if tax == Menu {
+			if tax == store.Menu {
 				// a menu's items go with it (wp_delete_nav_menu)
-				if err := deleteMenuItems(c.Context(), tx, t.ID); err != nil {
+				if err := store.DeleteMenuItems(c.Context(), tx, t.ID); err != nil {
 					return err
 				}
 			}
-			if err := deleteTermRow(c.Context(), tx, tax, t); err != nil {
+			if err := store.DeleteTermRow(c.Context(), tx, tax, t); err != nil {
 				return err
 			}
 			body = map[string]any{"deleted": true, "previous": previous}
@@ -436,4 +412,13 @@ func (s *Service) deleteTerm(tax *Taxonomy) rest.HandlerFunc {
 		}
 		return rest.OK(body), nil
 	}
+}
+
+// saveTermExtras finishes a term write: a menu's settings, then the term
+// read back as stored.
+func saveTermExtras(c *rest.Request, tx pgx.Tx, tax *store.Taxonomy, t *store.Term) (*store.Term, error) {
+	if err := saveMenuSettings(c, tx, tax, t); err != nil {
+		return nil, err
+	}
+	return store.GetTerm(c.Context(), tx, tax, t.ID)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
@@ -94,7 +95,7 @@ func (s *Service) listThemes(r *rest.Request) (*rest.Response, error) {
 		items = append(items, it)
 	}
 	resp := rest.OK(items)
-	resp.Header = http.Header{"X-Wp-Total": {itoa(int64(len(items)))}, "X-Wp-Totalpages": {"1"}}
+	resp.Header = http.Header{"X-Wp-Total": {store.Itoa(int64(len(items)))}, "X-Wp-Totalpages": {"1"}}
 	return resp, nil
 }
 
@@ -157,7 +158,7 @@ func (s *Service) themeItem(r *rest.Request, th *theme.Theme) (rest.Item, error)
 	links := rest.Links{
 		{Rel: "self", Href: base + "/" + th.Stylesheet},
 		{Rel: "collection", Href: base},
-		{Rel: rest.APIRelPrefix + "user-global-styles", Href: s.restRoot + "/" + Namespace + "/global-styles/" + itoa(gsID)},
+		{Rel: rest.APIRelPrefix + "user-global-styles", Href: s.restRoot + "/" + Namespace + "/global-styles/" + store.Itoa(gsID)},
 	}
 	return rest.Item{Data: data, Links: links}, nil
 }

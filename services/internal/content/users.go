@@ -2,29 +2,18 @@ package content
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
-
-// Users tells whether a user id exists. Users belong to the gateway, so this
-// is the seam to another service, not to a database: GatewayUsers asks the
-// gateway's internal lookup, FixedUsers accepts a known set (tests, and runs
-// without a gateway).
-type Users interface {
-	Exists(ctx context.Context, id int64) (bool, error)
-}
-
-// FixedUsers accepts exactly the ids it holds.
-type FixedUsers map[int64]bool
-
-// Exists implements Users.
-func (f FixedUsers) Exists(_ context.Context, id int64) (bool, error) { return f[id], nil }
 
 // GatewayUsers looks users up at GET {BaseURL}{contract.UserLookupPath}/{id}:
 // 200 means the user exists, 404 that it does not. The gateway answers only
@@ -78,4 +67,26 @@ func (g GatewayUsers) lookup(ctx context.Context, path string) (body []byte, fou
 		return nil, false, fmt.Errorf("user lookup: %w", err)
 	}
 	return body, true, nil
+}
+
+// User implements store.Users: one user from the gateway's lookup.
+func (g GatewayUsers) User(ctx context.Context, id int64) (store.User, bool, error) {
+	return g.lookupUser(ctx, userPath(id))
+}
+
+// UserBySlug implements store.Users: a user by slug, through the gateway's lookup.
+func (g GatewayUsers) UserBySlug(ctx context.Context, slug string) (store.User, bool, error) {
+	return g.lookupUser(ctx, contract.UserLookupPath+"?slug="+url.QueryEscape(slug))
+}
+
+func (g GatewayUsers) lookupUser(ctx context.Context, path string) (store.User, bool, error) {
+	body, found, err := g.lookup(ctx, path)
+	if err != nil || !found {
+		return store.User{}, false, err
+	}
+	var u store.User
+	if err := json.Unmarshal(body, &u); err != nil {
+		return store.User{}, false, fmt.Errorf("user lookup: %w", err)
+	}
+	return u, true, nil
 }

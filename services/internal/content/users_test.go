@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -44,7 +45,7 @@ func TestGatewayUsers(t *testing.T) {
 	if _, err := (GatewayUsers{BaseURL: gw.URL, Keys: identity.Static([]byte("wrong"))}).Exists(ctx, 1); err == nil {
 		t.Errorf("a lookup the gateway refuses must be an error")
 	}
-	if ok, _ := (FixedUsers{7: true}).Exists(ctx, 7); !ok {
+	if ok, _ := (store.FixedUsers{7: true}).Exists(ctx, 7); !ok {
 		t.Errorf("FixedUsers")
 	}
 }

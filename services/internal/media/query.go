@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 )
 
@@ -137,45 +138,18 @@ func (s *Service) query(ctx context.Context, q *listQuery) ([]*Attachment, int64
 		}
 		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
+	filterArgs := len(args) // what the count statement takes; ORDER BY and LIMIT add more
 	order := orderBy(q, arg)
 	sql := `SELECT ` + columns + `, count(*) OVER () FROM attachments WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY ` + order + ` LIMIT ` + arg(q.perPage) + ` OFFSET ` + arg(max(q.offset, 0))
-	rows, err := s.pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("query attachments: %w", err)
-	}
-	defer rows.Close()
-	var out []*Attachment
-	var total int64
-	for rows.Next() {
-		a, err := scanAttachment(countingRow{rows, &total})
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("query attachments: %w", err)
-	}
-	if len(out) == 0 && q.offset > 0 {
-		// past the end: the window count is not available, count directly
-		countSQL := `SELECT count(*) FROM attachments WHERE ` + strings.Join(where, " AND ")
-		if err := s.pool.QueryRow(ctx, countSQL, args[:countArgs(where, args)]...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count attachments: %w", err)
-		}
-	}
-	return out, total, nil
-}
-
-// countArgs is how many leading arguments the WHERE clause uses.
-func countArgs(where []string, args []any) int {
-	n := 0
-	for i := range args {
-		if strings.Contains(strings.Join(where, " "), fmt.Sprintf("$%d", i+1)) {
-			n = i + 1
-		}
-	}
-	return n
+	out, total, err := postgres.QueryPage(ctx, s.pool, postgres.Page{Name: "attachments", Select: sql, Args: args,
+		Count: func() (string, []any) {
+			return `SELECT count(*) FROM attachments WHERE ` + strings.Join(where, " AND "), args[:filterArgs]
+		}, PastStart: q.offset > 0},
+		func(rows pgx.Rows, total *int64) (*Attachment, error) {
+			return scanAttachment(countingRow{rows, total})
+		})
+	return out, int64(total), err
 }
 
 // countingRow scans the window count after the attachment's columns.

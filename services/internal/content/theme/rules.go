@@ -153,3 +153,23 @@ func hasKindPrefix(slug string, kinds ...string) bool {
 	}
 	return false
 }
+
+// Resolve is the one rule for which template (or template part) of a slug
+// a site uses: the one stored in the site — the theme's file customised,
+// or a template added — beats the theme's file. stored and file look the
+// slug up; ok is false when neither has it. The REST templates routes and
+// the website both choose through it.
+func Resolve[T any](slug string, stored, file func(slug string) (T, bool)) (T, bool) {
+	if t, ok := stored(slug); ok {
+		return t, true
+	}
+	return file(slug)
+}
+
+// In looks slugs up in m, for Resolve.
+func In[T any](m map[string]T) func(slug string) (T, bool) {
+	return func(slug string) (T, bool) {
+		t, ok := m[slug]
+		return t, ok
+	}
+}

@@ -137,3 +137,24 @@ func TestHierarchy(t *testing.T) {
 		}
 	}
 }
+
+// A stored template beats the theme's file of the same slug; either alone
+// is used; neither is no template.
+func TestResolve(t *testing.T) {
+	stored := map[string]string{"single": "stored single", "custom": "stored custom"}
+	files := map[string]string{"single": "file single", "index": "file index"}
+	for _, c := range []struct {
+		slug, want string
+		ok         bool
+	}{
+		{"single", "stored single", true},
+		{"custom", "stored custom", true},
+		{"index", "file index", true},
+		{"page", "", false},
+	} {
+		got, ok := Resolve(c.slug, In(stored), In(files))
+		if got != c.want || ok != c.ok {
+			t.Errorf("Resolve(%q) = %q, %v; want %q, %v", c.slug, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"slices"
+	"strings"
+)
+
+// The parts of a post listing's statement for deep pages and totals: the
+// counts the writes maintain, the term and date-bucket jumps, the sticky
+// order and the plain count.
+
+// countedOnly reports whether q filters by nothing but type, status and
+// (optionally) one term without its children: what the maintained counts
+// record.
+func countedOnly(q *ListQuery) bool {
+	if q.Search != "" || q.After != nil || q.Before != nil || q.ModifiedAfter != nil || q.ModifiedBefore != nil ||
+		len(q.Author) > 0 || len(q.AuthorExclude) > 0 || len(q.Include) > 0 || len(q.Exclude) > 0 ||
+		len(q.Parent) > 0 || len(q.ParentExclude) > 0 || q.MenuOrder != nil || len(q.Slugs) > 0 ||
+		len(q.Formats) > 0 || q.Sticky != nil || len(q.Tax) > 1 {
+		return false
+	}
+	if len(q.Tax) == 1 {
+		c := q.Tax[0]
+		return c.Operator == "IN" && len(c.Terms) == 1 && !c.IncludeChildren
+	}
+	return true
+}
+
+// statusSQL restricts col to q's statuses as filters does.
+func (b *SQLBuilder) statusSQL(q *ListQuery, col string) string {
+	switch {
+	case slices.Contains(q.Statuses, "any"):
+		return col + " NOT IN ('trash', 'auto-draft')"
+	case len(q.Statuses) == 1:
+		return col + " = " + b.Arg(q.Statuses[0])
+	default:
+		return col + " = ANY(" + b.Arg(q.Statuses) + ")"
+	}
+}
+
+// countedTotal is SQL for the number of matches of q read from the
+// maintained counts (post_counts, term_post_counts), or "" when q filters
+// by more than they record.
+func (b *SQLBuilder) countedTotal(q *ListQuery) string {
+	if !countedOnly(q) {
+		return ""
+	}
+	if len(q.Tax) == 0 {
+		return "(SELECT COALESCE(sum(n), 0)::bigint FROM post_counts WHERE type = " + b.Arg(q.Type.Name) + " AND " +
+			b.statusSQL(q, "status") + ")"
+	}
+	c := q.Tax[0]
+	term := b.Arg(c.Terms[0])
+	return "(SELECT COALESCE(sum(n), 0)::bigint FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.Arg(q.Type.Name) +
+		" AND " + b.statusSQL(q, "status") + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
+		" AND taxonomy = " + b.Arg(c.Tax.Name) + "))"
+}
+
+// termPageSQL reads the ids of a page of one term's posts, newest (or
+// oldest) first, from term_relationships' listing index, so that the page
+// costs its offset rather than the term's posts; "" when q is not such a
+// listing.
+func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string) string {
+	if !countedOnly(q) || len(q.Tax) != 1 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
+		(q.OrderBy != "" && q.OrderBy != "date") {
+		return ""
+	}
+	dir := " DESC"
+	if q.Order == "asc" {
+		dir = " ASC"
+	}
+	c := q.Tax[0]
+	term := b.Arg(c.Terms[0])
+	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.Arg(q.Type.Name) +
+		" AND r.post_status = " + b.Arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
+		" AND taxonomy = " + b.Arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
+}
+
+// JumpMinOffset is the offset from which a date-ordered page jumps to its
+// start through the date buckets' counts instead of walking the index from
+// the first post: the jump costs about as much as walking ~1,000 index
+// entries (docs/performance.md#late-pages).
+const JumpMinOffset = 1000
+
+// JumpPageSQL reads the ids of a late page of one type and status in date
+// order (newest or oldest first) by jumping near its offset:
+// post_page_start (migration 0330) sums the date buckets' counts, coarse to
+// fine, down to the ~68-minute bucket that holds the page's first post, and
+// the page is read from the type/status/date index starting at that
+// bucket's edge, skipping only the posts of that bucket before it. The
+// function is STABLE, so it sees this statement's snapshot: the counts it
+// sums are exactly the posts the index walk sees (the triggers keep them in
+// the writers' transactions), and the page equals the plain OFFSET read
+// (ties on date stay in one bucket, ordered by id). "" when q is not such a
+// listing or its offset is small.
+func (b *SQLBuilder) JumpPageSQL(q *ListQuery, limit string, offset int) string {
+	if offset < JumpMinOffset || !countedOnly(q) || len(q.Tax) != 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
+		(q.OrderBy != "" && q.OrderBy != "date") {
+		return ""
+	}
+	typ, status := b.Arg(q.Type.Name), b.Arg(q.Statuses[0])
+	newest, cmp, dir := "true", " <= ", " DESC"
+	if q.Order == "asc" {
+		newest, cmp, dir = "false", " >= ", " ASC"
+	}
+	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + Itoa(int64(offset)) + ", " + newest + "))" +
+		" SELECT p.id FROM posts p WHERE p.type = " + typ + " AND p.status = " + status +
+		" AND p.date_gmt" + cmp + "(SELECT bound FROM j) ORDER BY p.date_gmt" + dir + ", p.id" + dir +
+		" LIMIT " + limit + " OFFSET (SELECT rem FROM j)"
+}
+
+// stickyOrder puts the page's sticky posts first (in page order), then the
+// extra sticky posts, then the rest of the page (WP_Query's relocation).
+func stickyOrder(rows []*Post, inPage []bool) []*Post {
+	out := make([]*Post, 0, len(rows))
+	for i, p := range rows {
+		if inPage[i] && p.Sticky {
+			out = append(out, p)
+		}
+	}
+	for i, p := range rows {
+		if !inPage[i] {
+			out = append(out, p)
+		}
+	}
+	for i, p := range rows {
+		if inPage[i] && !p.Sticky {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// countSQL counts the matches of q (used only when a page came back empty,
+// to tell an empty collection from a page past the end).
+func countSQL(q *ListQuery) (string, []any) {
+	b := &SQLBuilder{}
+	b.filters(q)
+	return "SELECT count(*) FROM " + b.From() + " WHERE " + strings.Join(b.Where, " AND "), b.Args
+}

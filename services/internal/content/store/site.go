@@ -1,0 +1,253 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The website's reads: one statement each, over the same tables as REST.
+
+// siteStatuses are the statuses a visitor may see at a permalink:
+// published, and private for callers who may read private posts (checked
+// by the caller with canRead).
+var siteStatuses = []string{"publish", "private"}
+
+// noRevisions stands in for revisionsLateral in the website's reads: a
+// page never shows a post's revision count.
+const noRevisions = `
+ CROSS JOIN (SELECT 0::int AS n, 0::bigint AS latest) rv`
+
+// PageByPath finds the page at a nested path ("parent/child") among
+// published and private pages; nil when none.
+func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
+		" WHERE p.type = 'page' AND p.slug = $1 AND anc.path = $2 AND p.status = ANY($3) ORDER BY p.id LIMIT 1"
+	return scanOne(q.QueryRow(ctx, sql, slug, ancestors, siteStatuses), "page "+slug)
+}
+
+// PostBySlug finds a published or private post by slug; nil when none.
+func PostBySlug(ctx context.Context, q Querier, slug string) (*Post, error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + NoAncestors +
+		" WHERE p.type = 'post' AND p.slug = $1 AND p.status = ANY($2) ORDER BY p.id LIMIT 1"
+	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
+}
+
+// SingularBySlug finds, in one statement, the page at a nested path and
+// (when withPost: a one-segment path) the post of that slug, each the
+// oldest of its kind; nil for either when there is none.
+func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
+	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
+		" WHERE p.slug = $1 AND p.status = ANY($3) AND ((p.type = 'page' AND anc.path = $2) OR (p.type = 'post' AND $4)) ORDER BY p.id"
+	rows, err := q.Query(ctx, sql, slug, ancestors, siteStatuses, withPost)
+	if err != nil {
+		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := ScanPost(rows)
+		if err != nil {
+			return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+		}
+		switch {
+		case p.Type == "page" && page == nil:
+			page = p
+		case p.Type == "post" && post == nil:
+			post = p
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+	}
+	return page, post, nil
+}
+
+// AdjacentPosts reads the published posts just before (older) and after
+// (newer) p by date, in one statement; nil for either when there is none.
+func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, err error) {
+	sql := "SELECT " + PostColumns + ", x.dir FROM (" +
+		"(SELECT id, 0 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt < $1 AND id <> $2 ORDER BY date_gmt DESC, id DESC LIMIT 1)" +
+		" UNION ALL " +
+		"(SELECT id, 1 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt > $1 AND id <> $2 ORDER BY date_gmt, id LIMIT 1)" +
+		") x JOIN posts p ON p.id = x.id" + termsLateral + noRevisions + NoAncestors
+	rows, err := q.Query(ctx, sql, p.DateGMT, p.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var dir int
+		row, err := ScanPost(rows, &dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+		}
+		if dir == 0 {
+			prev = row
+		} else {
+			next = row
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
+	}
+	return prev, next, nil
+}
+
+func scanOne(row pgx.Row, what string) (*Post, error) {
+	p, err := ScanPost(row)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select %s: %w", what, err)
+	}
+	return p, nil
+}
+
+// TermBySlug reads a term of tax by slug; nil when none.
+func TermBySlug(ctx context.Context, q Querier, tax *Taxonomy, slug string) (*Term, error) {
+	t := &Term{}
+	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug, description FROM terms WHERE taxonomy = $1 AND slug = $2`, tax.Name, slug).
+		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select term %s: %w", slug, err)
+	}
+	return t, nil
+}
+
+// TermNames maps term ids to name and slug (the post-terms block).
+func TermNames(ctx context.Context, q Querier, ids []int64) (map[int64]*Term, error) {
+	out := map[int64]*Term{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("select terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t := &Term{}
+		if err := rows.Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug); err != nil {
+			return nil, fmt.Errorf("scan term: %w", err)
+		}
+		out[t.ID] = t
+	}
+	return out, rows.Err()
+}
+
+// PublicTerms lists the terms of tax that have published posts (the
+// sitemap), by name.
+func PublicTerms(ctx context.Context, q Querier, tax *Taxonomy) ([]*Term, error) {
+	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND EXISTS (
+ SELECT 1 FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = t.id AND p.status = 'publish') ORDER BY t.name, t.id`, tax.Name)
+	if err != nil {
+		return nil, fmt.Errorf("list terms: %w", err)
+	}
+	defer rows.Close()
+	var out []*Term
+	for rows.Next() {
+		t := &Term{}
+		if err := rows.Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug); err != nil {
+			return nil, fmt.Errorf("scan term: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// themeRows is what the website's snapshot holds from the database: the
+// theme's stored templates and parts, and the user's global styles — in
+// one statement.
+type themeRows struct {
+	Templates map[string]string // slug → content
+	Parts     map[string]string
+	Styles    string // the global styles post's content, "" when none
+}
+
+// LoadThemeRows reads the theme's stored templates, parts and user global
+// styles in one statement.
+func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRows, error) {
+	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
+ type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, GlobalStylesType)
+	if err != nil {
+		return nil, fmt.Errorf("load theme rows: %w", err)
+	}
+	defer rows.Close()
+	out := &themeRows{Templates: map[string]string{}, Parts: map[string]string{}}
+	for rows.Next() {
+		var typ, slug, content string
+		if err := rows.Scan(&typ, &slug, &content); err != nil {
+			return nil, fmt.Errorf("scan theme row: %w", err)
+		}
+		switch typ {
+		case "wp_template":
+			out.Templates[slug] = content
+		case "wp_template_part":
+			out.Parts[slug] = content
+		default:
+			if out.Styles == "" {
+				out.Styles = content
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// TermSlugByID reads term id of tax (id, taxonomy, name and slug only);
+// nil when there is none.
+func TermSlugByID(ctx context.Context, q Querier, tax *Taxonomy, id int64) (*Term, error) {
+	var t Term
+	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug FROM terms WHERE id = $1 AND taxonomy = $2`, id, tax.Name).
+		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select %s %d: %w", tax.Name, id, err)
+	}
+	return &t, nil
+}
+
+// NavigationContent reads a published navigation post's content (ref 0:
+// the oldest); found is false when there is none.
+func NavigationContent(ctx context.Context, q Querier, ref int64) (content string, found bool, err error) {
+	if ref > 0 {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
+	} else {
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read navigation: %w", err)
+	}
+	return content, true, nil
+}
+
+// PublishedPosts reads the published posts among ids, by id.
+func PublishedPosts(ctx context.Context, q Querier, ids []int64) (map[int64]*Post, error) {
+	rows, err := q.Query(ctx, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1) AND p.status = 'publish'", ids)
+	if err != nil {
+		return nil, fmt.Errorf("select published posts: %w", err)
+	}
+	defer rows.Close()
+	posts := map[int64]*Post{}
+	for rows.Next() {
+		p, err := ScanPost(rows)
+		if err != nil {
+			return nil, fmt.Errorf("select published posts: %w", err)
+		}
+		posts[p.ID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select published posts: %w", err)
+	}
+	return posts, nil
+}

@@ -1,0 +1,91 @@
+// Package website is content's public website (docs/website.md): pages
+// rendered from the block theme, feeds, sitemaps and robots.txt, and the
+// snapshot of what pages read often, kept for one change generation.
+//
+// It is one of content's two front ends, beside the REST handlers
+// (package content); neither imports the other. It reads posts, terms,
+// templates and users through content/store and the theme's files through
+// content/theme, renders blocks with content/blocks, and learns of writes
+// from store.Commits (this replica's own, at once) and the site's change
+// channel (every service's, ListenChanges).
+package website
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Config is what the website reads from.
+type Config struct {
+	Pool *pgxpool.Pool
+	// Site is the site file's values, shared with the REST handlers (read
+	// only while serving)
+	Site  *contract.Site
+	Users store.Users
+	// Media gives featured images; nil shows none
+	Media store.Media
+	// Zone is the site's time zone, as the timezone setting has it now
+	Zone func() *time.Location
+	// Commits is the store's hook: every write's end starts a new
+	// generation of the snapshot
+	Commits *store.Commits
+	// SnapshotBytes overrides maxSnapshotBytes (tests; 0: the default)
+	SnapshotBytes int64
+}
+
+// Handler serves the public website.
+type Handler struct {
+	pool          *pgxpool.Pool
+	site          *contract.Site
+	permalinks    store.Links
+	restRoot      string
+	users         store.Users
+	media         store.Media
+	zone          func() *time.Location
+	siteUsers     sync.Map     // authors for pages (int64 → cachedUser, site_posts.go)
+	siteCSS       atomic.Value // cssCache (site_page.go)
+	siteGen       siteGen      // the change generation and its snapshot (site_cache.go)
+	snapshotBytes int64
+}
+
+// New returns the website of cfg.Site, subscribed to cfg.Commits.
+func New(cfg Config) *Handler {
+	links := store.NewLinks(cfg.Site.URL)
+	h := &Handler{pool: cfg.Pool, site: cfg.Site, permalinks: links, restRoot: links.RESTRoot,
+		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes}
+	if cfg.Commits != nil {
+		cfg.Commits.OnCommit(h.siteGen.bump)
+	}
+	return h
+}
+
+// SetMedia replaces the featured images' source (before serving).
+func (s *Handler) SetMedia(m store.Media) { s.media = m }
+
+// db is where the website's statements go: it never runs inside a
+// request's transaction.
+func (s *Handler) db(context.Context) store.Querier { return s.pool }
+
+// location is the site's time zone now.
+func (s *Handler) location() *time.Location { return s.zone() }
+
+// Online reports whether the change listener hears every write (while it
+// does not, no snapshot is kept).
+func (s *Handler) Online() bool { return s.siteGen.online.Load() }
+
+// Generation is the current change generation: it moves on with every
+// write heard.
+func (s *Handler) Generation() uint64 { return s.siteGen.gen.Load() }
+
+// validText reports whether s is text PostgreSQL can hold and compare:
+// valid UTF-8 without NUL (what the REST kit accepts as text, too).
+func validText(s string) bool { return strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) }

@@ -1,0 +1,262 @@
+package website
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+
+	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/theme"
+	"siteplane.dev/services/internal/platform/postgres"
+)
+
+// What a page render reads that changes only with a committed write — the
+// templates and parts (parsed), the global styles (as CSS), the navigation
+// menus, featured images, term names, a post's neighbours — is kept in a
+// siteSnapshot for one change generation, as the gateway's edge cache keeps
+// whole answers (docs/edge-cache.md). Every committed write of any service
+// is announced on the site's change channel (postgres.NotifyChanged); the
+// content service LISTENs on it and starts a new generation on each
+// notification, and at once after its own writes end (store.Commits).
+// While the listener is not connected a write could go unheard, so every
+// render then reads afresh (no snapshot is kept), as the edge cache goes
+// offline.
+
+// siteGen is the change generation the website's snapshot belongs to.
+type siteGen struct {
+	gen    atomic.Uint64
+	online atomic.Bool
+	snap   atomic.Pointer[siteSnapshot]
+	mu     sync.Mutex // one snapshot load at a time
+}
+
+// bump starts a new generation: the current snapshot is no longer used.
+func (g *siteGen) bump() { g.gen.Add(1) }
+
+// setOnline records whether the listener hears every write; a change
+// either way starts a new generation (writes made while offline were not
+// heard).
+func (g *siteGen) setOnline(on bool) {
+	g.online.Store(on)
+	g.bump()
+}
+
+// siteSnapshot is one generation's view of the theme and of what pages
+// look up often. Its lazily filled maps may hold entries read a moment
+// after the generation ended; the snapshot is then no longer current, so
+// no page reads them.
+type siteSnapshot struct {
+	gen       uint64
+	templates map[string][]blocks.Node // stored templates (slug → parsed)
+	parts     map[string][]blocks.Node // stored parts
+	css       string                   // the global styles stylesheet
+
+	compiled  sync.Map // "template:"+slug, "part:"+slug → []blocks.Node (blocks.Compile)
+	excerpts  sync.Map // int64 post id → string
+	contents  sync.Map // int64 post id → []blocks.Node (compiled) or string (classic content's HTML)
+	sizes     sync.Map // template slug → int, the last body's size (a render's size hint)
+	nav       sync.Map // int64 ref → []blocks.Link
+	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
+	terms     sync.Map // int64 term id → *Term (nil: none)
+	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
+
+	// held is the estimated size of the per-post entries (excerpts,
+	// contents, neighbours, images, terms); past limit no more are kept, so
+	// a crawl through every post of a large site between two writes cannot
+	// grow the snapshot without bound. The other maps are bounded by the
+	// theme (templates, parts, menus).
+	held  atomic.Int64
+	limit int64
+}
+
+// maxSnapshotBytes bounds a snapshot's per-post entries (siteSnapshot.held):
+// about 4,000 typical posts' compiled content.
+const maxSnapshotBytes = 8 << 20
+
+// keep stores value under key in m when the snapshot's budget has room for
+// cost more bytes; past the budget the value is only used by the caller
+// (computed again next time), which is correct, just slower.
+func (sn *siteSnapshot) keep(m *sync.Map, key, value any, cost int) {
+	if sn.held.Add(int64(cost)) > sn.limit {
+		sn.held.Add(-int64(cost))
+		return
+	}
+	m.Store(key, value)
+}
+
+// entryCost is the estimated size of an entry holding n bytes of text: the
+// text and the map's and value's overhead.
+func entryCost(n int) int { return n + 128 }
+
+// themeFiles are the built-in theme's templates and parts, parsed once:
+// they are compiled into the binary.
+var themeFiles struct {
+	once      sync.Once
+	th        *theme.Theme
+	err       error
+	templates map[string][]blocks.Node
+	parts     map[string][]blocks.Node
+}
+
+func builtinTheme() (*theme.Theme, map[string][]blocks.Node, map[string][]blocks.Node, error) {
+	t := &themeFiles
+	t.once.Do(func() {
+		t.th, t.err = theme.Builtin()
+		if t.err != nil {
+			t.err = fmt.Errorf("load theme: %w", t.err)
+			return
+		}
+		t.templates, t.parts = map[string][]blocks.Node{}, map[string][]blocks.Node{}
+		for _, f := range t.th.Templates {
+			t.templates[f.Slug] = blocks.Parse(f.Content)
+		}
+		for _, f := range t.th.Parts {
+			t.parts[f.Slug] = blocks.Parse(f.Content)
+		}
+	})
+	return t.th, t.templates, t.parts, t.err
+}
+
+// snapshot returns the current generation's snapshot, loading it when
+// there is none; offline, a fresh one that is not kept.
+func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
+	g := &s.siteGen
+	if !g.online.Load() {
+		return s.loadSnapshot(ctx, 0)
+	}
+	gen := g.gen.Load()
+	if sn := g.snap.Load(); sn != nil && sn.gen == gen {
+		return sn, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gen = g.gen.Load()
+	if sn := g.snap.Load(); sn != nil && sn.gen == gen {
+		return sn, nil // loaded while we waited
+	}
+	sn, err := s.loadSnapshot(ctx, gen)
+	if err != nil {
+		return nil, err
+	}
+	// kept only if no write was heard while it loaded: one committed
+	// before the load is in it, one after bumps past it
+	if g.online.Load() && g.gen.Load() == gen {
+		g.snap.Store(sn)
+	}
+	return sn, nil
+}
+
+// loadSnapshot reads the theme's stored templates, parts and user global
+// styles (one statement) and prepares them.
+func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, error) {
+	th, _, _, err := builtinTheme()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := store.LoadThemeRows(ctx, s.db(ctx), th.Stylesheet)
+	if err != nil {
+		return nil, err
+	}
+	sn := &siteSnapshot{gen: gen, templates: map[string][]blocks.Node{}, parts: map[string][]blocks.Node{}, limit: s.snapshotLimit()}
+	for slug, c := range rows.Templates {
+		sn.templates[slug] = blocks.Parse(c)
+	}
+	for slug, c := range rows.Parts {
+		sn.parts[slug] = blocks.Parse(c)
+	}
+	sn.css = s.globalCSS(th, rows.Styles)
+	return sn, nil
+}
+
+// snapshotLimit is maxSnapshotBytes unless a test set its own.
+func (s *Handler) snapshotLimit() int64 {
+	if s.snapshotBytes > 0 {
+		return s.snapshotBytes
+	}
+	return maxSnapshotBytes
+}
+
+// ListenChanges keeps the website's generation current until ctx ends:
+// one pooled connection, taken out of the pool, LISTENs on the site's
+// change channel. Every payload (a write, or an edge cache purge) may
+// change what pages show, so each starts a new generation.
+func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
+	l := &postgres.ChangeListener{
+		Connect: func(ctx context.Context) (*pgx.Conn, error) {
+			pc, err := s.pool.Acquire(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("acquire listener connection: %w", err)
+			}
+			return pc.Hijack(), nil // a LISTEN belongs to its session: not back to the pool
+		},
+		Online:  s.siteGen.setOnline,
+		Changed: func(string) { s.siteGen.bump() },
+		Logger:  logger, Name: "website snapshot",
+	}
+	l.Run(ctx)
+}
+
+// compiledNodes returns the template or part (kind "template", "part") of
+// slug — the stored one, else the theme's — pre-rendered for this
+// generation with blocks.Compile; ok false when there is none.
+func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Handler, kind, slug string) ([]blocks.Node, bool, error) {
+	key := kind + ":" + slug
+	if v, ok := sn.compiled.Load(key); ok {
+		n := v.([]blocks.Node)
+		return n, n != nil, nil
+	}
+	_, files, fileParts, err := builtinTheme()
+	if err != nil {
+		return nil, false, err
+	}
+	stored, themed := sn.templates, files
+	if kind == "part" {
+		stored, themed = sn.parts, fileParts
+	}
+	nodes, ok := theme.Resolve(slug, theme.In(stored), theme.In(themed))
+	if !ok {
+		sn.compiled.Store(key, []blocks.Node(nil))
+		return nil, false, nil
+	}
+	env, navErr := s.siteWideEnv(ctx, sn)
+	env.Part = func(slug string) ([]blocks.Node, bool) {
+		return theme.Resolve(slug, theme.In(sn.parts), theme.In(fileParts))
+	}
+	compiled := blocks.Compile(nodes, env)
+	if *navErr != nil {
+		return nil, false, *navErr
+	}
+	if compiled == nil {
+		compiled = []blocks.Node{}
+	}
+	sn.compiled.Store(key, compiled)
+	return compiled, true, nil
+}
+
+// siteWideEnv is the Env of what every page shares: the site's title,
+// tagline and URL, and its navigation menus (read once per generation;
+// the error of the first failed read is put in *navErr).
+func (s *Handler) siteWideEnv(ctx context.Context, sn *siteSnapshot) (*blocks.Env, *error) {
+	navErr := new(error)
+	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL}
+	env.Navigation = func(ref int64) []blocks.Link {
+		if l, ok := sn.nav.Load(ref); ok {
+			return l.([]blocks.Link)
+		}
+		l, err := s.navigationLinks(ctx, ref)
+		if err != nil {
+			if *navErr == nil {
+				*navErr = err
+			}
+			return nil
+		}
+		sn.nav.Store(ref, l)
+		return l
+	}
+	return env, navErr
+}

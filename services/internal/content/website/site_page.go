@@ -1,0 +1,363 @@
+package website
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplane.dev/services/internal/content/blocks"
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/theme"
+)
+
+// sitePage is one page to render: which templates may render it (the
+// template hierarchy, most specific first) and what its blocks show.
+type sitePage struct {
+	status      int
+	templates   []string
+	title       string // the <title>, before " – Site"
+	description string
+	canonical   string
+	ogType      string
+	noindex     bool
+	bodyClass   string
+
+	post *store.Post // singular pages
+	pt   *store.PostType
+
+	list      []*store.Post // listings
+	pages     int
+	pageURL   func(int) string
+	archive   string
+	archDesc  string
+	feedTitle string
+	feedURL   string
+}
+
+// renderSingular renders a post or page.
+func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
+	return s.render(req, s.singularPage(pt, p, nil))
+}
+
+func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
+	var tpls []string
+	tpls = append(tpls, front...)
+	if p.Template != "" && p.Template != "default" {
+		tpls = append(tpls, p.Template)
+	}
+	if pt == store.TypePage {
+		tpls = append(tpls, "page-"+p.Slug, "page-"+store.Itoa(p.ID), "page", "singular", "index")
+	} else {
+		tpls = append(tpls, "single-"+pt.Name+"-"+p.Slug, "single-"+pt.Name, "single", "singular", "index")
+	}
+	sp := &sitePage{status: http.StatusOK, templates: tpls, title: p.Title, post: p, pt: pt, ogType: "article",
+		canonical: s.permalinks.Post(pt, p), noindex: p.Status != "publish",
+		bodyClass: "single single-" + pt.Name + " postid-" + store.Itoa(p.ID)}
+	if pt == store.TypePage {
+		sp.bodyClass = "page page-id-" + store.Itoa(p.ID)
+	}
+	if p.Password == "" {
+		sp.description = plainExcerpt(p, 30)
+	}
+	return sp
+}
+
+// renderFront renders the static front page.
+func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
+	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
+	sp.canonical = s.site.URL + "/"
+	sp.title = ""
+	sp.ogType = "website"
+	sp.bodyClass = "home " + sp.bodyClass
+	return s.render(req, sp)
+}
+
+// postsListing renders the latest posts: the front page, or the page for
+// posts (page_for_posts) when page is that page.
+func (s *Handler) postsListing(req *siteReq, page *store.Post) error {
+	base := s.site.URL + "/"
+	sp := &sitePage{templates: []string{"home", "index"}, ogType: "website", bodyClass: "blog"}
+	if page == nil {
+		sp.templates = []string{"front-page", "home", "index"}
+		sp.bodyClass = "home blog"
+	} else {
+		base = s.permalinks.Post(store.TypePage, page)
+		sp.title = page.Title
+	}
+	lq := s.siteListQuery(req)
+	lq.StickyFirst = req.paged == 1
+	return s.listing(req, sp, lq, base)
+}
+
+func (s *Handler) siteListQuery(req *siteReq) *store.ListQuery {
+	statuses := []string{"publish"}
+	if req.caller.Can(store.TypePost.Caps.ReadPrivate) {
+		statuses = append(statuses, "private")
+	}
+	return &store.ListQuery{Type: store.TypePost, Page: req.paged, PerPage: sitePostsPerPage, Statuses: statuses, Order: "desc", OrderBy: "date",
+		ExcludeProtected: false}
+}
+
+// listing runs lq and renders sp with its results; a page past the end is
+// a 404, as WordPress answers it.
+func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
+	posts, total, err := store.ListPosts(req.r.Context(), s.db(req.r.Context()), lq)
+	if err != nil {
+		return err
+	}
+	sp.pages = (total + lq.PerPage - 1) / lq.PerPage
+	if req.paged > 1 && req.paged > sp.pages {
+		return s.notFound(req)
+	}
+	sp.status = http.StatusOK
+	sp.list = posts
+	query := ""
+	if lq.Search != "" {
+		query = "?s=" + url.QueryEscape(lq.Search)
+	}
+	sp.pageURL = func(n int) string {
+		if n <= 1 {
+			return base + query
+		}
+		return base + "page/" + strconv.Itoa(n) + "/" + query
+	}
+	sp.canonical = sp.pageURL(req.paged)
+	if req.paged > 1 {
+		sp.bodyClass += " paged paged-" + strconv.Itoa(req.paged)
+	}
+	if sp.description == "" {
+		sp.description = s.site.Description
+	}
+	return s.render(req, sp)
+}
+
+// searchPage is the site search (?s=): published posts and pages matching
+// the term, in the search template.
+func (s *Handler) searchPage(req *siteReq) error {
+	term := strings.TrimSpace(req.query.Get("s"))
+	sp := &sitePage{templates: []string{"search", "index"}, ogType: "website", bodyClass: "search", noindex: true,
+		title: "Search Results for “" + term + "”", archive: "Search results for: “" + term + "”"}
+	lq := s.siteListQuery(req)
+	lq.Search, lq.OrderBy = term, "relevance"
+	lq.ExcludeProtected = !req.caller.LoggedIn()
+	if term == "" {
+		lq.Search, lq.OrderBy = "", "date"
+	}
+	return s.listing(req, sp, lq, s.site.URL+"/")
+}
+
+func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
+	t, err := store.TermBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return s.notFound(req)
+	}
+	kind := "category"
+	label := "Category: "
+	if tax == store.Tag {
+		kind, label = "tag", "Tag: "
+	}
+	sp := &sitePage{templates: []string{kind + "-" + t.Slug, kind + "-" + store.Itoa(t.ID), kind, "archive", "index"}, ogType: "website",
+		title: t.Name, archive: label + t.Name, archDesc: t.Description, description: t.Description,
+		bodyClass: "archive " + kind + " " + kind + "-" + t.Slug,
+		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.permalinks.Term(tax, t) + "feed/"}
+	lq := s.siteListQuery(req)
+	lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+	return s.listing(req, sp, lq, s.permalinks.Term(tax, t))
+}
+
+func (s *Handler) authorArchive(req *siteReq, slug string) error {
+	u, found, err := s.users.UserBySlug(req.r.Context(), slug)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return s.notFound(req)
+	}
+	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + store.Itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
+		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug}
+	lq := s.siteListQuery(req)
+	lq.Author = []int64{u.ID}
+	return s.listing(req, sp, lq, s.site.URL+"/author/"+u.Slug+"/")
+}
+
+// dateArchive lists the posts of a year, month or day (site time zone).
+func (s *Handler) dateArchive(req *siteReq, y, m, d string) error {
+	year, _ := strconv.Atoi(y)
+	month, day := 1, 1
+	if m != "" {
+		month, _ = strconv.Atoi(m)
+	}
+	if d != "" {
+		day, _ = strconv.Atoi(d)
+	}
+	start := time.Date(year, time.Month(month), day, 0, 0, 0, 0, s.location())
+	if start.Month() != time.Month(month) || start.Day() != day || month < 1 || month > 12 {
+		return s.notFound(req)
+	}
+	end, title := start.AddDate(1, 0, 0), "Year: "+y
+	switch {
+	case d != "":
+		end, title = start.AddDate(0, 0, 1), "Day: "+start.Format("January 2, 2006")
+	case m != "":
+		end, title = start.AddDate(0, 1, 0), "Month: "+start.Format("January 2006")
+	}
+	after, before := start.Add(-time.Second), end
+	sp := &sitePage{templates: []string{"date", "archive", "index"}, ogType: "website", title: strings.SplitN(title, ": ", 2)[1],
+		archive: title, bodyClass: "archive date"}
+	lq := s.siteListQuery(req)
+	lq.After, lq.Before = &after, &before
+	return s.listing(req, sp, lq, s.site.URL+req.path)
+}
+
+func (s *Handler) notFound(req *siteReq) error {
+	return s.render(req, &sitePage{status: http.StatusNotFound, templates: []string{"404", "index"}, title: "Page not found",
+		noindex: true, bodyClass: "error404", ogType: "website"})
+}
+
+// render resolves the template, renders its blocks and writes the page.
+// The templates, parts and stylesheet come from the generation's snapshot
+// (site_cache.go), parsed and compiled once per committed change.
+func (s *Handler) render(req *siteReq, sp *sitePage) error {
+	ctx := req.r.Context()
+	th, _, _, err := builtinTheme()
+	if err != nil {
+		return err
+	}
+	sn, err := s.snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var nodes []blocks.Node
+	used := ""
+	for _, slug := range sp.templates {
+		n, ok, err := sn.compiledNodes(ctx, s, "template", slug)
+		if err != nil {
+			return err
+		}
+		if ok {
+			nodes, used = n, slug
+			break
+		}
+	}
+	env, readErr, err := s.siteEnv(req, sp, sn)
+	if err != nil {
+		return err
+	}
+	if v, ok := sn.sizes.Load(used); ok {
+		env.SizeHint = v.(int)
+	}
+	body := blocks.Render(nodes, env)
+	if *readErr != nil {
+		return *readErr
+	}
+	if len(body) > env.SizeHint {
+		// the hint only grows: a store per page would cost more than it saves
+		sn.sizes.Store(used, len(body)+len(body)/8)
+	}
+	// the skip link's target: the page's main element
+	bodyHead, bodyTail := body, ""
+	if i := strings.Index(body, "<main"); i >= 0 {
+		bodyHead, bodyTail = body[:i+5], body[i+5:]
+	}
+	var sb strings.Builder
+	sb.Grow(len(sn.css) + 4096)
+	s.writeShell(&sb, sp, sn.css, th.Stylesheet)
+	head := sb.String()
+	const target, tail = ` id="wp--skip-link--target"`, "\n</div>\n</body>\n</html>\n"
+	size := len(head) + len(bodyHead) + len(bodyTail) + len(tail)
+	if bodyTail != "" {
+		size += len(target)
+	}
+	h := req.w.Header()
+	s.discoveryHeaders(h, sp)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Siteplane-Template", used)
+	if sp.noindex || req.caller.LoggedIn() {
+		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
+	}
+	h.Set("Content-Length", strconv.Itoa(size))
+	req.w.WriteHeader(sp.status)
+	if req.r.Method != http.MethodHead {
+		// in pieces, rather than copied into one page string
+		_, _ = io.WriteString(req.w, head)
+		_, _ = io.WriteString(req.w, bodyHead)
+		if bodyTail != "" {
+			_, _ = io.WriteString(req.w, target)
+			_, _ = io.WriteString(req.w, bodyTail)
+		}
+		_, _ = io.WriteString(req.w, tail)
+	}
+	return nil
+}
+
+// cssCache is the stylesheet of the last user global styles seen: they
+// change rarely, and the CSS is the same for every page until they do.
+type cssCache struct {
+	key string
+	css string
+}
+
+// globalCSS is the page's stylesheet: the theme's settings and styles with
+// the user's global styles (the stored post's content) merged over them.
+func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
+	if c, ok := s.siteCSS.Load().(cssCache); ok && c.key == userStyles {
+		return c.css
+	}
+	settings, styles := th.Settings, th.Styles
+	if us, ust, ok := store.DecodeUserThemeJSON(userStyles); ok {
+		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
+	}
+	css := blocks.GlobalCSS(settings, styles)
+	s.siteCSS.Store(cssCache{key: userStyles, css: css})
+	return css
+}
+
+// discoveryHeaders are the Link headers every page carries: the REST API
+// root and, for a post, its REST resource and short link.
+func (s *Handler) discoveryHeaders(h http.Header, sp *sitePage) {
+	h.Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
+	if sp.post != nil {
+		h.Add("Link", "<"+s.permalinks.PostREST(sp.pt, sp.post.ID)+`>; rel="alternate"; title="JSON"; type="application/json"`)
+		h.Add("Link", "<"+s.permalinks.GUID(sp.pt, sp.post)+`>; rel=shortlink`)
+	}
+}
+
+// siteEnv is what the theme's blocks read for sp: the site-wide Env (a
+// compiled template has most of it rendered already) with the page's post,
+// query and archive.
+func (s *Handler) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks.Env, *error, error) {
+	ctx := req.r.Context()
+	// a menu or part that cannot be read fails the page (*readErr, checked
+	// after the render), rather than showing it without
+	env, readErr := s.siteWideEnv(ctx, sn)
+	env.SearchQuery, env.ArchiveTitle, env.ArchiveDescription = req.query.Get("s"), sp.archive, sp.archDesc
+	env.Part = func(slug string) ([]blocks.Node, bool) {
+		n, ok, err := sn.compiledNodes(ctx, s, "part", slug)
+		if err != nil && *readErr == nil {
+			*readErr = err
+		}
+		return n, ok
+	}
+	conv := &postConverter{s: s, req: req, sn: sn, users: map[int64]store.User{}}
+	if sp.post != nil {
+		bp, err := conv.convert(ctx, sp.pt, []*store.Post{sp.post}, true, env)
+		if err != nil {
+			return nil, nil, err
+		}
+		env.Post = bp[0]
+	}
+	if sp.pageURL != nil {
+		bp, err := conv.convert(ctx, store.TypePost, sp.list, false, env)
+		if err != nil {
+			return nil, nil, err
+		}
+		env.Query = &blocks.Query{Posts: bp, Page: req.paged, Pages: sp.pages, PageURL: sp.pageURL}
+	}
+	return env, readErr, nil
+}
