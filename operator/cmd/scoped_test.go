@@ -159,8 +159,7 @@ func TestOperatorBinary(t *testing.T) {
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
-		// The certificate is self-signed (no --metrics-cert-dir).
-		hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec
+		hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // the metrics certificate is self-signed (no --metrics-cert-dir)
 		resp, err := hc.Do(req)
 		if err != nil {
 			return 0, "", err
