@@ -1,28 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"siteplane.dev/services/pkg/dashboard"
 )
-
-// dashboardExprs returns every PromQL query of the chart's Grafana dashboard.
-func dashboardExprs(t *testing.T) []string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", dashboard.Path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exprs, err := dashboard.Queries(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exprs
-}
 
 // exposedName reads a metric's name at the start of a line of the text
 // exposition format.
@@ -38,19 +22,8 @@ func checkDashboardOperatorMetrics(t *testing.T, body string) {
 	for _, m := range exposedName.FindAllStringSubmatch(body, -1) {
 		exposed[m[1]] = true
 	}
-	checked := 0
-	for _, e := range dashboardExprs(t) {
-		for _, name := range dashboard.MetricNames(e) {
-			if strings.HasPrefix(name, "siteplane_http_") || strings.HasPrefix(name, "siteplane_db_") {
-				continue
-			}
-			checked++
-			if !exposed[name] {
-				t.Errorf("the dashboard queries %s, which the operator does not export (query: %s)", name, e)
-			}
-		}
-	}
-	if checked < 6 {
-		t.Errorf("only %d operator metrics queried", checked)
+	for _, err := range dashboard.CheckExported(filepath.Join("..", ".."), "operator",
+		func(name string) bool { return !dashboard.ServiceMetric(name) }, exposed, 6) {
+		t.Error(err)
 	}
 }

@@ -2,9 +2,7 @@ package metrics
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,21 +11,6 @@ import (
 
 	"siteplane.dev/services/pkg/dashboard"
 )
-
-// dashboardExprs returns every PromQL query of the chart's Grafana
-// dashboard.
-func dashboardExprs(t *testing.T) []string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", dashboard.Path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exprs, err := dashboard.Queries(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exprs
-}
 
 // TestDashboardQueriesNameServiceMetrics: every service metric the chart's
 // dashboard queries (siteplane_http_*, siteplane_db_*) is one the services
@@ -56,19 +39,7 @@ func TestDashboardQueriesNameServiceMetrics(t *testing.T) {
 			}
 		}
 	}
-	checked := 0
-	for _, e := range dashboardExprs(t) {
-		for _, name := range dashboard.MetricNames(e) {
-			if !strings.HasPrefix(name, "siteplane_http_") && !strings.HasPrefix(name, "siteplane_db_") {
-				continue
-			}
-			checked++
-			if !exposed[name] {
-				t.Errorf("the dashboard queries %s, which no service exports (query: %s)", name, e)
-			}
-		}
-	}
-	if checked < 6 {
-		t.Errorf("only %d service metrics queried", checked)
+	for _, err := range dashboard.CheckExported(filepath.Join("..", "..", "..", ".."), "service", dashboard.ServiceMetric, exposed, 6) {
+		t.Error(err)
 	}
 }
