@@ -311,6 +311,11 @@ func (s *Handler) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 		if id == 0 {
 			return "", true, nil
 		}
+		// a user without published posts is not revealed (not even
+		// whether the id exists): the 404, as WordPress
+		if has, err := store.HasPublishedPosts(ctx, s.db(ctx), id); err != nil || !has {
+			return "", true, err
+		}
 		u, found, err := s.users.User(ctx, id)
 		if err != nil || !found || u.Slug == "" {
 			return "", true, err
