@@ -167,3 +167,28 @@ func TestSiteBlockPayloadsInert(t *testing.T) {
 		})
 	}
 }
+
+// ?author={id} leads only to the archive of a user with published posts:
+// any other id (a subscriber, a user with only a pending post, no user)
+// is the 404, not a redirect that names the user's login slug.
+func TestSiteAuthorQueryRevealsOnlyPublishingUsers(t *testing.T) {
+	e := newEnvUsers(t, callerUsers{})
+	wantStatus(t, e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "Published", "status": "publish"}), 201)
+	wantStatus(t, e.do(contributor, "POST", "/cms/v2/posts", map[string]any{"title": "Waiting", "status": "pending"}), 201)
+	for _, tt := range []struct {
+		id       int64
+		status   int
+		location string
+	}{
+		{callers[author].UserID, 301, "http://example.test/author/user-author/"},
+		{callers[subscriber].UserID, 404, ""},
+		{callers[contributor].UserID, 404, ""},
+		{callers[admin].UserID, 404, ""},
+		{999, 404, ""},
+	} {
+		r := e.page(anon, "/?author="+store.Itoa(tt.id))
+		if r.Status != tt.status || r.Header.Get("Location") != tt.location {
+			t.Errorf("?author=%d: %d %q, want %d %q", tt.id, r.Status, r.Header.Get("Location"), tt.status, tt.location)
+		}
+	}
+}
