@@ -34,6 +34,7 @@ const postPassCookie = "cms-postpass"
 // SiteHandler serves the website.
 func (s *Handler) SiteHandler(logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setPageHeaders(w.Header(), strings.TrimPrefix(r.URL.Path, contract.SitePath))
 		if err := s.serveSite(w, r); err != nil {
 			status := http.StatusInternalServerError
 			if postgres.Unavailable(err) {
