@@ -22,7 +22,6 @@ func TestMenuOrderOverflowIsInvalidParam(t *testing.T) {
 		{"page create below", "POST", "/cms/v2/pages", map[string]any{"title": "Q", "menu_order": -2147483649}},
 		{"page update", "POST", "/cms/v2/pages/" + store.Itoa(page), map[string]any{"menu_order": 2147483648}},
 		{"page update form", "POST", "/cms/v2/pages/" + store.Itoa(page), "menu_order=2147483648"},
-		{"page list", "GET", "/cms/v2/pages?menu_order=2147483648", nil},
 		{"menu item create", "POST", "/cms/v2/menu-items", map[string]any{"title": "X", "url": "https://example.test/x", "menus": menu, "menu_order": 2147483648}},
 		{"menu item update", "POST", "/cms/v2/menu-items/" + store.Itoa(item), map[string]any{"menu_order": 2147483648}},
 	} {
@@ -30,6 +29,7 @@ func TestMenuOrderOverflowIsInvalidParam(t *testing.T) {
 			wantError(t, e.do(admin, tt.method, tt.path, tt.body), 400, "rest_invalid_param", "")
 		})
 	}
-	// the largest value still fits
+	// the largest value still fits; as a list filter a huge value matches
+	// nothing (TestHostileInputsNever5xx)
 	wantStatus(t, e.do(admin, "POST", "/cms/v2/pages/"+store.Itoa(page), map[string]any{"menu_order": 2147483647}), 200)
 }

@@ -73,7 +73,8 @@ func collectionArgs(pt *store.PostType) rest.Props {
 		rest.Prop{Name: "exclude", Schema: intArray()},
 		rest.Prop{Name: "include", Schema: intArray()})
 	if pt.PageAttributes {
-		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer", Int32: true}})
+		// a filter, not a value to store: a huge one matches nothing (200)
+		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer"}})
 	}
 	args = append(args,
 		rest.Prop{Name: "search_semantics", Schema: &rest.Schema{Type: "string", Enum: strEnum("exact")}},
