@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -52,6 +54,12 @@ func (p *browserProblems) listen(ev any) {
 				parts = append(parts, string(a.Value))
 			}
 			p.add("console error: %s", strings.Join(parts, " "))
+		}
+	case *log.EventEntryAdded:
+		// the browser's own errors, Content-Security-Policy violations
+		// among them
+		if e.Entry.Level == log.EntryLevelError {
+			p.add("browser error (%s): %s", e.Entry.Source, e.Entry.Text)
 		}
 	case *runtime.EventExceptionThrown:
 		p.add("page error: %s", e.ExceptionDetails.Text)
@@ -139,19 +147,32 @@ func TestBrowserRendersWebsite(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`console.error("listener probe")`)); err != nil {
 		t.Fatal(err)
 	}
+	// The page's Content-Security-Policy refuses an inline event handler,
+	// and the listener hears the refusal: so no refusal above means the
+	// pages need nothing the policy forbids.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`document.body.insertAdjacentHTML("beforeend", '<img alt="" src="data:," onerror="console.error(\'handler ran\')">')`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the image fails and the refusal is logged asynchronously
 	problems.mu.Lock()
 	defer problems.mu.Unlock()
 	var seen []string
-	heard := false
+	heard, refused := false, false
 	for _, p := range problems.list {
-		if strings.Contains(p, "listener probe") {
+		switch {
+		case strings.Contains(p, "listener probe"):
 			heard = true
-			continue
+		case strings.Contains(p, "Content Security Policy") && strings.Contains(p, "inline event handler"):
+			refused = true
+		default:
+			seen = append(seen, p)
 		}
-		seen = append(seen, p)
 	}
 	if !heard {
 		t.Error("the console listener did not hear the probe")
+	}
+	if !refused {
+		t.Error("the page's Content-Security-Policy did not refuse an inline event handler (or the listener did not hear it)")
 	}
 	if len(seen) > 0 {
 		t.Errorf("browser problems: %v", seen)

@@ -89,6 +89,18 @@ type testEnv struct {
 // Europe/Paris so that local and GMT dates differ.
 func newEnv(t testing.TB) *testEnv {
 	t.Helper()
+	users := store.FixedUsers{}
+	for _, id := range callers {
+		if id.UserID != 0 {
+			users[id.UserID] = true
+		}
+	}
+	return newEnvUsers(t, users)
+}
+
+// newEnvUsers is newEnv with its own user directory (names, slugs, roles).
+func newEnvUsers(t testing.TB, users store.Users) *testEnv {
+	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	ctx := context.Background()
 	if err := postgres.Migrate(ctx, dsn, contract.ServiceContent, migrations.FS); err != nil {
@@ -108,12 +120,6 @@ func newEnv(t testing.TB) *testEnv {
 	t.Cleanup(pool.Close)
 	site := contract.DefaultSite("http://example.test")
 	site.Timezone = "Europe/Paris"
-	users := store.FixedUsers{}
-	for _, id := range callers {
-		if id.UserID != 0 {
-			users[id.UserID] = true
-		}
-	}
 	svc := New(pool, site, users)
 	srv, err := svc.NewServer(nil)
 	if err != nil {

@@ -156,7 +156,7 @@ func menuItemWriteArgs(create bool) rest.Props {
 		{Name: "attr_title", Schema: &rest.Schema{Type: "string", Format: "text-field"}},
 		{Name: "classes", Schema: strs()},
 		{Name: "description", Schema: &rest.Schema{Type: "string", Format: "text-field"}},
-		{Name: "menu_order", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(1.0), Default: def(1)}},
+		{Name: "menu_order", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(1.0), Default: def(1), Int32: true}},
 		{Name: "object", Schema: &rest.Schema{Type: "string"}},
 		{Name: "object_id", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Default: def(0)}},
 		{Name: "target", Schema: &rest.Schema{Type: "string", Enum: strEnum("_blank", "")}},

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
@@ -82,7 +83,38 @@ func (s *Service) Routes() []rest.Route {
 	// templates.go, template_revisions.go, global_styles.go)
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
-	return append(routes, s.globalStylesRoutes()...)
+	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
+}
+
+// maxSmallBody is the body limit of the routes whose writes are a few short
+// fields (terms, menus, menu items, settings, comments; WordPress caps a
+// comment at 65,525 bytes): an anonymous caller's body is refused at 1 MiB
+// rather than read up to the service's 10 MiB. Posts, pages, templates,
+// global styles and their revisions keep the default: their content may
+// be large.
+const maxSmallBody = 1 << 20
+
+// limitSmallBodies gives maxSmallBody to every endpoint of the small
+// routes that declares no limit of its own.
+func limitSmallBodies(routes []rest.Route) []rest.Route {
+	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base}
+	for _, tax := range store.Taxonomies {
+		small = append(small, "/"+tax.Base)
+	}
+	for i := range routes {
+		r := &routes[i]
+		for _, base := range small {
+			if r.Path != base && !strings.HasPrefix(r.Path, base+"/") {
+				continue
+			}
+			for j := range r.Endpoints {
+				if r.Endpoints[j].MaxBody == 0 {
+					r.Endpoints[j].MaxBody = maxSmallBody
+				}
+			}
+		}
+	}
+	return routes
 }
 
 // parentIDArgs are a revision route's parent and id arguments, then more.

@@ -73,6 +73,7 @@ func collectionArgs(pt *store.PostType) rest.Props {
 		rest.Prop{Name: "exclude", Schema: intArray()},
 		rest.Prop{Name: "include", Schema: intArray()})
 	if pt.PageAttributes {
+		// a filter, not a value to store: a huge one matches nothing (200)
 		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer"}})
 	}
 	args = append(args,
@@ -171,7 +172,7 @@ func writeArgs(pt *store.PostType) rest.Props {
 			rest.Prop{Name: "ping_status", Schema: &rest.Schema{Type: "string", Enum: strEnum("open", "closed")}})
 	}
 	if pt.PageAttributes {
-		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer"}})
+		args = append(args, rest.Prop{Name: "menu_order", Schema: &rest.Schema{Type: "integer", Int32: true}})
 	}
 	if pt.Formats {
 		args = append(args, rest.Prop{Name: "format", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.Formats...)}})

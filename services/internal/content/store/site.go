@@ -251,3 +251,16 @@ func PublishedPosts(ctx context.Context, q Querier, ids []int64) (map[int64]*Pos
 	}
 	return posts, nil
 }
+
+// HasPublishedPosts reports whether user id is the author of a published
+// post of any type: only then does ?author={id} lead to the user's
+// archive (WordPress's redirect_canonical), so the query form is no
+// directory of every account.
+func HasPublishedPosts(ctx context.Context, q Querier, id int64) (bool, error) {
+	var has bool
+	err := q.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM posts WHERE author = $1 AND status = 'publish')", id).Scan(&has)
+	if err != nil {
+		return false, fmt.Errorf("select published posts of author: %w", err)
+	}
+	return has, nil
+}

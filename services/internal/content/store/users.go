@@ -2,12 +2,14 @@ package store
 
 import "context"
 
-// User is a user as content shows one: a name, and the slug of the author
-// archive (/author/{slug}/).
+// User is a user as content shows one: a name, the slug of the author
+// archive (/author/{slug}/), and the role, which decides whether the
+// website and feeds filter the user's posts when they render them.
 type User struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 	Slug string `json:"slug"`
+	Role string `json:"role,omitempty"`
 }
 
 // Users looks users up. Users belong to the gateway, so this is the seam to

@@ -34,6 +34,7 @@ const postPassCookie = "cms-postpass"
 // SiteHandler serves the website.
 func (s *Handler) SiteHandler(logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setPageHeaders(w.Header(), strings.TrimPrefix(r.URL.Path, contract.SitePath))
 		if err := s.serveSite(w, r); err != nil {
 			status := http.StatusInternalServerError
 			if postgres.Unavailable(err) {
@@ -310,6 +311,11 @@ func (s *Handler) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 		id := queryID(req.query.Get("author"))
 		if id == 0 {
 			return "", true, nil
+		}
+		// a user without published posts is not revealed (not even
+		// whether the id exists): the 404, as WordPress
+		if has, err := store.HasPublishedPosts(ctx, s.db(ctx), id); err != nil || !has {
+			return "", true, err
 		}
 		u, found, err := s.users.User(ctx, id)
 		if err != nil || !found || u.Slug == "" {

@@ -32,7 +32,7 @@ func TestSiteSnapshotBounded(t *testing.T) {
 	first := map[int64][2]string{}
 	for id := int64(1); id <= 200; id++ {
 		p := post(id)
-		first[id] = [2]string{sn.excerpt(p), sn.postContent(p, env)}
+		first[id] = [2]string{sn.excerpt(p), sn.postContent(p, false, env)}
 		if h := sn.held.Load(); h > limit {
 			t.Fatalf("after post %d the snapshot holds %d bytes, over its %d", id, h, limit)
 		}
@@ -43,7 +43,7 @@ func TestSiteSnapshotBounded(t *testing.T) {
 	}
 	for id := int64(1); id <= 200; id++ { // kept or not, the same answers
 		p := post(id)
-		if got := [2]string{sn.excerpt(p), sn.postContent(p, env)}; got != first[id] {
+		if got := [2]string{sn.excerpt(p), sn.postContent(p, false, env)}; got != first[id] {
 			t.Fatalf("post %d renders %q, first %q", id, got, first[id])
 		}
 	}

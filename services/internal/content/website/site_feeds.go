@@ -101,7 +101,7 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 		excerpt := plainExcerpt(p, store.DefaultExcerptWords)
 		content := ""
 		if p.Password == "" {
-			content = s.renderPostContent(p.Content, &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL})
+			content = s.renderPostContent(p.Content, mayPostUnfiltered(u), &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL})
 		} else {
 			excerpt = "There is no excerpt because this is a protected post."
 		}

@@ -8,6 +8,8 @@ import (
 
 	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/kses"
 )
 
 // Posts as the blocks show them (postConverter): author names (cached a
@@ -108,7 +110,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 				sub := *env
 				sub.Post = nil
 				sub.Query = nil
-				bp.ContentHTML = c.sn.postContent(p, &sub)
+				bp.ContentHTML = c.sn.postContent(p, mayPostUnfiltered(u), &sub)
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
@@ -125,13 +127,41 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 	return out, nil
 }
 
-// renderPostContent renders a post's content: its blocks on the server,
-// or, for classic content, paragraphs from its line breaks.
-func (s *Handler) renderPostContent(raw string, env *blocks.Env) string {
+// mayPostUnfiltered reports whether u's role may post unfiltered HTML
+// (kses.Capability); a user without a known role may not.
+func mayPostUnfiltered(u store.User) bool {
+	return identity.Role(u.Role).Can(kses.Capability)
+}
+
+// authorContent parses a post's stored content for rendering: classic
+// content (no blocks) as its paragraphs' HTML, block content as nodes.
+// Unless its author may post unfiltered HTML, the HTML is filtered by
+// kses's post allowlist again here: stored content is filtered when it is
+// rendered as well as when it is written, so content stored before a fix
+// (or written around the REST API) is as safe as new content.
+func authorContent(raw string, unfiltered bool) (nodes []blocks.Node, classic string, isClassic bool) {
 	if !store.HasBlocks(raw) {
-		return store.Autop(raw)
+		if !unfiltered {
+			raw = kses.Filter(raw, kses.Post)
+		}
+		return nil, store.Autop(raw), true
 	}
-	return blocks.RenderMarkup(raw, env)
+	nodes = blocks.Parse(raw)
+	if !unfiltered {
+		nodes = blocks.Sanitize(nodes)
+	}
+	return nodes, "", false
+}
+
+// renderPostContent renders a post's content (the feeds): its blocks on
+// the server, or, for classic content, paragraphs from its line breaks;
+// filtered unless its author may post unfiltered HTML.
+func (s *Handler) renderPostContent(raw string, unfiltered bool, env *blocks.Env) string {
+	nodes, classic, isClassic := authorContent(raw, unfiltered)
+	if isClassic {
+		return classic
+	}
+	return blocks.Render(nodes, env)
 }
 
 // plainExcerpt is the post's excerpt as text (meta description, excerpt

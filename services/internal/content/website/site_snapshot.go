@@ -112,25 +112,36 @@ func (sn *siteSnapshot) excerpt(p *store.Post) string {
 	return e
 }
 
+// contentKey keys a post's parsed content in the snapshot: the filtered
+// and the unfiltered variant of one post are different entries, so a
+// variant made for one author's role is never served for another's.
+type contentKey struct {
+	id         int64
+	unfiltered bool
+}
+
 // postContent renders a post's content for a page: its blocks parsed and
 // compiled once per generation (what is left renders with env), classic
-// content's paragraphs made once.
-func (sn *siteSnapshot) postContent(p *store.Post, env *blocks.Env) string {
-	if v, ok := sn.contents.Load(p.ID); ok {
+// content's paragraphs made once. unfiltered is whether the post's author
+// may post unfiltered HTML; if not, the content is filtered again as it is
+// rendered (authorContent).
+func (sn *siteSnapshot) postContent(p *store.Post, unfiltered bool, env *blocks.Env) string {
+	key := contentKey{p.ID, unfiltered}
+	if v, ok := sn.contents.Load(key); ok {
 		if classic, ok := v.(string); ok {
 			return classic
 		}
 		return blocks.Render(v.([]blocks.Node), env)
 	}
-	if !store.HasBlocks(p.Content) {
-		classic := store.Autop(p.Content)
-		sn.keep(&sn.contents, p.ID, classic, entryCost(len(classic)))
+	nodes, classic, isClassic := authorContent(p.Content, unfiltered)
+	if isClassic {
+		sn.keep(&sn.contents, key, classic, entryCost(len(classic)))
 		return classic
 	}
 	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
-	nodes := blocks.Compile(blocks.Parse(p.Content), site)
+	nodes = blocks.Compile(nodes, site)
 	// compiled nodes hold about their source's text, twice over at most
-	sn.keep(&sn.contents, p.ID, nodes, entryCost(2*len(p.Content)))
+	sn.keep(&sn.contents, key, nodes, entryCost(2*len(p.Content)))
 	return blocks.Render(nodes, env)
 }
 
