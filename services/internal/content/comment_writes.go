@@ -227,7 +227,7 @@ func (s *Service) updateComment(c *rest.Request) (*rest.Response, error) {
 // with force (its replies move up to its parent).
 func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+	return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 		m, err := loadComment(c, tx)
 		if err != nil {
 			return err
@@ -254,10 +254,6 @@ func (s *Service) deleteComment(c *rest.Request) (*rest.Response, error) {
 		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
 }
 
 // prepareComment renders a comment for context, in WordPress's order.

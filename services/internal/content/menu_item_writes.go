@@ -272,7 +272,7 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 		return nil, rest.NewError("rest_trash_not_supported", "Menu items do not support trashing. Set 'force=true' to delete.", http.StatusNotImplemented)
 	}
 	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+	return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
 		if err != nil {
 			return err
@@ -296,10 +296,6 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 		body = rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: previous}}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
 }
 
 // createMenuItemAutosave is POST /cms/v2/menu-items/{id}/autosaves: the
@@ -307,7 +303,7 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 // attribute title (what a revision keeps), one per user.
 func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error) {
 	var body any
-	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+	return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
 		if err != nil {
 			return err
@@ -328,8 +324,4 @@ func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error
 		body = s.prepareRevision(store.MenuItemType, &old, saved, "edit", true)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rest.OK(body), nil
 }

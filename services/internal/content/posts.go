@@ -402,7 +402,7 @@ func (s *Service) updatePostItem(pt *store.PostType) rest.HandlerFunc {
 func (s *Service) deletePostItem(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 			p, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
 				return err
@@ -446,10 +446,6 @@ func (s *Service) deletePostItem(pt *store.PostType) rest.HandlerFunc {
 			body = s.prepare(pt, out, edit)
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		return rest.OK(body), nil
 	}
 }
 

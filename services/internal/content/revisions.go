@@ -256,7 +256,7 @@ func (s *Service) getRevision(pt *store.PostType) rest.HandlerFunc {
 func (s *Service) deleteRevision(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 			parent, err := s.loadParent(c, tx, pt, "parent", "revisions")
 			if err != nil {
 				return err
@@ -279,10 +279,6 @@ func (s *Service) deleteRevision(pt *store.PostType) rest.HandlerFunc {
 			body = map[string]any{"deleted": true, "previous": previous}
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		return rest.OK(body), nil
 	}
 }
 
@@ -330,7 +326,7 @@ func (s *Service) getAutosave(pt *store.PostType) rest.HandlerFunc {
 func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 			old, err := s.loadPost(c, tx, pt, true)
 			if err != nil {
 				return err
@@ -368,10 +364,6 @@ func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 			body = s.prepareRevision(pt, old, saved, "edit", true)
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		return rest.OK(body), nil
 	}
 }
 

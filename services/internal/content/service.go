@@ -57,6 +57,7 @@ import (
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/website"
 	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -108,6 +109,16 @@ func (s *Service) db(ctx context.Context) store.Querier {
 		return tx
 	}
 	return s.pool
+}
+
+// answerInTx runs write in one transaction, as inTx does, and answers 200
+// with what write left in *body: the frame the write handlers whose answer
+// is made inside the transaction share.
+func (s *Service) answerInTx(c *rest.Request, body *any, write func(tx pgx.Tx) error) (*rest.Response, error) {
+	if err := s.inTx(c.Context(), write); err != nil {
+		return nil, err
+	}
+	return rest.OK(*body), nil
 }
 
 // inTx runs f in one transaction: a write commits wholly or not at all.

@@ -375,7 +375,7 @@ func (s *Service) updateTerm(tax *store.Taxonomy) rest.HandlerFunc {
 func (s *Service) deleteTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
 			t, err := s.loadTerm(c, tx, tax)
 			if err != nil {
 				return err
@@ -407,10 +407,6 @@ func (s *Service) deleteTerm(tax *store.Taxonomy) rest.HandlerFunc {
 			body = map[string]any{"deleted": true, "previous": previous}
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		return rest.OK(body), nil
 	}
 }
 
