@@ -39,38 +39,30 @@ var ErrDirty = errors.New("the schema is marked dirty")
 // st.MigrationLockTimeout and st.MigrationStatementTimeout: a migration
 // stuck behind another session's lock fails (and the process restarts and
 // tries again) instead of holding every other replica's start-up forever.
-func MigrateWith(ctx context.Context, dsn, schema string, fsys fs.FS, st Settings) (err error) {
+func MigrateWith(ctx context.Context, dsn, schema string, fsys fs.FS, st Settings) error {
 	st = st.withDefaults()
 	files, err := migrationFiles(fsys)
 	if err != nil {
 		return err
 	}
-	conn, unlock, err := lockSchema(ctx, dsn, schema, st)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	defer func() {
-		if uerr := unlock(); uerr != nil && err == nil {
-			err = uerr
+	return withSchemaLock(ctx, dsn, schema, st, func(conn *pgx.Conn) error {
+		v, dirty, err := currentVersion(ctx, conn)
+		if err != nil {
+			return err
 		}
-	}()
-	v, dirty, err := currentVersion(ctx, conn)
-	if err != nil {
-		return err
-	}
-	if dirty {
-		return fmt.Errorf("postgres: schema %s at version %d: %w; check it, then run `%s migrate --force-version N`", schema, v, ErrDirty, schema)
-	}
-	for _, f := range files {
-		if f.version <= v {
-			continue
+		if dirty {
+			return fmt.Errorf("postgres: schema %s at version %d: %w; check it, then run `%s migrate --force-version N`", schema, v, ErrDirty, schema)
 		}
-		if err := applyOne(ctx, conn, fsys, f, st); err != nil {
-			return fmt.Errorf("postgres: apply migration %s to %s: %w", f.name, schema, err)
+		for _, f := range files {
+			if f.version <= v {
+				continue
+			}
+			if err := applyOne(ctx, conn, fsys, f, st); err != nil {
+				return fmt.Errorf("postgres: apply migration %s to %s: %w", f.name, schema, err)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // ForceVersion records that schema is at version (not dirty) without
@@ -78,7 +70,7 @@ func MigrateWith(ctx context.Context, dsn, schema string, fsys fs.FS, st Setting
 // a transaction, once someone has looked at what it left. Version 0 clears
 // the record (every migration runs again). version must not exceed the
 // newest migration of fsys.
-func ForceVersion(ctx context.Context, dsn, schema string, fsys fs.FS, version int64, st Settings) (err error) {
+func ForceVersion(ctx context.Context, dsn, schema string, fsys fs.FS, version int64, st Settings) error {
 	st = st.withDefaults()
 	latest, err := LatestVersion(fsys)
 	if err != nil {
@@ -87,6 +79,17 @@ func ForceVersion(ctx context.Context, dsn, schema string, fsys fs.FS, version i
 	if version < 0 || version > latest {
 		return fmt.Errorf("postgres: version %d is not between 0 and the newest migration, %d", version, latest)
 	}
+	return withSchemaLock(ctx, dsn, schema, st, func(conn *pgx.Conn) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			return setVersion(ctx, tx, version)
+		})
+	})
+}
+
+// withSchemaLock runs f on a connection holding the schema's migration lock
+// (see lockSchema), then releases the lock and closes the connection; a
+// failure to release is returned when f itself succeeded.
+func withSchemaLock(ctx context.Context, dsn, schema string, st Settings, f func(conn *pgx.Conn) error) (err error) {
 	conn, unlock, err := lockSchema(ctx, dsn, schema, st)
 	if err != nil {
 		return err
@@ -97,9 +100,7 @@ func ForceVersion(ctx context.Context, dsn, schema string, fsys fs.FS, version i
 			err = uerr
 		}
 	}()
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		return setVersion(ctx, tx, version)
-	})
+	return f(conn)
 }
 
 // lockSchema connects for migrations, waits (at most st.MigrationWait) for
