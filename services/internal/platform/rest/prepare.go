@@ -36,35 +36,20 @@ func (s *Server) prepare(req *Request) *Error {
 	}
 	var segs [8]pathSeg
 	isDefault := func(i int) bool { return i < 256 && fromDefault[i/64]&(1<<(i%64)) != 0 }
-	var names []string
-	var errs []*Error
-	for i, a := range args {
-		v := req.vals[i]
-		if v == nil {
-			continue
-		}
-		var err *Error
+	validErr := eachArg(args, req.vals, func(i int, a Prop, v any) *Error {
 		switch {
 		case a.Schema.Validate != nil:
-			err = s.callbackError(req, a.Schema.Validate(req, v, a.Name))
+			return s.callbackError(req, a.Schema.Validate(req, v, a.Name))
 		case isDefault(i) && a.Schema.def.ready:
-			err = a.Schema.def.err
+			return a.Schema.def.err
 		default:
-			err = validate(v, a.Schema, newPath(a.Name, segs[:]))
+			return validate(v, a.Schema, newPath(a.Name, segs[:]))
 		}
-		if err != nil {
-			names = append(names, a.Name)
-			errs = append(errs, err)
-		}
+	})
+	if validErr != nil {
+		return validErr
 	}
-	if len(names) > 0 {
-		return invalidParams(names, errs)
-	}
-	for i, a := range args {
-		v := req.vals[i]
-		if v == nil {
-			continue
-		}
+	return eachArg(args, req.vals, func(i int, a Prop, v any) *Error {
 		var err *Error
 		switch {
 		case a.Schema.Sanitize != nil:
@@ -77,7 +62,21 @@ func (s *Server) prepare(req *Request) *Error {
 		default:
 			req.vals[i], err = sanitizeArg(v, a.Schema, newPath(a.Name, segs[:]))
 		}
-		if err != nil {
+		return err
+	})
+}
+
+// eachArg runs step on every argument that has a value and reports every
+// failure at once, as WordPress's has_valid_params and sanitize_params do.
+func eachArg(args Props, vals []any, step func(i int, a Prop, v any) *Error) *Error {
+	var names []string
+	var errs []*Error
+	for i, a := range args {
+		v := vals[i]
+		if v == nil {
+			continue
+		}
+		if err := step(i, a, v); err != nil {
 			names = append(names, a.Name)
 			errs = append(errs, err)
 		}
