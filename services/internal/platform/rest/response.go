@@ -2,9 +2,10 @@ package rest
 
 import (
 	"bytes"
-	"math"
 	"net/http"
 	"strconv"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // Response is what a handler returns on success.
@@ -137,12 +138,4 @@ func (r *Request) appendURL(buf []byte, route string) []byte {
 // saturating instead of overflowing: ?page=9223372036854775807 asks for an
 // offset past every row (an empty page, then the collection's
 // invalid-page-number error), never a negative one the database refuses.
-func Offset(page, perPage int) int {
-	if page <= 1 || perPage <= 0 {
-		return 0
-	}
-	if page-1 > math.MaxInt64/perPage {
-		return math.MaxInt64
-	}
-	return (page - 1) * perPage
-}
+func Offset(page, perPage int) int { return postgres.Offset(page, perPage) }
