@@ -213,6 +213,21 @@ func rawPositiveInt(c *rest.Request, name string) int {
 	return 0
 }
 
+// lockPostFor loads the request's post locked for a write and re-checks
+// the caller's permission (can) on the locked row, since the route's
+// permission check read the row before the transaction; a refusal is
+// code with msg.
+func (s *Service) lockPostFor(c *rest.Request, tx pgx.Tx, pt *store.PostType, can func(identity.Identity, *store.PostType, *store.Post) bool, code, msg string) (*store.Post, error) {
+	p, err := s.loadPost(c, tx, pt, true)
+	if err != nil {
+		return nil, err
+	}
+	if !can(caller(c), pt, p) {
+		return nil, rest.Denied(c, code, msg)
+	}
+	return p, nil
+}
+
 // loadPost fetches a post of type pt or answers rest_post_invalid_id.
 func (s *Service) loadPost(c *rest.Request, q store.Querier, pt *store.PostType, lock bool) (*store.Post, error) {
 	id := c.Int("id")
@@ -403,12 +418,9 @@ func (s *Service) deletePostItem(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
-			p, err := s.loadPost(c, tx, pt, true)
+			p, err := s.lockPostFor(c, tx, pt, store.CanDelete, "rest_cannot_delete", msgCannotDelete)
 			if err != nil {
 				return err
-			}
-			if !store.CanDelete(caller(c), pt, p) {
-				return rest.Denied(c, "rest_cannot_delete", msgCannotDelete)
 			}
 			c.Set("context", "edit") // the kit filters the answer by this context
 			edit, err := s.withGenerated(c, tx, pt, view{context: "edit", who: caller(c)}, p)

@@ -327,12 +327,9 @@ func (s *Service) createAutosave(pt *store.PostType) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
 		var body any
 		return s.answerInTx(c, &body, func(tx pgx.Tx) error {
-			old, err := s.loadPost(c, tx, pt, true)
+			old, err := s.lockPostFor(c, tx, pt, store.CanEdit, "rest_cannot_edit", msgCannotEdit)
 			if err != nil {
 				return err
-			}
-			if !store.CanEdit(caller(c), pt, old) {
-				return rest.Denied(c, "rest_cannot_edit", msgCannotEdit)
 			}
 			now := s.now()
 			p := *old
