@@ -52,9 +52,16 @@ func (w *menuItemWrite) fields() error {
 	if t, ok := textValue(c, "title"); ok {
 		p.Title = t
 	}
-	if c.Has("type") {
-		m.ItemType = c.String("type")
-	}
+	setIfGiven(c, "type", &m.ItemType, c.String)
+	setIfGiven(c, "parent", &m.ItemParent, c.Int)
+	setIfGiven(c, "attr_title", &p.Excerpt, c.String)
+	setIfGiven(c, "description", &p.Content, c.String)
+	classes := func(name string) []string { return htmlClasses(c.Strings(name)) }
+	setIfGiven(c, "classes", &m.Classes, classes)
+	setIfGiven(c, "xfn", &m.XFN, classes)
+	setIfGiven(c, "object_id", &m.ObjectID, c.Int)
+	setIfGiven(c, "target", &m.Target, c.String)
+	setIfGiven(c, "url", &m.URL, c.String)
 	if c.Has("status") {
 		// stored as publish, or draft for anything else
 		p.Status = "draft"
@@ -62,40 +69,24 @@ func (w *menuItemWrite) fields() error {
 			p.Status = "publish"
 		}
 	}
-	if c.Has("parent") {
-		m.ItemParent = c.Int("parent")
-	}
-	if c.Has("attr_title") {
-		p.Excerpt = c.String("attr_title")
-	}
-	if c.Has("description") {
-		p.Content = c.String("description")
-	}
-	if c.Has("classes") {
-		m.Classes = htmlClasses(c.Strings("classes"))
-	}
-	if c.Has("xfn") {
-		m.XFN = htmlClasses(c.Strings("xfn"))
-	}
 	if c.Has("menu_order") {
 		p.MenuOrder = int(c.Int("menu_order"))
 	}
 	if c.Has("object") {
 		m.Object = rest.SanitizeKey(c.String("object"))
 	}
-	if c.Has("object_id") {
-		m.ObjectID = c.Int("object_id")
-	}
-	if c.Has("target") {
-		m.Target = c.String("target")
-	}
-	if c.Has("url") {
-		m.URL = c.String("url")
-	}
 	if p.ID != 0 && m.ItemParent == p.ID {
 		m.ItemParent = 0 // an item cannot be its own parent
 	}
 	return nil
+}
+
+// setIfGiven sets *dst to the request's name parameter, read by get, when
+// the request has it: a write changes only the fields it names.
+func setIfGiven[T any](c *rest.Request, name string, dst *T, get func(name string) T) {
+	if c.Has(name) {
+		*dst = get(name)
+	}
 }
 
 // object checks the item's object by its type and fills in the object
