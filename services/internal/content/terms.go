@@ -262,24 +262,43 @@ func checkTermParent(c *rest.Request, q store.Querier, tax *store.Taxonomy) erro
 	return nil
 }
 
+// writeTerm runs save, which stores the term's row, and then the term's
+// extras (meta) in one transaction, and returns the term as stored; the
+// caller answers in the edit context, as WordPress's write answers are.
+func (s *Service) writeTerm(c *rest.Request, tax *store.Taxonomy, save func(tx pgx.Tx) (*store.Term, error)) (*store.Term, error) {
+	var out *store.Term
+	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		t, err := save(tx)
+		if err != nil {
+			return err
+		}
+		out, err = saveTermExtras(c, tx, tax, t)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.Set("context", "edit") // write answers are in the edit context
+	return out, nil
+}
+
 // createTerm is POST /cms/v2/{tax base}.
 func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		var out *store.Term
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		out, err := s.writeTerm(c, tax, func(tx pgx.Tx) (*store.Term, error) {
 			if err := checkTermParent(c, tx, tax); err != nil {
-				return err
+				return nil, err
 			}
 			// pre_term_name and pre_term_description filter every caller's
 			// input in WordPress, unfiltered_html or not.
 			name := strings.TrimSpace(kses.Text(c.String("name")))
 			if name == "" {
-				return rest.NewError("empty_term_name", "A name is required for this term.", http.StatusBadRequest)
+				return nil, rest.NewError("empty_term_name", "A name is required for this term.", http.StatusBadRequest)
 			}
 			t := &store.Term{Name: name, Description: kses.Filter(c.String("description"), kses.Data), Parent: c.Int("parent")}
 			existing, err := store.TermNamed(c.Context(), tx, tax, name, t.Parent)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if existing != 0 {
 				msg := "A term with the name provided already exists in this taxonomy."
@@ -289,7 +308,7 @@ func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 				// wp_insert_term's data is the existing id; the controller
 				// adds it again, then {status, term_id}: WP_Error keeps the
 				// earlier payloads as additional_data
-				return &rest.Error{Code: "term_exists", Message: msg,
+				return nil, &rest.Error{Code: "term_exists", Message: msg,
 					Data:           rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "term_id", Value: existing}},
 					AdditionalData: []any{existing, existing}}
 			}
@@ -298,18 +317,16 @@ func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 				slug = store.SanitizeTitle(name)
 			}
 			if t.Slug, err = store.UniqueTermSlug(c.Context(), tx, tax, slug, 0); err != nil {
-				return err
+				return nil, err
 			}
 			if err := store.InsertTerm(c.Context(), tx, tax, t); err != nil {
-				return err
+				return nil, err
 			}
-			out, err = saveTermExtras(c, tx, tax, t)
-			return err
+			return t, nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		c.Set("context", "edit") // write answers are in the edit context
 		res := &rest.Response{Status: http.StatusCreated, Data: s.prepareTerm(tax, out, "edit"), Header: http.Header{}}
 		res.Header.Set("Location", s.restRoot+"/cms/v2/"+tax.Base+"/"+strconv.FormatInt(out.ID, 10))
 		return res, nil
@@ -319,17 +336,16 @@ func (s *Service) createTerm(tax *store.Taxonomy) rest.HandlerFunc {
 // updateTerm is POST/PUT/PATCH /cms/v2/{tax base}/{id}.
 func (s *Service) updateTerm(tax *store.Taxonomy) rest.HandlerFunc {
 	return func(c *rest.Request) (*rest.Response, error) {
-		var out *store.Term
-		err := s.inTx(c.Context(), func(tx pgx.Tx) error {
+		out, err := s.writeTerm(c, tax, func(tx pgx.Tx) (*store.Term, error) {
 			t, err := s.loadTerm(c, tx, tax)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !caller(c).Can(tax.EditCap) {
-				return rest.Denied(c, "rest_cannot_update", "Sorry, you are not allowed to edit this term.")
+				return nil, rest.Denied(c, "rest_cannot_update", "Sorry, you are not allowed to edit this term.")
 			}
 			if err := checkTermParent(c, tx, tax); err != nil {
-				return err
+				return nil, err
 			}
 			if c.Has("name") {
 				t.Name = kses.Text(c.String("name"))
@@ -350,23 +366,21 @@ func (s *Service) updateTerm(tax *store.Taxonomy) rest.HandlerFunc {
 				}
 				unique, err := store.UniqueTermSlug(c.Context(), tx, tax, slug, t.ID)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				if unique != slug && !emptySlug && !parentChanged {
-					return rest.NewError("duplicate_term_slug", "The slug &#8220;"+slug+"&#8221; is already in use by another term.", http.StatusBadRequest)
+					return nil, rest.NewError("duplicate_term_slug", "The slug &#8220;"+slug+"&#8221; is already in use by another term.", http.StatusBadRequest)
 				}
 				t.Slug = unique
 			}
 			if err := store.UpdateTermRow(c.Context(), tx, t); err != nil {
-				return err
+				return nil, err
 			}
-			out, err = saveTermExtras(c, tx, tax, t)
-			return err
+			return t, nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		c.Set("context", "edit") // write answers are in the edit context
 		return rest.OK(s.prepareTerm(tax, out, "edit")), nil
 	}
 }
