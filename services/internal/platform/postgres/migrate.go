@@ -212,12 +212,11 @@ func migrationFiles(fsys fs.FS) ([]migrationFile, error) {
 	seen := map[int64]string{}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".up.sql") {
+		v, isUp, ok := upVersion(e)
+		if !isUp {
 			continue
 		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.ParseInt(num, 10, 64)
-		if !ok || err != nil || v <= 0 {
+		if !ok || v <= 0 {
 			return nil, fmt.Errorf("migration %s: name must start with a positive version number", name)
 		}
 		if other, dup := seen[v]; dup {
@@ -254,18 +253,30 @@ func LatestVersion(fsys fs.FS) (int64, error) {
 	}
 	var latest int64
 	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".up.sql") {
+		v, isUp, ok := upVersion(e)
+		if !isUp {
 			continue
 		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.ParseInt(num, 10, 64)
-		if !ok || err != nil {
-			return 0, fmt.Errorf("migration %s: name must start with a version number", name)
+		if !ok {
+			return 0, fmt.Errorf("migration %s: name must start with a version number", e.Name())
 		}
 		latest = max(latest, v)
 	}
 	return latest, nil
+}
+
+// upVersion reads the version of an up migration's file, the number before
+// the first "_" of NNNN_name.up.sql: isUp says whether e is such a file,
+// ok whether its name starts with a number (the callers differ on what
+// else they accept).
+func upVersion(e fs.DirEntry) (v int64, isUp, ok bool) {
+	name := e.Name()
+	if e.IsDir() || !strings.HasSuffix(name, ".up.sql") {
+		return 0, false, false
+	}
+	num, _, cut := strings.Cut(name, "_")
+	v, err := strconv.ParseInt(num, 10, 64)
+	return v, true, cut && err == nil
 }
 
 var errUnreachable = errors.New("database unreachable or not migrated")
