@@ -5,46 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"siteplane.dev/services/internal/content/store"
-	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/pkg/contract"
 )
-
-// listen opens a connection LISTENing on the change channel, as the
-// gateway's edge cache does; the returned func collects what arrived.
-func listen(t *testing.T, e *testEnv) func() []string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.ConnectConfig(ctx, e.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	if _, err := conn.Exec(ctx, "LISTEN "+postgres.ChangesChannel); err != nil {
-		t.Fatal(err)
-	}
-	return func() []string {
-		var got []string
-		for {
-			wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-			n, err := conn.WaitForNotification(wctx)
-			cancel()
-			if err != nil {
-				return got
-			}
-			got = append(got, n.Payload)
-		}
-	}
-}
 
 // Committed writes announce themselves on the change channel (the gateway's
 // edge cache drops its entries); refused writes and idle scheduler runs
 // do not.
 func TestWritesNotifyTheEdgeCache(t *testing.T) {
 	e := newEnv(t)
-	heard := listen(t, e)
+	heard := pgtest.ListenChanges(t, e.pool.Config().ConnConfig.Copy())
 	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "hello", "status": "publish"})
 	if r.Status != 201 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)

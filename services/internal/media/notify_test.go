@@ -1,15 +1,13 @@
 package media
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"siteplane.dev/services/internal/platform/postgres"
+	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -18,27 +16,11 @@ import (
 // refused write does not.
 func TestWritesNotifyTheEdgeCache(t *testing.T) {
 	e := newEnv(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, e.dsn)
+	cfg, err := pgx.ParseConfig(e.dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	if _, err := conn.Exec(ctx, "LISTEN "+postgres.ChangesChannel); err != nil {
-		t.Fatal(err)
-	}
-	heard := func() []string {
-		var got []string
-		for {
-			wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-			n, err := conn.WaitForNotification(wctx)
-			cancel()
-			if err != nil {
-				return got
-			}
-			got = append(got, n.Payload)
-		}
-	}
+	heard := pgtest.ListenChanges(t, cfg)
 
 	a := e.upload(admin, 40, 30)
 	if got := heard(); len(got) == 0 || got[0] != contract.ServiceMedia {

@@ -111,3 +111,32 @@ func NewPool(t testing.TB, schema string, migrations fs.FS) *pgxpool.Pool {
 	t.Cleanup(pool.Close)
 	return pool
 }
+
+// ListenChanges opens a connection by cfg LISTENing on the change channel
+// (postgres.ChangesChannel), as the gateway's edge cache does, and closes it
+// when the test ends. The returned func collects the payloads that arrive
+// until none has for 300ms, so a test can ask what a write announced.
+func ListenChanges(t testing.TB, cfg *pgx.ConnConfig) func() []string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	if _, err := conn.Exec(ctx, "LISTEN "+postgres.ChangesChannel); err != nil {
+		t.Fatal(err)
+	}
+	return func() []string {
+		var got []string
+		for {
+			wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			n, err := conn.WaitForNotification(wctx)
+			cancel()
+			if err != nil {
+				return got
+			}
+			got = append(got, n.Payload)
+		}
+	}
+}
