@@ -234,12 +234,9 @@ func (s *Service) createMenuItem(c *rest.Request) (*rest.Response, error) {
 func (s *Service) updateMenuItem(c *rest.Request) (*rest.Response, error) {
 	var out *store.MenuItem
 	err := s.inTx(c.Context(), func(tx pgx.Tx) error {
-		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := lockMenuItem(c, tx)
 		if err != nil {
 			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
 		}
 		m.Post.ModifiedGMT = s.now()
 		if err := s.applyMenuItem(c, tx, m); err != nil {
@@ -257,6 +254,19 @@ func (s *Service) updateMenuItem(c *rest.Request) (*rest.Response, error) {
 	return s.renderMenuItem(c, s.db(c.Context()), out, "edit")
 }
 
+// lockMenuItem loads the request's menu item locked for a write; a missing
+// one is an invalid post id, as for any post.
+func lockMenuItem(c *rest.Request, tx pgx.Tx) (*store.MenuItem, error) {
+	m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errInvalidPostID()
+	}
+	return m, nil
+}
+
 // deleteMenuItem is DELETE /cms/v2/menu-items/{id}: no trash.
 func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 	if !c.Bool("force") {
@@ -264,12 +274,9 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 	}
 	var body any
 	return s.answerInTx(c, &body, func(tx pgx.Tx) error {
-		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := lockMenuItem(c, tx)
 		if err != nil {
 			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
 		}
 		objs, err := store.LoadMenuObjects(c.Context(), tx, []*store.MenuItem{m})
 		if err != nil {
@@ -295,12 +302,9 @@ func (s *Service) deleteMenuItem(c *rest.Request) (*rest.Response, error) {
 func (s *Service) createMenuItemAutosave(c *rest.Request) (*rest.Response, error) {
 	var body any
 	return s.answerInTx(c, &body, func(tx pgx.Tx) error {
-		m, err := store.GetMenuItem(c.Context(), tx, c.Int("id"), true)
+		m, err := lockMenuItem(c, tx)
 		if err != nil {
 			return err
-		}
-		if m == nil {
-			return errInvalidPostID()
 		}
 		old := *m.Post
 		draft := *m.Post
