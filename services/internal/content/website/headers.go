@@ -36,6 +36,8 @@ func setPageHeaders(h http.Header, path string) {
 // isEmbedPath reports whether path is a post's /embed/ page (as serveSite
 // routes it: a last segment "embed" below at least one other).
 func isEmbedPath(path string) bool {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	return len(segs) > 1 && segs[len(segs)-1] == "embed"
+	// Without splitting the path: this runs on every website answer.
+	p := strings.Trim(path, "/")
+	i := strings.LastIndexByte(p, '/')
+	return i >= 0 && p[i+1:] == "embed"
 }
