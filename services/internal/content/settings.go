@@ -108,13 +108,18 @@ func settingsPermission(c *rest.Request) error {
 
 // loadSettings is every setting's current value: stored, else the default.
 func (s *Service) loadSettings(ctx context.Context, q store.Querier) (map[string]any, error) {
-	out := make(map[string]any, len(siteSettings))
-	for _, st := range siteSettings {
-		out[st.name] = st.def(s.site)
-	}
 	stored, err := store.ReadSettings(ctx, q)
 	if err != nil {
 		return nil, err
+	}
+	return s.settingsOver(stored)
+}
+
+// settingsOver returns the site file's values with the stored ones over them.
+func (s *Service) settingsOver(stored map[string][]byte) (map[string]any, error) {
+	out := make(map[string]any, len(siteSettings))
+	for _, st := range siteSettings {
+		out[st.name] = st.def(s.site)
 	}
 	for name, raw := range stored {
 		if _, known := out[name]; !known {
@@ -207,7 +212,12 @@ func (s *Service) SettingsHandler() http.Handler {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		values, err := s.loadSettings(r.Context(), s.pool)
+		stored, err := store.ReadSettings(r.Context(), s.pool)
+		if err != nil {
+			http.Error(w, "settings unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		values, err := s.settingsOver(stored)
 		if err != nil {
 			http.Error(w, "settings unavailable", http.StatusServiceUnavailable)
 			return
@@ -215,7 +225,13 @@ func (s *Service) SettingsHandler() http.Handler {
 		str := func(k string) string { v, _ := values[k].(string); return v }
 		num := func(k string) int64 { v, _ := values[k].(int64); return v }
 		out := contract.SiteSettings{Title: str("title"), Description: str("description"), Timezone: str("timezone"),
-			ShowOnFront: str("show_on_front"), PageOnFront: num("page_on_front"), PageForPosts: num("page_for_posts")}
+			ShowOnFront: str("show_on_front"), PageOnFront: num("page_on_front"), PageForPosts: num("page_for_posts"),
+			Stored: []string{}}
+		for _, name := range contract.SiteSettingNames {
+			if _, ok := stored[name]; ok {
+				out.Stored = append(out.Stored, name)
+			}
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
 	})

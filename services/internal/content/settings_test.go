@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -54,7 +55,10 @@ func TestSettings(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &ss); err != nil {
 		t.Fatal(err)
 	}
-	if ss != (contract.SiteSettings{Title: "My site", Description: "Tagline", Timezone: "America/New_York", ShowOnFront: "page", PageOnFront: page}) {
+	// page_for_posts was never written: the gateway keeps its own site
+	// file's value for it (an old replica's site file may differ).
+	if !reflect.DeepEqual(ss, contract.SiteSettings{Title: "My site", Description: "Tagline", Timezone: "America/New_York", ShowOnFront: "page", PageOnFront: page,
+		Stored: []string{"title", "description", "timezone", "show_on_front", "page_on_front"}}) {
 		t.Fatalf("internal settings: %+v", ss)
 	}
 	// dates follow the timezone setting, and its reset
