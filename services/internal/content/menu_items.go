@@ -30,7 +30,7 @@ func (s *Service) menuItemRoutes() []rest.Route {
 	return []rest.Route{
 		{Namespace: Namespace, Path: menuItemBase[len("/"+Namespace):], Schema: menuItemSchema(), Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: menuItemCollectionArgs(), AllowBatch: batchV1, Permission: listMenuItemsPermission, Handler: s.listMenuItems},
-			{Methods: rest.Creatable, Args: menuItemWriteArgs(true), AllowBatch: batchV1, Permission: createPostPermission(pt), Handler: s.createMenuItem},
+			{Methods: rest.Creatable, Args: menuItemWriteArgs(true), AllowBatch: batchV1, Permission: s.createPostPermission(pt), Handler: s.createMenuItem},
 		}},
 		{Namespace: Namespace, Path: menuItemBase[len("/"+Namespace):] + `/(?P<id>[\d]+)`, Schema: menuItemSchema(), Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{idArg, contextArg()}, AllowBatch: batchV1, Permission: s.getMenuItemPermission, Handler: s.getMenuItem},

@@ -30,11 +30,11 @@ func listPostsPermission(pt *store.PostType) rest.PermissionFunc {
 	}
 }
 
-func createPostPermission(pt *store.PostType) rest.PermissionFunc {
+func (s *Service) createPostPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		// template is validated with the arguments (its validate_callback),
 		// so before every permission check
-		if err := checkTemplate(c, ""); err != nil {
+		if err := s.checkTemplate(c, pt, ""); err != nil {
 			return err
 		}
 		// only an id sent in the body counts (one in the query string is ignored)
@@ -82,7 +82,7 @@ func (s *Service) updatePostPermission(pt *store.PostType) rest.PermissionFunc {
 			return err
 		}
 		// the template argument is validated before the permission checks
-		if err := checkTemplate(c, p.Template); err != nil {
+		if err := s.checkTemplate(c, pt, p.Template); err != nil {
 			return err
 		}
 		if !store.CanEdit(caller(c), pt, p) {

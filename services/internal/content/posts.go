@@ -318,21 +318,6 @@ func writePermission(c *rest.Request, pt *store.PostType, create bool) error {
 	return nil
 }
 
-// checkTemplate is check_template: no page templates exist, so only the
-// empty string (or the unchanged value) is accepted.
-func checkTemplate(c *rest.Request, current string) error {
-	// only a write validates it: the Allow header of a GET runs the write
-	// permission checks too, and a stray ?template= must not hide POST
-	if !c.Has("template") || c.Method == "GET" || c.Method == "HEAD" {
-		return nil
-	}
-	t := c.String("template")
-	if t == "" || t == current {
-		return nil
-	}
-	return invalidParam("template", "rest_invalid_param", "template is not one of .", nil)
-}
-
 // savePost writes the request's fields into p (applyWrite), stores it — an
 // insert when old is nil, an update otherwise — with its terms, slug and
 // revision (afterWrite), and reads it back as stored.
@@ -391,7 +376,7 @@ func (s *Service) updatePostItem(pt *store.PostType) rest.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if err := checkTemplate(c, old.Template); err != nil {
+			if err := s.checkTemplate(c, pt, old.Template); err != nil {
 				return err
 			}
 			// re-checked on the locked row: the permission check read it before the transaction

@@ -35,7 +35,7 @@ func (s *Service) Routes() []rest.Route {
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
 				{Methods: rest.Readable, Args: collectionArgs(pt), AllowBatch: batchV1, Permission: listPostsPermission(pt), Handler: s.listPosts(pt)},
-				{Methods: rest.Creatable, Args: writeArgs(pt), AllowBatch: batchV1, Permission: createPostPermission(pt), Handler: s.createPost(pt)},
+				{Methods: rest.Creatable, Args: writeArgs(pt), AllowBatch: batchV1, Permission: s.createPostPermission(pt), Handler: s.createPost(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)`, Schema: postSchema(pt), Endpoints: []rest.Endpoint{
 				{Methods: rest.Readable, Args: itemArgs(pt), AllowBatch: batchV1, Permission: s.getPostPermission(pt), Handler: s.getPostItem(pt)},

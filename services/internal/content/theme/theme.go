@@ -64,6 +64,7 @@ type File struct {
 	Content   string
 	Area      string   // parts only: theme.json templateParts[].area, else "uncategorized"
 	PostTypes []string // templates only: customTemplates[].postTypes
+	Custom    bool     // templates only: listed in customTemplates (a page template)
 }
 
 var (
@@ -168,7 +169,7 @@ func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
 		}
 		for _, c := range tj.CustomTemplates {
 			if c.Name == f.Slug {
-				f.Title, f.PostTypes = c.Title, c.PostTypes
+				f.Title, f.PostTypes, f.Custom = c.Title, c.PostTypes, true
 			}
 		}
 		if f.Title == "" {
