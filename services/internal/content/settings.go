@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -190,6 +191,9 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 				return err
 			}
 		}
+		if err := postgres.NotifyChanged(c.Context(), tx, contract.SettingsChangedPayload); err != nil {
+			return err
+		}
 		var err error
 		values, err = s.loadSettings(c.Context(), tx)
 		return err
@@ -198,7 +202,7 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 		return nil, err
 	}
 	// committed: this replica's dates follow the time zone at once (the
-	// others within RefreshSettings' interval)
+	// others when they hear contract.SettingsChangedPayload)
 	if tz, ok := values["timezone"].(string); ok {
 		s.applyTimezone(tz)
 	}
@@ -248,8 +252,10 @@ func (s *Service) applyTimezone(name string) {
 	}
 }
 
-// RefreshSettings reloads the stored time zone: at start-up and then every
-// interval, so every replica follows a change made through another one.
+// RefreshSettings reloads the stored time zone: at start-up, whenever a
+// settings write is heard on the change channel (so every replica follows
+// a change made through another one as soon as its notification arrives),
+// and every interval in case the listener was offline when it came.
 func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, logger *slog.Logger) {
 	for {
 		values, err := s.loadSettings(ctx, s.pool)
@@ -262,7 +268,18 @@ func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, l
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.settingsChanged:
 		case <-time.After(interval):
+		}
+	}
+}
+
+// heard receives every change notification's payload.
+func (s *Service) heard(payload string) {
+	if payload == contract.SettingsChangedPayload {
+		select {
+		case s.settingsChanged <- struct{}{}:
+		default: // a reload is already due
 		}
 	}
 }

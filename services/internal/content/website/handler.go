@@ -40,11 +40,15 @@ type Config struct {
 	Commits *store.Commits
 	// SnapshotBytes overrides maxSnapshotBytes (tests; 0: the default)
 	SnapshotBytes int64
+	// Changed, when set, also receives every change notification's payload
+	// (the REST handlers reload the settings another replica wrote).
+	Changed func(payload string)
 }
 
 // Handler serves the public website.
 type Handler struct {
 	pool          *pgxpool.Pool
+	changed       func(payload string)
 	site          *contract.Site
 	permalinks    store.Links
 	restRoot      string
@@ -61,7 +65,7 @@ type Handler struct {
 func New(cfg Config) *Handler {
 	links := store.NewLinks(cfg.Site.URL)
 	h := &Handler{pool: cfg.Pool, site: cfg.Site, permalinks: links, restRoot: links.RESTRoot,
-		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes}
+		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed}
 	if cfg.Commits != nil {
 		cfg.Commits.OnCommit(h.siteGen.bump)
 	}
