@@ -194,14 +194,14 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 			}
 			return pc.Hijack(), nil // a LISTEN belongs to its session: not back to the pool
 		},
-		Online:  s.siteGen.setOnline,
+		Online: s.siteGen.setOnline,
 		Changed: func(payload string) {
 			s.siteGen.bump()
 			if s.changed != nil {
 				s.changed(payload)
 			}
 		},
-		Logger:  logger, Name: "website snapshot",
+		Logger: logger, Name: "website snapshot",
 	}
 	l.Run(ctx)
 }
