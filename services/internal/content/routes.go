@@ -83,6 +83,8 @@ func (s *Service) Routes() []rest.Route {
 	// templates.go, template_revisions.go, global_styles.go)
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
+	// the block editor's routes (block_types.go, editor_routes.go)
+	routes = append(routes, s.blockTypeRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 
