@@ -85,6 +85,8 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.templateRoutes()...)
 	// the block editor's routes (block_types.go, editor_routes.go)
 	routes = append(routes, s.blockTypeRoutes()...)
+	routes = append(routes, s.editorRoutes()...)
+	routes = append(routes, s.menuLocationRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 

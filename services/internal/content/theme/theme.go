@@ -49,6 +49,8 @@ type Theme struct {
 	// Templates are templates/*.html; Parts are parts/*.html.
 	Templates []File
 	Parts     []File
+	// Patterns are patterns/*.php (patterns.go).
+	Patterns []Pattern
 }
 
 // Variation is one style variation file.
@@ -189,6 +191,9 @@ func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
 			}
 		}
 		t.Parts = append(t.Parts, f)
+	}
+	if t.Patterns, err = readPatterns(fsys); err != nil {
+		return nil, fmt.Errorf("theme %s: %w", stylesheet, err)
 	}
 	if _, ok := t.Template("index"); !ok {
 		return nil, fmt.Errorf("theme %s: a block theme needs templates/index.html", stylesheet)

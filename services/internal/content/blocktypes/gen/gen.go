@@ -47,7 +47,10 @@ type source struct {
 	blocks  map[string][]byte // block folder → block.json
 	dynamic []string          // require-dynamic-blocks.php, in order
 	render  map[string]bool   // blocks/<folder>.php registers a render_callback
-	static  []string          // require-static-blocks.php, in order
+	// block-patterns.php, and block-patterns/<name>.php by name
+	patternsPHP []byte
+	patterns    map[string][]byte
+	static      []string // require-static-blocks.php, in order
 }
 
 var (
@@ -66,7 +69,7 @@ func readTarball(name string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tarball %s: %w", name, err)
 	}
-	src := &source{blocks: map[string][]byte{}, render: map[string]bool{}}
+	src := &source{blocks: map[string][]byte{}, render: map[string]bool{}, patterns: map[string][]byte{}}
 	tr := tar.NewReader(gz)
 	for {
 		h, err := tr.Next()
@@ -89,6 +92,7 @@ func readTarball(name string) (*source, error) {
 // add keeps the files generation needs.
 func (s *source) add(name string, r io.Reader) error {
 	const blocks = "wordpress/wp-includes/blocks/"
+	const patterns = "wordpress/wp-includes/block-patterns/"
 	read := func() ([]byte, error) {
 		b, err := io.ReadAll(r)
 		if err != nil {
@@ -102,6 +106,14 @@ func (s *source) add(name string, r io.Reader) error {
 		if m := versionRe.FindSubmatch(b); m != nil {
 			s.version = string(m[1])
 		}
+		return err
+	case name == "wordpress/wp-includes/block-patterns.php":
+		b, err := read()
+		s.patternsPHP = b
+		return err
+	case strings.HasPrefix(name, patterns) && path.Ext(name) == ".php":
+		b, err := read()
+		s.patterns[strings.TrimSuffix(path.Base(name), ".php")] = b
 		return err
 	case name == blocks+"require-dynamic-blocks.php":
 		b, err := read()
@@ -189,6 +201,23 @@ func GenerateFile(tarball string) ([]byte, error) {
 	buf.WriteString(",\n")
 	if err := writeValue(&buf, blockType(legacy.(object), true)); err != nil {
 		return nil, err
+	}
+	buf.WriteString("\n],\n\"pattern_categories\":")
+	if err := writeValue(&buf, coreCategories(src.patternsPHP)); err != nil {
+		return nil, err
+	}
+	patterns, err := corePatterns(src.patternsPHP, src.patterns)
+	if err != nil {
+		return nil, err
+	}
+	buf.WriteString(",\n\"patterns\":[\n")
+	for i, p := range patterns {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		if err := writeValue(&buf, p); err != nil {
+			return nil, err
+		}
 	}
 	buf.WriteString("\n]}\n")
 	return buf.Bytes(), nil
