@@ -83,10 +83,12 @@ func (s *Service) Routes() []rest.Route {
 	// templates.go, template_revisions.go, global_styles.go)
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
-	// the block editor's routes (block_types.go, editor_routes.go)
+	// the block editor's routes (block_types.go, editor_routes.go,
+	// block_renderer.go)
 	routes = append(routes, s.blockTypeRoutes()...)
 	routes = append(routes, s.editorRoutes()...)
 	routes = append(routes, s.menuLocationRoutes()...)
+	routes = append(routes, s.blockRendererRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 
