@@ -15,30 +15,36 @@ import (
 // categories (WordPress's core ones, then the active theme's), and the
 // theme's menu locations.
 
-func (s *Service) editorRoutes() []rest.Route {
-	readonly := func(desc string, typ string) *rest.Schema {
-		return &rest.Schema{Description: desc, Type: typ, Readonly: true, Context: ctxAll}
+// readonlyItemSchema is a draft-04 item schema of read-only fields, each
+// {name, description, type}, shown in the contexts ctx.
+func readonlyItemSchema(title string, ctx []string, fields ...[3]string) *rest.Schema {
+	props := make(rest.Props, len(fields))
+	for i, f := range fields {
+		props[i] = rest.Prop{Name: f[0], Schema: &rest.Schema{Description: f[1], Type: f[2], Readonly: true, Context: ctx}}
 	}
-	patternSchema := &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: "block-pattern", Type: "object", Properties: rest.Props{
-		{Name: "name", Schema: readonly("The pattern name.", "string")},
-		{Name: "title", Schema: readonly("The pattern title, in human readable format.", "string")},
-		{Name: "content", Schema: readonly("The pattern content.", "string")},
-		{Name: "description", Schema: readonly("The pattern detailed description.", "string")},
-		{Name: "viewport_width", Schema: readonly("The pattern viewport width for inserter preview.", "number")},
-		{Name: "inserter", Schema: readonly("Determines whether the pattern is visible in inserter.", "boolean")},
-		{Name: "categories", Schema: readonly("The pattern category slugs.", "array")},
-		{Name: "keywords", Schema: readonly("The pattern keywords.", "array")},
-		{Name: "block_types", Schema: readonly("Block types that the pattern is intended to be used with.", "array")},
-		{Name: "post_types", Schema: readonly("An array of post types that the pattern is restricted to be used with.", "array")},
-		{Name: "template_types", Schema: readonly("An array of template types where the pattern fits.", "array")},
-		{Name: "source", Schema: &rest.Schema{Description: "Where the pattern comes from e.g. core", Type: "string", Readonly: true, Context: ctxAll,
-			Enum: strEnum("core", "plugin", "theme", "pattern-directory/core", "pattern-directory/theme", "pattern-directory/featured")}},
-	}}
-	categorySchema := &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: "block-pattern-category", Type: "object", Properties: rest.Props{
-		{Name: "name", Schema: readonly("The category name.", "string")},
-		{Name: "label", Schema: readonly("The category label, in human readable format.", "string")},
-		{Name: "description", Schema: readonly("The category description, in human readable format.", "string")},
-	}}
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: title, Type: "object", Properties: props}
+}
+
+func (s *Service) editorRoutes() []rest.Route {
+	patternSchema := readonlyItemSchema("block-pattern", ctxAll,
+		[3]string{"name", "The pattern name.", "string"},
+		[3]string{"title", "The pattern title, in human readable format.", "string"},
+		[3]string{"content", "The pattern content.", "string"},
+		[3]string{"description", "The pattern detailed description.", "string"},
+		[3]string{"viewport_width", "The pattern viewport width for inserter preview.", "number"},
+		[3]string{"inserter", "Determines whether the pattern is visible in inserter.", "boolean"},
+		[3]string{"categories", "The pattern category slugs.", "array"},
+		[3]string{"keywords", "The pattern keywords.", "array"},
+		[3]string{"block_types", "Block types that the pattern is intended to be used with.", "array"},
+		[3]string{"post_types", "An array of post types that the pattern is restricted to be used with.", "array"},
+		[3]string{"template_types", "An array of template types where the pattern fits.", "array"},
+		[3]string{"source", "Where the pattern comes from e.g. core", "string"})
+	patternSchema.Properties[len(patternSchema.Properties)-1].Schema.Enum = strEnum("core", "plugin", "theme",
+		"pattern-directory/core", "pattern-directory/theme", "pattern-directory/featured")
+	categorySchema := readonlyItemSchema("block-pattern-category", ctxAll,
+		[3]string{"name", "The category name.", "string"},
+		[3]string{"label", "The category label, in human readable format.", "string"},
+		[3]string{"description", "The category description, in human readable format.", "string"})
 	return []rest.Route{
 		{Namespace: Namespace, Path: "/block-patterns/patterns", Schema: patternSchema, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Permission: canEditPermission("rest_cannot_view", "Sorry, you are not allowed to view the registered block patterns."), Handler: s.listPatterns}}},
@@ -122,14 +128,10 @@ func (s *Service) listPatternCategories(*rest.Request) (*rest.Response, error) {
 var menuLocationDescriptions = map[string]string{"primary": "Primary menu", "footer": "Footer menu"}
 
 func (s *Service) menuLocationRoutes() []rest.Route {
-	readonly := func(desc, typ string) *rest.Schema {
-		return &rest.Schema{Description: desc, Type: typ, Context: ctxAllOrdered, Readonly: true}
-	}
-	sch := &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: "menu-location", Type: "object", Properties: rest.Props{
-		{Name: "name", Schema: readonly("The name of the menu location.", "string")},
-		{Name: "description", Schema: readonly("The description of the menu location.", "string")},
-		{Name: "menu", Schema: readonly("The ID of the assigned menu.", "integer")},
-	}}
+	sch := readonlyItemSchema("menu-location", ctxAllOrdered,
+		[3]string{"name", "The name of the menu location.", "string"},
+		[3]string{"description", "The description of the menu location.", "string"},
+		[3]string{"menu", "The ID of the assigned menu.", "integer"})
 	return []rest.Route{
 		{Namespace: Namespace, Path: "/menu-locations", Schema: sch, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Args: rest.Props{contextArg()}, Permission: menuLocationsPermission, Handler: s.listMenuLocations}}},

@@ -95,6 +95,9 @@ type Gateway struct {
 	nonces nonceKeys
 	pages  *pageSet
 	oembed *oembedProxy
+	// urlDetails fetches pages for cms-block-editor/v1/url-details
+	// (urldetails.go), as safely as the oEmbed proxy
+	urlDetails *safeFetcher
 }
 
 // New returns a gateway.
@@ -121,6 +124,8 @@ func New(cfg Config) (*Gateway, error) {
 		return nil, err
 	}
 	g.oembed = oe
+	g.urlDetails = newSafeFetcher(oe.cfg.AllowLoopbackForTests, oe.cfg.Timeout, urlDetailsMaxBytes)
+	g.urlDetails.userAgent = "Siteplane-URLDetails (+" + cfg.Site.URL + ")"
 	g.desc = newDescriptions(cfg.Proxy.Transport(), g.apiRoot())
 	cfg.Routes.OnChange(func(*routing.Table) { g.desc.invalidate() })
 	local, err := g.buildLocal()

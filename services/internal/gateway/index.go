@@ -21,7 +21,8 @@ const helpURL = "https://developer.wordpress.org/rest-api/"
 // helperNamespaces are listed after cms/v2 as the seed's site index lists
 // them (WordPress's wp-site-health/v1, wp-block-editor/v1, wp-abilities/v1).
 // Their routes are outside the specification: until a service declares some,
-// each has just its namespace index.
+// each has just its namespace index (cms-block-editor/v1 has the block
+// editor's url-details, urldetails.go).
 var helperNamespaces = []string{"cms-site-health/v1", "cms-block-editor/v1", "cms-abilities/v1"}
 
 // merged returns every route description of the site, grouped the way
@@ -76,8 +77,8 @@ func (g *Gateway) merge(t *routing.Table, indexes map[string]*serviceIndex) (des
 	own := g.local.Describe()
 	var first, last []rest.RouteDescription
 	for _, d := range own {
-		if strings.HasPrefix(d.Route, usersRoutePrefix) {
-			last = append(last, d) // users live in cms/v2, after the content routes
+		if strings.HasPrefix(d.Route, usersRoutePrefix) || slices.Contains(helperNamespaces, d.Namespace) {
+			last = append(last, d) // users live in cms/v2, after the content routes; url-details after cms/v2
 		} else {
 			first = append(first, d)
 		}
@@ -102,11 +103,10 @@ func (g *Gateway) merge(t *routing.Table, indexes map[string]*serviceIndex) (des
 		}
 		byNS[d.Namespace] = append(byNS[d.Namespace], d)
 	}
-	for _, ns := range helperNamespaces {
-		if !slices.Contains(namespaces, ns) {
-			namespaces = append(namespaces, ns)
-		}
-	}
+	// the helper namespaces close the list in the seed's order, whether or
+	// not a route of theirs was seen
+	namespaces = slices.DeleteFunc(namespaces, func(ns string) bool { return slices.Contains(helperNamespaces, ns) })
+	namespaces = append(namespaces, helperNamespaces...)
 	descs = append(descs, byNS[""]...)
 	for _, ns := range namespaces {
 		descs = append(descs, g.namespaceRoute(ns))

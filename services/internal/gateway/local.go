@@ -13,12 +13,16 @@ import (
 // namespace indexes).
 const (
 	usersRoutePrefix = "/cms/v2/users"
-	oembedNamespace  = "oembed/1.0"
+	// urlDetailsRoute is the one cms-block-editor/v1 route the gateway
+	// serves (it fetches through the SSRF-safe client); the rest of that
+	// namespace belongs to the services.
+	urlDetailsRoute = "/" + blockEditorNamespace + "/url-details"
+	oembedNamespace = "oembed/1.0"
 )
 
 // ownedPrefixes are matched on whole segments, case-insensitively.
 func (g *Gateway) ownedPrefixes() []string {
-	p := []string{"/" + oembedNamespace, usersRoutePrefix}
+	p := []string{"/" + oembedNamespace, usersRoutePrefix, urlDetailsRoute}
 	if g.cfg.Site.Extensions.CachePlugin {
 		p = append(p, "/cache-plugin/v1", "/cache-plugin/v3")
 	}

@@ -96,6 +96,7 @@ type safeFetcher struct {
 	lookup        func(ctx context.Context, host string) ([]netip.Addr, error)
 	client        *http.Client
 	maxBytes      int64
+	userAgent     string // "" : the oEmbed proxy's
 }
 
 func newSafeFetcher(allowLoopback bool, timeout time.Duration, maxBytes int64) *safeFetcher {
@@ -203,7 +204,11 @@ func (f *safeFetcher) get(ctx context.Context, raw, accept string, truncate bool
 		return nil, nil, err
 	}
 	req.Header.Set("Accept", accept)
-	req.Header.Set("User-Agent", "Siteplane oEmbed proxy")
+	ua := f.userAgent
+	if ua == "" {
+		ua = "Siteplane oEmbed proxy"
+	}
+	req.Header.Set("User-Agent", ua)
 	res, err := f.client.Do(req)
 	if err != nil {
 		return nil, nil, err

@@ -127,8 +127,8 @@ func colorAttrs(sup object, add func(string, object)) {
 	text := c == true || (isObj && (truthy(get(co, "text")) || !co.has("text")))
 	background := c == true || (isObj && (truthy(get(co, "background")) || !co.has("background")))
 	gradients := isObj && truthy(get(co, "gradients"))
-	any := text || background || gradients || (isObj && (truthy(get(co, "link")) || truthy(get(co, "button")) || truthy(get(co, "heading"))))
-	if any {
+	some := text || background || gradients || (isObj && (truthy(get(co, "link")) || truthy(get(co, "button")) || truthy(get(co, "heading"))))
+	if some {
 		add("style", objectAttr)
 	}
 	if background {

@@ -1,0 +1,141 @@
+package gateway
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"siteplane.dev/services/internal/gateway/accounts"
+)
+
+// detailsPage is a page as link previews meet them: entities in the title,
+// a relative icon, the description in a name= meta, a relative og:image.
+const detailsPage = `<!doctype html><html><head><meta charset="utf-8">
+<title> Tea &amp; <b>biscuits</b> </title>
+<link rel="stylesheet" href="/style.css">
+<link rel="shortcut icon" href="/favicon.ico" />
+<meta property="og:title" content="ignored">
+<meta name="description" content="Everything about &quot;tea&quot;.">
+<meta property="og:image" content="img/cover.png">
+</head><body><title>not this one</title></body></html>`
+
+func TestPageDetails(t *testing.T) {
+	cases := []struct {
+		name, page string
+		want       urlDetails
+	}{
+		{name: "a page with everything", page: detailsPage, want: urlDetails{Title: "Tea & biscuits", Icon: "http://pages.test/favicon.ico",
+			Description: `Everything about "tea".`, Image: "http://pages.test/img/cover.png"}},
+		{name: "no head: the whole page is read", page: `<title>Bare</title><meta content='Short' name='og:description'>`,
+			want: urlDetails{Title: "Bare", Description: "Short"}},
+		{name: "data icon and absolute image kept", page: `<head><link href="data:image/png;base64,AAAA" rel="icon"><meta property="og:image:url" content="https://cdn.test/a.jpg"></head>`,
+			want: urlDetails{Icon: "data:image/png;base64,AAAA", Image: "https://cdn.test/a.jpg"}},
+		{name: "nothing to find", page: "<html><head></head><body>hello</body></html>", want: urlDetails{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := pageDetails(c.page, "http://pages.test/some/article"); got != c.want {
+				t.Errorf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestURLDetailsRoute(t *testing.T) {
+	f := newFixture(t)
+	var hits atomic.Int64
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch r.URL.Path {
+		case "/article":
+			io.WriteString(w, detailsPage)
+		case "/empty":
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(pages.Close)
+	f.gw.urlDetails = newSafeFetcher(true, 5*time.Second, urlDetailsMaxBytes)
+	ctx := context.Background()
+	sub, err := f.store.CreateUser(ctx, accounts.NewUser{Login: "reader", Email: "reader@example.com", Role: "subscriber"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subPW, _, err := f.store.CreatePassword(ctx, sub.ID, "t", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, reader := basic("admin", f.adminPW), basic("reader", subPW)
+	path := func(target string) string {
+		return "/cms-json/cms-block-editor/v1/url-details?" + url.Values{"url": {target}}.Encode()
+	}
+	article := pages.URL + "/article"
+	host := strings.TrimPrefix(pages.URL, "http://")
+	cases := []struct {
+		name   string
+		path   string
+		auth   http.Header
+		status int
+		want   string
+	}{
+		{name: "missing url", path: "/cms-json/cms-block-editor/v1/url-details", auth: admin, status: 400,
+			want: `{"code":"rest_missing_callback_param","message":"Missing parameter(s): url","data":{"status":400,"params":["url"]}}`},
+		// WordPress answers "details":[] (an empty PHP array); the route
+		// kit writes {} for every validate callback's plain refusal.
+		{name: "not a URL", path: path("notaurl"), auth: admin, status: 400,
+			want: `{"code":"rest_invalid_param","message":"Invalid parameter(s): url","data":{"status":400,"params":{"url":"Invalid parameter."},"details":{}}}`},
+		{name: "a private address", path: path("http://10.0.0.1/"), auth: admin, status: 400},
+		{name: "another scheme", path: path("ftp://example.com/"), auth: admin, status: 400},
+		{name: "validation comes before permission", path: path("notaurl"), status: 400},
+		{name: "anonymous", path: path(article), status: 401,
+			want: `{"code":"rest_cannot_view_url_details","message":"Sorry, you are not allowed to process remote URLs.","data":{"status":401}}`},
+		{name: "a subscriber", path: path(article), auth: reader, status: 403},
+		{name: "the page's details", path: path(article + "/"), auth: admin, status: 200,
+			want: `{"title":"Tea & biscuits","icon":"http:\/\/` + host + `\/favicon.ico","description":"Everything about \"tea\".","image":"http:\/\/` + host + `\/img\/cover.png"}`},
+		{name: "a page that is not there", path: path(pages.URL + "/gone"), auth: admin, status: 404,
+			want: `{"code":"no_response","message":"URL not found. Response returned a non-200 status code for this URL.","data":{"status":404}}`},
+		{name: "an empty page", path: path(pages.URL + "/empty"), auth: admin, status: 404,
+			want: `{"code":"no_content","message":"Unable to retrieve body from response at this URL.","data":{"status":404}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, _ := f.do("GET", c.path, c.auth)
+			if rec.Code != c.status || (c.want != "" && strings.TrimSpace(rec.Body.String()) != c.want) {
+				t.Fatalf("%d %s\nwant %d %s", rec.Code, rec.Body, c.status, c.want)
+			}
+		})
+	}
+	// The answer is cached for an hour (the trailing slash is not part of
+	// the key); a failure is not cached.
+	before := hits.Load()
+	if rec, _ := f.do("GET", path(article), admin); rec.Code != 200 || hits.Load() != before {
+		t.Fatalf("cached answer refetched: %d, hits %d → %d", rec.Code, before, hits.Load())
+	}
+	f.do("GET", path(pages.URL+"/gone"), admin)
+	if hits.Load() != before+1 {
+		t.Fatalf("failure cached: hits %d → %d", before, hits.Load())
+	}
+	f.gw.cfg.Now = func() time.Time { return time.Now().Add(61 * time.Minute) }
+	defer func() { f.gw.cfg.Now = time.Now }()
+	if rec, _ := f.do("GET", path(article), admin); rec.Code != 200 || hits.Load() != before+2 {
+		t.Fatalf("expired answer reused: hits %d", hits.Load())
+	}
+}
+
+// Without the test allowance a loopback page is refused before any fetch.
+func TestURLDetailsRefusesLoopback(t *testing.T) {
+	f := newFixture(t)
+	var hits atomic.Int64
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits.Add(1); io.WriteString(w, detailsPage) }))
+	t.Cleanup(pages.Close)
+	rec, body := f.do("GET", "/cms-json/cms-block-editor/v1/url-details?url="+url.QueryEscape(pages.URL+"/article"), basic("admin", f.adminPW))
+	if rec.Code != 400 || body["code"] != "rest_invalid_param" || hits.Load() != 0 {
+		t.Fatalf("%d %s, hits %d", rec.Code, rec.Body, hits.Load())
+	}
+}
