@@ -84,11 +84,12 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.themeRoutes()...)
 	routes = append(routes, s.templateRoutes()...)
 	// the block editor's routes (block_types.go, editor_routes.go,
-	// block_renderer.go)
+	// block_renderer.go, navigation_fallback.go)
 	routes = append(routes, s.blockTypeRoutes()...)
 	routes = append(routes, s.editorRoutes()...)
 	routes = append(routes, s.menuLocationRoutes()...)
 	routes = append(routes, s.blockRendererRoutes()...)
+	routes = append(routes, s.navigationFallbackRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 

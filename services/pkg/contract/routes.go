@@ -163,7 +163,10 @@ func DefaultRoutes(urls map[string]string) RouteFile {
 	add(ServiceMarketplace, false, Route{Prefix: "/api/", Service: ServiceMarketplace, Public: true})
 	// The website: every public path no other route owns is a page the
 	// content service renders from the theme (docs/website.md).
+	// cms-block-editor/v1 is content's (navigation-fallback) but for
+	// url-details, which the gateway serves itself.
 	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent},
+		Route{Prefix: "/cms-block-editor/v1", Service: ServiceContent},
 		Route{Prefix: "/", Service: ServiceContent, Public: true, Site: true})
 	add(ServiceMedia, true,
 		Route{Prefix: "/cms/v2/media", Service: ServiceMedia},
