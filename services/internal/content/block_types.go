@@ -67,7 +67,11 @@ func (s *Service) listBlockTypes(r *rest.Request) (*rest.Response, error) {
 		if ns != "" && t.Namespace != ns {
 			continue
 		}
-		items = append(items, s.blockTypeItem(t))
+		it, err := s.blockTypeItem(r, t)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
 	}
 	return rest.OK(items), nil
 }
@@ -77,13 +81,20 @@ func (s *Service) getBlockType(r *rest.Request) (*rest.Response, error) {
 	if !ok {
 		return nil, rest.NewError("rest_block_type_invalid", "Invalid block type.", http.StatusNotFound)
 	}
-	return rest.OK(s.blockTypeItem(t)), nil
+	it, err := s.blockTypeItem(r, t)
+	if err != nil {
+		return nil, err
+	}
+	return rest.OK(it), nil
 }
 
 // blockTypeItem is one block type with its links; a dynamic block links
 // to its server-side renderer.
-func (s *Service) blockTypeItem(t *blocktypes.Type) rest.Item {
-	data := blockTypeData(t)
+func (s *Service) blockTypeItem(r *rest.Request, t *blocktypes.Type) (rest.Item, error) {
+	data, err := s.withSiteVariations(r, t.Name, blockTypeData(t))
+	if err != nil {
+		return rest.Item{}, err
+	}
 	base := s.restRoot + "/" + Namespace
 	links := rest.Links{
 		{Rel: "collection", Href: base + "/block-types"},
@@ -93,7 +104,7 @@ func (s *Service) blockTypeItem(t *blocktypes.Type) rest.Item {
 	if t.Dynamic {
 		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "render-block", Href: base + "/block-renderer/" + t.Name + "?context=edit"})
 	}
-	return rest.Item{Data: data, Links: links}
+	return rest.Item{Data: data, Links: links}, nil
 }
 
 // blockTypeObjects caches each block type's fields decoded into the kit's

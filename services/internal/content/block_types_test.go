@@ -103,6 +103,40 @@ func TestBlockTypes(t *testing.T) {
 					t.Errorf("got  %s\nwant %s", r.Raw, want)
 				}
 			}},
+		{name: "post-terms variations as WordPress builds them", who: editor, path: "/cms/v2/block-types/core/post-terms?_fields=variations", status: 200,
+			check: func(t *testing.T, r *resp) {
+				want := `{"variations":[{"name":"category","title":"Categories","description":"Display a list of assigned terms from the taxonomy: Categories",` +
+					`"attributes":{"term":"category"},"isActive":["term"],"scope":["inserter","transform"],"isDefault":true},` +
+					`{"name":"post_tag","title":"Tags","description":"Display a list of assigned terms from the taxonomy: Tags","attributes":{"term":"post_tag"},` +
+					`"isActive":["term"],"scope":["inserter","transform"]}]}`
+				if !sameJSON(t, string(r.Raw), want) {
+					t.Errorf("got  %s\nwant %s", r.Raw, want)
+				}
+			}},
+		{name: "navigation-link variations", who: editor, path: "/cms/v2/block-types/core/navigation-link?_fields=variations", status: 200,
+			check: func(t *testing.T, r *resp) {
+				want := `{"variations":[{"name":"post","title":"Post Link","description":"A link to a post.","attributes":{"type":"post","kind":"post-type"}},` +
+					`{"name":"page","title":"Page Link","description":"A link to a page.","attributes":{"type":"page","kind":"post-type"}},` +
+					`{"name":"category","title":"Category Link","description":"A link to a category.","attributes":{"type":"category","kind":"taxonomy"}},` +
+					`{"name":"tag","title":"Tag Link","description":"A link to a tag.","attributes":{"type":"tag","kind":"taxonomy"}}]}`
+				if !sameJSON(t, string(r.Raw), want) {
+					t.Errorf("got  %s\nwant %s", r.Raw, want)
+				}
+			}},
+		{name: "template-part variations: the areas, then the theme's parts", who: editor, path: "/cms/v2/block-types/core/template-part?_fields=variations", status: 200,
+			check: func(t *testing.T, r *resp) {
+				want := `{"variations":[{"name":"area_header","title":"Header","description":"The Header template defines a page area that typically contains a title, logo, and main navigation.",` +
+					`"attributes":{"area":"header"},"scope":[],"icon":"header"},` +
+					`{"name":"area_footer","title":"Footer","description":"The Footer template defines a page area that typically contains site credits, social links, or any other combination of blocks.",` +
+					`"attributes":{"area":"footer"},"scope":[],"icon":"footer"},` +
+					`{"name":"instance_footer","title":"Footer","description":"1","attributes":{"slug":"footer","theme":"siteplane","area":"footer"},"scope":["inserter"],"icon":"footer",` +
+					`"example":{"attributes":{"slug":"footer","theme":"siteplane","area":"footer"}}},` +
+					`{"name":"instance_header","title":"Header","description":"1","attributes":{"slug":"header","theme":"siteplane","area":"header"},"scope":["inserter"],"icon":"header",` +
+					`"example":{"attributes":{"slug":"header","theme":"siteplane","area":"header"}}}]}`
+				if !sameJSON(t, string(r.Raw), want) {
+					t.Errorf("got  %s\nwant %s", r.Raw, want)
+				}
+			}},
 		{name: "nested _fields", who: editor, path: "/cms/v2/block-types/core/paragraph?_fields=attributes.content", status: 200,
 			check: func(t *testing.T, r *resp) {
 				if want := `{"attributes":{"content":{"type":"rich-text","source":"rich-text","selector":"p","role":"content"}}}`; string(r.Raw) != want {
