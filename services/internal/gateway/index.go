@@ -77,8 +77,8 @@ func (g *Gateway) merge(t *routing.Table, indexes map[string]*serviceIndex) (des
 	own := g.local.Describe()
 	var first, last []rest.RouteDescription
 	for _, d := range own {
-		if strings.HasPrefix(d.Route, usersRoutePrefix) || slices.Contains(helperNamespaces, d.Namespace) {
-			last = append(last, d) // users live in cms/v2, after the content routes; url-details after cms/v2
+		if strings.HasPrefix(d.Route, usersRoutePrefix) {
+			last = append(last, d) // users live in cms/v2, after the content routes
 		} else {
 			first = append(first, d)
 		}

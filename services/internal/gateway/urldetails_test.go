@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // detailsPage is a page as link previews meet them: entities in the title,
@@ -137,5 +139,30 @@ func TestURLDetailsRefusesLoopback(t *testing.T) {
 	rec, body := f.do("GET", "/cms-json/cms-block-editor/v1/url-details?url="+url.QueryEscape(pages.URL+"/article"), basic("admin", f.adminPW))
 	if rec.Code != 400 || body["code"] != "rest_invalid_param" || hits.Load() != 0 {
 		t.Fatalf("%d %s, hits %d", rec.Code, rec.Body, hits.Load())
+	}
+}
+
+// The block editor's namespace has routes of the gateway (url-details) and
+// of content (navigation-fallback): the namespaces keep the seed's order,
+// and the namespace's routes follow its index route.
+func TestIndexBlockEditorNamespace(t *testing.T) {
+	f := newKitFixture(t)
+	tb := f.gw.cfg.Routes.Current()
+	indexes := map[string]*serviceIndex{contract.ServiceContent: {index: &rest.Index{Routes: []rest.RouteDescription{
+		{Route: "/cms/v2/posts", Namespace: "cms/v2"},
+		{Route: "/cms-block-editor/v1/navigation-fallback", Namespace: "cms-block-editor/v1"},
+	}}}}
+	descs, namespaces := f.gw.merge(tb, indexes)
+	if got := strings.Join(namespaces, " "); got != "oembed/1.0 cache-plugin/v1 cache-plugin/v3 host-tools/v1 cms/v2 cms-site-health/v1 cms-block-editor/v1 cms-abilities/v1" {
+		t.Fatalf("namespaces %s", got)
+	}
+	var routes []string
+	for _, d := range descs {
+		if strings.HasPrefix(d.Route, "/cms-block-editor/") || strings.HasPrefix(d.Route, "/cms-abilities/") {
+			routes = append(routes, d.Route)
+		}
+	}
+	if got := strings.Join(routes, " "); got != "/cms-block-editor/v1 /cms-block-editor/v1/url-details /cms-block-editor/v1/navigation-fallback /cms-abilities/v1" {
+		t.Fatalf("routes %s", got)
 	}
 }
