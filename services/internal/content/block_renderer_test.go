@@ -11,13 +11,7 @@ func TestBlockRenderer(t *testing.T) {
 	post := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "Rendered title", "status": "draft"})
 	wantStatus(t, post, 201)
 	id := store.Itoa(post.id())
-	cases := []struct {
-		name, who, method, path string
-		body                    any
-		status                  int
-		code, message           string
-		want                    string
-	}{
+	cases := []routeCase{
 		{name: "anonymous", who: anon, method: "GET", path: "/cms/v2/block-renderer/core/site-title?context=edit", status: 401,
 			code: "block_cannot_read", message: "Sorry, you are not allowed to read blocks as this user."},
 		{name: "subscriber", who: subscriber, method: "GET", path: "/cms/v2/block-renderer/core/site-title?context=edit", status: 403, code: "block_cannot_read"},
@@ -45,17 +39,5 @@ func TestBlockRenderer(t *testing.T) {
 		{name: "a dynamic block the renderer does not draw", who: admin, method: "GET", path: "/cms/v2/block-renderer/core/archives?context=edit", status: 200,
 			want: `{"rendered":""}`},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.do(c.who, c.method, c.path, c.body)
-			if c.code != "" {
-				wantError(t, r, c.status, c.code, c.message)
-			} else {
-				wantStatus(t, r, c.status)
-			}
-			if c.want != "" && !sameJSON(t, string(r.Raw), c.want) {
-				t.Errorf("got  %s\nwant %s", r.Raw, c.want)
-			}
-		})
-	}
+	runRouteCases(t, e, cases)
 }

@@ -1,9 +1,7 @@
 package content
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"sync"
 
@@ -121,7 +119,7 @@ func blockTypeData(t *blocktypes.Type) rest.Object {
 		for _, bt := range blocktypes.All() {
 			o := make(rest.Object, 0, len(bt.Fields))
 			for _, f := range bt.Fields {
-				v, err := orderedValue(json.NewDecoder(bytes.NewReader(f.Value)))
+				v, err := blocktypes.DecodeOrdered(f.Value)
 				if err != nil {
 					panic("content: block type " + bt.Name + " does not decode: " + err.Error())
 				}
@@ -131,43 +129,4 @@ func blockTypeData(t *blocktypes.Type) rest.Object {
 		}
 	})
 	return blockTypeObjects[t]
-}
-
-// orderedValue reads one JSON value, objects as rest.Object in their order.
-func orderedValue(d *json.Decoder) (any, error) {
-	d.UseNumber()
-	tok, err := d.Token()
-	if err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
-	}
-	switch tok {
-	case json.Delim('{'):
-		o := rest.Object{}
-		for d.More() {
-			k, err := d.Token()
-			if err != nil {
-				return nil, fmt.Errorf("decode: %w", err)
-			}
-			v, err := orderedValue(d)
-			if err != nil {
-				return nil, err
-			}
-			key, _ := k.(string)
-			o = append(o, rest.Member{Key: key, Value: v})
-		}
-		_, err = d.Token()
-		return o, err
-	case json.Delim('['):
-		l := []any{}
-		for d.More() {
-			v, err := orderedValue(d)
-			if err != nil {
-				return nil, err
-			}
-			l = append(l, v)
-		}
-		_, err = d.Token()
-		return l, err
-	}
-	return tok, nil
 }

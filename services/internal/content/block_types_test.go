@@ -29,6 +29,41 @@ const peerParagraph = `{"attributes":{"align":{"type":"string"},"content":{"type
 "editor_style_handles":["wp-block-paragraph-editor"],"style_handles":["wp-block-paragraph"],"view_style_handles":[],"variations":[],"block_hooks":[],
 "editor_script":null,"script":null,"view_script":null,"editor_style":"wp-block-paragraph-editor","style":"wp-block-paragraph"}`
 
+// routeCase is one request of a route's table test and what it must get.
+type routeCase struct {
+	name, who, method, path string // method: GET when empty
+	body                    any
+	status                  int
+	code, message           string // an error's code (and message, when set)
+	want                    string // the whole body, as JSON in key order
+	check                   func(t *testing.T, r *resp)
+}
+
+// runRouteCases runs each case as a subtest.
+func runRouteCases(t *testing.T, e *testEnv, cases []routeCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			method := c.method
+			if method == "" {
+				method = "GET"
+			}
+			r := e.do(c.who, method, c.path, c.body)
+			if c.code != "" {
+				wantError(t, r, c.status, c.code, c.message)
+			} else {
+				wantStatus(t, r, c.status)
+			}
+			if c.want != "" && !sameJSON(t, string(r.Raw), c.want) {
+				t.Errorf("got  %s\nwant %s", r.Raw, c.want)
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+}
+
 // sameJSON reports whether a and b hold the same JSON, keys in the same
 // order (escaping and layout aside).
 func sameJSON(t *testing.T, a, b string) bool {
@@ -55,12 +90,7 @@ func jsonTokens(t *testing.T, s string) []string {
 
 func TestBlockTypes(t *testing.T) {
 	e := newEnv(t)
-	cases := []struct {
-		name, who, path string
-		status          int
-		code, message   string
-		check           func(t *testing.T, r *resp)
-	}{
+	cases := []routeCase{
 		{name: "anonymous list", who: anon, path: "/cms/v2/block-types", status: 401, code: "rest_block_type_cannot_view", message: "Sorry, you are not allowed to manage block types."},
 		{name: "anonymous item", who: anon, path: "/cms/v2/block-types/core/paragraph", status: 401, code: "rest_block_type_cannot_view"},
 		{name: "subscriber", who: subscriber, path: "/cms/v2/block-types", status: 403, code: "rest_block_type_cannot_view"},
@@ -144,19 +174,7 @@ func TestBlockTypes(t *testing.T) {
 				}
 			}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.do(c.who, "GET", c.path, nil)
-			if c.code != "" {
-				wantError(t, r, c.status, c.code, c.message)
-				return
-			}
-			wantStatus(t, r, c.status)
-			if c.check != nil {
-				c.check(t, r)
-			}
-		})
-	}
+	runRouteCases(t, e, cases)
 }
 
 // paragraphFields are the fields of a block type, without _links.

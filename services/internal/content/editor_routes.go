@@ -1,8 +1,6 @@
 package content
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"siteplane.dev/services/internal/content/blocktypes"
@@ -67,7 +65,7 @@ func canEditPermission(code, message string) rest.PermissionFunc {
 func (s *Service) listPatterns(*rest.Request) (*rest.Response, error) {
 	items := []any{}
 	for _, raw := range blocktypes.Patterns() {
-		v, err := orderedValue(json.NewDecoder(bytes.NewReader(raw)))
+		v, err := blocktypes.DecodeOrdered(raw)
 		if err != nil {
 			return nil, err
 		}

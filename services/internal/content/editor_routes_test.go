@@ -21,12 +21,7 @@ const peerStandardPosts = `{"name":"core/query-standard-posts","title":"Standard
 
 func TestBlockPatterns(t *testing.T) {
 	e := newEnv(t)
-	cases := []struct {
-		name, who, path string
-		status          int
-		code, message   string
-		check           func(t *testing.T, r *resp)
-	}{
+	cases := []routeCase{
 		{name: "anonymous patterns", who: anon, path: "/cms/v2/block-patterns/patterns", status: 401, code: "rest_cannot_view",
 			message: "Sorry, you are not allowed to view the registered block patterns."},
 		{name: "subscriber categories", who: subscriber, path: "/cms/v2/block-patterns/categories", status: 403, code: "rest_cannot_view",
@@ -67,19 +62,7 @@ func TestBlockPatterns(t *testing.T) {
 			}
 		}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.do(c.who, "GET", c.path, nil)
-			if c.code != "" {
-				wantError(t, r, c.status, c.code, c.message)
-				return
-			}
-			wantStatus(t, r, c.status)
-			if c.check != nil {
-				c.check(t, r)
-			}
-		})
-	}
+	runRouteCases(t, e, cases)
 }
 
 func TestMenuLocations(t *testing.T) {
@@ -87,12 +70,7 @@ func TestMenuLocations(t *testing.T) {
 	menu := e.do(admin, "POST", "/cms/v2/menus", map[string]any{"name": "Main", "locations": []string{"footer"}})
 	wantStatus(t, menu, 201)
 	id := menu.id()
-	cases := []struct {
-		name, who, path string
-		status          int
-		code, message   string
-		want            string
-	}{
+	cases := []routeCase{
 		{name: "anonymous", who: anon, path: "/cms/v2/menu-locations", status: 401, code: "rest_cannot_view", message: "Sorry, you are not allowed to view menu locations."},
 		{name: "an editor cannot edit theme options", who: editor, path: "/cms/v2/menu-locations/primary", status: 403, code: "rest_cannot_view"},
 		{name: "unknown location", who: admin, path: "/cms/v2/menu-locations/sidebar", status: 404, code: "rest_menu_location_invalid", message: "Invalid menu location."},
@@ -109,17 +87,5 @@ func TestMenuLocations(t *testing.T) {
 				`"wp:menu":[{"embeddable":true,"href":"http:\/\/example.test\/cms-json\/cms\/v2\/menus\/` + store.Itoa(id) + `"}],` +
 				`"curies":[{"name":"wp","href":"https:\/\/api.w.org\/{rel}","templated":true}]}}`},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := e.do(c.who, "GET", c.path, nil)
-			if c.code != "" {
-				wantError(t, r, c.status, c.code, c.message)
-				return
-			}
-			wantStatus(t, r, c.status)
-			if !sameJSON(t, string(r.Raw), c.want) {
-				t.Errorf("got  %s\nwant %s", r.Raw, c.want)
-			}
-		})
-	}
+	runRouteCases(t, e, cases)
 }

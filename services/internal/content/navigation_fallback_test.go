@@ -9,20 +9,12 @@ import (
 func TestNavigationFallback(t *testing.T) {
 	const path = "/cms-block-editor/v1/navigation-fallback"
 	e := newEnv(t)
-	cases := []struct {
-		name, who, path string
-		status          int
-		code, message   string
-	}{
+	cases := []routeCase{
 		{name: "anonymous", who: anon, path: path, status: 401, code: "rest_cannot_create", message: "Sorry, you are not allowed to create Navigation Menus as this user."},
 		{name: "an editor cannot edit theme options", who: editor, path: path, status: 403, code: "rest_cannot_create"},
 		{name: "an author", who: author, path: path + "?context=edit", status: 403, code: "rest_cannot_create"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			wantError(t, e.do(c.who, "GET", c.path, nil), c.status, c.code, c.message)
-		})
-	}
+	runRouteCases(t, e, cases)
 	// No navigation and no classic menu: a "Navigation" post listing the
 	// pages is made, once.
 	first := e.do(admin, "GET", path, nil)

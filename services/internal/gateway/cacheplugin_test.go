@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/postgres"
@@ -114,15 +113,7 @@ func TestEdgeCacheInGateway(t *testing.T) {
 // the route kit's.
 func TestCachePluginPermissions(t *testing.T) {
 	f, _ := cacheFixture(t)
-	ctx := context.Background()
-	sub, err := f.store.CreateUser(ctx, accounts.NewUser{Login: "reader", Email: "reader@example.com", Role: "subscriber"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	subPW, _, err := f.store.CreatePassword(ctx, sub.ID, "t", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	subPW := f.userPassword(t, "reader", "subscriber")
 	site := "http://site.test/cms-json/cms/v2/posts"
 	routes := []struct {
 		method, path string

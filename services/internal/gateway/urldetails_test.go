@@ -64,16 +64,7 @@ func TestURLDetailsRoute(t *testing.T) {
 	}))
 	t.Cleanup(pages.Close)
 	f.gw.urlDetails = newSafeFetcher(true, 5*time.Second, urlDetailsMaxBytes)
-	ctx := context.Background()
-	sub, err := f.store.CreateUser(ctx, accounts.NewUser{Login: "reader", Email: "reader@example.com", Role: "subscriber"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	subPW, _, err := f.store.CreatePassword(ctx, sub.ID, "t", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, reader := basic("admin", f.adminPW), basic("reader", subPW)
+	admin, reader := basic("admin", f.adminPW), basic("reader", f.userPassword(t, "reader", "subscriber"))
 	path := func(target string) string {
 		return "/cms-json/cms-block-editor/v1/url-details?" + url.Values{"url": {target}}.Encode()
 	}
@@ -128,6 +119,22 @@ func TestURLDetailsRoute(t *testing.T) {
 	if rec, _ := f.do("GET", path(article), admin); rec.Code != 200 || hits.Load() != before+2 {
 		t.Fatalf("expired answer reused: hits %d", hits.Load())
 	}
+}
+
+// userPassword creates a user of role and returns an application password
+// of theirs.
+func (f *fixture) userPassword(t *testing.T, login, role string) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := f.store.CreateUser(ctx, accounts.NewUser{Login: login, Email: login + "@example.com", Role: role})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, _, err := f.store.CreatePassword(ctx, u.ID, "t", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pw
 }
 
 // Without the test allowance a loopback page is refused before any fetch.

@@ -1,13 +1,17 @@
 package main
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"siteplane.dev/services/internal/platform/rest"
+)
 
 // blockType is one block.json as WordPress's block-types controller
 // answers it (prepare_item_for_response's field order; absent fields take
 // the schema's default). _links are the route's, not the data's.
 func blockType(m object, dynamic bool) object {
 	get := func(key string, def any) any {
-		if v, ok := m.get(key); ok {
+		if v, ok := m.Get(key); ok {
 			return v
 		}
 		return def
@@ -28,45 +32,45 @@ func blockType(m object, dynamic bool) object {
 		return nil
 	}
 	return object{
-		{"attributes", attributes(m)},
-		{"is_dynamic", dynamic},
-		{"api_version", get("apiVersion", json.Number("1"))},
-		{"name", get("name", "")},
-		{"title", get("title", "")},
-		{"description", get("description", "")},
-		{"icon", get("icon", nil)},
-		{"category", get("category", nil)},
-		{"keywords", get("keywords", []any{})},
-		{"parent", get("parent", nil)},
-		{"ancestor", get("ancestor", nil)},
-		{"allowed_blocks", get("allowedBlocks", nil)},
-		{"provides_context", get("providesContext", object{})},
-		{"uses_context", get("usesContext", []any{})},
-		{"selectors", get("selectors", object{})},
-		{"supports", get("supports", object{})},
-		{"styles", get("styles", []any{})},
-		{"textdomain", nil}, // register_block_type_from_metadata does not carry it
-		{"example", get("example", nil)},
-		{"editor_script_handles", handles("editorScript")},
-		{"script_handles", handles("script")},
-		{"view_script_handles", handles("viewScript")},
-		{"view_script_module_ids", handles("viewScriptModule")},
-		{"editor_style_handles", handles("editorStyle")},
-		{"style_handles", handles("style")},
-		{"view_style_handles", handles("viewStyle")},
-		{"variations", get("variations", []any{})},
-		{"block_hooks", get("blockHooks", object{})},
-		{"editor_script", first("editorScript")},
-		{"script", first("script")},
-		{"view_script", first("viewScript")},
-		{"editor_style", first("editorStyle")},
-		{"style", first("style")},
+		{Key: "attributes", Value: attributes(m)},
+		{Key: "is_dynamic", Value: dynamic},
+		{Key: "api_version", Value: get("apiVersion", json.Number("1"))},
+		{Key: "name", Value: get("name", "")},
+		{Key: "title", Value: get("title", "")},
+		{Key: "description", Value: get("description", "")},
+		{Key: "icon", Value: get("icon", nil)},
+		{Key: "category", Value: get("category", nil)},
+		{Key: "keywords", Value: get("keywords", []any{})},
+		{Key: "parent", Value: get("parent", nil)},
+		{Key: "ancestor", Value: get("ancestor", nil)},
+		{Key: "allowed_blocks", Value: get("allowedBlocks", nil)},
+		{Key: "provides_context", Value: get("providesContext", object{})},
+		{Key: "uses_context", Value: get("usesContext", []any{})},
+		{Key: "selectors", Value: get("selectors", object{})},
+		{Key: "supports", Value: get("supports", object{})},
+		{Key: "styles", Value: get("styles", []any{})},
+		{Key: "textdomain", Value: nil}, // register_block_type_from_metadata does not carry it
+		{Key: "example", Value: get("example", nil)},
+		{Key: "editor_script_handles", Value: handles("editorScript")},
+		{Key: "script_handles", Value: handles("script")},
+		{Key: "view_script_handles", Value: handles("viewScript")},
+		{Key: "view_script_module_ids", Value: handles("viewScriptModule")},
+		{Key: "editor_style_handles", Value: handles("editorStyle")},
+		{Key: "style_handles", Value: handles("style")},
+		{Key: "view_style_handles", Value: handles("viewStyle")},
+		{Key: "variations", Value: get("variations", []any{})},
+		{Key: "block_hooks", Value: get("blockHooks", object{})},
+		{Key: "editor_script", Value: first("editorScript")},
+		{Key: "script", Value: first("script")},
+		{Key: "view_script", Value: first("viewScript")},
+		{Key: "editor_style", Value: first("editorStyle")},
+		{Key: "style", Value: first("style")},
 	}
 }
 
 var (
-	objectAttr = object{{"type", "object"}}
-	stringAttr = object{{"type", "string"}}
+	objectAttr = object{{Key: "type", Value: "object"}}
+	stringAttr = object{{Key: "type", Value: "string"}}
 )
 
 // attributes are block.json's, then lock and metadata (WP_Block_Type's
@@ -74,28 +78,28 @@ var (
 // order wp-settings.php loads the supports.
 func attributes(m object) object {
 	attrs := object{}
-	if v, ok := m.get("attributes"); ok {
+	if v, ok := m.Get("attributes"); ok {
 		if o, ok := v.(object); ok {
 			attrs = append(attrs, o...)
 		}
 	}
 	add := func(name string, def object) {
-		if !attrs.has(name) {
-			attrs = append(attrs, member{name, def})
+		if !hasKey(attrs, name) {
+			attrs = append(attrs, rest.Member{Key: name, Value: def})
 		}
 	}
 	add("lock", objectAttr)
 	add("metadata", objectAttr)
 	sup, _ := get(m, "supports").(object)
 	if has(sup, "align") {
-		add("align", object{{"type", "string"}, {"enum", []any{"left", "center", "right", "wide", "full", ""}}})
+		add("align", object{{Key: "type", Value: "string"}, {Key: "enum", Value: []any{"left", "center", "right", "wide", "full", ""}}})
 	}
-	if v, ok := sup.get("customClassName"); !ok || supported(v) {
+	if v, ok := sup.Get("customClassName"); !ok || supported(v) {
 		add("className", stringAttr)
 	}
 	colorAttrs(sup, add)
 	typographyAttrs(sup, add)
-	border, _ := sup.get("__experimentalBorder")
+	border, _ := sup.Get("__experimentalBorder")
 	if supported(border) {
 		add("style", objectAttr)
 	}
@@ -122,10 +126,10 @@ func attributes(m object) object {
 }
 
 func colorAttrs(sup object, add func(string, object)) {
-	c, _ := sup.get("color")
+	c, _ := sup.Get("color")
 	co, isObj := c.(object)
-	text := c == true || (isObj && (truthy(get(co, "text")) || !co.has("text")))
-	background := c == true || (isObj && (truthy(get(co, "background")) || !co.has("background")))
+	text := c == true || (isObj && (truthy(get(co, "text")) || !hasKey(co, "text")))
+	background := c == true || (isObj && (truthy(get(co, "background")) || !hasKey(co, "background")))
 	gradients := isObj && truthy(get(co, "gradients"))
 	some := text || background || gradients || (isObj && (truthy(get(co, "link")) || truthy(get(co, "button")) || truthy(get(co, "heading"))))
 	if some {
@@ -164,7 +168,7 @@ func typographyAttrs(sup object, add func(string, object)) {
 }
 
 func get(o object, key string) any {
-	v, _ := o.get(key)
+	v, _ := o.Get(key)
 	return v
 }
 

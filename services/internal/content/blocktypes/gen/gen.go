@@ -1,6 +1,8 @@
 package main
 
 import (
+	"siteplane.dev/services/internal/platform/rest"
+
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
@@ -253,7 +255,7 @@ func set(o object, key string, v any) object {
 			return o
 		}
 	}
-	return append(o, member{key, v})
+	return append(o, rest.Member{Key: key, Value: v})
 }
 
 // legacyPostComments is the metadata comments.php recreates for

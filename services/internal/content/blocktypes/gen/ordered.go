@@ -5,79 +5,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"siteplane.dev/services/internal/content/blocktypes"
+	"siteplane.dev/services/internal/platform/rest"
 )
 
-// member is one key of a decoded JSON object. block.json's key order is
-// kept, because WordPress answers the object in the order PHP decoded it.
-type member struct {
-	Key   string
-	Value any
-}
+// object is a JSON object in its source order (block.json's order is kept:
+// WordPress answers objects in the order PHP decoded them).
+type object = rest.Object
 
-// object is a JSON object in its source order.
-type object []member
-
-func (o object) get(key string) (any, bool) {
-	for _, m := range o {
-		if m.Key == key {
-			return m.Value, true
-		}
-	}
-	return nil, false
-}
-
-func (o object) has(key string) bool {
-	_, ok := o.get(key)
+// hasKey reports whether o has key.
+func hasKey(o object, key string) bool {
+	_, ok := o.Get(key)
 	return ok
 }
 
-// decodeOrdered reads one JSON value: objects become object, arrays []any,
-// numbers json.Number.
-func decodeOrdered(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	v, err := readValue(d)
-	if err != nil {
-		return nil, fmt.Errorf("decode JSON: %w", err)
-	}
-	return v, nil
-}
-
-func readValue(d *json.Decoder) (any, error) {
-	t, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t {
-	case json.Delim('{'):
-		o := object{}
-		for d.More() {
-			k, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := readValue(d)
-			if err != nil {
-				return nil, err
-			}
-			o = append(o, member{Key: k.(string), Value: v})
-		}
-		_, err = d.Token()
-		return o, err
-	case json.Delim('['):
-		l := []any{}
-		for d.More() {
-			v, err := readValue(d)
-			if err != nil {
-				return nil, err
-			}
-			l = append(l, v)
-		}
-		_, err = d.Token()
-		return l, err
-	}
-	return t, nil
-}
+// decodeOrdered reads one JSON value, objects in their order.
+func decodeOrdered(b []byte) (any, error) { return blocktypes.DecodeOrdered(b) }
 
 // writeValue writes v as compact JSON without HTML escaping; an empty
 // object is written as [] because PHP encodes an empty array so.

@@ -48,7 +48,7 @@ func phpList(s string) []any {
 func coreCategories(php []byte) []any {
 	var out []any
 	for _, m := range categoryRe.FindAllSubmatch(php, -1) {
-		out = append(out, object{{"name", string(m[1])}, {"label", phpString(string(m[2]))}, {"description", phpString(string(m[3]))}})
+		out = append(out, object{{Key: "name", Value: string(m[1])}, {Key: "label", Value: phpString(string(m[2]))}, {Key: "description", Value: phpString(string(m[3]))}})
 	}
 	return out
 }
@@ -82,8 +82,8 @@ func corePatterns(php []byte, files map[string][]byte) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("block-patterns/%s.php: %w", name, err)
 		}
-		out = append(out, object{{"name", "core/" + name}, {"title", phpString(string(title[1]))}, {"content", body},
-			{"categories", categories}, {"block_types", phpList(string(types[1]))}, {"source", "core"}})
+		out = append(out, object{{Key: "name", Value: "core/" + name}, {Key: "title", Value: phpString(string(title[1]))}, {Key: "content", Value: body},
+			{Key: "categories", Value: categories}, {Key: "block_types", Value: phpList(string(types[1]))}, {Key: "source", Value: "core"}})
 	}
 	return out, nil
 }
