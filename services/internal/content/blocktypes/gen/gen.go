@@ -157,14 +157,14 @@ func (s *source) order() []string {
 	for _, f := range append(append([]string{"legacy-widget", "widget-group"}, s.dynamic...), s.static...) {
 		add(f)
 	}
-	var rest []string
+	var others []string
 	for f := range s.blocks {
 		if !seen[f] {
-			rest = append(rest, f)
+			others = append(others, f)
 		}
 	}
-	sort.Strings(rest)
-	for _, f := range rest {
+	sort.Strings(others)
+	for _, f := range others {
 		add(f)
 	}
 	return out
