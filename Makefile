@@ -97,12 +97,13 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC into config/.
 	mv .cache/clusterrole.yaml charts/siteplane-operator/templates/clusterrole.yaml
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate deepcopy code.
+generate: $(CONTROLLER_GEN) ## Generate deepcopy code and the block library data (blocktypes.json).
 	cd operator && $(CONTROLLER_GEN) object:headerFile=../hack/boilerplate.go.txt paths="./..."
+	hack/blocktypes.sh
 
 .PHONY: verify
 verify: manifests generate ## Fail when generated files differ from what is committed.
-	@git diff --exit-code -- config operator charts || { echo "generated files are stale: run make manifests generate and commit"; exit 1; }
+	@git diff --exit-code -- config operator charts services/internal/content/blocktypes || { echo "generated files are stale: run make manifests generate and commit"; exit 1; }
 
 .PHONY: envtest
 envtest: ## Provide kube-apiserver and etcd for envtest in bin/ (download, or build from the module proxy).
