@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -61,6 +63,9 @@ func (g *Gateway) validateFetchURL(r *rest.Request, v any, _ string) error {
 	if err != nil || checkFetchURL(u) != nil {
 		return rest.ErrInvalid
 	}
+	if g.ownSite(u) {
+		return nil // the site's own pages are read in-process (ownPage)
+	}
 	f := g.urlDetails
 	ips, err := f.resolve(r.Context(), u.Hostname())
 	if err != nil {
@@ -92,7 +97,13 @@ func (g *Gateway) serveURLDetails(r *rest.Request) (*rest.Response, error) {
 	} else if ok {
 		return rest.OK(json.RawMessage(body)), nil
 	}
-	page, _, err := g.urlDetails.get(r.Context(), raw, "text/html, application/xhtml+xml, */*;q=0.8", true)
+	var page []byte
+	var err error
+	if u, perr := url.Parse(raw); perr == nil && g.ownSite(u) {
+		page, err = g.ownPage(r.Context(), u)
+	} else {
+		page, _, err = g.urlDetails.get(r.Context(), raw, "text/html, application/xhtml+xml, */*;q=0.8", true)
+	}
 	if err != nil {
 		log.Debug("url-details fetch failed", "reason", err.Error())
 		return nil, rest.NewError("no_response", "URL not found. Response returned a non-200 status code for this URL.", http.StatusNotFound)
@@ -109,4 +120,65 @@ func (g *Gateway) serveURLDetails(r *rest.Request) (*rest.Response, error) {
 		log.Warn("url-details cache write failed", "error", err.Error())
 	}
 	return rest.OK(json.RawMessage(body)), nil
+}
+
+// ownSite reports whether u is on this site (wp_http_validate_url lets the
+// site's own host through whatever its address).
+func (g *Gateway) ownSite(u *url.URL) bool {
+	return g.site != nil && strings.EqualFold(u.Host, g.site.Host) && strings.EqualFold(u.Scheme, g.site.Scheme)
+}
+
+// ownPage reads a page of this site as an anonymous visitor would get it,
+// through the gateway itself rather than over the network: the site's
+// address may be one the SSRF guard refuses (loopback under make run, a
+// cluster address) or not reachable from inside. Redirects within the site
+// are followed (at most 3, as the fetcher does: untrailingslashit drops the
+// slash the site's permalinks end with); the first 150 KB are kept.
+func (g *Gateway) ownPage(ctx context.Context, u *url.URL) ([]byte, error) {
+	for range 4 {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.RequestURI(), nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Host = u.Host
+		w := &pageCapture{header: http.Header{}, status: http.StatusOK}
+		g.ServeHTTP(w, req)
+		switch w.status {
+		case http.StatusOK:
+			return w.body, nil
+		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+			next, err := u.Parse(w.header.Get("Location"))
+			if err != nil || !g.ownSite(next) {
+				return nil, fmt.Errorf("GET %s: redirect away from the site", u.Redacted())
+			}
+			u = next
+		default:
+			return nil, fmt.Errorf("GET %s: status %d", u.Redacted(), w.status)
+		}
+	}
+	return nil, fmt.Errorf("GET %s: too many redirects", u.Redacted())
+}
+
+// pageCapture keeps a response's status and its first urlDetailsMaxBytes.
+type pageCapture struct {
+	header http.Header
+	status int
+	wrote  bool
+	body   []byte
+}
+
+func (c *pageCapture) Header() http.Header { return c.header }
+
+func (c *pageCapture) WriteHeader(status int) {
+	if !c.wrote {
+		c.status, c.wrote = status, true
+	}
+}
+
+func (c *pageCapture) Write(b []byte) (int, error) {
+	c.wrote = true
+	if room := urlDetailsMaxBytes - len(c.body); room > 0 {
+		c.body = append(c.body, b[:min(len(b), room)]...)
+	}
+	return len(b), nil
 }

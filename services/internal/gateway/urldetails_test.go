@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
+	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -135,6 +136,56 @@ func (f *fixture) userPassword(t *testing.T, login, role string) string {
 		t.Fatal(err)
 	}
 	return pw
+}
+
+// A page of the site itself is read in-process as an anonymous visitor
+// sees it, whatever the site's address (WordPress lets its own host through
+// wp_http_validate_url): here site.test, which does not even resolve.
+func TestURLDetailsOfTheSiteItself(t *testing.T) {
+	f := newFixture(t)
+	var seen []string
+	content := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.URL.Path+" "+r.Header.Get(contract.IdentityHeader))
+		switch r.URL.Path {
+		case contract.SitePath + "/about": // the site's canonical redirect
+			http.Redirect(w, r, "http://site.test/about/", http.StatusMovedPermanently)
+			return
+		case contract.SitePath + "/away":
+			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
+			return
+		case contract.SitePath + "/about/":
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, `<html><head><title>About us</title><meta name="description" content="Who we are"></head><body></body></html>`)
+	}))
+	t.Cleanup(content.Close)
+	tb, err := routing.Compile(contract.DefaultRoutes(map[string]string{contract.ServiceContent: content.URL}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.gw.cfg.Routes = routing.NewStatic(tb)
+	admin := basic("admin", f.adminPW)
+	path := func(target string) string {
+		return "/cms-json/cms-block-editor/v1/url-details?" + url.Values{"url": {target}}.Encode()
+	}
+	rec, _ := f.do("GET", path("http://site.test/about/"), admin)
+	if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != `{"title":"About us","icon":"","description":"Who we are","image":""}` {
+		t.Fatalf("own page: %d %s (content saw %q)", rec.Code, rec.Body, seen)
+	}
+	if len(seen) != 2 || seen[1] != contract.SitePath+"/about/ " { // the redirect followed, as an anonymous visitor
+		t.Fatalf("content saw %q", seen)
+	}
+	for _, target := range []string{"http://site.test/missing/", "http://site.test/away"} {
+		if rec, body := f.do("GET", path(target), admin); rec.Code != 404 || body["code"] != "no_response" {
+			t.Fatalf("%s: %d %s", target, rec.Code, rec.Body)
+		}
+	}
+	// another host of the same name's domain is not the site
+	if rec, body := f.do("GET", path("http://other.site.test/about/"), admin); rec.Code != 400 || body["code"] != "rest_invalid_param" {
+		t.Fatalf("other host: %d %s", rec.Code, rec.Body)
+	}
 }
 
 // Without the test allowance a loopback page is refused before any fetch.
