@@ -22,6 +22,8 @@ func TestEditorRoutesThroughTheGateway(t *testing.T) {
 		{name: "the navigation fallback (content)", path: "/cms-json/cms-block-editor/v1/navigation-fallback?_fields=id", status: 200, prefix: `{"id":`},
 		{name: "url-details (the gateway) refuses a private address", path: "/cms-json/cms-block-editor/v1/url-details?url=" + url.QueryEscape("http://10.0.0.1/"),
 			status: 400, code: "rest_invalid_param"},
+		{name: "url-details of the site's own front page", path: "/cms-json/cms-block-editor/v1/url-details?url=" + url.QueryEscape(st.SiteURL+"/"),
+			status: 200, prefix: `{"title":"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
