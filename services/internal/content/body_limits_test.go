@@ -22,6 +22,7 @@ func TestSmallRoutesBodyLimit(t *testing.T) {
 		{"menu item", anon, "/cms/v2/menu-items", map[string]any{"title": big}, 413, "rest_body_too_large"},
 		{"settings", anon, "/cms/v2/settings", map[string]any{"title": big}, 413, "rest_body_too_large"},
 		{"comment", anon, "/cms/v2/comments", map[string]any{"content": big}, 413, "rest_body_too_large"},
+		{"block renderer", anon, "/cms/v2/block-renderer/core/site-title?context=edit", map[string]any{"attributes": map[string]any{"className": big}}, 413, "rest_body_too_large"},
 		{"post", admin, "/cms/v2/posts", map[string]any{"title": "Big", "content": big}, 201, ""},
 		{"page", admin, "/cms/v2/pages", map[string]any{"title": "Big", "content": big}, 201, ""},
 	} {

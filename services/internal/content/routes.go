@@ -94,7 +94,8 @@ func (s *Service) Routes() []rest.Route {
 }
 
 // maxSmallBody is the body limit of the routes whose writes are a few short
-// fields (terms, menus, menu items, settings, comments; WordPress caps a
+// fields (terms, menus, menu items, settings, comments, a block's
+// attributes for the block renderer; WordPress caps a
 // comment at 65,525 bytes): an anonymous caller's body is refused at 1 MiB
 // rather than read up to the service's 10 MiB. Posts, pages, templates,
 // global styles and their revisions keep the default: their content may
@@ -104,7 +105,8 @@ const maxSmallBody = 1 << 20
 // limitSmallBodies gives maxSmallBody to every endpoint of the small
 // routes that declares no limit of its own.
 func limitSmallBodies(routes []rest.Route) []rest.Route {
-	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base}
+	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base,
+		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback"}
 	for _, tax := range store.Taxonomies {
 		small = append(small, "/"+tax.Base)
 	}
