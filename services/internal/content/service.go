@@ -10,6 +10,9 @@
 //   - content/theme: the block theme's files and its pure rules (template
 //     ids, the hierarchy, theme.Resolve: a stored template beats the file);
 //   - content/blocks: block markup parsed and rendered to HTML;
+//   - content/blocktypes: WordPress's block library as data (block types,
+//     core patterns and pattern categories), generated from a WordPress
+//     release by blocktypes/gen;
 //   - content/store: the domain under both front ends — post types,
 //     taxonomies, capability rules (edit_post, delete_post, read_post),
 //     permalinks (store.Links), slugs, dates, rendered text, and every SQL
@@ -33,6 +36,9 @@
 //     comments.go, menu_items.go, templates.go, global_styles.go, themes.go,
 //     settings.go, search.go, discovery.go: the handlers on the route kit's
 //     validated *rest.Request, each write in one transaction (inTx);
+//   - block_types.go, block_type_variations.go, editor_routes.go (block
+//     patterns, menu locations), block_renderer.go, navigation_fallback.go:
+//     the routes the block editor reads (docs/content-routes.md);
 //   - response.go, post_cache.go, post_versions.go: posts as responses, and
 //     anonymous readers' encoded posts, checked by version;
 //   - batch.go, batch_slugs.go: the gateway's all-or-nothing batch;

@@ -2,7 +2,7 @@
 // application passwords, routes REST requests to the owning service with the
 // caller's signed identity, proxies the public marketplace and upload URLs,
 // and serves the routes it owns itself (index, batch, oEmbed, users,
-// extensions).
+// extensions, the block editor's url-details).
 package gateway
 
 import (
