@@ -26,8 +26,11 @@ const (
 	maxPurgeURLs = 100
 )
 
+// urlsArg is optional: the seed documents these routes as taking no
+// arguments, so a call without urls has a meaning of its own (purgeURLs,
+// checkURLs).
 func urlsArg(desc string) rest.Prop {
-	return rest.Prop{Name: "urls", Schema: &rest.Schema{Description: desc, Type: "array", Required: true,
+	return rest.Prop{Name: "urls", Schema: &rest.Schema{Description: desc, Type: "array",
 		Items: &rest.Schema{Type: "string", Format: "uri"}, MinItems: rest.Ptr(1), MaxItems: rest.Ptr(maxPurgeURLs)}}
 }
 
@@ -81,9 +84,13 @@ func (g *Gateway) purge(ctx context.Context, prefixes []string) (int, error) {
 }
 
 // purgeURLs is the notify_* routes: new optimised assets exist for these
-// pages, so their cached answers go.
+// pages, so their cached answers go. Called as the seed writes it, without
+// urls, the plugin does not say which pages changed, so every answer goes.
 func (g *Gateway) purgeURLs(r *rest.Request) (*rest.Response, error) {
 	var prefixes []string
+	if !r.Supplied("urls") {
+		prefixes = []string{""}
+	}
 	for _, raw := range r.Strings("urls") {
 		p, ok := g.cachePathOf(raw)
 		if !ok {
@@ -101,18 +108,17 @@ func (g *Gateway) purgeURLs(r *rest.Request) (*rest.Response, error) {
 }
 
 // purgeTags is err_domains: purge by route prefix ("tag") or everything.
+// The seed's call carries no argument: it means everything, as all=true
+// does; all=false without tags purges nothing.
 func (g *Gateway) purgeTags(r *rest.Request) (*rest.Response, error) {
 	var prefixes []string
-	if r.Bool("all") {
+	switch {
+	case r.Bool("all") || !r.Supplied("all") && !r.Supplied("tags"):
 		prefixes = []string{""}
-	} else {
+	default:
 		for _, tag := range r.Strings("tags") {
 			prefixes = append(prefixes, kindREST+rest.NormalizeRoute(tag))
 		}
-	}
-	if len(prefixes) == 0 {
-		return nil, &rest.Error{Code: "rest_missing_callback_param", Message: "Missing parameter(s): tags",
-			Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "params", Value: []any{"tags"}}}}
 	}
 	n, err := g.purge(r.Context(), prefixes)
 	if err != nil {
@@ -122,8 +128,14 @@ func (g *Gateway) purgeTags(r *rest.Request) (*rest.Response, error) {
 }
 
 // checkURLs is check_img: whether each URL has a cached answer on this
-// replica.
+// replica. Without urls (the seed's call) there is nothing to look up:
+// the answer adds how many entries this replica holds, so the call still
+// tells the plugin whether anything is cached.
 func (g *Gateway) checkURLs(r *rest.Request) (*rest.Response, error) {
+	if !r.Supplied("urls") {
+		return rest.OK(rest.Object{{Key: "success", Value: true}, {Key: "cached", Value: rest.Object{}},
+			{Key: "entries", Value: g.cfg.Cache.Stats().Entries}}), nil
+	}
 	cached := rest.Object{}
 	for _, raw := range r.Strings("urls") {
 		p, ok := g.cachePathOf(raw)
