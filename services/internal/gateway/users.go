@@ -213,12 +213,15 @@ func (g *Gateway) usersRoutes() []rest.Route {
 		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
 		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
 	}
+	// /users and /users/{id} are batchable as in WordPress (allow_batch v1);
+	// /users/me is not.
+	batch := &rest.Batch{V1: true}
 	return []rest.Route{
-		{Namespace: "cms/v2", Path: "/users", Schema: item, Endpoints: []rest.Endpoint{
+		{Namespace: "cms/v2", Path: "/users", Schema: item, AllowBatch: batch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: listArgs, Permission: g.canListUsers, Handler: g.listUsers},
 			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.canCreateUser, Handler: g.createUser},
 		}},
-		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, Endpoints: single},
+		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch, Endpoints: single},
 		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: single},
 	}
 }
