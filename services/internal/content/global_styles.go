@@ -334,8 +334,11 @@ func (s *Service) gsRevisionsPermission(r *rest.Request) error {
 	if _, err := s.gsParent(r); err != nil {
 		return err
 	}
-	if !canReadActiveTheme(caller(r)) {
-		return rest.Denied(r, "rest_cannot_view", "Sorry, you are not allowed to view revisions for this global style.")
+	// WordPress 6.9's global styles revisions use the revisions controller's
+	// check: edit_post on the parent, which wp_global_styles maps to
+	// edit_theme_options (administrators).
+	if !caller(r).Can("edit_theme_options") {
+		return rest.Denied(r, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
 	}
 	return nil
 }

@@ -120,8 +120,8 @@ func previewSuffix(link string) string {
 
 var errInvalidParent = rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 
-// loadParent is the revisions controller's get_parent plus its read check.
-func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostType, param, noun string) (*store.Post, error) {
+// getParent is the revisions controller's get_parent.
+func getParent(c *rest.Request, q store.Querier, pt *store.PostType, param string) (*store.Post, error) {
 	id := c.Int(param)
 	if id <= 0 {
 		return nil, errInvalidParent
@@ -132,6 +132,15 @@ func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostTyp
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidParent
+	}
+	return p, nil
+}
+
+// loadParent is the revisions controller's get_parent plus its read check.
+func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostType, param, noun string) (*store.Post, error) {
+	p, err := getParent(c, q, pt, param)
+	if err != nil {
+		return nil, err
 	}
 	if !store.CanEdit(caller(c), pt, p) {
 		return nil, rest.Denied(c, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")

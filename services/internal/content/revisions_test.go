@@ -70,7 +70,11 @@ func TestRevisions(t *testing.T) {
 	// delete: force required, parent delete rights
 	wantError(t, e.do(editor, "DELETE", fmt.Sprintf("%s/revisions/%d", path, revID), nil), 501, "rest_trash_not_supported",
 		"Revisions do not support trashing. Set 'force=true' to delete.")
-	wantError(t, e.do(author, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 403, "rest_cannot_read", "")
+	// WordPress 6.9.7 checks delete_post on the parent first: rest_cannot_delete, for anyone who may not
+	wantError(t, e.do(author, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 403, "rest_cannot_delete",
+		"Sorry, you are not allowed to delete revisions of this post.")
+	wantError(t, e.do(anon, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 401, "rest_cannot_delete", "")
+	wantError(t, e.do(contributor, "DELETE", fmt.Sprintf("%s/revisions/999999?force=true", path), nil), 403, "rest_cannot_delete", "")
 	r = e.do(editor, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil)
 	wantStatus(t, r, 200)
 	if r.obj()["deleted"] != true || field(r.obj(), "previous", "id") != float64(revID) {

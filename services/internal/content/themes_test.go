@@ -108,7 +108,7 @@ func TestGlobalStyles(t *testing.T) {
 	}
 
 	// revisions: one per change
-	rv := e.do(contributor, "GET", path+"/revisions", nil)
+	rv := e.do(admin, "GET", path+"/revisions", nil)
 	wantStatus(t, rv, 200)
 	if len(rv.list()) != 2 || rv.Header.Get("X-WP-Total") != "2" || field(rv.list()[0], "settings", "color", "custom") != false || rv.list()[1]["settings"] == nil {
 		t.Fatalf("revisions: %s", rv.Raw)
@@ -120,7 +120,9 @@ func TestGlobalStyles(t *testing.T) {
 	wantStatus(t, e.do(admin, "GET", path+"/revisions/"+revID, nil), 200)
 	wantError(t, e.do(admin, "GET", path+"/revisions/999999", nil), 404, "rest_post_invalid_id", "")
 	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/999999/revisions", nil), 404, "rest_post_invalid_parent", "Invalid post parent ID.")
-	wantError(t, e.do(anon, "GET", path+"/revisions", nil), 401, "rest_cannot_view", "Sorry, you are not allowed to view revisions for this global style.")
+	// WordPress 6.9.7's code and message (the revisions controller's)
+	wantError(t, e.do(anon, "GET", path+"/revisions", nil), 401, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
+	wantError(t, e.do(editor, "GET", path+"/revisions/"+revID, nil), 403, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
 	wantError(t, e.do(admin, "GET", path+"/revisions?page=3", nil), 400, "rest_revision_invalid_page_number", "")
 	wantError(t, e.do(admin, "DELETE", path+"/revisions/"+revID, nil), 404, "rest_no_route", "")
 	// a global styles post whose content is not user data
@@ -172,7 +174,7 @@ func TestThemeRoleMatrix(t *testing.T) {
 		{"GET", "/cms/v2/global-styles/" + id, nil, all},
 		{"GET", "/cms/v2/global-styles/" + id + "?context=edit", nil, adminOnly},
 		{"POST", "/cms/v2/global-styles/" + id, map[string]any{"title": "t"}, adminOnly},
-		{"GET", "/cms/v2/global-styles/" + id + "/revisions", nil, all},
+		{"GET", "/cms/v2/global-styles/" + id + "/revisions", nil, adminOnly}, // edit_post of wp_global_styles: edit_theme_options
 		{"GET", "/cms/v2/global-styles/themes/siteplane", nil, all},
 		{"GET", "/cms/v2/global-styles/themes/siteplane/variations", nil, all},
 	}
