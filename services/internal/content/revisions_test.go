@@ -134,6 +134,10 @@ func TestAutosaves(t *testing.T) {
 	wantError(t, e.do(contributor, "POST", base, map[string]any{"content": "no"}), 403, "rest_cannot_edit",
 		"Sorry, you are not allowed to edit this post.")
 	wantError(t, e.do(editor, "POST", "/cms/v2/posts/999999/autosaves", map[string]any{}), 404, "rest_post_invalid_id", "Invalid post ID.")
+	// The autosaves controller declares "parent" (WordPress 6.9.7): not an integer is a type error.
+	for _, method := range []string{"GET", "POST"} {
+		wantError(t, e.do(editor, method, base+"?parent=notanint", nil), 400, "rest_invalid_param", "Invalid parameter(s): parent")
+	}
 }
 
 // A post links its replies (the comments route) and the usual relations;
