@@ -1,7 +1,9 @@
 package content
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -152,5 +154,51 @@ func TestPostLinksOnlyToExistingRoutes(t *testing.T) {
 		if _, ok := links[rel]; !ok {
 			t.Errorf("post lacks the %s link", rel)
 		}
+	}
+}
+
+// Every revision and autosave carries meta, as WordPress 6.9.7 answers
+// (asked of the peer): the parent type's registered keys read from the
+// revision; a block's sync status is not revisioned (null); a type with
+// no meta answers [].
+func TestRevisionMeta(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		base    string
+		create  map[string]any
+		want    string // meta
+		preview bool   // a preview_link (viewable types only)
+		content bool
+	}{
+		{"posts", map[string]any{"title": "p", "content": "a", "status": "publish"}, `{"footnotes":""}`, true, true},
+		{"pages", map[string]any{"title": "p", "content": "a", "status": "publish"}, `{"footnotes":""}`, true, true},
+		{"blocks", map[string]any{"title": "b", "content": "a", "status": "publish"}, `{"wp_pattern_sync_status":null,"footnotes":""}`, false, true},
+		{"menu-items", map[string]any{"title": "m", "url": "https://example.test/", "status": "publish"}, `[]`, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.base, func(t *testing.T) {
+			created := e.do(admin, "POST", "/cms/v2/"+c.base, c.create)
+			wantStatus(t, created, 201)
+			base := fmt.Sprintf("/cms/v2/%s/%d", c.base, created.id())
+			a := e.do(admin, "POST", base+"/autosaves", map[string]any{"title": "autosaved"})
+			wantStatus(t, a, 200)
+			if g := fmt.Sprintf("http://example.test/?p=%d", a.id()); field(a.obj(), "guid", "raw") != g || field(a.obj(), "guid", "rendered") != g {
+				t.Errorf("guid %v, want %s", a.obj()["guid"], g)
+			}
+			if _, has := a.obj()["content"]; (a.obj()["preview_link"] != "") != c.preview || has != c.content {
+				t.Errorf("preview_link %q, content %v (%s)", a.obj()["preview_link"], has, a.Raw)
+			}
+			for _, r := range []*resp{a, e.do(admin, "GET", base+"/autosaves", nil)} {
+				m := r.obj()["meta"]
+				if l := r.list(); len(l) > 0 {
+					m = l[0]["meta"]
+				}
+				var want any
+				_ = json.Unmarshal([]byte(c.want), &want)
+				if !reflect.DeepEqual(m, want) {
+					t.Errorf("meta %v, want %s (%s)", m, c.want, r.Raw)
+				}
+			}
+		})
 	}
 }
