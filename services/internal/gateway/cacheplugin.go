@@ -51,11 +51,21 @@ func (g *Gateway) cachePathOf(raw string) (string, bool) {
 		return "", false
 	}
 	path := strings.TrimPrefix(u.Path, strings.TrimSuffix(g.site.Path, "/"))
+	// The cache holds the seed's names only (alias.go): an alias URL
+	// names its cms/v2 twin.
+	twin := func(route string) string {
+		if g.alias != nil {
+			route, _ = aliasRoute(route)
+		}
+		return kindREST + rest.NormalizeRoute(route)
+	}
 	switch {
 	case u.Query().Has("rest_route"):
-		return kindREST + rest.NormalizeRoute(u.Query().Get("rest_route")), true
+		return twin(u.Query().Get("rest_route")), true
 	case path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/"):
 		return kindREST + rest.NormalizeRoute(strings.TrimPrefix(path, RESTPrefix)), true
+	case g.alias != nil && (path == AliasPrefix || strings.HasPrefix(path, AliasPrefix+"/")):
+		return twin(strings.TrimPrefix(path, AliasPrefix)), true
 	case isUpload(path):
 		return kindFile + path, true
 	}
