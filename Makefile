@@ -24,12 +24,12 @@ help: ## Show this help.
 ##@ Everyday
 
 .PHONY: run
-run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all).
-	$(BIN)/siteplane-run
+run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all; WP_ALIAS=1 also serves /wp-json/ and wp/v2).
+	$(BIN)/siteplane-run $(if $(WP_ALIAS),-wp-alias)
 
 .PHONY: run-detached
-run-detached: build ## Start the same stack in the background; `make stop` stops it.
-	$(BIN)/siteplane-run -detach
+run-detached: build ## Start the same stack in the background; `make stop` stops it (WP_ALIAS=1 as for run).
+	$(BIN)/siteplane-run -detach $(if $(WP_ALIAS),-wp-alias)
 
 .PHONY: stop
 stop: ## Stop a stack started by `make run-detached`.
