@@ -31,11 +31,11 @@ const (
 // aliasRoute maps a wp/v2 route to its cms/v2 twin; ok is false for a route
 // of another namespace.
 func aliasRoute(route string) (string, bool) {
-	rest, ok := strings.CutPrefix(route, "/"+aliasNS)
-	if !ok || (rest != "" && rest[0] != '/') {
+	tail, ok := strings.CutPrefix(route, "/"+aliasNS)
+	if !ok || (tail != "" && tail[0] != '/') {
 		return route, false
 	}
-	return "/" + siteNS + rest, true
+	return "/" + siteNS + tail, true
 }
 
 // aliasRequest rewrites r when it is addressed through the alias (the
