@@ -1,14 +1,10 @@
 package stack
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -81,18 +77,7 @@ func TestWPAPIThroughAliasAndCMS(t *testing.T) {
 	needs(t, contract.ServiceContent)
 	modules := npmModules(t)
 	create(t, "posts", map[string]any{"title": "For wpapi", "status": "publish"})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "testdata/wpapi-alias.js", st.SiteURL)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
-	}
+	out := runNode(t, modules, "testdata/wpapi-alias.js", st.SiteURL)
 	type item struct {
 		ID               float64
 		Self, Collection string

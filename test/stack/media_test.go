@@ -15,6 +15,17 @@ import (
 	"siteplane.dev/services/pkg/contract"
 )
 
+// uploadJPEG uploads a sample JPEG of w×h as the administrator.
+func uploadJPEG(t *testing.T, name string, w, h int) *Response {
+	t.Helper()
+	r := send(t, "POST", "/cms-json/cms/v2/media", sampleJPEG(t, w, h), http.Header{
+		"Content-Type": {"image/jpeg"}, "Content-Disposition": {`attachment; filename="` + name + `"`}}, admin()...)
+	if r.Status != 201 {
+		t.Fatalf("upload: %d %.300s", r.Status, r.Raw)
+	}
+	return r
+}
+
 func sampleJPEG(t *testing.T, w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
@@ -127,12 +138,7 @@ func TestMediaUploadThroughGateway(t *testing.T) {
 // normal batch still run, and a require-all-validate batch runs nothing.
 func TestMediaNotBatchable(t *testing.T) {
 	needs(t, contract.ServiceMedia, contract.ServiceContent)
-	up := send(t, "POST", "/cms-json/cms/v2/media", sampleJPEG(t, 64, 64), http.Header{
-		"Content-Type": {"image/jpeg"}, "Content-Disposition": {`attachment; filename="batch.jpg"`}}, admin()...)
-	if up.Status != 201 {
-		t.Fatalf("upload: %d %.300s", up.Status, up.Raw)
-	}
-	item := fmt.Sprintf("/cms/v2/media/%v", up.Obj()["id"])
+	item := fmt.Sprintf("/cms/v2/media/%v", uploadJPEG(t, "batch.jpg", 64, 64).Obj()["id"])
 	idx := call(t, "GET", "/cms-json/", nil)
 	for _, pattern := range []string{`/cms/v2/media`, `/cms/v2/media/(?P<id>[\d]+)`} {
 		route, _ := idx.Obj()["routes"].(map[string]any)[pattern].(map[string]any)
@@ -183,11 +189,7 @@ func TestMediaNotBatchable(t *testing.T) {
 
 func TestMediaFeaturedOnPosts(t *testing.T) {
 	needs(t, contract.ServiceMedia, contract.ServiceContent)
-	m := send(t, "POST", "/cms-json/cms/v2/media", sampleJPEG(t, 400, 300), http.Header{
-		"Content-Type": {"image/jpeg"}, "Content-Disposition": {`attachment; filename="featured.jpg"`}}, admin()...)
-	if m.Status != 201 {
-		t.Fatalf("upload: %d %.300s", m.Status, m.Raw)
-	}
+	m := uploadJPEG(t, "featured.jpg", 400, 300)
 	mid := m.Obj()["id"]
 	p := call(t, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "With image", "status": "publish", "featured_media": mid}, admin()...)
 	if p.Status != 201 {
