@@ -47,7 +47,19 @@ func TestWPAliasAnswers(t *testing.T) {
 	if h := call(t, "GET", "/wp-json/wp/v2/posts/"+id, nil).Header.Get("X-Cache"); h != "hit" {
 		t.Errorf("the alias read was not served from the edge cache: X-Cache %q", h)
 	}
-	// The index and collections speak the client's names.
+	// The index and collections speak the client's names, and what the
+	// alias rewrites never reaches the other clients: the index's headers
+	// are shared values, a cache hit's are the stored entry's.
+	for _, path := range []string{"/cms-json/", "/wp-json/", "/cms-json/", "/cms-json/cms/v2/posts?per_page=1", "/wp-json/wp/v2/posts?per_page=1", "/cms-json/cms/v2/posts?per_page=1"} {
+		link := strings.Join(call(t, "GET", path, nil).Header.Values("Link"), ", ")
+		root := strings.SplitAfter(path, "-json/")[0]
+		if want := "<" + st.SiteURL + root + `>; rel="https://api.w.org/"`; !strings.Contains(link, want) {
+			t.Errorf("%s: Link %q, want %s", path, link, want)
+		}
+		if strings.Contains(link, map[string]string{"/cms-json/": "/wp-json/", "/wp-json/": "/cms-json/"}[root]) {
+			t.Errorf("%s: the other root in Link %q", path, link)
+		}
+	}
 	idx := call(t, "GET", "/wp-json/", nil)
 	routes, _ := idx.Obj()["routes"].(map[string]any)
 	if routes["/wp/v2/posts"] == nil || routes["/cms/v2/posts"] != nil || !strings.Contains(fmt.Sprint(idx.Obj()["namespaces"]), "wp/v2") {

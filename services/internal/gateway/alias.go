@@ -142,8 +142,14 @@ func (a *aliasWriter) Write(b []byte) (int, error) {
 func (a *aliasWriter) finish() {
 	h := a.ResponseWriter.Header()
 	for _, k := range []string{"Link", "Location"} {
-		for i, v := range h.Values(k) {
-			h[http.CanonicalHeaderKey(k)][i] = a.rw.header.Replace(v)
+		// New slices: a cache hit's header values are the stored entry's,
+		// which must stay in the seed's names for the next client.
+		var vals []string
+		for _, v := range h.Values(k) {
+			vals = append(vals, a.rw.header.Replace(v))
+		}
+		if vals != nil {
+			h[http.CanonicalHeaderKey(k)] = vals
 		}
 	}
 	body := a.rw.body.Replace(a.buf.String())
