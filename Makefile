@@ -39,6 +39,10 @@ stop: ## Stop a stack started by `make run-detached`.
 test: ## gofmt, vet, lint, verify generated files, and run every test of every module (real PostgreSQL, envtest).
 	hack/test.sh
 
+.PHONY: test-differential
+test-differential: ## Compare Siteplane (through the wp/v2 alias) with the WordPress 6.9.7 peer request by request (as root: brings the peer up).
+	hack/differential.sh
+
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the request path (route kit, gateway) in -fuzz mode, FUZZTIME per target (default 60s); not part of `make test`.
 	hack/fuzz.sh
