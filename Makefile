@@ -24,12 +24,12 @@ help: ## Show this help.
 ##@ Everyday
 
 .PHONY: run
-run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all).
-	$(BIN)/siteplane-run
+run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all; WP_ALIAS=1 also serves /wp-json/ and wp/v2).
+	$(BIN)/siteplane-run $(if $(WP_ALIAS),-wp-alias)
 
 .PHONY: run-detached
-run-detached: build ## Start the same stack in the background; `make stop` stops it.
-	$(BIN)/siteplane-run -detach
+run-detached: build ## Start the same stack in the background; `make stop` stops it (WP_ALIAS=1 as for run).
+	$(BIN)/siteplane-run -detach $(if $(WP_ALIAS),-wp-alias)
 
 .PHONY: stop
 stop: ## Stop a stack started by `make run-detached`.
@@ -38,6 +38,10 @@ stop: ## Stop a stack started by `make run-detached`.
 .PHONY: test
 test: ## gofmt, vet, lint, verify generated files, and run every test of every module (real PostgreSQL, envtest).
 	hack/test.sh
+
+.PHONY: test-differential
+test-differential: ## Compare Siteplane (through the wp/v2 alias) with the WordPress 6.9.7 peer request by request (as root: brings the peer up).
+	hack/differential.sh
 
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the request path (route kit, gateway) in -fuzz mode, FUZZTIME per target (default 60s); not part of `make test`.

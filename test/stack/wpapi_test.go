@@ -35,15 +35,13 @@ func npmModules(t *testing.T) string {
 	return dir
 }
 
-// The real wpapi package discovers the REST API from the site URL (the
-// Link header of the front page) and calls a discovered route.
-func TestWPAPIDiscoverFromSiteURL(t *testing.T) {
-	needs(t, contract.ServiceContent)
-	modules := npmModules(t)
-	post := create(t, "posts", map[string]any{"title": "Discovered", "status": "publish"})
+// runNode runs a script of testdata with node and the npm modules, for at
+// most a minute, and returns its standard output.
+func runNode(t *testing.T, modules, script string, args ...string) []byte {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "testdata/wpapi-discover.js", st.SiteURL)
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
 	out, err := cmd.Output()
 	if err != nil {
@@ -53,6 +51,16 @@ func TestWPAPIDiscoverFromSiteURL(t *testing.T) {
 		}
 		t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
 	}
+	return out
+}
+
+// The real wpapi package discovers the REST API from the site URL (the
+// Link header of the front page) and calls a discovered route.
+func TestWPAPIDiscoverFromSiteURL(t *testing.T) {
+	needs(t, contract.ServiceContent)
+	modules := npmModules(t)
+	post := create(t, "posts", map[string]any{"title": "Discovered", "status": "publish"})
+	out := runNode(t, modules, "testdata/wpapi-discover.js", st.SiteURL)
 	var got struct {
 		Endpoint string `json:"endpoint"`
 		Posts    int    `json:"posts"`

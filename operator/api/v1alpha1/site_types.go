@@ -83,6 +83,14 @@ type SiteSpec struct {
 	// +optional
 	Extensions ExtensionsSpec `json:"extensions,omitzero"`
 
+	// WPAlias also serves the REST API under WordPress's names: the /wp-json/
+	// root and the wp/v2 namespace, answered by the cms/v2 handlers with
+	// links in the names the client used, so unmodified WordPress clients
+	// work. Off by default: cms/v2 stays the primary namespace.
+	// +kubebuilder:default=false
+	// +optional
+	WPAlias *bool `json:"wpAlias,omitempty"`
+
 	// NetworkPolicy controls the NetworkPolicies written for the site.
 	// +kubebuilder:default={}
 	// +optional

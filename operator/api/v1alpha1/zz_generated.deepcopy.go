@@ -664,6 +664,11 @@ func (in *SiteSpec) DeepCopyInto(out *SiteSpec) {
 	in.Exposure.DeepCopyInto(&out.Exposure)
 	in.Marketplace.DeepCopyInto(&out.Marketplace)
 	in.Extensions.DeepCopyInto(&out.Extensions)
+	if in.WPAlias != nil {
+		in, out := &in.WPAlias, &out.WPAlias
+		*out = new(bool)
+		**out = **in
+	}
 	in.NetworkPolicy.DeepCopyInto(&out.NetworkPolicy)
 	in.Monitoring.DeepCopyInto(&out.Monitoring)
 }

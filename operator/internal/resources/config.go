@@ -25,6 +25,7 @@ func SiteSettings(site *sitev1.Site) (contract.Site, error) {
 			CachePlugin: sitev1.BoolOr(site.Spec.Extensions.CachePlugin, true),
 			HostTools:   sitev1.BoolOr(site.Spec.Extensions.HostTools, true),
 		},
+		WPAlias: sitev1.BoolOr(site.Spec.WPAlias, false),
 	}
 	if s.ShowOnFront == "" {
 		s.ShowOnFront = "posts"

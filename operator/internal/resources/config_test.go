@@ -72,6 +72,16 @@ func TestSiteSettings(t *testing.T) {
 				t.Errorf("front page %+v", c)
 			}
 		}},
+		{name: "wp/v2 alias off by default", mutate: func(*sitev1.Site) {}, check: func(t *testing.T, c contract.Site) {
+			if c.WPAlias {
+				t.Error("alias on without wpAlias")
+			}
+		}},
+		{name: "wp/v2 alias on", mutate: func(s *sitev1.Site) { s.Spec.WPAlias = ptr.To(true) }, check: func(t *testing.T, c contract.Site) {
+			if !c.WPAlias {
+				t.Error("wpAlias: true not in the site file")
+			}
+		}},
 		{name: "url trailing slashes trimmed", mutate: func(s *sitev1.Site) { s.Spec.URL = "http://x.test/sub//" },
 			check: func(t *testing.T, c contract.Site) {
 				if c.URL != "http://x.test/sub" {

@@ -32,6 +32,7 @@ func main() {
 	detach := flag.Bool("detach", false, "run in the background; stop with -stop")
 	stop := flag.Bool("stop", false, "stop a stack started with -detach")
 	name := flag.String("name", devstack.DefaultName, "the stack's name: its PostgreSQL instance and its directory .cache/NAME (make bench uses its own)")
+	wpAlias := flag.Bool("wp-alias", false, "also serve the REST API as /wp-json/ and wp/v2 (the site's opt-in alias, docs/api.md)")
 	flag.Parse()
 	if !validName(*name) {
 		fail(fmt.Errorf("-name %q: use letters, digits and '-' only", *name))
@@ -46,9 +47,9 @@ func main() {
 	case *stop:
 		err = stopDetached(runDir)
 	case *detach:
-		err = startDetached(abs, runDir, *name, *port)
+		err = startDetached(abs, runDir, *name, *port, *wpAlias)
 	default:
-		err = foreground(abs, runDir, *name, *port)
+		err = foreground(abs, runDir, *name, *port, *wpAlias)
 	}
 	if err != nil {
 		fail(err)
@@ -73,10 +74,10 @@ func validName(name string) bool {
 	return true
 }
 
-func foreground(root, runDir, name string, port int) error {
+func foreground(root, runDir, name string, port int, wpAlias bool) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer cancel()
-	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout, Name: name})
+	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout, Name: name, WPAlias: wpAlias})
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func foreground(root, runDir, name string, port int) error {
 
 const detachedEnv = "SITEPLANE_RUN_DETACHED"
 
-func startDetached(root, runDir, name string, port int) error {
+func startDetached(root, runDir, name string, port int, wpAlias bool) error {
 	if pid, ok := readPID(runDir); ok && alive(pid) {
 		return fmt.Errorf("a stack is already running (pid %d): `make stop` first", pid)
 	}
@@ -113,7 +114,11 @@ func startDetached(root, runDir, name string, port int) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(self, "-root", root, "-port", strconv.Itoa(port), "-name", name)
+	args := []string{"-root", root, "-port", strconv.Itoa(port), "-name", name}
+	if wpAlias {
+		args = append(args, "-wp-alias")
+	}
+	cmd := exec.Command(self, args...)
 	cmd.Env = append(os.Environ(), detachedEnv+"=1")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

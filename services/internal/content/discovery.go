@@ -156,7 +156,13 @@ func (s *Service) prepareType(t *typeInfo, context string) rest.Object {
 	}
 	add("icon", icon)
 	if edit {
-		add("supports", boolMap(t.supports))
+		supports := boolMap(t.supports)
+		for i := range supports {
+			if supports[i].Key == "editor" && t.notes {
+				supports[i].Value = []any{rest.Object{{Key: "notes", Value: true}}}
+			}
+		}
+		add("supports", supports)
 	}
 	if !embed {
 		add("taxonomies", t.taxonomies)

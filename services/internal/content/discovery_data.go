@@ -13,6 +13,7 @@ type typeInfo struct {
 	capType                                         string // meta capability stem: edit_<capType>
 	hierarchical, viewable, showInNav, showUI       bool
 	supports                                        []string
+	notes                                           bool // supports.editor is [{"notes": true}] (6.9's notes on posts and pages)
 	taxonomies                                      []string
 	caps                                            store.Caps
 }
@@ -32,31 +33,52 @@ var themeCaps = store.Caps{Read: "edit_theme_options", Create: "edit_theme_optio
 var typeInfos = []typeInfo{
 	{name: "post", base: "posts", singular: "Post", plural: "Posts", icon: "dashicons-admin-post", capType: "post",
 		viewable: true, showInNav: true, showUI: true,
-		supports:   []string{"title", "editor", "author", "thumbnail", "excerpt", "trackbacks", "custom-fields", "comments", "revisions", "post-formats", "autosave"},
+		supports: []string{"title", "editor", "author", "thumbnail", "excerpt", "trackbacks", "custom-fields", "comments", "revisions", "post-formats", "autosave"}, notes: true,
 		taxonomies: []string{"category", "post_tag"}, caps: store.PostCaps},
 	{name: "page", base: "pages", singular: "Page", plural: "Pages", icon: "dashicons-admin-page", capType: "page",
 		hierarchical: true, viewable: true, showInNav: true, showUI: true,
-		supports:   []string{"title", "editor", "author", "thumbnail", "page-attributes", "custom-fields", "comments", "revisions", "autosave"},
+		supports: []string{"title", "editor", "author", "thumbnail", "page-attributes", "custom-fields", "comments", "revisions", "autosave"}, notes: true,
 		taxonomies: []string{}, caps: store.PageCaps},
 	{name: "attachment", base: "media", singular: "Media", plural: "Media", icon: "dashicons-admin-media", capType: "post",
 		viewable: true, showInNav: true, showUI: true,
 		supports:   []string{"title", "author", "comments"},
 		taxonomies: []string{}, caps: attachmentCaps},
 	{name: "nav_menu_item", base: "menu-items", singular: "Navigation Menu Item", plural: "Navigation Menu Items", capType: "post",
-		taxonomies: []string{"nav_menu"}, supports: []string{}, caps: store.NavigationCaps},
+		taxonomies: []string{"nav_menu"}, supports: []string{"title", "editor", "autosave"}, caps: store.NavigationCaps},
 	{name: "wp_block", base: "blocks", singular: "Pattern", plural: "Patterns", capType: "block", showUI: true,
-		supports:   []string{"title", "excerpt", "editor", "revisions", "custom-fields"},
+		supports:   []string{"title", "excerpt", "editor", "revisions", "custom-fields", "autosave"},
 		taxonomies: []string{"cms_pattern_category"}, caps: store.BlockCaps},
 	{name: "wp_template", base: "templates", singular: "Template", plural: "Templates", description: "Templates to include in your theme.", capType: "post",
-		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author"},
+		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author", "autosave"},
 		taxonomies: []string{}, caps: themeCaps},
 	{name: "wp_template_part", base: "template-parts", singular: "Template Part", plural: "Template Parts", description: "Template parts to include in your templates.", capType: "post",
-		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author"},
+		showUI: true, supports: []string{"title", "slug", "excerpt", "editor", "revisions", "author", "autosave"},
 		taxonomies: []string{}, caps: themeCaps},
 	{name: "wp_navigation", base: "navigation", singular: "Navigation Menu", plural: "Navigation Menus", description: "Navigation menus that can be inserted into your site.", capType: "post",
-		showUI: true, supports: []string{"title", "editor", "revisions"},
+		showUI: true, supports: []string{"title", "editor", "revisions", "autosave"},
 		taxonomies: []string{}, caps: store.NavigationCaps},
+	// Registered by WordPress 6.9 with REST routes this site does not serve
+	// (the font library is absent: docs/api.md); /types lists them as
+	// WordPress does. wp_global_styles is served (global_styles.go).
+	{name: "wp_global_styles", base: "global-styles", singular: "Global Styles", plural: "Global Styles", description: "Global styles to include in themes.", capType: "post",
+		supports: []string{"title", "editor", "revisions"}, taxonomies: []string{}, caps: globalStylesCaps},
+	{name: "wp_font_family", base: "font-families", singular: "Font Family", plural: "Font Families", capType: "post",
+		supports: []string{"title"}, taxonomies: []string{}, caps: fontCaps},
+	{name: "wp_font_face", base: "font-families/(?P<font_family_id>[\\d]+)/font-faces", singular: "Font Face", plural: "Font Faces", capType: "post",
+		supports: []string{"title"}, taxonomies: []string{}, caps: fontCaps},
 }
+
+// globalStylesCaps and fontCaps are what register_post_type gives those
+// types in WordPress 6.9 (the capabilities its /types answer lists).
+var globalStylesCaps = store.Caps{Read: "edit_posts", Create: "edit_theme_options", EditPosts: "edit_theme_options",
+	EditOthers: "edit_theme_options", EditPublished: "edit_theme_options", EditPrivate: "edit_private_posts",
+	Publish: "publish_posts", ReadPrivate: "read_private_posts", DeletePosts: "delete_posts",
+	DeleteOthers: "edit_theme_options", DeletePublished: "edit_theme_options", DeletePrivate: "delete_private_posts"}
+
+var fontCaps = store.Caps{Read: "edit_theme_options", Create: "edit_theme_options", EditPosts: "edit_theme_options",
+	EditOthers: "edit_theme_options", EditPublished: "edit_theme_options", EditPrivate: "edit_private_posts",
+	Publish: "edit_theme_options", ReadPrivate: "edit_theme_options", DeletePosts: "edit_theme_options",
+	DeleteOthers: "edit_theme_options", DeletePublished: "edit_theme_options", DeletePrivate: "delete_private_posts"}
 
 func typeInfoByName(name string) *typeInfo {
 	for i := range typeInfos {
@@ -145,15 +167,21 @@ func postTypeLabels(t *typeInfo) []labelPair {
 func taxLabels(t *taxInfo) []labelPair {
 	s, p := t.singular, t.plural
 	ls, lp := strings.ToLower(s), strings.ToLower(p)
-	var popular, parent, parentColon, separate, filter any
+	var popular, parent, parentColon, parentDesc, separate, filter any
 	if t.tax.Hierarchical {
 		parent, parentColon, filter = "Parent "+s, "Parent "+s+":", "Filter by "+ls
+		parentDesc = "Assign a parent term to create a hierarchy. The term Jazz, for example, would be the parent of Bebop and Big Band."
 	} else {
 		popular, separate = "Popular "+p, "Separate "+lp+" with commas"
 	}
 	return []labelPair{
 		{"name", p}, {"singular_name", s}, {"search_items", "Search " + p}, {"popular_items", popular},
 		{"all_items", "All " + p}, {"parent_item", parent}, {"parent_item_colon", parentColon},
+		// the term form's field descriptions, which WordPress 6.9 lists too
+		{"name_field_description", "The name is how it appears on your site."},
+		{"slug_field_description", "The &#8220;slug&#8221; is the URL-friendly version of the name. It is usually all lowercase and contains only letters, numbers, and hyphens."},
+		{"parent_field_description", parentDesc},
+		{"desc_field_description", "The description is not prominent by default; however, some themes may show it."},
 		{"edit_item", "Edit " + s}, {"view_item", "View " + s}, {"update_item", "Update " + s},
 		{"add_new_item", "Add New " + s}, {"new_item_name", "New " + s + " Name"},
 		{"separate_items_with_commas", separate}, {"add_or_remove_items", "Add or remove " + lp},
@@ -161,7 +189,7 @@ func taxLabels(t *taxInfo) []labelPair {
 		{"no_terms", "No " + lp}, {"filter_by_item", filter}, {"items_list_navigation", p + " list navigation"},
 		{"items_list", p + " list"}, {"most_used", "Most Used"}, {"back_to_items", "&larr; Go to " + p},
 		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
-		{"menu_name", p}, {"name_admin_bar", s}, {"archives", "All " + p},
+		{"menu_name", p}, {"name_admin_bar", s}, {"archives", "All " + p}, {"template_name", s + " Archives"},
 	}
 }
 

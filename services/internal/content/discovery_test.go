@@ -1,7 +1,9 @@
 package content
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -85,5 +87,46 @@ func TestStatuses(t *testing.T) {
 	d := e.do(editor, "GET", "/cms/v2/statuses/draft", nil)
 	if field(d.obj(), "_links", "archives") == nil || d.obj()["protected"] != nil {
 		t.Fatalf("draft (view): %s", d.Raw)
+	}
+}
+
+// /types and /taxonomies carry what WordPress 6.9.7 lists (asked of the
+// peer): the types it registers with REST routes, supports with editor
+// notes on posts and pages, and the term form's field descriptions.
+func TestDiscoveryAsWordPress69(t *testing.T) {
+	e := newEnv(t)
+	types := e.do(admin, "GET", "/cms/v2/types?context=edit", nil)
+	taxes := e.do(admin, "GET", "/cms/v2/taxonomies?context=edit", nil)
+	slugDesc := "The &#8220;slug&#8221; is the URL-friendly version of the name. It is usually all lowercase and contains only letters, numbers, and hyphens."
+	cases := []struct {
+		name string
+		got  any
+		want string // JSON
+	}{
+		{"post supports", field(types.obj(), "post", "supports"), `{"title":true,"editor":[{"notes":true}],"author":true,"thumbnail":true,"excerpt":true,"trackbacks":true,"custom-fields":true,"comments":true,"revisions":true,"post-formats":true,"autosave":true}`},
+		{"page editor", field(types.obj(), "page", "supports", "editor"), `[{"notes":true}]`},
+		{"menu item supports", field(types.obj(), "nav_menu_item", "supports"), `{"title":true,"editor":true,"autosave":true}`},
+		{"block supports", field(types.obj(), "wp_block", "supports"), `{"title":true,"excerpt":true,"editor":true,"revisions":true,"custom-fields":true,"autosave":true}`},
+		{"global styles", field(types.obj(), "wp_global_styles", "rest_base"), `"global-styles"`},
+		{"global styles read", field(types.obj(), "wp_global_styles", "capabilities", "read"), `"edit_posts"`},
+		{"font families", field(types.obj(), "wp_font_family", "supports"), `{"title":true}`},
+		{"font faces", field(types.obj(), "wp_font_face", "rest_base"), `"font-families/(?P<font_family_id>[\\d]+)/font-faces"`},
+		{"category name field", field(taxes.obj(), "category", "labels", "name_field_description"), `"The name is how it appears on your site."`},
+		{"category slug field", field(taxes.obj(), "category", "labels", "slug_field_description"), string(mustJSON(t, slugDesc))},
+		{"tag parent field", field(taxes.obj(), "post_tag", "labels", "parent_field_description"), `null`},
+		{"menu desc field", field(taxes.obj(), "nav_menu", "labels", "desc_field_description"), `"The description is not prominent by default; however, some themes may show it."`},
+		{"category template name", field(taxes.obj(), "category", "labels", "template_name"), `"Category Archives"`},
+	}
+	for _, c := range cases {
+		var want any
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(c.got); !reflect.DeepEqual(c.got, want) {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if _, has := field(taxes.obj(), "post_tag", "labels").(map[string]any)["parent_field_description"]; !has {
+		t.Error("post_tag labels without parent_field_description (WordPress: null)")
 	}
 }

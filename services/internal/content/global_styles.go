@@ -188,11 +188,18 @@ func (s *Service) getGSPermission(r *rest.Request) error {
 }
 
 func (s *Service) updateGSPermission(r *rest.Request) error {
-	if _, err := s.loadGS(r); err != nil {
+	return themeEditorOf(r, func() error { _, err := s.loadGS(r); return err },
+		"rest_cannot_edit", "Sorry, you are not allowed to edit this global style.")
+}
+
+// themeEditorOf runs load first (the item's 404 comes before any denial),
+// then lets only users with edit_theme_options through.
+func themeEditorOf(r *rest.Request, load func() error, code, message string) error {
+	if err := load(); err != nil {
 		return err
 	}
 	if !caller(r).Can("edit_theme_options") {
-		return rest.Denied(r, "rest_cannot_edit", "Sorry, you are not allowed to edit this global style.")
+		return rest.Denied(r, code, message)
 	}
 	return nil
 }
@@ -330,14 +337,12 @@ func (s *Service) gsParent(r *rest.Request) (*store.TmplRow, error) {
 
 type gsParentKey struct{}
 
+// gsRevisionsPermission: WordPress 6.9's global styles revisions use the
+// revisions controller's check, edit_post on the parent, which
+// wp_global_styles maps to edit_theme_options (administrators).
 func (s *Service) gsRevisionsPermission(r *rest.Request) error {
-	if _, err := s.gsParent(r); err != nil {
-		return err
-	}
-	if !canReadActiveTheme(caller(r)) {
-		return rest.Denied(r, "rest_cannot_view", "Sorry, you are not allowed to view revisions for this global style.")
-	}
-	return nil
+	return themeEditorOf(r, func() error { _, err := s.gsParent(r); return err },
+		"rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
 }
 
 func errGSRevisionsNotFound() *rest.Error {

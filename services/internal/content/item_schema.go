@@ -107,7 +107,7 @@ func postSchema(pt *store.PostType) *rest.Schema {
 		if pt.SyncStatus {
 			meta = append(rest.Props{{Name: "cms_pattern_sync_status", Schema: &rest.Schema{Type: "string", Enum: strEnum("partial", "unsynced"), Default: "", Context: ctxView}}}, meta...)
 		}
-		props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object", Context: ctxView, Properties: meta}})
+		props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Description: "Meta fields.", Type: "object", Context: ctxView, Properties: meta}})
 	}
 	if pt.SyncStatus {
 		// in every context: the blocks controller adds it after filtering
@@ -144,14 +144,22 @@ func revisionSchema(pt *store.PostType, autosave bool) *rest.Schema {
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Context: ctxAll}},
 		{Name: "slug", Schema: &rest.Schema{Type: "string", Context: ctxAll}},
 		{Name: "title", Schema: rendered(ctxEdit, ctxAll)},
-		{Name: "content", Schema: rendered(ctxEdit, ctxView)},
+	}
+	if pt != store.MenuItemType {
+		props = append(props, rest.Prop{Name: "content", Schema: rendered(ctxEdit, ctxView)})
 	}
 	if pt.Excerpt {
 		props = append(props, rest.Prop{Name: "excerpt", Schema: rendered(ctxEdit, ctxAll)})
 	}
-	if pt.Footnotes {
-		props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Type: "object", Context: ctxView, Properties: rest.Props{{Name: "footnotes", Schema: &rest.Schema{Type: "string", Context: ctxView}}}}})
+	// Every revision has meta (revisionMeta), as in WordPress 6.9.
+	var meta rest.Props
+	if pt.SyncStatus {
+		meta = append(meta, rest.Prop{Name: "wp_pattern_sync_status", Schema: &rest.Schema{Type: "string", Context: ctxView, Enum: []any{"partial", "unsynced"}}})
 	}
+	if pt.Footnotes {
+		meta = append(meta, rest.Prop{Name: "footnotes", Schema: &rest.Schema{Type: "string", Context: ctxView}})
+	}
+	props = append(props, rest.Prop{Name: "meta", Schema: &rest.Schema{Description: "Meta fields.", Type: "object", Context: ctxView, Properties: meta}})
 	if autosave {
 		props = append(props, rest.Prop{Name: "preview_link", Schema: &rest.Schema{Type: "string", Format: "uri", Context: ctxEdit, Readonly: true}})
 	}

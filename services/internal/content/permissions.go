@@ -140,28 +140,38 @@ func (s *Service) revisionsPermission(pt *store.PostType, param, noun string) re
 	}
 }
 
+// deleteRevisionPermission keeps WordPress's order: the parent, delete_post
+// on it (rest_cannot_delete), the revision (404), then the read check
+// (rest_cannot_read).
 func (s *Service) deleteRevisionPermission(pt *store.PostType) rest.PermissionFunc {
 	return func(c *rest.Request) error {
-		parent, err := s.cachedParent(c, pt, "parent", "revisions")
+		q := s.db(c.Context())
+		parent, err := getParent(c, q, pt, "parent")
 		if err != nil {
 			return err
 		}
 		if !store.CanDelete(caller(c), pt, parent) {
 			return rest.Denied(c, "rest_cannot_delete", "Sorry, you are not allowed to delete revisions of this post.")
 		}
+		if _, err := loadRevision(c, q); err != nil {
+			return err
+		}
+		if !store.CanEdit(caller(c), pt, parent) {
+			return rest.Denied(c, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
+		}
 		return nil
 	}
 }
 
+// listTermsPermission and getTermPermission keep WordPress's order: the
+// terms controller's checks (the term, then the edit context), then the
+// menus controller's read-only access.
 func listTermsPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
-		if err := canReadTerms(c, tax); err != nil {
-			return err
-		}
 		if c.String("context") == "edit" && !caller(c).Can(tax.EditCap) {
 			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit terms in this taxonomy.")
 		}
-		return nil
+		return canReadTerms(c, tax)
 	}
 }
 
@@ -188,16 +198,13 @@ func (s *Service) cachedTerm(c *rest.Request, tax *store.Taxonomy) (*store.Term,
 
 func (s *Service) getTermPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
-		if err := canReadTerms(c, tax); err != nil {
-			return err
-		}
 		if _, err := s.cachedTerm(c, tax); err != nil {
 			return err
 		}
 		if c.String("context") == "edit" && !caller(c).Can(tax.EditCap) {
 			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit this term.")
 		}
-		return nil
+		return canReadTerms(c, tax)
 	}
 }
 

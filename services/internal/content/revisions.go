@@ -77,14 +77,14 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 	add("parent", r.Parent)
 	add("slug", r.Slug)
 	if !embed {
-		guid := rest.Object{{Key: "rendered", Value: s.permalinks.GUID(pt, r)}}
+		guid := rest.Object{{Key: "rendered", Value: s.permalinks.RevisionGUID(r.ID)}}
 		if edit {
-			guid = append(guid, rest.Member{Key: "raw", Value: s.permalinks.GUID(pt, r)})
+			guid = append(guid, rest.Member{Key: "raw", Value: s.permalinks.RevisionGUID(r.ID)})
 		}
 		add("guid", guid)
 	}
 	add("title", text(r.Title, r.Title, !pt.RenderedText))
-	if !embed {
+	if !embed && pt != store.MenuItemType { // menu items have no editor, so no content
 		add("content", text(r.Content, store.RenderContent(r.Content), !pt.RenderedText))
 	}
 	if pt.Excerpt {
@@ -96,12 +96,18 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		}
 		add("excerpt", text(r.Excerpt, rendered, false))
 	}
-	if pt.Footnotes && !embed {
-		add("meta", rest.Object{{Key: "footnotes", Value: r.Footnotes}})
+	if !embed {
+		add("meta", revisionMeta(pt, r))
 	}
 	if autosave && edit {
-		link := s.permalinks.Post(pt, parent)
-		add("preview_link", link+previewSuffix(link))
+		// get_preview_post_link is empty for a type that is not viewable
+		// (blocks, navigation, menu items)
+		link := ""
+		if pt.Public {
+			link = s.permalinks.Post(pt, parent)
+			link += previewSuffix(link)
+		}
+		add("preview_link", link)
 	}
 	// the parent link is the item's own parent field: an author's draft
 	// autosaved in place is the post itself, usually without a parent
@@ -109,6 +115,25 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		add("_links", rest.Object{{Key: "parent", Value: []any{href(s.permalinks.PostREST(pt, r.Parent))}}})
 	}
 	return out
+}
+
+// revisionMeta is the revisions controller's meta: every meta key
+// registered for the parent type, read from the revision, which stores only
+// footnotes. A block's sync status is not revisioned, so it is null there
+// (its schema has no default); a type with no meta answers [] (menu items,
+// navigation), as WordPress 6.9.7 does.
+func revisionMeta(pt *store.PostType, r *store.Post) any {
+	var meta rest.Object
+	if pt.SyncStatus {
+		meta = append(meta, rest.Member{Key: "wp_pattern_sync_status", Value: nil})
+	}
+	if pt.Footnotes {
+		meta = append(meta, rest.Member{Key: "footnotes", Value: r.Footnotes})
+	}
+	if meta == nil {
+		return []any{}
+	}
+	return meta
 }
 
 func previewSuffix(link string) string {
@@ -120,8 +145,8 @@ func previewSuffix(link string) string {
 
 var errInvalidParent = rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)
 
-// loadParent is the revisions controller's get_parent plus its read check.
-func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostType, param, noun string) (*store.Post, error) {
+// getParent is the revisions controller's get_parent.
+func getParent(c *rest.Request, q store.Querier, pt *store.PostType, param string) (*store.Post, error) {
 	id := c.Int(param)
 	if id <= 0 {
 		return nil, errInvalidParent
@@ -132,6 +157,15 @@ func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostTyp
 	}
 	if p == nil || p.Type != pt.Name {
 		return nil, errInvalidParent
+	}
+	return p, nil
+}
+
+// loadParent is the revisions controller's get_parent plus its read check.
+func (s *Service) loadParent(c *rest.Request, q store.Querier, pt *store.PostType, param, noun string) (*store.Post, error) {
+	p, err := getParent(c, q, pt, param)
+	if err != nil {
+		return nil, err
 	}
 	if !store.CanEdit(caller(c), pt, p) {
 		return nil, rest.Denied(c, "rest_cannot_read", "Sorry, you are not allowed to view "+noun+" of this post.")

@@ -1,7 +1,9 @@
 package content
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -70,7 +72,11 @@ func TestRevisions(t *testing.T) {
 	// delete: force required, parent delete rights
 	wantError(t, e.do(editor, "DELETE", fmt.Sprintf("%s/revisions/%d", path, revID), nil), 501, "rest_trash_not_supported",
 		"Revisions do not support trashing. Set 'force=true' to delete.")
-	wantError(t, e.do(author, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 403, "rest_cannot_read", "")
+	// WordPress 6.9.7 checks delete_post on the parent first: rest_cannot_delete, for anyone who may not
+	wantError(t, e.do(author, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 403, "rest_cannot_delete",
+		"Sorry, you are not allowed to delete revisions of this post.")
+	wantError(t, e.do(anon, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil), 401, "rest_cannot_delete", "")
+	wantError(t, e.do(contributor, "DELETE", fmt.Sprintf("%s/revisions/999999?force=true", path), nil), 403, "rest_cannot_delete", "")
 	r = e.do(editor, "DELETE", fmt.Sprintf("%s/revisions/%d?force=true", path, revID), nil)
 	wantStatus(t, r, 200)
 	if r.obj()["deleted"] != true || field(r.obj(), "previous", "id") != float64(revID) {
@@ -130,6 +136,10 @@ func TestAutosaves(t *testing.T) {
 	wantError(t, e.do(contributor, "POST", base, map[string]any{"content": "no"}), 403, "rest_cannot_edit",
 		"Sorry, you are not allowed to edit this post.")
 	wantError(t, e.do(editor, "POST", "/cms/v2/posts/999999/autosaves", map[string]any{}), 404, "rest_post_invalid_id", "Invalid post ID.")
+	// The autosaves controller declares "parent" (WordPress 6.9.7): not an integer is a type error.
+	for _, method := range []string{"GET", "POST"} {
+		wantError(t, e.do(editor, method, base+"?parent=notanint", nil), 400, "rest_invalid_param", "Invalid parameter(s): parent")
+	}
 }
 
 // A post links its replies (the comments route) and the usual relations;
@@ -144,5 +154,51 @@ func TestPostLinksOnlyToExistingRoutes(t *testing.T) {
 		if _, ok := links[rel]; !ok {
 			t.Errorf("post lacks the %s link", rel)
 		}
+	}
+}
+
+// Every revision and autosave carries meta, as WordPress 6.9.7 answers
+// (asked of the peer): the parent type's registered keys read from the
+// revision; a block's sync status is not revisioned (null); a type with
+// no meta answers [].
+func TestRevisionMeta(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		base    string
+		create  map[string]any
+		want    string // meta
+		preview bool   // a preview_link (viewable types only)
+		content bool
+	}{
+		{"posts", map[string]any{"title": "p", "content": "a", "status": "publish"}, `{"footnotes":""}`, true, true},
+		{"pages", map[string]any{"title": "p", "content": "a", "status": "publish"}, `{"footnotes":""}`, true, true},
+		{"blocks", map[string]any{"title": "b", "content": "a", "status": "publish"}, `{"wp_pattern_sync_status":null,"footnotes":""}`, false, true},
+		{"menu-items", map[string]any{"title": "m", "url": "https://example.test/", "status": "publish"}, `[]`, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.base, func(t *testing.T) {
+			created := e.do(admin, "POST", "/cms/v2/"+c.base, c.create)
+			wantStatus(t, created, 201)
+			base := fmt.Sprintf("/cms/v2/%s/%d", c.base, created.id())
+			a := e.do(admin, "POST", base+"/autosaves", map[string]any{"title": "autosaved"})
+			wantStatus(t, a, 200)
+			if g := fmt.Sprintf("http://example.test/?p=%d", a.id()); field(a.obj(), "guid", "raw") != g || field(a.obj(), "guid", "rendered") != g {
+				t.Errorf("guid %v, want %s", a.obj()["guid"], g)
+			}
+			if _, has := a.obj()["content"]; (a.obj()["preview_link"] != "") != c.preview || has != c.content {
+				t.Errorf("preview_link %q, content %v (%s)", a.obj()["preview_link"], has, a.Raw)
+			}
+			for _, r := range []*resp{a, e.do(admin, "GET", base+"/autosaves", nil)} {
+				m := r.obj()["meta"]
+				if l := r.list(); len(l) > 0 {
+					m = l[0]["meta"]
+				}
+				var want any
+				_ = json.Unmarshal([]byte(c.want), &want)
+				if !reflect.DeepEqual(m, want) {
+					t.Errorf("meta %v, want %s (%s)", m, c.want, r.Raw)
+				}
+			}
+		})
 	}
 }

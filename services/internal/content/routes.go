@@ -50,8 +50,8 @@ func (s *Service) Routes() []rest.Route {
 				{Methods: rest.Deletable, Args: parentIDArgs(rest.Prop{Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false}}), Permission: s.deleteRevisionPermission(pt), Handler: s.deleteRevision(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)/autosaves`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}, contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
-				{Methods: rest.Creatable, Args: append(rest.Props{{Name: "id", Schema: &rest.Schema{Type: "integer"}}}, writeArgs(pt)...), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
+				{Methods: rest.Readable, Args: rest.Props{autosaveParentArg(), contextArg()}, Permission: s.revisionsPermission(pt, "id", "autosaves"), Handler: s.listAutosaves(pt)},
+				{Methods: rest.Creatable, Args: withAutosaveParent(writeArgs(pt)), Permission: s.createAutosavePermission(pt), Handler: s.createAutosave(pt)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<parent>[\d]+)/autosaves/(?P<id>[\d]+)`, Schema: revisionSchema(pt, true), Endpoints: []rest.Endpoint{
 				{Methods: rest.Readable, Args: parentIDArgs(contextArg()), Permission: s.revisionsPermission(pt, "parent", "revisions"), Handler: s.getAutosave(pt)}, // the revisions controller's check
@@ -127,6 +127,25 @@ func limitSmallBodies(routes []rest.Route) []rest.Route {
 }
 
 // parentIDArgs are a revision route's parent and id arguments, then more.
+// autosaveParentArg is what WordPress's autosaves controller declares on
+// /{id}/autosaves: a "parent" argument (the URL's group is "id"), so a
+// ?parent=notanint is refused as a type error, as in WordPress 6.9.7.
+func autosaveParentArg() rest.Prop {
+	return rest.Prop{Name: "parent", Schema: &rest.Schema{Type: "integer", Description: "The ID for the parent of the autosave."}}
+}
+
+// withAutosaveParent adds autosaveParentArg to an endpoint's arguments
+// unless they have their own "parent" (pages'), which wins as in
+// register_rest_route.
+func withAutosaveParent(args rest.Props) rest.Props {
+	for _, a := range args {
+		if a.Name == "parent" {
+			return args
+		}
+	}
+	return append(rest.Props{autosaveParentArg()}, args...)
+}
+
 func parentIDArgs(more ...rest.Prop) rest.Props {
 	return append(rest.Props{{Name: "parent", Schema: &rest.Schema{Type: "integer"}}, {Name: "id", Schema: &rest.Schema{Type: "integer"}}}, more...)
 }

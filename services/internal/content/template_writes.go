@@ -61,14 +61,7 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 		}
 		applyTmplFields(r, k, row)
 		ctx := r.Context()
-		err = s.inTx(ctx, func(tx pgx.Tx) error {
-			slug, err := store.UniqueTmplSlug(ctx, tx, k.PostType, ss, r.String("slug"))
-			if err != nil {
-				return err
-			}
-			row.Slug = slug
-			return store.InsertTmplRow(ctx, tx, row)
-		})
+		err = s.inTx(ctx, func(tx pgx.Tx) error { return insertTemplate(r, tx, row) })
 		if err != nil {
 			return nil, err
 		}
@@ -81,6 +74,35 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 			Header: http.Header{"Location": {s.tmplURL(k, theme.ID(t.Theme, t.Slug))}}}
 		return resp, nil
 	}
+}
+
+// insertTemplate stores a new template under a slug WordPress would give
+// it: wp_insert_post's sanitize_title of the slug ("bad slug" becomes
+// "bad-slug", so the id stays addressable), else of the title, else the
+// new post's id, made unique per theme.
+func insertTemplate(r *rest.Request, tx pgx.Tx, row *store.TmplRow) error {
+	ctx := r.Context()
+	base := store.SanitizeTitle(r.String("slug"))
+	if base == "" {
+		base = store.SanitizeTitle(row.Title)
+	}
+	if base != "" {
+		slug, err := store.UniqueTmplSlug(ctx, tx, row.Type, row.Theme, base)
+		if err != nil {
+			return err
+		}
+		row.Slug = slug
+		return store.InsertTmplRow(ctx, tx, row)
+	}
+	if err := store.InsertTmplRow(ctx, tx, row); err != nil {
+		return err
+	}
+	slug, err := store.UniqueTmplSlug(ctx, tx, row.Type, row.Theme, store.Itoa(row.ID))
+	if err != nil {
+		return err
+	}
+	row.Slug = slug
+	return store.SetTmplSlug(ctx, tx, row.ID, slug)
 }
 
 // updateTemplate edits a stored template, or stores a customisation of a

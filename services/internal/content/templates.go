@@ -132,7 +132,9 @@ func (s *Service) tmplURL(k *tmplKind, id string) string {
 func (s *Service) tmplItem(ctx context.Context, t *tmpl) rest.Item {
 	th := s.activeTheme()
 	id := theme.ID(t.Theme, t.Slug)
-	var origin, modified any
+	// A theme file has no modified date: WordPress's template object says
+	// false there (not null), as 6.9.7 answers.
+	var origin, modified any = nil, false
 	if t.Origin != "" {
 		origin = t.Origin
 	}
@@ -206,7 +208,7 @@ func tmplSchema(k *tmplKind) *rest.Schema {
 		{Name: "cms_id", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Readonly: true, Description: "Post ID."}},
 		{Name: "has_theme_file", Schema: &rest.Schema{Type: "boolean", Context: ctxAll, Readonly: true}},
 		{Name: "author", Schema: &rest.Schema{Type: "integer", Context: ctxAll, Description: "The ID for the author of the template."}},
-		{Name: "modified", Schema: &rest.Schema{Type: "string", Format: "date-time", Context: ctxView, Readonly: true}},
+		{Name: "modified", Schema: &rest.Schema{Description: "The date the template was last modified, in the site's timezone.", Type: "string", Format: "date-time", Context: ctxView, Readonly: true}},
 		{Name: "author_text", Schema: str(ctxAll, true)},
 		{Name: "original_source", Schema: &rest.Schema{Type: "string", Enum: strEnum("theme", "plugin", "site", "user"), Context: ctxAll, Readonly: true}},
 	}

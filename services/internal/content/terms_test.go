@@ -86,6 +86,23 @@ func TestMenusAndPatternCategories(t *testing.T) {
 		t.Fatalf("menus have no taxonomy field: %s", m.Raw)
 	}
 	wantStatus(t, e.do(contributor, "GET", "/cms/v2/menus", nil), 200)
+	// WordPress 6.9.7's order: the term (404), then the edit context, then
+	// the menus' read-only access.
+	menu := fmt.Sprintf("/cms/v2/menus/%d", m.id())
+	for _, c := range []struct {
+		who, path     string
+		status        int
+		code, message string
+	}{
+		{anon, "/cms/v2/menus?context=edit", 401, "rest_forbidden_context", "Sorry, you are not allowed to edit terms in this taxonomy."},
+		{subscriber, "/cms/v2/menus?context=edit", 403, "rest_forbidden_context", ""},
+		{anon, menu + "?context=edit", 401, "rest_forbidden_context", "Sorry, you are not allowed to edit this term."},
+		{anon, "/cms/v2/menus/999999", 404, "rest_term_invalid", "Term does not exist."},
+		{subscriber, "/cms/v2/menus/999999?context=edit", 404, "rest_term_invalid", ""},
+		{anon, menu, 401, "rest_cannot_view", "Sorry, you are not allowed to view menus."},
+	} {
+		wantError(t, e.do(c.who, "GET", c.path, nil), c.status, c.code, c.message)
+	}
 
 	pc := e.do(author, "POST", "/cms/v2/cms_pattern_category", map[string]any{"name": "Heroes"})
 	wantStatus(t, pc, 201)

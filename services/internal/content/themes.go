@@ -151,8 +151,14 @@ func (s *Service) themeItem(r *rest.Request, th *theme.Theme) (rest.Item, error)
 		{Key: "tags", Value: rest.Object{{Key: "raw", Value: tags}, {Key: "rendered", Value: joinComma(th.Tags)}}},
 		{Key: "theme_uri", Value: rawRendered(th.ThemeURI)},
 		{Key: "status", Value: "active"},
-		{Key: "is_block_theme", Value: true},
 		{Key: "theme_supports", Value: themeSupports()},
+		{Key: "is_block_theme", Value: true},
+		// the theme's directory URL, where WordPress serves its files;
+		// Siteplane's theme is built in (the keys are kept for clients)
+		{Key: "stylesheet_uri", Value: s.themeURI(th)},
+		{Key: "template_uri", Value: s.themeURI(th)},
+		{Key: "default_template_types", Value: templateTypesValue()},
+		{Key: "default_template_part_areas", Value: templatePartAreasValue()},
 	}
 	base := s.restRoot + "/" + Namespace + "/themes"
 	links := rest.Links{
@@ -161,6 +167,11 @@ func (s *Service) themeItem(r *rest.Request, th *theme.Theme) (rest.Item, error)
 		{Rel: rest.APIRelPrefix + "user-global-styles", Href: s.restRoot + "/" + Namespace + "/global-styles/" + store.Itoa(gsID)},
 	}
 	return rest.Item{Data: data, Links: links}, nil
+}
+
+// themeURI is get_stylesheet_directory_uri's answer for th.
+func (s *Service) themeURI(th *theme.Theme) string {
+	return s.permalinks.SiteURL + "/cms-content/themes/" + th.Stylesheet
 }
 
 func authorHTML(th *theme.Theme) string {
@@ -179,23 +190,6 @@ func joinComma(list []string) string {
 		out += s
 	}
 	return out
-}
-
-// themeSupports are the theme features a block theme has (what a block
-// theme gets from core without declaring it).
-func themeSupports() rest.Object {
-	return rest.Object{
-		{Key: "align-wide", Value: true},
-		{Key: "automatic-feed-links", Value: true},
-		{Key: "block-templates", Value: true},
-		{Key: "block-template-parts", Value: true},
-		{Key: "editor-styles", Value: true},
-		{Key: "html5", Value: []any{"comment-form", "comment-list", "search-form", "gallery", "caption", "style", "script"}},
-		{Key: "post-thumbnails", Value: true},
-		{Key: "responsive-embeds", Value: true},
-		{Key: "title-tag", Value: true},
-		{Key: "wp-block-styles", Value: true},
-	}
 }
 
 func themeSchema() *rest.Schema {
@@ -222,5 +216,12 @@ func themeSchema() *rest.Schema {
 		{Name: "theme_uri", Schema: rr()},
 		{Name: "version", Schema: str()},
 		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum("inactive", "active")}},
+		{Name: "stylesheet_uri", Schema: &rest.Schema{Description: "The uri for the theme's stylesheet directory.", Type: "string", Format: "uri", Readonly: true}},
+		{Name: "template_uri", Schema: &rest.Schema{Description: "The uri for the theme's template directory. If this is a child theme, this refers to the parent theme, otherwise this is the same as the theme's stylesheet directory.", Type: "string", Format: "uri", Readonly: true}},
+		{Name: "default_template_types", Schema: &rest.Schema{Description: "A list of default template types.", Type: "array", Readonly: true, Items: &rest.Schema{Type: "object", Properties: rest.Props{
+			{Name: "slug", Schema: &rest.Schema{Type: "string"}}, {Name: "title", Schema: &rest.Schema{Type: "string"}}, {Name: "description", Schema: &rest.Schema{Type: "string"}}}}}},
+		{Name: "default_template_part_areas", Schema: &rest.Schema{Description: "A list of allowed area values for template parts.", Type: "array", Readonly: true, Items: &rest.Schema{Type: "object", Properties: rest.Props{
+			{Name: "area", Schema: &rest.Schema{Type: "string"}}, {Name: "label", Schema: &rest.Schema{Type: "string"}}, {Name: "description", Schema: &rest.Schema{Type: "string"}},
+			{Name: "icon", Schema: &rest.Schema{Type: "string"}}, {Name: "area_tag", Schema: &rest.Schema{Type: "string"}}}}}},
 	}}
 }

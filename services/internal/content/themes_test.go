@@ -2,6 +2,7 @@ package content
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func TestGlobalStyles(t *testing.T) {
 	}
 
 	// revisions: one per change
-	rv := e.do(contributor, "GET", path+"/revisions", nil)
+	rv := e.do(admin, "GET", path+"/revisions", nil)
 	wantStatus(t, rv, 200)
 	if len(rv.list()) != 2 || rv.Header.Get("X-WP-Total") != "2" || field(rv.list()[0], "settings", "color", "custom") != false || rv.list()[1]["settings"] == nil {
 		t.Fatalf("revisions: %s", rv.Raw)
@@ -120,7 +121,9 @@ func TestGlobalStyles(t *testing.T) {
 	wantStatus(t, e.do(admin, "GET", path+"/revisions/"+revID, nil), 200)
 	wantError(t, e.do(admin, "GET", path+"/revisions/999999", nil), 404, "rest_post_invalid_id", "")
 	wantError(t, e.do(admin, "GET", "/cms/v2/global-styles/999999/revisions", nil), 404, "rest_post_invalid_parent", "Invalid post parent ID.")
-	wantError(t, e.do(anon, "GET", path+"/revisions", nil), 401, "rest_cannot_view", "Sorry, you are not allowed to view revisions for this global style.")
+	// WordPress 6.9.7's code and message (the revisions controller's)
+	wantError(t, e.do(anon, "GET", path+"/revisions", nil), 401, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
+	wantError(t, e.do(editor, "GET", path+"/revisions/"+revID, nil), 403, "rest_cannot_read", "Sorry, you are not allowed to view revisions of this post.")
 	wantError(t, e.do(admin, "GET", path+"/revisions?page=3", nil), 400, "rest_revision_invalid_page_number", "")
 	wantError(t, e.do(admin, "DELETE", path+"/revisions/"+revID, nil), 404, "rest_no_route", "")
 	// a global styles post whose content is not user data
@@ -172,7 +175,7 @@ func TestThemeRoleMatrix(t *testing.T) {
 		{"GET", "/cms/v2/global-styles/" + id, nil, all},
 		{"GET", "/cms/v2/global-styles/" + id + "?context=edit", nil, adminOnly},
 		{"POST", "/cms/v2/global-styles/" + id, map[string]any{"title": "t"}, adminOnly},
-		{"GET", "/cms/v2/global-styles/" + id + "/revisions", nil, all},
+		{"GET", "/cms/v2/global-styles/" + id + "/revisions", nil, adminOnly}, // edit_post of wp_global_styles: edit_theme_options
 		{"GET", "/cms/v2/global-styles/themes/siteplane", nil, all},
 		{"GET", "/cms/v2/global-styles/themes/siteplane/variations", nil, all},
 	}
@@ -226,4 +229,49 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// The theme answer has every key WordPress 6.9.7's themes controller gives a
+// block theme (asked of the peer), in its order.
+func TestThemeKeysAsWordPress69(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(admin, "GET", "/cms/v2/themes/siteplane", nil)
+	wantStatus(t, r, 200)
+	var keys []string
+	dec := json.NewDecoder(strings.NewReader(string(r.Raw)))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "stylesheet template requires_php requires_wp textdomain version screenshot author author_uri description name tags theme_uri status " +
+		"theme_supports is_block_theme stylesheet_uri template_uri default_template_types default_template_part_areas _links"
+	if strings.Join(keys, " ") != want {
+		t.Errorf("keys %v\nwant %s", keys, want)
+	}
+	o := r.obj()
+	cases := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"theme_supports keys", len(o["theme_supports"].(map[string]any)), 24},
+		{"custom-logo", field(o, "theme_supports", "custom-logo"), false},
+		{"stylesheet_uri", o["stylesheet_uri"], "http://example.test/cms-content/themes/siteplane"},
+		{"template types", len(o["default_template_types"].([]any)), 26},
+		{"first type", fmt.Sprint(o["default_template_types"].([]any)[0]), "map[description:Used as a fallback template for all pages when a more specific template is not defined. slug:index title:Index]"},
+		{"part areas", len(o["default_template_part_areas"].([]any)), 3},
+		{"header tag", fmt.Sprint(o["default_template_part_areas"].([]any)[1].(map[string]any)["area_tag"]), "header"},
+	}
+	for _, c := range cases {
+		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
 }

@@ -31,6 +31,8 @@ type Options struct {
 	// its directory .cache/<Name>. "run" (the default) is `make run`'s, whose
 	// data people keep; `make bench` uses its own so that it never touches it.
 	Name string
+	// WPAlias turns on the site's wp/v2 alias (`make run WP_ALIAS=1`).
+	WPAlias bool
 }
 
 // DefaultName is the name of `make run`'s stack.
@@ -200,6 +202,7 @@ func (l *layout) choosePorts(preferred int) error {
 func (st *Stack) writeSiteAndRoutes(l *layout) error {
 	site := contract.DefaultSite(l.siteURL)
 	site.Title, site.Description = "Siteplane Demo", "A local Siteplane site with demo content"
+	site.WPAlias = st.opts.WPAlias
 	l.siteFile = filepath.Join(st.runDir, contract.SiteFileName)
 	if err := writeJSON(l.siteFile, site); err != nil {
 		return err

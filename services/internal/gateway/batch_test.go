@@ -80,6 +80,9 @@ func TestBatchNormalMixedServices(t *testing.T) {
 		map[string]any{"method": "POST", "path": "/cms/v2/posts/../../internal/batch/v1"},
 		map[string]any{"method": "POST", "path": ""},            // parses; no route is ""
 		map[string]any{"method": "POST", "path": "http://[::1"}, // does not parse
+		// the gateway's own routes: /users/{id} is batchable, /users/me not (as in WordPress)
+		map[string]any{"method": "DELETE", "path": "/cms/v2/users/999999?force=true&reassign=1"},
+		map[string]any{"method": "POST", "path": "/cms/v2/users/me", "body": map[string]any{"name": "x"}},
 	), "admin", f.adminPW)
 	if rec.Code != 207 {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
@@ -91,7 +94,8 @@ func TestBatchNormalMixedServices(t *testing.T) {
 	want := []struct {
 		status int
 		code   string
-	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}, {404, "rest_no_route"}, {404, "rest_no_route"}, {400, "parse_path_failed"}}
+	}{{201, ""}, {201, ""}, {400, "rest_batch_not_allowed"}, {400, "rest_invalid_param"}, {200, ""}, {404, "rest_no_route"}, {400, "rest_batch_not_allowed"}, {404, "rest_no_route"}, {404, "rest_no_route"}, {400, "parse_path_failed"},
+		{404, "rest_user_invalid_id"}, {400, "rest_batch_not_allowed"}}
 	if len(rs) != len(want) {
 		t.Fatalf("%d responses: %s", len(rs), rec.Body)
 	}

@@ -26,8 +26,11 @@ const (
 	maxPurgeURLs = 100
 )
 
+// urlsArg is optional: the seed documents these routes as taking no
+// arguments, so a call without urls has a meaning of its own (purgeURLs,
+// checkURLs).
 func urlsArg(desc string) rest.Prop {
-	return rest.Prop{Name: "urls", Schema: &rest.Schema{Description: desc, Type: "array", Required: true,
+	return rest.Prop{Name: "urls", Schema: &rest.Schema{Description: desc, Type: "array",
 		Items: &rest.Schema{Type: "string", Format: "uri"}, MinItems: rest.Ptr(1), MaxItems: rest.Ptr(maxPurgeURLs)}}
 }
 
@@ -48,11 +51,21 @@ func (g *Gateway) cachePathOf(raw string) (string, bool) {
 		return "", false
 	}
 	path := strings.TrimPrefix(u.Path, strings.TrimSuffix(g.site.Path, "/"))
+	// The cache holds the seed's names only (alias.go): an alias URL
+	// names its cms/v2 twin.
+	twin := func(route string) string {
+		if g.alias != nil {
+			route, _ = aliasRoute(route)
+		}
+		return kindREST + rest.NormalizeRoute(route)
+	}
 	switch {
 	case u.Query().Has("rest_route"):
-		return kindREST + rest.NormalizeRoute(u.Query().Get("rest_route")), true
+		return twin(u.Query().Get("rest_route")), true
 	case path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/"):
 		return kindREST + rest.NormalizeRoute(strings.TrimPrefix(path, RESTPrefix)), true
+	case g.alias != nil && (path == AliasPrefix || strings.HasPrefix(path, AliasPrefix+"/")):
+		return twin(strings.TrimPrefix(path, AliasPrefix)), true
 	case isUpload(path):
 		return kindFile + path, true
 	}
@@ -81,9 +94,13 @@ func (g *Gateway) purge(ctx context.Context, prefixes []string) (int, error) {
 }
 
 // purgeURLs is the notify_* routes: new optimised assets exist for these
-// pages, so their cached answers go.
+// pages, so their cached answers go. Called as the seed writes it, without
+// urls, the plugin does not say which pages changed, so every answer goes.
 func (g *Gateway) purgeURLs(r *rest.Request) (*rest.Response, error) {
 	var prefixes []string
+	if !r.Supplied("urls") {
+		prefixes = []string{""}
+	}
 	for _, raw := range r.Strings("urls") {
 		p, ok := g.cachePathOf(raw)
 		if !ok {
@@ -101,18 +118,17 @@ func (g *Gateway) purgeURLs(r *rest.Request) (*rest.Response, error) {
 }
 
 // purgeTags is err_domains: purge by route prefix ("tag") or everything.
+// The seed's call carries no argument: it means everything, as all=true
+// does; all=false without tags purges nothing.
 func (g *Gateway) purgeTags(r *rest.Request) (*rest.Response, error) {
 	var prefixes []string
-	if r.Bool("all") {
+	switch {
+	case r.Bool("all") || !r.Supplied("all") && !r.Supplied("tags"):
 		prefixes = []string{""}
-	} else {
+	default:
 		for _, tag := range r.Strings("tags") {
 			prefixes = append(prefixes, kindREST+rest.NormalizeRoute(tag))
 		}
-	}
-	if len(prefixes) == 0 {
-		return nil, &rest.Error{Code: "rest_missing_callback_param", Message: "Missing parameter(s): tags",
-			Data: rest.Object{{Key: "status", Value: http.StatusBadRequest}, {Key: "params", Value: []any{"tags"}}}}
 	}
 	n, err := g.purge(r.Context(), prefixes)
 	if err != nil {
@@ -122,8 +138,14 @@ func (g *Gateway) purgeTags(r *rest.Request) (*rest.Response, error) {
 }
 
 // checkURLs is check_img: whether each URL has a cached answer on this
-// replica.
+// replica. Without urls (the seed's call) there is nothing to look up:
+// the answer adds how many entries this replica holds, so the call still
+// tells the plugin whether anything is cached.
 func (g *Gateway) checkURLs(r *rest.Request) (*rest.Response, error) {
+	if !r.Supplied("urls") {
+		return rest.OK(rest.Object{{Key: "success", Value: true}, {Key: "cached", Value: rest.Object{}},
+			{Key: "entries", Value: g.cfg.Cache.Stats().Entries}}), nil
+	}
 	cached := rest.Object{}
 	for _, raw := range r.Strings("urls") {
 		p, ok := g.cachePathOf(raw)

@@ -224,20 +224,14 @@ func TestCachePluginRoutes(t *testing.T) {
 	}
 
 	// Arguments are validated by the route kit.
-	rec, body = f.post(t, "/cms-json/cache-plugin/v1/notify_ccss", map[string]any{}, adm)
-	wantError(rec, body, 400, "rest_missing_callback_param")
 	rec, body = f.post(t, "/cms-json/cache-plugin/v1/notify_ccss", map[string]any{"urls": "not a list"}, adm)
 	wantError(rec, body, 400, "rest_invalid_param")
 	rec, body = f.post(t, "/cms-json/cache-plugin/v1/notify_ucss", map[string]any{"urls": []string{"https://elsewhere.example/cms-json/cms/v2/posts"}}, adm)
 	wantError(rec, body, 400, "rest_invalid_param")
-	rec, body = f.post(t, "/cms-json/cache-plugin/v3/err_domains", map[string]any{}, adm)
-	wantError(rec, body, 400, "rest_missing_callback_param")
 	rec, body = f.post(t, "/cms-json/cache-plugin/v3/err_domains", map[string]any{"tags": []string{"../x y"}}, adm)
 	wantError(rec, body, 400, "rest_invalid_param")
 	rec, body = f.post(t, "/cms-json/cache-plugin/v3/ip_validate", map[string]any{"ip": "256.1.1.1"}, adm)
 	wantError(rec, body, 400, "rest_invalid_param")
-	rec, body = f.post(t, "/cms-json/cache-plugin/v3/ip_validate", map[string]any{}, adm)
-	wantError(rec, body, 400, "rest_missing_callback_param")
 	rec, body = f.post(t, "/cms-json/cache-plugin/v1/toggle_crawler_state", map[string]any{"enabled": "maybe"}, adm)
 	wantError(rec, body, 400, "rest_invalid_param")
 
@@ -280,6 +274,65 @@ func TestCachePluginRoutes(t *testing.T) {
 	if e, _ := body["echo"].(map[string]any); rec.Code != 200 || body["ip"] != "198.51.100.3" || e["a"] != "b" {
 		t.Fatalf("cms_rest_echo: %d %s", rec.Code, rec.Body)
 	}
+}
+
+// The seed documents notify_*, check_img, ip_validate and err_domains as
+// taking no arguments; called that way each answers 200 with the meaning
+// docs/edge-cache.md gives it (purge everything; count the entries; report
+// the caller's address).
+func TestCachePluginSeedCalls(t *testing.T) {
+	f, c := cacheFixture(t)
+	adm := basic("admin", f.adminPW)
+	cases := []struct {
+		route string
+		body  any // nil: no body at all; otherwise sent as JSON
+		purge bool
+		want  map[string]any
+	}{
+		{"v1/notify_img", nil, true, map[string]any{"purged": float64(2)}},
+		{"v1/notify_ccss", map[string]any{}, true, map[string]any{"purged": float64(2)}},
+		{"v1/notify_ucss", nil, true, map[string]any{"purged": float64(2)}},
+		{"v1/notify_vpi", nil, true, map[string]any{"purged": float64(2)}},
+		{"v3/err_domains", nil, true, map[string]any{"purged": float64(2)}},
+		{"v3/err_domains", map[string]any{"all": false}, false, map[string]any{"purged": float64(0)}},
+		{"v1/check_img", nil, false, map[string]any{"cached": map[string]any{}, "entries": float64(2)}},
+		{"v3/ip_validate", nil, false, map[string]any{"ip": "192.0.2.1", "valid": true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.route, func(t *testing.T) {
+			for _, target := range []string{"/cms-json/cms/v2/posts/1", "/cms-json/cms/v2/pages"} {
+				f.do("GET", target, nil)
+			}
+			gen, _ := c.Generation()
+			req := httptest.NewRequest("POST", "/cms-json/cache-plugin/"+tc.route, nil)
+			if tc.body != nil {
+				b, _ := json.Marshal(tc.body)
+				req = httptest.NewRequest("POST", "/cms-json/cache-plugin/"+tc.route, bytes.NewReader(b))
+				req.Header.Set("Content-Type", "application/json")
+			}
+			req.Header.Set("Authorization", adm.Get("Authorization"))
+			rec := httptest.NewRecorder()
+			f.gw.ServeHTTP(rec, req)
+			var body map[string]any
+			_ = json.Unmarshal(rec.Body.Bytes(), &body)
+			if rec.Code != 200 || body["success"] != true {
+				t.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			for k, v := range tc.want {
+				if got, _ := json.Marshal(body[k]); string(got) != mustJSON(v) {
+					t.Errorf("%s = %s, want %s (%s)", k, got, mustJSON(v), rec.Body)
+				}
+			}
+			if g, _ := c.Generation(); (g != gen) != tc.purge {
+				t.Errorf("purged everything: %v, want %v", g != gen, tc.purge)
+			}
+		})
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // contentURL is the fixture's upstream (the "content" backend).

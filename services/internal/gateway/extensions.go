@@ -45,11 +45,8 @@ func (g *Gateway) extensionRoutes() []rest.Route {
 			route("cache-plugin/v1", "/notify_vpi", rest.Creatable, notifyArgs, admin, g.purgeURLs),
 			route("cache-plugin/v1", "/check_img", rest.Creatable, rest.Props{urlsArg("Site URLs to look up in this replica's cache.")}, admin, g.checkURLs),
 			route("cache-plugin/v3", "/ip_validate", rest.Creatable, rest.Props{
-				{Name: "ip", Schema: &rest.Schema{Description: "The address the caller believes it has.", Type: "string", Format: "ip", Required: true}},
-			}, admin, func(r *rest.Request) (*rest.Response, error) {
-				seen := clientIP(r)
-				return rest.OK(rest.Object{{Key: "success", Value: true}, {Key: "ip", Value: seen}, {Key: "valid", Value: sameIP(r.String("ip"), seen)}}), nil
-			}),
+				{Name: "ip", Schema: &rest.Schema{Description: "The address the caller believes it has; without it, the answer says whether the gateway sees an address at all.", Type: "string", Format: "ip"}},
+			}, admin, g.validateIP),
 			route("cache-plugin/v3", "/cms_rest_echo", rest.Creatable, nil, admin, func(r *rest.Request) (*rest.Response, error) {
 				body := r.JSONParams()
 				if body == nil {
@@ -68,6 +65,18 @@ func (g *Gateway) extensionRoutes() []rest.Route {
 			{Methods: rest.Creatable, Args: hostAPIArgs(), Permission: admin, Handler: g.serveHostAPI}}})
 	}
 	return out
+}
+
+// validateIP is ip_validate. The seed's call has no ip: there is nothing to
+// compare, so "valid" says whether the gateway could tell the caller's
+// address, and "ip" is that address.
+func (g *Gateway) validateIP(r *rest.Request) (*rest.Response, error) {
+	seen := clientIP(r)
+	valid := sameIP(seen, seen)
+	if r.Supplied("ip") {
+		valid = sameIP(r.String("ip"), seen)
+	}
+	return rest.OK(rest.Object{{Key: "success", Value: true}, {Key: "ip", Value: seen}, {Key: "valid", Value: valid}}), nil
 }
 
 func clientIP(r *rest.Request) string {

@@ -98,6 +98,9 @@ type Gateway struct {
 	// urlDetails fetches pages for cms-block-editor/v1/url-details
 	// (urldetails.go), as safely as the oEmbed proxy
 	urlDetails *safeFetcher
+	// alias translates the wp/v2 alias's answers (alias.go); nil when the
+	// site does not serve it.
+	alias *aliasRewriter
 }
 
 // New returns a gateway.
@@ -119,6 +122,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages()}
 	g.site, _ = url.Parse(cfg.Site.URL)
+	if cfg.Site.WPAlias {
+		g.alias = newAliasRewriter(cfg.Site.URL)
+	}
 	oe, err := newOEmbedProxy(cfg.OEmbed)
 	if err != nil {
 		return nil, err
@@ -153,6 +159,16 @@ type earlyErrorKey struct{}
 
 // ServeHTTP routes one client request.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.alias != nil {
+		if ar, ok := aliasRequest(r); ok {
+			g.serveAlias(w, ar)
+			return
+		}
+	}
+	g.serve(w, r)
+}
+
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	// Read once, as the route kit reads it, for both rest_route checks
 	// below: "rest.route" or "+rest_route" is rest_route to the service,

@@ -213,12 +213,15 @@ func (g *Gateway) usersRoutes() []rest.Route {
 		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
 		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
 	}
+	// /users and /users/{id} are batchable as in WordPress (allow_batch v1);
+	// /users/me is not.
+	batch := &rest.Batch{V1: true}
 	return []rest.Route{
-		{Namespace: "cms/v2", Path: "/users", Schema: item, Endpoints: []rest.Endpoint{
+		{Namespace: "cms/v2", Path: "/users", Schema: item, AllowBatch: batch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: listArgs, Permission: g.canListUsers, Handler: g.listUsers},
 			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.canCreateUser, Handler: g.createUser},
 		}},
-		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, Endpoints: single},
+		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch, Endpoints: single},
 		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: single},
 	}
 }
@@ -262,10 +265,9 @@ func (g *Gateway) listUsers(r *rest.Request) (*rest.Response, error) {
 		items = append(items, g.userItem(r, u))
 	}
 	resp := rest.OK(items)
-	pages := rest.Paginate(r, resp, int64(total), page, perPage)
-	if page > pages && total > 0 {
-		return nil, rest.NewError("rest_user_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
-	}
+	// A page past the last answers 200 [] with the headers: WordPress 6.9's
+	// users controller has no invalid-page error (unlike posts').
+	rest.Paginate(r, resp, int64(total), page, perPage)
 	return resp, nil
 }
 

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -41,11 +42,20 @@ func TestUsersRoutes(t *testing.T) {
 		{"edit self roles as subscriber", "POST", "/cms-json/cms/v2/users/me", map[string]any{"roles": []string{"administrator"}}, sub, 403, "rest_cannot_edit_roles"},
 		{"delete without force", "DELETE", fmt.Sprintf("/cms-json/cms/v2/users/%v?reassign=1", id), nil, admin, 501, "rest_trash_not_supported"},
 		{"delete without reassign", "DELETE", fmt.Sprintf("/cms-json/cms/v2/users/%v?force=true", id), nil, admin, 400, "rest_missing_callback_param"},
+		// WordPress 6.9.7: 200 [] past the last page, for anyone
+		{"page past the end", "GET", "/cms-json/cms/v2/users?page=5", nil, admin, 200, "[]"},
+		{"page past the end anonymous", "GET", "/cms-json/cms/v2/users?per_page=1&page=9", nil, nil, 200, "[]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, v := f.do(t, tt.method, tt.target, tt.body, tt.auth...)
 			o, _ := v.(map[string]any)
+			if tt.code == "[]" {
+				if rec.Code != tt.status || rec.Body.String() != "[]" || !strings.Contains(rec.Header().Get("Link"), `rel="prev"`) {
+					t.Fatalf("%d %s %v", rec.Code, rec.Body, rec.Header())
+				}
+				return
+			}
 			if rec.Code != tt.status || (tt.code != "" && o["code"] != tt.code) {
 				t.Fatalf("%d %s", rec.Code, rec.Body)
 			}

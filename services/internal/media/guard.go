@@ -7,7 +7,6 @@ import (
 
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
-	"siteplane.dev/services/pkg/contract"
 )
 
 // Memory is bounded before the body is read (docs/security.md, "Media"):
@@ -38,11 +37,11 @@ const (
 // limitBodies runs before anything reads the body (the idempotency
 // middleware included): it caps the body of a caller who may not upload,
 // and every JSON body, so the route kit answers 413 rest_body_too_large
-// after reading at most that much. The files route and the gateway's
-// internal batch (bounded by the gateway) are not REST bodies of clients.
+// after reading at most that much. The files route is not a REST body of
+// clients.
 func (s *Service) limitBodies(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody || strings.HasPrefix(r.URL.Path, UploadsPath) || r.URL.Path == contract.BatchPath {
+		if r.Body == nil || r.Body == http.NoBody || strings.HasPrefix(r.URL.Path, UploadsPath) {
 			next.ServeHTTP(w, r)
 			return
 		}

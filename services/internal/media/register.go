@@ -46,7 +46,7 @@ func Options() service.Options {
 }
 
 // Register wires the REST routes, the route descriptions the gateway merges
-// into its index, the internal batch endpoint and the public files.
+// into its index and the public files.
 func Register(ctx context.Context, env *service.Env) error {
 	cfg := env.Config
 	conf := Config{
@@ -79,7 +79,6 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.Use(svc.limitBodies) // before anything reads a body (guard.go)
 	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
-	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv))
 	env.Router.PathPrefix(UploadsPath).Handler(svc.FilesHandler())
 	env.Router.PathPrefix("/").Handler(svc.limitUploads(srv))
 	return nil

@@ -73,10 +73,11 @@ const UploadsPath = "/cms-content/uploads/"
 
 const routePrefix = "/cms/v2/media"
 
-// txKey marks a context that runs inside a batch transaction (batch.go).
+// txKey marks a context that runs inside an enclosing transaction (an
+// idempotent request's, txhooks.go).
 type txKey struct{}
 
-// inTx runs f in one transaction, or in a savepoint of the batch's. Every
+// inTx runs f in one transaction, or in a savepoint of the enclosing one. Every
 // such write announces itself on the site's change channel in the same
 // transaction (delivered only on commit), so the gateways' edge caches drop
 // what they cached before it, served upload files included.
@@ -93,7 +94,7 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 	return postgres.BeginFunc(ctx, s.pool, write)
 }
 
-// load reads an attachment through the batch transaction when there is one.
+// load reads an attachment through the enclosing transaction when there is one.
 func (s *Service) load(ctx context.Context, id int64) (*Attachment, error) {
 	tx, _ := ctx.Value(txKey{}).(pgx.Tx)
 	return getAttachment(ctx, tx, s.pool, id)

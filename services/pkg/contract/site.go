@@ -23,6 +23,11 @@ type Site struct {
 	PageOnFront  int64      `json:"page_on_front"`
 	PageForPosts int64      `json:"page_for_posts"`
 	Extensions   Extensions `json:"extensions"`
+	// WPAlias also serves the REST API as WordPress names it: the /wp-json/
+	// root and the wp/v2 namespace, answered by the cms/v2 handlers with
+	// links in the names the client used (docs/api.md). Off by default: the
+	// seed's cms/v2 stays the primary namespace.
+	WPAlias bool `json:"wp_alias,omitempty"`
 }
 
 // ActiveTheme is the stylesheet of the block theme the site renders with:

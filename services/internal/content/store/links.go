@@ -41,6 +41,12 @@ func (l Links) GUID(pt *PostType, p *Post) string {
 	return l.SiteURL + "/?post_type=" + pt.Name + "&p=" + id
 }
 
+// RevisionGUID is a revision's (or autosave's) guid: WordPress stores the
+// revision's own permalink, ?p=<id>, whatever the parent's type.
+func (l Links) RevisionGUID(id int64) string {
+	return l.SiteURL + "/?p=" + strconv.FormatInt(id, 10)
+}
+
 // PermalinkTemplate is the permalink_template of posts of type pt.
 func (l Links) PermalinkTemplate(pt *PostType) string {
 	if pt == TypePage {

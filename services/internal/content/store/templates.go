@@ -129,6 +129,15 @@ func InsertTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	return nil
 }
 
+// SetTmplSlug names a just-inserted item whose slug and title were both
+// empty after sanitising: WordPress then uses the post's id.
+func SetTmplSlug(ctx context.Context, q Querier, id int64, slug string) error {
+	if _, err := q.Exec(ctx, `UPDATE posts SET slug = $2 WHERE id = $1`, id, slug); err != nil {
+		return fmt.Errorf("name template %d: %w", id, err)
+	}
+	return nil
+}
+
 // UpdateTmplRow writes the editable columns of an item.
 func UpdateTmplRow(ctx context.Context, q Querier, t *TmplRow) error {
 	_, err := q.Exec(ctx, `UPDATE posts SET status = $2, author = $3, modified_gmt = $4, title = $5, content = $6, excerpt = $7,
