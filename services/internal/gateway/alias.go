@@ -23,19 +23,24 @@ import (
 // AliasPrefix is WordPress's REST root, served when the alias is on.
 const AliasPrefix = "/wp-json"
 
-const (
-	aliasNS = "wp/v2"
-	siteNS  = "cms/v2"
-)
+// aliasNamespaces pairs each WordPress namespace the alias serves with the
+// seed's name for it: the core routes, and the block editor's helpers
+// (url-details, navigation-fallback), so that an unmodified editor works.
+var aliasNamespaces = []struct{ alias, site string }{
+	{"wp/v2", "cms/v2"},
+	{"wp-block-editor/v1", "cms-block-editor/v1"},
+}
 
-// aliasRoute maps a wp/v2 route to its cms/v2 twin; ok is false for a route
-// of another namespace.
+// aliasRoute maps a route of an aliased namespace to its twin; ok is false
+// for a route of another namespace.
 func aliasRoute(route string) (string, bool) {
-	tail, ok := strings.CutPrefix(route, "/"+aliasNS)
-	if !ok || (tail != "" && tail[0] != '/') {
-		return route, false
+	for _, ns := range aliasNamespaces {
+		tail, ok := strings.CutPrefix(route, "/"+ns.alias)
+		if ok && (tail == "" || tail[0] == '/') {
+			return "/" + ns.site + tail, true
+		}
 	}
-	return "/" + siteNS + tail, true
+	return route, false
 }
 
 // aliasRequest rewrites r when it is addressed through the alias (the
@@ -82,10 +87,12 @@ func aliasRequest(r *http.Request) (*http.Request, bool) {
 // aliasBatchPaths rewrites the sub-request paths of a batch body ("path":
 // "/wp/v2/...", in either JSON spelling of the slash).
 func aliasBatchPaths(body []byte) []byte {
-	for _, sep := range []string{"/", `\/`} {
-		from := []byte(`"` + sep + "wp" + sep + "v2")
-		to := []byte(`"` + sep + "cms" + sep + "v2")
-		body = bytes.ReplaceAll(body, from, to)
+	for _, ns := range aliasNamespaces {
+		for _, sep := range []string{"/", `\/`} {
+			from := []byte(`"` + sep + strings.ReplaceAll(ns.alias, "/", sep))
+			to := []byte(`"` + sep + strings.ReplaceAll(ns.site, "/", sep))
+			body = bytes.ReplaceAll(body, from, to)
+		}
 	}
 	return body
 }
@@ -98,23 +105,32 @@ type aliasRewriter struct {
 func newAliasRewriter(siteURL string) *aliasRewriter {
 	site := strings.TrimRight(siteURL, "/")
 	esc := func(s string) string { return strings.ReplaceAll(s, "/", `\/`) }
+	same := func(s string) string { return s }
+	var body, header []string
 	pairs := func(e func(string) string) []string {
-		return []string{
-			e(site + RESTPrefix + "/" + siteNS), e(site + AliasPrefix + "/" + aliasNS),
-			e(site + RESTPrefix), e(site + AliasPrefix),
-			e("rest_route=/" + siteNS), e("rest_route=/" + aliasNS),
+		var out []string
+		for _, ns := range aliasNamespaces {
+			out = append(out, e(site+RESTPrefix+"/"+ns.site), e(site+AliasPrefix+"/"+ns.alias))
 		}
+		out = append(out, e(site+RESTPrefix), e(site+AliasPrefix))
+		for _, ns := range aliasNamespaces {
+			out = append(out, e("rest_route=/"+ns.site), e("rest_route=/"+ns.alias))
+		}
+		return out
 	}
-	body := append(pairs(esc), pairs(func(s string) string { return s })...)
-	body = append(body,
-		"rest_route=%2F"+strings.ReplaceAll(siteNS, "/", "%2F"), "rest_route=%2F"+strings.ReplaceAll(aliasNS, "/", "%2F"),
-		// a namespace, a route key or a route value
-		`"`+esc(siteNS)+`"`, `"`+esc(aliasNS)+`"`,
-		`"`+siteNS+`"`, `"`+aliasNS+`"`,
-		`"`+esc("/"+siteNS), `"`+esc("/"+aliasNS),
-		`"/`+siteNS, `"/`+aliasNS,
-	)
-	return &aliasRewriter{body: strings.NewReplacer(body...), header: strings.NewReplacer(pairs(func(s string) string { return s })...)}
+	body = append(pairs(esc), pairs(same)...)
+	header = pairs(same)
+	for _, ns := range aliasNamespaces {
+		body = append(body,
+			"rest_route=%2F"+strings.ReplaceAll(ns.site, "/", "%2F"), "rest_route=%2F"+strings.ReplaceAll(ns.alias, "/", "%2F"),
+			// a namespace, a route key or a route value
+			`"`+esc(ns.site)+`"`, `"`+esc(ns.alias)+`"`,
+			`"`+ns.site+`"`, `"`+ns.alias+`"`,
+			`"`+esc("/"+ns.site), `"`+esc("/"+ns.alias),
+			`"/`+ns.site, `"/`+ns.alias,
+		)
+	}
+	return &aliasRewriter{body: strings.NewReplacer(body...), header: strings.NewReplacer(header...)}
 }
 
 // aliasWriter holds the answer so that its body and headers can be

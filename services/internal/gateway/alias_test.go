@@ -23,13 +23,16 @@ func TestAliasRequest(t *testing.T) {
 		{"GET", "/wp-json/wp/v2/posts?per_page=2", "", true, "/cms-json/cms/v2/posts", "per_page=2", ""},
 		{"GET", "/wp-json/wp/v2", "", true, "/cms-json/cms/v2", "", ""},
 		{"GET", "/wp-json/wp/v22/x", "", true, "/cms-json/wp/v22/x", "", ""},
+		// the block editor's helper namespace: an unmodified editor calls it
+		{"GET", "/wp-json/wp-block-editor/v1/url-details?url=x", "", true, "/cms-json/cms-block-editor/v1/url-details", "url=x", ""},
+		{"GET", "/?rest_route=/wp-block-editor/v1/navigation-fallback", "", true, "/", "rest_route=/cms-block-editor/v1/navigation-fallback", ""},
 		{"GET", "/wp-json/oembed/1.0/embed?url=x", "", true, "/cms-json/oembed/1.0/embed", "url=x", ""},
 		{"GET", "/?rest_route=/wp/v2/posts&page=2", "", true, "/", "rest_route=/cms/v2/posts&page=2", ""},
 		{"GET", "/?rest_route=/oembed/1.0", "", false, "/", "rest_route=/oembed/1.0", ""},
 		{"GET", "/cms-json/cms/v2/posts", "", false, "/cms-json/cms/v2/posts", "", ""},
 		{"GET", "/wp-jsonx/", "", false, "/wp-jsonx/", "", ""},
-		{"POST", "/wp-json/batch/v1", `{"requests":[{"path":"/wp/v2/posts"},{"path":"\/wp\/v2\/tags"}]}`, true, "/cms-json/batch/v1", "",
-			`{"requests":[{"path":"/cms/v2/posts"},{"path":"\/cms\/v2\/tags"}]}`},
+		{"POST", "/wp-json/batch/v1", `{"requests":[{"path":"/wp/v2/posts"},{"path":"\/wp\/v2\/tags"},{"path":"/wp-block-editor/v1/x"}]}`, true, "/cms-json/batch/v1", "",
+			`{"requests":[{"path":"/cms/v2/posts"},{"path":"\/cms\/v2\/tags"},{"path":"/cms-block-editor/v1/x"}]}`},
 	}
 	for _, c := range cases {
 		t.Run(c.target, func(t *testing.T) {
@@ -58,6 +61,9 @@ func TestAliasRewriter(t *testing.T) {
 		{`{"namespaces":["oembed\/1.0","cms\/v2"],"namespace":"cms/v2"}`, `{"namespaces":["oembed\/1.0","wp\/v2"],"namespace":"wp/v2"}`},
 		{`{"routes":{"\/cms\/v2\/posts":{},"/cms/v2":{}}}`, `{"routes":{"\/wp\/v2\/posts":{},"/wp/v2":{}}}`},
 		{`{"rest_namespace":"cms\/v2"}`, `{"rest_namespace":"wp\/v2"}`},
+		{`{"namespaces":["cms\/v2","cms-block-editor\/v1"],"routes":{"\/cms-block-editor\/v1\/url-details":{}}}`,
+			`{"namespaces":["wp\/v2","wp-block-editor\/v1"],"routes":{"\/wp-block-editor\/v1\/url-details":{}}}`},
+		{`{"href":"https:\/\/site.test\/cms-json\/cms-block-editor\/v1\/navigation-fallback"}`, `{"href":"https:\/\/site.test\/wp-json\/wp-block-editor\/v1\/navigation-fallback"}`},
 		// text that only mentions the namespace stays
 		{`{"title":"about cms\/v2 and \/cms-json\/"}`, `{"title":"about cms\/v2 and \/cms-json\/"}`},
 		{`{"href":"https:\/\/elsewhere.test\/cms-json\/cms\/v2"}`, `{"href":"https:\/\/elsewhere.test\/cms-json\/cms\/v2"}`},
