@@ -80,6 +80,9 @@ step "npm clients the stack tests drive (wpapi)"
 SITEPLANE_NPM_MODULES=$(hack/npm-clients.sh)
 export SITEPLANE_NPM_MODULES
 
+step "admin bundle (hack/admin.sh: the gateway embeds it; the editor's browser test drives it)"
+hack/admin.sh
+
 step "go test"
 go test -count=1 ${GOTESTFLAGS:-} ./services/... ./operator/... ./test/...
 printf '<== %s: %ds\nmake test: %ds in all\n' "$name" $((SECONDS - last)) $((SECONDS - began))
