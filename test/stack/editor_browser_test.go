@@ -30,16 +30,6 @@ func newEditorUser(t *testing.T, login, role string) string {
 	return password
 }
 
-// openNewPost opens post-new.php and waits for an editable title, the
-// welcome guide closed.
-func openNewPost(t *testing.T, ctx context.Context) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Navigate(st.SiteURL+"/cms-admin/post-new.php")); err != nil {
-		t.Fatal(err)
-	}
-	waitEditor(t, ctx)
-}
-
 func waitEditor(t *testing.T, ctx context.Context) {
 	t.Helper()
 	waitJS(t, ctx, "an editable title", canvasJS+`.querySelector('.editor-post-title__input[contenteditable="true"]')`)
@@ -178,10 +168,15 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 	}
 
 	// Reopen, edit a paragraph, update: a revision records it.
+	mark := rec.mark()
 	if err := chromedp.Do(ctx, chromedp.Navigate(st.SiteURL+"/cms-admin/post.php?post="+id+"&action=edit")); err != nil {
 		t.Fatal(err)
 	}
 	waitEditor(t, ctx)
+	// For the record (docs/admin.md compares it with WordPress): the REST
+	// requests the browser made to open an existing post.
+	opened := rec.restRequests(mark)
+	t.Logf("opening an existing post: %d REST requests from the browser:\n%s", len(opened), strings.Join(opened, "\n"))
 	js(t, ctx, "caret after the first paragraph", `const d = `+canvasJS+`; const p = [...d.querySelectorAll('p.wp-block-paragraph, p[data-type="core/paragraph"], p')].find(e => e.textContent === 'The first paragraph.');
 		p.focus(); const s = d.getSelection(); s.selectAllChildren(p); s.collapseToEnd()`)
 	typeKeys(t, ctx, " Edited later.")

@@ -46,9 +46,11 @@ var adminPage = template.Must(template.New("admin").Parse(adminPageHTML))
 // such names are served, and they never change content.
 var hashedAsset = regexp.MustCompile(`^[a-z]+-[A-Z0-9]{8}\.(js|css)$`)
 
-// adminBundle is the embedded bundle's manifest: the hashed name of each
-// entry. Empty names: no bundle.
+// adminBundle is the bundle's manifest: the hashed name of each entry.
+// Empty names: no bundle.
 type adminBundle struct {
+	// files holds the bundle (adminui/ of the embedded files).
+	files  fs.FS
 	JS     string `json:"admin.js"`
 	CSS    string `json:"admin.css"`
 	Canvas string `json:"canvas.css"`
@@ -57,11 +59,20 @@ type adminBundle struct {
 	ScriptHashes []string `json:"scriptHashes"`
 }
 
-func loadAdminBundle() adminBundle {
-	var b adminBundle
-	raw, err := adminFS.ReadFile("adminui/manifest.json")
-	if err != nil || json.Unmarshal(raw, &b) != nil {
+// embeddedAdmin is the bundle built into this binary.
+func embeddedAdmin() adminBundle {
+	sub, err := fs.Sub(adminFS, "adminui")
+	if err != nil {
 		return adminBundle{}
+	}
+	return loadAdminBundle(sub)
+}
+
+func loadAdminBundle(files fs.FS) adminBundle {
+	b := adminBundle{files: files}
+	raw, err := fs.ReadFile(files, "manifest.json")
+	if err != nil || json.Unmarshal(raw, &b) != nil {
+		return adminBundle{files: files}
 	}
 	return b
 }
@@ -100,7 +111,7 @@ func (b adminBundle) headers(h http.Header) {
 func (g *Gateway) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, adminAssetsPath) {
 		metrics.SetRoute(r.Context(), "admin:asset")
-		serveAdminAsset(w, r)
+		g.admin.serveAsset(w, r)
 		return
 	}
 	metrics.SetRoute(r.Context(), "admin:page")
@@ -167,18 +178,18 @@ func (g *Gateway) serveAdminScreen(w http.ResponseWriter, r *http.Request, sess 
 
 // serveAdminAsset answers a hashed bundle file: immutable, precompressed
 // for clients that accept gzip.
-func serveAdminAsset(w http.ResponseWriter, r *http.Request) {
+func (b adminBundle) serveAsset(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, adminAssetsPath)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead || !hashedAsset.MatchString(name) {
 		http.NotFound(w, r)
 		return
 	}
-	file := "adminui/" + name
+	file := name
 	gz := acceptsGzip(r)
 	if gz {
 		file += ".gz"
 	}
-	body, err := fs.ReadFile(adminFS, file)
+	body, err := fs.ReadFile(b.files, file)
 	if err != nil {
 		http.NotFound(w, r)
 		return

@@ -116,7 +116,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Changes == nil {
 		cfg.Changes = cfg.Cache
 	}
-	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages(), admin: loadAdminBundle()}
+	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages(), admin: embeddedAdmin()}
 	g.site, _ = url.Parse(cfg.Site.URL)
 	oe, err := newOEmbedProxy(cfg.OEmbed)
 	if err != nil {
