@@ -194,6 +194,30 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 		t.Errorf("revisions: %d %.400s", revs.Status, revs.Raw)
 	}
 	rec.check(t, "update")
+
+	// The post list: the search finds the post; bulk "Move to trash"
+	// trashes it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(st.SiteURL+"/cms-admin/edit.php")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the post list", `document.querySelector('.dataviews-search input') && document.querySelector('.dataviews-view-table tbody tr')`)
+	js(t, ctx, "focus the search", `document.querySelector('.dataviews-search input').focus()`)
+	typeKeys(t, ctx, "Typed in the block editor")
+	rows := `[...document.querySelectorAll('.dataviews-view-table tbody tr')]`
+	waitJS(t, ctx, "the search result", rows+`.length === 1 && `+rows+`[0].textContent.includes('Typed in the block editor')`)
+	js(t, ctx, "select the row", `document.querySelector('.dataviews-view-table tbody tr input[type="checkbox"]').click()`)
+	trash := `[...document.querySelectorAll('.dataviews-bulk-actions-footer__action-buttons button')].find(b => b.textContent.trim() === 'Move to trash')`
+	waitJS(t, ctx, "the bulk action", trash)
+	js(t, ctx, "move to trash", trash+`.click()`)
+	deadline = time.Now().Add(20 * time.Second)
+	for restPost(t, id)["status"] != "trash" {
+		if time.Now().After(deadline) {
+			t.Fatal("the bulk action did not trash the post")
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitJS(t, ctx, "the emptied list", rows+`.length === 0`)
+	rec.check(t, "the post list")
 }
 
 func TestEditorContributorSubmitsForReview(t *testing.T) {
