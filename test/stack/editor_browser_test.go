@@ -188,6 +188,9 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
+	// Saved as far as the editor knows: nothing left to save, so leaving
+	// asks nothing.
+	waitJS(t, ctx, "the editor saved", `document.querySelector('.editor-post-publish-button')?.getAttribute('aria-disabled') === 'true'`)
 	revs := call(t, "GET", "/cms-json/cms/v2/posts/"+id+"/revisions?context=edit", nil, admin()...)
 	if list, _ := revs.JSON.([]any); revs.Status != 200 || len(list) == 0 ||
 		!strings.Contains(fmt.Sprint(list[0].(map[string]any)["content"]), "Edited later.") {
