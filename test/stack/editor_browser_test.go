@@ -59,6 +59,21 @@ func insertImage(t *testing.T, ctx context.Context, file string) {
 	waitJS(t, ctx, "the uploaded image", canvasJS+`.querySelector('.wp-block-image img[src^="`+st.SiteURL+`/cms-content/uploads/"]')`)
 }
 
+// dropImage inserts another image block after the selected one and drops
+// a file onto its placeholder.
+func dropImage(t *testing.T, ctx context.Context, file string) {
+	t.Helper()
+	uploaded := canvasJS + `.querySelectorAll('.wp-block-image img[src^="` + st.SiteURL + `/cms-content/uploads/"]').length`
+	js(t, ctx, "after the image", canvasJS+`.querySelector('.wp-block-image figcaption, .wp-block-image')?.focus()`)
+	typeKeys(t, ctx, kb.Enter, "/image")
+	waitJS(t, ctx, "the inserter's suggestions", `[...document.querySelectorAll('.components-autocomplete__result')].some(e => e.textContent.trim() === 'Image')`)
+	typeKeys(t, ctx, kb.Enter)
+	placeholder := canvasJS + `.querySelector('.wp-block-image.is-selected .components-placeholder, .wp-block-image .components-placeholder')`
+	waitJS(t, ctx, "a second image placeholder", placeholder)
+	dropFile(t, ctx, placeholder, file)
+	waitJS(t, ctx, "the dropped image uploaded", uploaded+` === 2`)
+}
+
 // openPostSidebar opens the settings sidebar on its Post tab and expands
 // the named panels.
 func openPostSidebar(t *testing.T, ctx context.Context, panels ...string) {
@@ -116,6 +131,7 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 
 	writeBlocks(t, ctx, "Typed in the block editor")
 	insertImage(t, ctx, testImage(t, "editor-upload.png"))
+	dropImage(t, ctx, testImage(t, "editor-dropped.png"))
 	openPostSidebar(t, ctx, "Categories", "Tags")
 	categoryLabel := `[...document.querySelectorAll('.editor-post-taxonomies__hierarchical-terms-choice label')].find(e => e.textContent.trim() === 'Written in the editor')`
 	waitJS(t, ctx, "the category's checkbox", categoryLabel)
@@ -145,6 +161,9 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 		if !strings.Contains(raw, want) {
 			t.Errorf("stored content lacks %q:\n%s", want, raw)
 		}
+	}
+	if n := strings.Count(raw, "<!-- wp:image "); n != 2 {
+		t.Errorf("%d image blocks stored, want the uploaded and the dropped one:\n%s", n, raw)
 	}
 	if post["status"] != "publish" || post["title"].(map[string]any)["raw"] != "Typed in the block editor" {
 		t.Errorf("status %v, title %v", post["status"], post["title"])

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -218,6 +219,27 @@ func chooseFile(t *testing.T, ctx context.Context, expr, file string) {
 	}
 	if err != nil {
 		t.Fatalf("choose %s for %s: %v", file, expr, err)
+	}
+}
+
+// dropFile drags a file from the desktop onto the middle of the element
+// that expr finds (in the page or the canvas iframe, whose offset expr
+// adds), as a person dropping it does: the browser's own drag events.
+func dropFile(t *testing.T, ctx context.Context, expr, file string) {
+	t.Helper()
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const e = `+expr+`; const r = e.getBoundingClientRect();
+		const f = e.ownerDocument === document ? {left: 0, top: 0} : e.ownerDocument.defaultView.frameElement.getBoundingClientRect();
+		e.scrollIntoView({block: 'center'}); const r2 = e.getBoundingClientRect();
+		return [f.left + r2.left + r2.width / 2, f.top + r2.top + r2.height / 2] })()`))
+	if err != nil || len(at) != 2 {
+		t.Fatalf("find the drop target %s: %v", expr, err)
+	}
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: []string{file}, DragOperationsMask: 1}
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: at[0], Y: at[1], Data: data}); err != nil {
+			t.Fatalf("%s %s: %v", typ, file, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
