@@ -252,13 +252,23 @@ func TestEditorContributorSubmitsForReview(t *testing.T) {
 	waitEditor(t, ctx)
 	id := editorPostID(t, ctx)
 	js(t, ctx, "focus the title", canvasJS+`.querySelector('.editor-post-title__input').focus()`)
-	typeKeys(t, ctx, "A contributor's draft", kb.Enter, "Waiting for an editor.")
+	typeKeys(t, ctx, "A contributor's draft", kb.Enter, "Waiting for an editor.", kb.Enter, "/html")
+	// A script in a Custom HTML block: a contributor may not post one
+	// (no unfiltered_html); the REST API filters it as for any client.
+	waitJS(t, ctx, "the inserter's suggestions", `[...document.querySelectorAll('.components-autocomplete__result')].some(e => e.textContent.trim() === 'Custom HTML')`)
+	typeKeys(t, ctx, kb.Enter)
+	waitJS(t, ctx, "the HTML block", canvasJS+`.querySelector('.wp-block-html textarea')`)
+	js(t, ctx, "focus the HTML", canvasJS+`.querySelector('.wp-block-html textarea').focus()`)
+	typeKeys(t, ctx, `<script>alert("pasted")</script><em>kept</em>`)
 	// The header offers review, never publishing.
 	label, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.editor-post-publish-panel__toggle, .editor-post-publish-button__button').textContent.trim()`))
 	if err != nil || label != "Submit for Review" {
 		t.Fatalf("the header's button reads %q (%v), want Submit for Review", label, err)
 	}
 	publish(t, ctx, id, "Submit for Review", "pending")
+	if raw := restPost(t, id)["content"].(map[string]any)["raw"].(string); strings.Contains(raw, "<script") || !strings.Contains(raw, "<em>kept</em>") {
+		t.Errorf("the contributor's HTML was not filtered as kses does:\n%s", raw)
+	}
 	// The pending post's editor still offers no publishing.
 	if err := chromedp.Do(ctx, chromedp.Navigate(st.SiteURL+"/cms-admin/post.php?post="+id+"&action=edit")); err != nil {
 		t.Fatal(err)
