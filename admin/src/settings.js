@@ -61,7 +61,9 @@ export function editorSettings( boot ) {
 		supportsTemplateMode: false,
 		defaultRenderingMode: 'post-only',
 		defaultEditorStyles: [ { css: defaultEditorStyles } ],
-		styles: [ { css: defaultEditorStyles, __unstableType: 'core' } ],
+		// The theme's global styles, as the website prints them; without
+		// them the editor falls back to the default editor styles.
+		styles: boot.themeStyles ? [ { css: boot.themeStyles, __unstableType: 'theme', isGlobalStyles: true } ] : [],
 		// What WordPress prints into the canvas iframe
 		// (_wp_get_iframed_editor_assets): the block library's content
 		// styles, as one hashed stylesheet of this bundle.

@@ -127,6 +127,8 @@ func TestEditorAuthorWritesAndUpdatesAPost(t *testing.T) {
 	browserSignIn(t, ctx, "editor-author", password, "/cms-admin/post-new.php")
 	waitEditor(t, ctx)
 	rec.check(t, "open the editor")
+	// The canvas has the theme's global styles (its theme.json presets).
+	waitJS(t, ctx, "the theme's styles in the canvas", canvasJS+`.defaultView.getComputedStyle(`+canvasJS+`.body).getPropertyValue('--wp--style--global--content-size').trim() !== ''`)
 	id := editorPostID(t, ctx)
 
 	writeBlocks(t, ctx, "Typed in the block editor")

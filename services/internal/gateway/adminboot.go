@@ -92,6 +92,7 @@ type adminBootData struct {
 	Preload       map[string]json.RawMessage `json:"preload"`
 	Upload        adminUpload                `json:"upload"`
 	CanvasStyle   string                     `json:"canvasStyle"`
+	ThemeStyles   string                     `json:"themeStyles,omitempty"`
 	PostsPerPage  int                        `json:"postsPerPage"`
 }
 
@@ -263,6 +264,10 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	calls := editorPreloads(postPath, b.PostType, slug.Slug)
 	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
 	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + contract.ActiveTheme + "?context=view"
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); b.ThemeStyles = g.themeStylesheet(ctx) }()
+	defer wg.Wait()
 	results := g.runPreloads(ctx, calls)
 	// The person's global styles post is named by the active theme's
 	// answer (its wp:user-global-styles link): a second round.
@@ -348,4 +353,33 @@ func userGlobalStylesID(res rest.Result) string {
 		return ""
 	}
 	return id
+}
+
+// themeStylesheet is the global styles CSS (theme.json's presets and
+// styles) that the website prints in every page's head, as
+// <style id="global-styles-inline-css">: what WordPress's editor settings
+// carry from wp_get_global_stylesheet. It is read from the front page as
+// an anonymous visitor sees it; "" when the website does not answer.
+func (g *Gateway) themeStylesheet(ctx context.Context) string {
+	b, site, ok := g.cfg.Routes.Current().MatchPublicSite("/")
+	if !ok || !site {
+		return ""
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
+	if err != nil {
+		return ""
+	}
+	page := &bufferedAnswer{header: http.Header{}}
+	g.serveSite(page, req, b)
+	const open = `<style id="global-styles-inline-css">`
+	html := page.body.String()
+	i := strings.Index(html, open)
+	if page.status != http.StatusOK || i < 0 {
+		return ""
+	}
+	css, _, ok := strings.Cut(html[i+len(open):], "</style>")
+	if !ok {
+		return ""
+	}
+	return css
 }
