@@ -156,8 +156,16 @@ func editorBrowser(t *testing.T, rec *editorRecorder) context.Context {
 // browserSignIn signs in at the sign-in page and lands on target.
 func browserSignIn(t *testing.T, ctx context.Context, login, password, target string) {
 	t.Helper()
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(st.SiteURL+target),
+	// The admin sends an anonymous visitor to the sign-in form (200 after
+	// the redirect); anything else fails at once.
+	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(st.SiteURL+target))
+	if err != nil {
+		t.Fatalf("%s as an anonymous visitor: %v", target, err)
+	}
+	if res.Status != 200 || !strings.Contains(res.URL, "/cms-login.php?redirect_to=") {
+		t.Fatalf("%s as an anonymous visitor: %d at %s, want the sign-in form", target, res.Status, res.URL)
+	}
+	err = chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS(`#user_login`)),
 		chromedp.SendKeys(chromedp.CSS(`#user_login`), login),
 		chromedp.SendKeys(chromedp.CSS(`#user_pass`), password),
