@@ -2,9 +2,19 @@
 # hack/images.sh builds all of them. The result is a static binary on distroless,
 # running as a non-root user with nothing else in the image, so the operator's
 # restricted security context (read-only root, no capabilities) just works.
+# The admin bundle the gateway embeds (docs/admin.md): the pinned npm
+# packages and esbuild, as hack/admin.sh builds it.
+FROM node:20-bookworm-slim AS admin
+WORKDIR /src/admin
+COPY admin/package.json admin/package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund --loglevel=error
+COPY admin/ ./
+RUN node build.mjs /out/adminui
+
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY . .
+COPY --from=admin /out/adminui/ services/internal/gateway/adminui/
 ARG CMD=./services/cmd/gateway
 # VERSION stamps main.version where a binary has one (the operator's default image tag).
 ARG VERSION=dev

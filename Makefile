@@ -55,10 +55,15 @@ bench: build ## Load-test the local stack and print a results table.
 
 # The services are built static, as the images are (Dockerfile): no libc
 # mapped into each process, 1.3 MiB of RSS apiece (docs/performance.md, Memory).
+# The gateway embeds the admin bundle (docs/admin.md), built first.
 .PHONY: build
-build: ## Build every service binary and the local supervisor into bin/.
+build: admin ## Build every service binary and the local supervisor into bin/.
 	CGO_ENABLED=0 go build -o $(BIN)/ ./services/cmd/...
 	cd operator && go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/siteplane-operator ./cmd
+
+.PHONY: admin
+admin: ## Build the admin bundle (block editor, lists) the gateway embeds: npm ci into .cache/admin, esbuild.
+	hack/admin.sh
 
 .PHONY: fmt
 fmt: ## gofmt every module.

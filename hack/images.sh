@@ -18,5 +18,7 @@ if [[ -n ${TAG:-} ]]; then args+=(-tag "$TAG"); fi
 if [[ ${E2E_IMAGES:-0} == 1 ]]; then
   args+=(-e2e -postgres-rootfs "$(hack/postgres-rootfs.sh "$out/postgres-rootfs")")
 fi
+# The gateway's image embeds the admin bundle (docs/admin.md).
+hack/admin.sh
 go build -o "$root/bin/siteplane-images" ./test/cmd/images
 "$root/bin/siteplane-images" "${args[@]}"

@@ -80,6 +80,15 @@ step "npm clients the stack tests drive (wpapi)"
 SITEPLANE_NPM_MODULES=$(hack/npm-clients.sh)
 export SITEPLANE_NPM_MODULES
 
+step "admin bundle (hack/admin.sh: the gateway embeds it; the editor's browser test drives it)"
+if ! hack/admin.sh; then
+  if [[ ${CI:-} == true ]]; then
+    echo "hack/admin.sh could not build the admin bundle (required under CI=true)" >&2
+    exit 1
+  fi
+  echo "no admin bundle: the editor's browser tests will skip" >&2
+fi
+
 step "go test"
 go test -count=1 ${GOTESTFLAGS:-} ./services/... ./operator/... ./test/...
 printf '<== %s: %ds\nmake test: %ds in all\n' "$name" $((SECONDS - last)) $((SECONDS - began))

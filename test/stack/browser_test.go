@@ -73,7 +73,10 @@ func (a *callbackApp) wait(t *testing.T) *url.URL {
 	}
 }
 
-func newBrowserContext(t *testing.T) context.Context {
+func newBrowserContext(t *testing.T) context.Context { return newBrowserContextFor(t, 90*time.Second) }
+
+// newBrowserContextFor starts Chromium; its steps share the budget.
+func newBrowserContextFor(t *testing.T, budget time.Duration) context.Context {
 	path := chromiumPath(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -97,7 +100,7 @@ func newBrowserContext(t *testing.T) context.Context {
 		cancelAlloc()
 		t.Fatalf("start Chromium (%s): %v", path, err)
 	}
-	tctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	tctx, cancelTimeout := context.WithTimeout(ctx, budget)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return tctx
 }

@@ -94,6 +94,8 @@ type Gateway struct {
 	// the sign-in and authorisation pages (pages.go).
 	nonces nonceKeys
 	pages  *pageSet
+	// admin names the embedded admin bundle's files (admin.go).
+	admin  adminBundle
 	oembed *oembedProxy
 	// urlDetails fetches pages for cms-block-editor/v1/url-details
 	// (urldetails.go), as safely as the oEmbed proxy
@@ -120,7 +122,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Changes == nil {
 		cfg.Changes = cfg.Cache
 	}
-	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages()}
+	g := &Gateway{cfg: cfg, nonces: newNonceKeys(cfg.Secret), pages: loadPages(), admin: embeddedAdmin()}
 	g.site, _ = url.Parse(cfg.Site.URL)
 	if cfg.Site.WPAlias {
 		g.alias = newAliasRewriter(cfg.Site.URL)
@@ -202,6 +204,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	case isPagePath(path):
 		// The sign-in and authorisation pages (pages.go).
 		g.servePage(w, r)
+	case isAdminPath(path):
+		// The admin's screens and bundle (admin.go).
+		g.serveAdmin(w, r)
 	default:
 		g.servePublic(w, r)
 	}

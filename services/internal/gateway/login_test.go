@@ -110,12 +110,18 @@ func loginFixture(t *testing.T) (*fixture, *httptest.Server, int64) {
 	f := newFixture(t)
 	srv := httptest.NewServer(f.gw)
 	t.Cleanup(srv.Close)
-	b := newBrowser(t, srv.URL)
-	body := `{"username":"ed","email":"ed@example.com","password":"correct horse","roles":["editor"]}`
-	req, _ := http.NewRequest("POST", srv.URL+"/cms-json/cms/v2/users", strings.NewReader(body))
-	req.SetBasicAuth("admin", f.adminPW)
+	u := createLoginUser(t, srv.URL, f.adminPW, `{"username":"ed","email":"ed@example.com","password":"correct horse","roles":["editor"]}`)
+	return f, srv, int64(u["id"].(float64))
+}
+
+// createLoginUser creates a user with a login password through the users
+// route, as the administrator.
+func createLoginUser(t *testing.T, base, adminPW, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/cms-json/cms/v2/users", strings.NewReader(body))
+	req.SetBasicAuth("admin", adminPW)
 	req.Header.Set("Content-Type", "application/json")
-	res, err := b.client.Do(req)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,12 +129,12 @@ func loginFixture(t *testing.T) (*fixture, *httptest.Server, int64) {
 	var u map[string]any
 	_ = json.NewDecoder(res.Body).Decode(&u)
 	if res.StatusCode != 201 {
-		t.Fatalf("create editor: %d %v", res.StatusCode, u)
+		t.Fatalf("create user: %d %v", res.StatusCode, u)
 	}
 	if _, ok := u["password"]; ok {
 		t.Fatal("the login password is echoed back")
 	}
-	return f, srv, int64(u["id"].(float64))
+	return u
 }
 
 func TestLoginPasswordHashing(t *testing.T) {

@@ -1,0 +1,82 @@
+// The editor settings WordPress's get_block_editor_settings() derives on
+// the server, derived here from what the gateway preloaded for the page:
+// the active theme (supports), its theme.json settings and styles (the
+// global-styles theme route), plus the site's upload limits and image
+// sizes that the gateway puts in the bootstrap data.
+import defaultEditorStyles from '@wordpress/block-editor/build-style/default-editor-styles.css?raw';
+
+// preloaded reads a preloaded answer without consuming it (api-fetch's
+// preloading middleware deletes an entry once the editor has used it).
+export function preloaded( boot, path ) {
+	return path && boot.preload?.[ path ]?.body;
+}
+
+// pick is get_block_editor_settings' legacy mapping: a preset of the
+// theme origin wins, else the default origin's.
+function pick( preset ) {
+	if ( ! preset ) {
+		return undefined;
+	}
+	return preset.theme ?? preset.default;
+}
+
+export function editorSettings( boot ) {
+	const theme = preloaded( boot, boot.paths.activeTheme )?.[ 0 ] ?? {};
+	const supports = theme.theme_supports ?? {};
+	const features = preloaded( boot, boot.paths.themeGlobalStyles )?.settings ?? {};
+	const color = features.color ?? {};
+	const typography = features.typography ?? {};
+	const settings = {
+		alignWide: !! supports[ 'align-wide' ] || !! features.layout?.wideSize,
+		allowedBlockTypes: true,
+		allowedMimeTypes: boot.upload.allowedMimeTypes,
+		maxUploadFileSize: boot.upload.maxUploadFileSize,
+		imageSizes: boot.upload.imageSizes,
+		imageDimensions: boot.upload.imageDimensions,
+		imageDefaultSize: 'large',
+		imageEditing: true,
+		isRTL: false,
+		richEditingEnabled: true,
+		codeEditingEnabled: boot.user.canUnfilteredHTML,
+		titlePlaceholder: 'Add title',
+		bodyPlaceholder: 'Type / to choose a block',
+		autosaveInterval: 60,
+		localAutosaveInterval: 15,
+		enableCustomFields: false,
+		disableCustomColors: color.custom === false,
+		disableCustomFontSizes: typography.customFontSize === false,
+		disableCustomGradients: color.customGradient === false,
+		disableLayoutStyles: false,
+		enableCustomLineHeight: !! typography.lineHeight,
+		enableCustomSpacing: !! features.spacing?.padding,
+		enableCustomUnits: features.spacing?.units ?? true,
+		colors: pick( color.palette ),
+		gradients: pick( color.gradients ),
+		fontSizes: pick( typography.fontSizes ),
+		__experimentalFeatures: features,
+		__unstableIsBlockBasedTheme: theme.is_block_theme ?? true,
+		supportsLayout: true,
+		// The post editor does not switch to template mode: the site
+		// editor's routes are not part of this admin.
+		supportsTemplateMode: false,
+		defaultRenderingMode: 'post-only',
+		defaultEditorStyles: [ { css: defaultEditorStyles } ],
+		// The theme's global styles, as the website prints them; without
+		// them the editor falls back to the default editor styles.
+		styles: boot.themeStyles ? [ { css: boot.themeStyles, __unstableType: 'theme', isGlobalStyles: true } ] : [],
+		// What WordPress prints into the canvas iframe
+		// (_wp_get_iframed_editor_assets): the block library's content
+		// styles, as one hashed stylesheet of this bundle.
+		__unstableResolvedAssets: {
+			styles: `<link rel="stylesheet" href="${ boot.canvasStyle }">`,
+			scripts: '',
+		},
+		postsPerPage: boot.postsPerPage,
+		availableTemplates: {},
+		__experimentalBlockPatterns: [],
+		__experimentalBlockPatternCategories: [],
+		__experimentalDiscussionSettings: {},
+		canUpdateBlockBindings: boot.user.canManageOptions,
+	};
+	return settings;
+}

@@ -1,0 +1,185 @@
+// Command editorbench measures opening an existing post in the block editor
+// in headless Chromium, on Siteplane and (optionally) on a WordPress beside
+// it: the time from navigation to an editable title with a cold browser
+// cache and a warm one, the bytes transferred (as sent, gzip where the
+// server compresses), and the REST requests the page makes. It prints a
+// Markdown table (docs/admin.md, Speed). hack/admin-bench.sh runs it.
+//
+//	editorbench -chromium /usr/bin/chromium -runs 3 \
+//	  -site 'Siteplane|http://127.0.0.1:8080|admin|PASSWORD|/cms-login.php|/cms-admin/post.php?post=1&action=edit' \
+//	  -site 'WordPress 6.9|http://127.0.0.1:8081|admin|PASSWORD|/wp-login.php|/wp-admin/post.php?post=1&action=edit'
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+type siteFlags []string
+
+func (s *siteFlags) String() string     { return strings.Join(*s, ", ") }
+func (s *siteFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+// site is one editor to measure.
+type site struct{ name, base, login, password, loginPath, editPath string }
+
+// sample is one opening of the editor.
+type sample struct {
+	ready time.Duration
+	bytes int64
+	rest  int
+}
+
+// meter counts what the page transfers and asks.
+type meter struct {
+	mu    sync.Mutex
+	bytes int64
+	rest  int
+}
+
+func (m *meter) listen(ev any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		u := e.Request.URL
+		if strings.Contains(u, "/cms-json/") || strings.Contains(u, "/wp-json/") || strings.Contains(u, "rest_route=") {
+			m.rest++
+		}
+	case *network.EventLoadingFinished:
+		m.bytes += int64(e.EncodedDataLength)
+	}
+}
+
+func (m *meter) reset() {
+	m.mu.Lock()
+	m.bytes, m.rest = 0, 0
+	m.mu.Unlock()
+}
+
+func (m *meter) read() (int64, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes, m.rest
+}
+
+const titleReady = `(() => { try { const d = document.querySelector('iframe[name="editor-canvas"]')?.contentDocument || document;
+	return !!d.querySelector('.editor-post-title__input[contenteditable="true"]') } catch (e) { return false } })()`
+
+// open navigates to the editor and waits for an editable title; the
+// transfer counts what arrived until the page settled (one more second).
+func open(ctx context.Context, m *meter, u string) (sample, error) {
+	m.reset()
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
+		return sample{}, err
+	}
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](titleReady))
+		if err == nil && ok {
+			break
+		}
+		if ctx.Err() != nil {
+			return sample{}, errors.New("no editable title")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s := sample{ready: time.Since(start)}
+	time.Sleep(time.Second)
+	s.bytes, s.rest = m.read()
+	return s, nil
+}
+
+// measure signs in with a fresh profile, empties the cache, and opens the
+// editor cold, then warm.
+func measure(chromium string, s site) (cold, warm sample, err error) {
+	dir, err := os.MkdirTemp("", "editorbench")
+	if err != nil {
+		return cold, warm, err
+	}
+	defer os.RemoveAll(dir)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(chromium), chromedp.Headless,
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(dir),
+		chromedp.Flag("disable-background-networking", true))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		return cold, warm, err
+	}
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelTime()
+	m := &meter{}
+	if err := chromedp.Listen(ctx, m.listen); err != nil {
+		return cold, warm, err
+	}
+	err = chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900),
+		chromedp.Navigate(s.base+s.loginPath),
+		chromedp.WaitVisible(chromedp.CSS(`#user_login`)),
+		chromedp.SendKeys(chromedp.CSS(`#user_login`), s.login),
+		chromedp.SendKeys(chromedp.CSS(`#user_pass`), s.password),
+		chromedp.Click(chromedp.CSS(`#wp-submit`)),
+		chromedp.Sleep(2*time.Second))
+	if err == nil {
+		_, err = chromedp.Call(ctx, network.ClearBrowserCache, cdp.Empty{})
+	}
+	if err != nil {
+		return cold, warm, fmt.Errorf("sign in: %w", err)
+	}
+	if cold, err = open(ctx, m, s.base+s.editPath); err != nil {
+		return cold, warm, fmt.Errorf("cold: %w", err)
+	}
+	warm, err = open(ctx, m, s.base+s.editPath)
+	return cold, warm, err
+}
+
+func median(xs []sample, f func(sample) float64) float64 {
+	v := make([]float64, len(xs))
+	for i, x := range xs {
+		v[i] = f(x)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+func main() {
+	var sites siteFlags
+	chromium := flag.String("chromium", "chromium", "the browser")
+	runs := flag.Int("runs", 3, "openings per site and cache state (the median is printed)")
+	flag.Var(&sites, "site", "name|base URL|login|password|sign-in path|editor path (repeatable)")
+	flag.Parse()
+	fmt.Println("| editor | title editable, cold cache (ms) | warm cache (ms) | transferred, cold (KiB) | warm (KiB) | REST requests |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, raw := range sites {
+		p := strings.Split(raw, "|")
+		if len(p) != 6 {
+			fmt.Fprintln(os.Stderr, "editorbench: -site needs 6 fields:", raw)
+			os.Exit(2)
+		}
+		s := site{p[0], p[1], p[2], p[3], p[4], p[5]}
+		var colds, warms []sample
+		for range *runs {
+			c, w, err := measure(*chromium, s)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "editorbench: %s: %v\n", s.name, err)
+				os.Exit(1)
+			}
+			colds, warms = append(colds, c), append(warms, w)
+		}
+		ms := func(x sample) float64 { return float64(x.ready.Milliseconds()) }
+		kib := func(x sample) float64 { return float64(x.bytes) / 1024 }
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", s.name, median(colds, ms), median(warms, ms),
+			median(colds, kib), median(warms, kib), median(warms, func(x sample) float64 { return float64(x.rest) }))
+	}
+}
