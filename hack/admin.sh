@@ -10,11 +10,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 src="$root/admin"
 work="$root/.cache/admin"
 out="$root/services/internal/gateway/adminui"
+. "$(dirname "$0")/lib/apt.sh"
 
 if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
     echo "admin: installing Debian's nodejs and npm" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm >&2
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -q nodejs npm >&2
   else
     echo "admin: Node.js and npm are needed (apt-get install -y nodejs npm)" >&2
     exit 1
