@@ -1,6 +1,7 @@
 package website
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -246,6 +247,9 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 		}
 	}
 	env, readErr, err := s.siteEnv(req, sp, sn)
+	if errors.Is(err, errNoCommentPage) {
+		return s.notFound(req)
+	}
 	if err != nil {
 		return err
 	}
@@ -281,6 +285,7 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	if sp.noindex || req.caller.LoggedIn() {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
 	}
+	commentsCacheControl(h, env.Comments)
 	h.Set("Content-Length", strconv.Itoa(size))
 	req.w.WriteHeader(sp.status)
 	if req.r.Method != http.MethodHead {
@@ -351,6 +356,9 @@ func (s *Handler) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 			return nil, nil, err
 		}
 		env.Post = bp[0]
+		if env.Comments, err = s.commentsEnv(req, sn, sp.pt, sp.post, conv); err != nil {
+			return nil, nil, err
+		}
 	}
 	if sp.pageURL != nil {
 		bp, err := conv.convert(ctx, store.TypePost, sp.list, false, env)
