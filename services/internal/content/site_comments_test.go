@@ -188,3 +188,147 @@ func TestSiteCommentFormRules(t *testing.T) {
 		})
 	}
 }
+
+// TestSiteCommentsRender: the single template's comments blocks show the
+// approved comments threaded and paged by the discussion settings, the
+// signed-in author's held comment to them alone (never cacheable), the
+// reply form, and a comment page past the end is a 404.
+func TestSiteCommentsRender(t *testing.T) {
+	e := newEnv(t)
+	post := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "Talk", "status": "publish"}).id()
+	add := func(id, parent, user int64, name, text, status string, minutes int) {
+		e.exec(`INSERT INTO comments (id, post, parent, author, author_name, author_url, date_gmt, content, status)
+			VALUES ($1, $2, $3, $4, $5, 'http://ann.example/', now() at time zone 'utc' - make_interval(mins => $6), $7, $8)`,
+			id, post, parent, user, name, minutes, text, status)
+	}
+	add(1001, 0, 0, "Ann", "First thread", "approved", 60)
+	add(1002, 1001, 0, "Bob", "A reply", "approved", 50)
+	add(1003, 1002, 0, "Cy", "Deeper", "approved", 45)
+	add(1004, 0, 0, "Dee", "Second thread", "approved", 40)
+	add(1005, 0, 5, "Sub", "Held one", "hold", 30)
+	add(1006, 0, 0, "Eve", "Spam thread", "spam", 20)
+	add(1007, 0, 0, "Fay", "Third thread", "approved", 10)
+	setting := func(kv ...string) {
+		e.exec(`DELETE FROM settings WHERE name = ANY($1)`, store.DiscussionSettings)
+		for i := 0; i < len(kv); i += 2 {
+			e.exec(`INSERT INTO settings (name, value) VALUES ($1, $2)`, kv[i], kv[i+1])
+		}
+	}
+	for _, tt := range []struct {
+		name     string
+		settings []string
+		who      string
+		path     string
+		status   int
+		want     []string
+		lacks    []string
+		noStore  bool
+	}{
+		{name: "threaded, WordPress's defaults", path: "/talk/", status: 200, want: []string{
+			`<h2 id="comments" class="wp-block-comments-title">5 responses to &#8220;Talk&#8221;</h2>`,
+			`<ol class="wp-block-comment-template"><li id="comment-1001" class="comment even thread-even depth-1">`,
+			`<ol><li id="comment-1002" class="comment odd alt depth-2">`,
+			`<li id="comment-1003" class="comment even depth-3">`,
+			`<div class="wp-block-comment-author-name"><a rel="external nofollow ugc" href="http://ann.example/" target="_self" >Ann</a></div>`,
+			`<div class="wp-block-comment-content"><p>First thread</p>`,
+			`<form action="http://example.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`,
+			`<input type="hidden" name="comment_post_ID" value="` + store.Itoa(post) + `" id="comment_post_ID" />`,
+			`<input id="author" name="author" type="text" value="" size="30" maxlength="245" autocomplete="name" required />`,
+		}, lacks: []string{"Held one", "Spam thread", "comment-page-"}},
+		{name: "the author sees their held comment", who: subscriber, path: "/talk/", status: 200, noStore: true, want: []string{
+			`<li id="comment-1005" class="comment byuser`,
+			`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>Held one</p>`,
+			`<p class="logged-in-as">`,
+		}, lacks: []string{`id="author"`}},
+		{name: "others do not", who: author2, path: "/talk/", status: 200, lacks: []string{"Held one"}},
+		{name: "depth 2 flattens deeper replies", settings: []string{"thread_comments_depth", "2"}, path: "/talk/", status: 200, want: []string{
+			`<li id="comment-1002" class="comment odd alt depth-2">`, `</li><li id="comment-1003" class="comment even depth-2">`}},
+		{name: "unthreaded", settings: []string{"thread_comments", `"0"`}, path: "/talk/", status: 200, want: []string{
+			`<li id="comment-1002" class="comment odd alt thread-odd thread-alt depth-1">`}, lacks: []string{"<ol><li"}},
+		{name: "paged, newest page first", settings: []string{"page_comments", `"1"`, "comments_per_page", "2"}, path: "/talk/", status: 200,
+			want: []string{"Third thread", `href="http://example.test/talk/comment-page-1/#comments"`}, lacks: []string{"First thread"}},
+		{name: "comment page 1", settings: []string{"page_comments", `"1"`, "comments_per_page", "2"}, path: "/talk/comment-page-1/", status: 200,
+			want: []string{"First thread", "A reply", "Second thread", `href="http://example.test/talk/#comments"`}, lacks: []string{"Third thread"}},
+		{name: "oldest first, descending order", settings: []string{"page_comments", `"1"`, "comments_per_page", "2", "default_comments_page", `"oldest"`, "comment_order", `"desc"`},
+			path: "/talk/", status: 200, want: []string{"Third thread", "Second thread"}, lacks: []string{"First thread"}},
+		{name: "past the last comment page", settings: []string{"page_comments", `"1"`, "comments_per_page", "2"}, path: "/talk/comment-page-3/", status: 404},
+		{name: "comment pages when paging is off", path: "/talk/comment-page-2/", status: 404},
+		{name: "reply form", path: "/talk/?replytocom=1002", status: 200, want: []string{
+			`Leave a Reply to Bob <small>`, `<input type="hidden" name="comment_parent" id="comment_parent" value="1002" />`}},
+		{name: "registration required", settings: []string{"comment_registration", `"1"`}, path: "/talk/", status: 200, want: []string{
+			`<p class="must-log-in">You must be <a href="http://example.test/cms-login.php?redirect_to=http%3A%2F%2Fexample.test%2Ftalk%2F">logged in</a> to post a comment.</p>`,
+			`class="comment-reply-login"`}, lacks: []string{`<form action="http://example.test/cms-comments-post.php"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			setting(tt.settings...)
+			who := tt.who
+			if who == "" {
+				who = anon
+			}
+			r := e.page(who, tt.path)
+			if r.Status != tt.status {
+				t.Fatalf("status %d, want %d", r.Status, tt.status)
+			}
+			checkHTML(t, string(r.Raw))
+			for _, w := range tt.want {
+				if !strings.Contains(string(r.Raw), w) {
+					t.Errorf("page lacks %s", w)
+				}
+			}
+			for _, w := range tt.lacks {
+				if strings.Contains(string(r.Raw), w) {
+					t.Errorf("page has %s", w)
+				}
+			}
+			if cc := r.Header.Get("Cache-Control"); strings.Contains(cc, "no-store") != tt.noStore {
+				t.Errorf("Cache-Control %q", cc)
+			}
+		})
+	}
+}
+
+// TestSiteCommentPreview: an anonymous commenter's held comment is shown
+// to them by the redirect's moderation hash for ten minutes, never
+// cacheable; a wrong or stale hash shows nothing.
+func TestSiteCommentPreview(t *testing.T) {
+	e := newEnv(t)
+	post := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "Preview", "status": "publish"}).id()
+	r := e.postComment(anon, "203.0.113.5", url.Values{"comment_post_ID": {store.Itoa(post)}, "comment": {"Held words"},
+		"author": {"Ann"}, "email": {"ann@example.com"}}, nil)
+	loc, err := url.Parse(r.Header.Get("Location"))
+	if r.Status != 302 || err != nil || loc.Query().Get("moderation-hash") == "" {
+		t.Fatalf("%d %q", r.Status, r.Header.Get("Location"))
+	}
+	id := loc.Query().Get("unapproved")
+	if loc.Fragment != "comment-"+id || loc.Path != "/preview/" {
+		t.Fatalf("Location %q", loc)
+	}
+	note := "Your comment is awaiting moderation. This is a preview; your comment will be visible after it has been approved."
+	good := "/preview/?" + loc.RawQuery
+	for _, tt := range []struct {
+		name, path string
+		stale      bool
+		shown      bool
+	}{
+		{name: "the redirect", path: good, shown: true},
+		{name: "the plain page", path: "/preview/"},
+		{name: "a wrong hash", path: "/preview/?unapproved=" + id + "&moderation-hash=" + strings.Repeat("0", 32)},
+		{name: "after ten minutes", path: good, stale: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.stale {
+				e.exec(`UPDATE comments SET date_gmt = date_gmt - interval '11 minutes' WHERE id = $1::bigint`, id)
+			}
+			r := e.page(anon, tt.path)
+			if r.Status != 200 {
+				t.Fatalf("status %d", r.Status)
+			}
+			if got := strings.Contains(string(r.Raw), note+"</em></p><p>Held words</p>"); got != tt.shown {
+				t.Errorf("held comment shown %v, want %v", got, tt.shown)
+			}
+			if cc := r.Header.Get("Cache-Control"); strings.Contains(cc, "no-store") != tt.shown {
+				t.Errorf("Cache-Control %q", cc)
+			}
+		})
+	}
+}

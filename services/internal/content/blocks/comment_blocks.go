@@ -51,6 +51,7 @@ type Comment struct {
 	DateText    string
 	ContentHTML string // filtered and formatted already
 	Held        bool   // shown to its author only, "awaiting moderation"
+	Preview     bool   // held, shown to its anonymous author (the moderation hash)
 	Depth       int    // 1 for a top-level comment
 	Classes     string // the li's classes (comment_class)
 	EditURL     string // "" unless the viewer may edit it
@@ -176,7 +177,10 @@ func commentContent(b *Block, env *Env) string {
 		return ""
 	}
 	note := ""
-	if c.Held {
+	switch {
+	case c.Preview:
+		note = `<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation. This is a preview; your comment will be visible after it has been approved.</em></p>`
+	case c.Held:
 		note = `<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p>`
 	}
 	return `<div class="` + classes(b, "wp-block-comment-content") + `">` + note + c.ContentHTML + `</div>`
@@ -217,11 +221,12 @@ func commentsPagination(b *Block, env *Env) string {
 	if cs == nil || cs.Pages < 2 {
 		return ""
 	}
-	out := renderInner(b, env)
-	if cls := layoutClass(b); cls != "" {
-		out = addClass(out, cls)
+	// WordPress writes the wrapper (the saved markup has none)
+	cls := classes(b, "wp-block-comments-pagination")
+	if l := layoutClass(b); l != "" {
+		cls += " " + l
 	}
-	return out
+	return `<nav class="` + cls + `" aria-label="Comments pagination">` + renderChildren(b, env) + `</nav>`
 }
 
 func commentsPaginationPrevious(b *Block, env *Env) string {

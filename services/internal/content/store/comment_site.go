@@ -127,16 +127,19 @@ type SiteComment struct {
 	AuthorName, AuthorURL, Content string
 	DateGMT                        time.Time
 	Held                           bool
+	// Preview: held, shown to its anonymous author by the moderation hash
+	Preview bool
 }
 
 // PostComments reads the comments a page of post shows, oldest first: the
 // approved ones and, for a signed-in viewer (viewer ≠ 0), their own held
-// ones (the "awaiting moderation" preview).
-func PostComments(ctx context.Context, q Querier, post, viewer int64) ([]*SiteComment, error) {
+// ones (the "awaiting moderation" preview), and the held comment held
+// (an anonymous commenter's preview; 0 for none).
+func PostComments(ctx context.Context, q Querier, post, viewer, held int64) ([]*SiteComment, error) {
 	rows, err := q.Query(ctx, `SELECT id, parent, author, author_name, author_url, content, date_gmt, status = 'hold'
 		FROM comments WHERE post = $1 AND type = 'comment'
-		AND (status = 'approved' OR ($2 <> 0 AND status = 'hold' AND author = $2))
-		ORDER BY date_gmt, id`, post, viewer)
+		AND (status = 'approved' OR (status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3)))
+		ORDER BY date_gmt, id`, post, viewer, held)
 	if err != nil {
 		return nil, fmt.Errorf("select comments of post %d: %w", post, err)
 	}
@@ -155,8 +158,9 @@ func PostComments(ctx context.Context, q Querier, post, viewer int64) ([]*SiteCo
 // that are not password protected (post = 0) or of one post: the comment
 // feeds. Each comes with its post's id and title.
 func RecentComments(ctx context.Context, q Querier, post int64, limit int) ([]*FeedComment, error) {
-	rows, err := q.Query(ctx, `SELECT c.id, c.post, p.title, c.author_name, c.content, c.date_gmt
-		FROM comments c JOIN posts p ON p.id = c.post
+	rows, err := q.Query(ctx, `SELECT c.id, c.post, p.title, c.author_name, c.author_url, c.content, c.date_gmt,
+		c.parent, coalesce(pc.author_name, '')
+		FROM comments c JOIN posts p ON p.id = c.post LEFT JOIN comments pc ON pc.id = c.parent
 		WHERE c.status = 'approved' AND c.type = 'comment' AND p.status = 'publish' AND p.password = ''
 		AND ($1 = 0 OR c.post = $1)
 		ORDER BY c.date_gmt DESC, c.id DESC LIMIT $2`, post, limit)
@@ -165,7 +169,7 @@ func RecentComments(ctx context.Context, q Querier, post int64, limit int) ([]*F
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*FeedComment, error) {
 		c := &FeedComment{}
-		err := row.Scan(&c.ID, &c.Post, &c.PostTitle, &c.AuthorName, &c.Content, &c.DateGMT)
+		err := row.Scan(&c.ID, &c.Post, &c.PostTitle, &c.AuthorName, &c.AuthorURL, &c.Content, &c.DateGMT, &c.Parent, &c.ParentName)
 		return c, err
 	})
 	if err != nil {
@@ -176,9 +180,9 @@ func RecentComments(ctx context.Context, q Querier, post int64, limit int) ([]*F
 
 // FeedComment is a comment as a comment feed shows it.
 type FeedComment struct {
-	ID, Post                       int64
-	PostTitle, AuthorName, Content string
-	DateGMT                        time.Time
+	ID, Post, Parent                                      int64
+	PostTitle, AuthorName, AuthorURL, Content, ParentName string
+	DateGMT                                               time.Time
 }
 
 // CommentGate is what the comment form's rules look up about a new
@@ -237,4 +241,13 @@ func GateComment(ctx context.Context, q Querier, m *Comment) (CommentGate, error
 		g.Last = *last
 	}
 	return g, nil
+}
+
+// CommentPreviewKey reads the site's key of moderation hashes.
+func CommentPreviewKey(ctx context.Context, q Querier) ([]byte, error) {
+	var key []byte
+	if err := q.QueryRow(ctx, `SELECT key FROM comment_preview_key WHERE id = 1`).Scan(&key); err != nil {
+		return nil, fmt.Errorf("select comment preview key: %w", err)
+	}
+	return key, nil
 }

@@ -57,9 +57,18 @@ func (s *Handler) commentPost(req *siteReq) error {
 		return s.commentFailure(req, err)
 	}
 	pt := store.TypeByName(post.Type)
-	to := s.permalinks.Post(pt, post) + "#comment-" + strconv.FormatInt(m.ID, 10)
-	if m.Status != "approved" && m.Status != "hold" {
-		to = s.permalinks.Post(pt, post)
+	link := s.permalinks.Post(pt, post)
+	to := link + "#comment-" + strconv.FormatInt(m.ID, 10)
+	switch {
+	case m.Status == "hold" && !req.caller.LoggedIn() && m.AuthorEmail != "":
+		// the anonymous author's preview of the held comment (wp-comments-post.php)
+		hash, err := s.moderationHash(req.r.Context(), m.ID)
+		if err != nil {
+			return err
+		}
+		to = link + "?unapproved=" + strconv.FormatInt(m.ID, 10) + "&moderation-hash=" + hash + "#comment-" + strconv.FormatInt(m.ID, 10)
+	case m.Status != "approved" && m.Status != "hold":
+		to = link
 	}
 	h.Set("Location", to)
 	h.Set("X-Redirect-By", "Siteplane")

@@ -2,6 +2,9 @@ package website
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/url"
@@ -37,15 +40,22 @@ func (sn *siteSnapshot) discussion(ctx context.Context, s *Handler) (store.Discu
 // postComments are the comments a page of p shows, their content rendered:
 // the approved ones from the snapshot (one statement per post and
 // generation), or, for a signed-in viewer, read with their held ones.
-func (sn *siteSnapshot) postComments(ctx context.Context, s *Handler, p *store.Post, viewer int64) ([]*store.SiteComment, error) {
-	if viewer == 0 {
+func (sn *siteSnapshot) postComments(ctx context.Context, s *Handler, p *store.Post, viewer int64, preview url.Values) ([]*store.SiteComment, error) {
+	held := queryID(preview.Get("unapproved"))
+	shared := viewer == 0 && held == 0
+	if shared {
 		if v, ok := sn.comments.Load(p.ID); ok {
 			return v.([]*store.SiteComment), nil
 		}
 	}
-	list, err := store.PostComments(ctx, s.db(ctx), p.ID, viewer)
+	list, err := store.PostComments(ctx, s.db(ctx), p.ID, viewer, held)
 	if err != nil {
 		return nil, err
+	}
+	if held != 0 {
+		if list, err = s.checkPreview(ctx, list, held, viewer, preview.Get("moderation-hash")); err != nil {
+			return nil, err
+		}
 	}
 	cost := 0
 	for _, c := range list {
@@ -54,10 +64,54 @@ func (sn *siteSnapshot) postComments(ctx context.Context, s *Handler, p *store.P
 		c.Content = store.RenderContent(c.Content)
 		cost += len(c.Content) + len(c.AuthorName) + len(c.AuthorURL) + 64
 	}
-	if viewer == 0 {
+	if shared {
 		sn.keep(&sn.comments, p.ID, list, entryCost(cost))
 	}
 	return list, nil
+}
+
+// previewTime is how long the moderation hash shows a held comment to the
+// anonymous reader who wrote it (WordPress: ten minutes).
+const previewTime = 10 * time.Minute
+
+// moderationHash is the hash of the link that shows held comment id to
+// its anonymous author (wp_hash of its date in WordPress): an HMAC of the
+// id with the site's key, so that nobody else can make it; the comment's
+// date bounds how long it shows (previewTime).
+func (s *Handler) moderationHash(ctx context.Context, id int64) (string, error) {
+	key := s.previewKey.Load()
+	if key == nil {
+		k, err := store.CommentPreviewKey(ctx, s.db(ctx))
+		if err != nil {
+			return "", err
+		}
+		key = &k
+		s.previewKey.Store(key)
+	}
+	mac := hmac.New(sha256.New, *key)
+	mac.Write([]byte("comment-preview:" + store.Itoa(id)))
+	return hex.EncodeToString(mac.Sum(nil))[:32], nil
+}
+
+// checkPreview drops held comment id from list unless its hash is right
+// and its preview time has not passed (a signed-in viewer's own held
+// comments stay).
+func (s *Handler) checkPreview(ctx context.Context, list []*store.SiteComment, id, viewer int64, hash string) ([]*store.SiteComment, error) {
+	out := list[:0]
+	for _, c := range list {
+		if c.Held && c.ID == id && (viewer == 0 || c.Author != viewer) {
+			want, err := s.moderationHash(ctx, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !hmac.Equal([]byte(want), []byte(hash)) || s.now().After(c.DateGMT.Add(previewTime)) {
+				continue
+			}
+			c.Preview = true
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // errNoCommentPage is a comment page (comment-page-N) the post does not
@@ -74,7 +128,7 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 	if err != nil {
 		return nil, err
 	}
-	list, err := sn.postComments(ctx, s, p, req.caller.UserID)
+	list, err := sn.postComments(ctx, s, p, req.caller.UserID, req.query)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +200,7 @@ func (s *Handler) threadComments(list []*store.SiteComment, d store.Discussion, 
 	var top []*blocks.Comment
 	for _, c := range list {
 		local := c.DateGMT.In(zone)
-		bc := &blocks.Comment{ID: c.ID, AuthorName: c.AuthorName, AuthorURL: c.AuthorURL, ContentHTML: c.Content, Held: c.Held,
+		bc := &blocks.Comment{ID: c.ID, AuthorName: c.AuthorName, AuthorURL: c.AuthorURL, ContentHTML: c.Content, Held: c.Held, Preview: c.Preview,
 			DateISO: local.Format(time.RFC3339), DateText: local.Format("January 2, 2006")}
 		bc.Classes = "comment"
 		if c.Author != 0 {

@@ -61,6 +61,7 @@ type Handler struct {
 	snapshotBytes int64
 	commits       *store.Commits
 	now           func() time.Time
+	previewKey    atomic.Pointer[[]byte] // the moderation hash's key (comments.go)
 }
 
 // New returns the website of cfg.Site, subscribed to cfg.Commits.

@@ -62,6 +62,9 @@ func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string
 	}
 	if p.Password == "" {
 		sp.description = plainExcerpt(p, 30)
+		if p.Status == "publish" && pt.Comments && p.CommentStatus == "open" {
+			sp.feedTitle, sp.feedURL = p.Title+" Comments Feed", sp.canonical+"feed/"
+		}
 	}
 	return sp
 }
@@ -181,7 +184,8 @@ func (s *Handler) authorArchive(req *siteReq, slug string) error {
 		return s.notFound(req)
 	}
 	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + store.Itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
-		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug}
+		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug,
+		feedTitle: "Posts by " + u.Name + " Feed", feedURL: s.site.URL + "/author/" + u.Slug + "/feed/"}
 	lq := s.siteListQuery(req)
 	lq.Author = []int64{u.ID}
 	return s.listing(req, sp, lq, s.site.URL+"/author/"+u.Slug+"/")
