@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -208,11 +211,26 @@ func TestSiteCommentsRender(t *testing.T) {
 	add(1005, 0, 5, "Sub", "Held one", "hold", 30)
 	add(1006, 0, 0, "Eve", "Spam thread", "spam", 20)
 	add(1007, 0, 0, "Fay", "Third thread", "approved", 10)
+	// the snapshot keeps comment pages: each case's settings are announced
+	// as a write is, and each page is asked for twice (made, then kept)
+	e.listen(t)
 	setting := func(kv ...string) {
-		e.exec(`DELETE FROM settings WHERE name = ANY($1)`, store.DiscussionSettings)
-		for i := 0; i < len(kv); i += 2 {
-			e.exec(`INSERT INTO settings (name, value) VALUES ($1, $2)`, kv[i], kv[i+1])
+		gen := e.svc.web.Generation()
+		err := pgx.BeginFunc(context.Background(), e.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(context.Background(), `DELETE FROM settings WHERE name = ANY($1)`, store.DiscussionSettings); err != nil {
+				return err
+			}
+			for i := 0; i < len(kv); i += 2 {
+				if _, err := tx.Exec(context.Background(), `INSERT INTO settings (name, value) VALUES ($1, $2)`, kv[i], kv[i+1]); err != nil {
+					return err
+				}
+			}
+			return postgres.NotifyChanged(context.Background(), tx, contract.ServiceContent)
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
+		eventually(t, "the settings' generation", func() bool { return e.svc.web.Generation() != gen })
 	}
 	for _, tt := range []struct {
 		name     string
@@ -240,7 +258,10 @@ func TestSiteCommentsRender(t *testing.T) {
 			`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>Held one</p>`,
 			`<p class="logged-in-as">`,
 		}, lacks: []string{`id="author"`}},
-		{name: "others do not", who: author2, path: "/talk/", status: 200, lacks: []string{"Held one"}},
+		{name: "others do not", who: author2, path: "/talk/", status: 200, want: []string{"Logged in as user 6"},
+			lacks: []string{"Held one", "Logged in as user 5", "wp-block-comment-edit-link"}},
+		{name: "moderators get edit links", who: editor, path: "/talk/", status: 200, want: []string{
+			`<div class="wp-block-comment-edit-link"><a href="http://example.test/cms-admin/comment.php?action=editcomment&amp;c=1001">Edit</a></div>`}},
 		{name: "depth 2 flattens deeper replies", settings: []string{"thread_comments_depth", "2"}, path: "/talk/", status: 200, want: []string{
 			`<li id="comment-1002" class="comment odd alt depth-2">`, `</li><li id="comment-1003" class="comment even depth-2">`}},
 		{name: "unthreaded", settings: []string{"thread_comments", `"0"`}, path: "/talk/", status: 200, want: []string{
@@ -265,6 +286,7 @@ func TestSiteCommentsRender(t *testing.T) {
 			if who == "" {
 				who = anon
 			}
+			e.page(who, tt.path)
 			r := e.page(who, tt.path)
 			if r.Status != tt.status {
 				t.Fatalf("status %d, want %d", r.Status, tt.status)
@@ -330,5 +352,31 @@ func TestSiteCommentPreview(t *testing.T) {
 				t.Errorf("Cache-Control %q", cc)
 			}
 		})
+	}
+}
+
+// fiftyComments gives demo-post-100 fifty approved comments: ten threads
+// of a comment and four replies, a paragraph each.
+func fiftyComments(e *testEnv) {
+	e.exec(`INSERT INTO comments (id, post, parent, author_name, author_email, author_url, date_gmt, content, status)
+		SELECT 50000 + g, (SELECT id FROM posts WHERE slug = 'demo-post-100'),
+			CASE WHEN g % 5 = 0 THEN 0 ELSE 50000 + g - g % 5 END,
+			'Reader ' || g, 'r' || g || '@example.com', 'https://reader' || g || '.example/',
+			now() at time zone 'utc' - make_interval(mins => 100 - g),
+			'A comment of a few words, as readers write them: number ' || g || ', with <em>some</em> emphasis.', 'approved'
+		FROM generate_series(0, 49) g`)
+}
+
+// The page of a post with fifty comments against the same page without
+// (docs/website.md "Comments"): anonymously (the comments come from the
+// generation's snapshot) and signed in (read with the viewer's held ones
+// on every view).
+func BenchmarkSitePostComments(b *testing.B) {
+	for _, bb := range []struct {
+		name, who string
+		setup     func(*testEnv)
+	}{{"none/anonymous", anon, nil}, {"fifty/anonymous", anon, fiftyComments},
+		{"none/signed-in", subscriber, nil}, {"fifty/signed-in", subscriber, fiftyComments}} {
+		b.Run(bb.name, func(b *testing.B) { benchmarkSitePageAs(b, "/demo-post-100/", bb.who, bb.setup, true) })
 	}
 }

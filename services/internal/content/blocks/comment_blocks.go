@@ -3,6 +3,7 @@ package blocks
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The comments blocks (wp-includes/blocks/comments*.php, comment-*.php,
@@ -23,6 +24,10 @@ type Comments struct {
 	PageURL     func(n int) string
 	// MaxDepth is thread_comments_depth when threading is on, else 1
 	MaxDepth int
+	// Memo, when set, keeps each comment-template's output by block: the
+	// caller shares these Comments among pages that show them alike (what
+	// anonymous readers see until the next write)
+	Memo *sync.Map
 	// Open: the post takes comments (the form and reply links show)
 	Open bool
 	Form CommentForm
@@ -54,6 +59,7 @@ type Comment struct {
 	Preview     bool   // held, shown to its anonymous author (the moderation hash)
 	Depth       int    // 1 for a top-level comment
 	Classes     string // the li's classes (comment_class)
+	Kind        int    // 0 a guest's, 1 a user's, 2 the post author's (the caller's bookkeeping)
 	EditURL     string // "" unless the viewer may edit it
 	Replies     []*Comment
 }
@@ -105,22 +111,60 @@ func commentsTitle(b *Block, env *Env) string {
 // commentTemplate renders its inner blocks once per comment of the page,
 // each in its li, replies in a nested ol (block_core_comment_template_render_comments).
 func commentTemplate(b *Block, env *Env) string {
+	var sb strings.Builder
+	writeCommentTemplate(&sb, b, env)
+	return sb.String()
+}
+
+// writeCommentsBlock writes core/comments and core/comment-template into
+// the page's builder: a page of fifty comments is written once, not
+// built in a string of each container and copied into the next.
+func writeCommentsBlock(sb *strings.Builder, b *Block, env *Env) {
+	switch {
+	case env.Comments == nil:
+	case b.Name == "core/comment-template":
+		writeCommentTemplate(sb, b, env)
+	case layoutClass(b) == "" && spacingStyle(b) == "":
+		renderNodes(sb, b.Parts, env)
+	default:
+		sb.WriteString(comments(b, env))
+	}
+}
+
+func writeCommentTemplate(sb *strings.Builder, b *Block, env *Env) {
 	cs := env.Comments
 	if cs == nil || len(cs.Threads) == 0 {
-		return ""
+		return
 	}
-	var sb strings.Builder
+	if cs.Memo != nil {
+		if v, ok := cs.Memo.Load(b); ok {
+			sb.WriteString(v.(string))
+			return
+		}
+		var own strings.Builder
+		writeCommentList(&own, b, env)
+		cs.Memo.Store(b, own.String())
+		sb.WriteString(own.String())
+		return
+	}
+	writeCommentList(sb, b, env)
+}
+
+func writeCommentList(sb *strings.Builder, b *Block, env *Env) {
 	sb.WriteString(`<ol class="` + classes(b, "wp-block-comment-template") + `">`)
-	writeComments(&sb, b, env, cs.Threads)
+	writeComments(sb, b, env, env.Comments.Threads)
 	sb.WriteString(`</ol>`)
-	return sb.String()
 }
 
 func writeComments(sb *strings.Builder, b *Block, env *Env, list []*Comment) {
 	outer := env.comment
 	for _, c := range list {
 		env.comment = c
-		sb.WriteString(`<li id="comment-` + strconv.FormatInt(c.ID, 10) + `" class="` + c.Classes + `">`)
+		sb.WriteString(`<li id="comment-`)
+		sb.WriteString(strconv.FormatInt(c.ID, 10))
+		sb.WriteString(`" class="`)
+		sb.WriteString(c.Classes)
+		sb.WriteString(`">`)
 		renderNodes(sb, b.Parts, env)
 		if len(c.Replies) > 0 {
 			sb.WriteString(`<ol>`)
@@ -132,76 +176,139 @@ func writeComments(sb *strings.Builder, b *Block, env *Env, list []*Comment) {
 	env.comment = outer
 }
 
-func commentAuthorName(b *Block, env *Env) string {
+// writer writes a block straight into the page (the comment-* blocks
+// run once per comment: no string of their own).
+type writer func(sb *strings.Builder, b *Block, env *Env)
+
+// commentWriters are the blocks writeBlock writes in place.
+var commentWriters = map[string]writer{
+	"core/comment-author-name": writeCommentAuthorName,
+	"core/comment-date":        writeCommentDate,
+	"core/comment-content":     writeCommentContent,
+	"core/comment-reply-link":  writeCommentReplyLink,
+}
+
+// asString is w's output as a string (the dynamic map's form).
+func asString(w writer) renderFunc {
+	return func(b *Block, env *Env) string {
+		var sb strings.Builder
+		w(&sb, b, env)
+		return sb.String()
+	}
+}
+
+// blockClass is classes(b, base) without the work for a block with no
+// attributes (most of a template's comment blocks).
+func blockClass(b *Block, base string) string {
+	if len(b.Attrs) == 0 {
+		return base
+	}
+	return classes(b, base)
+}
+
+func writeCommentAuthorName(sb *strings.Builder, b *Block, env *Env) {
 	c := env.comment
 	if c == nil {
-		return ""
+		return
 	}
-	name := esc(c.AuthorName)
+	name := c.AuthorName
 	if name == "" {
 		name = "Anonymous"
 	}
+	sb.WriteString(`<div class="` + blockClass(b, "wp-block-comment-author-name") + `">`)
 	// isLink defaults to true, linkTarget to _self; a held comment's
 	// author is not linked
-	if c.AuthorURL != "" && !b.hasFalse("isLink") && !c.Held {
-		name = `<a rel="external nofollow ugc" href="` + escURL(c.AuthorURL) + `" target="` + esc(str(b, "linkTarget", "_self")) + `" >` + name + `</a>`
+	link := c.AuthorURL != "" && !b.hasFalse("isLink") && !c.Held
+	if link {
+		sb.WriteString(`<a rel="external nofollow ugc" href="`)
+		sb.WriteString(escURL(c.AuthorURL))
+		sb.WriteString(`" target="`)
+		sb.WriteString(esc(str(b, "linkTarget", "_self")))
+		sb.WriteString(`" >`)
 	}
-	return `<div class="` + classes(b, "wp-block-comment-author-name") + `">` + name + `</div>`
+	sb.WriteString(esc(name))
+	if link {
+		sb.WriteString(`</a>`)
+	}
+	sb.WriteString(`</div>`)
 }
 
-func commentDate(b *Block, env *Env) string {
+func writeCommentDate(sb *strings.Builder, b *Block, env *Env) {
 	c, cs := env.comment, env.Comments
 	if c == nil || cs == nil {
-		return ""
+		return
 	}
-	text := esc(c.DateText)
-	if !b.hasFalse("isLink") {
-		text = `<a href="` + escURL(commentLink(cs, c)) + `">` + text + `</a>`
+	sb.WriteString(`<div class="` + blockClass(b, "wp-block-comment-date") + `"><time datetime="`)
+	sb.WriteString(esc(c.DateISO))
+	sb.WriteString(`">`)
+	link := !b.hasFalse("isLink")
+	if link {
+		sb.WriteString(`<a href="`)
+		writeCommentLink(sb, cs, c)
+		sb.WriteString(`">`)
 	}
-	return `<div class="` + classes(b, "wp-block-comment-date") + `"><time datetime="` + esc(c.DateISO) + `">` + text + `</time></div>`
+	sb.WriteString(esc(c.DateText))
+	if link {
+		sb.WriteString(`</a>`)
+	}
+	sb.WriteString(`</time></div>`)
 }
 
-// commentLink is get_comment_link: the post's URL (its comment page) and
-// the comment's anchor.
-func commentLink(cs *Comments, c *Comment) string {
+// writeCommentLink writes get_comment_link, escaped: the post's URL (its
+// comment page) and the comment's anchor.
+func writeCommentLink(sb *strings.Builder, cs *Comments, c *Comment) {
 	u := cs.PostURL
 	if cs.Pages > 1 && cs.PageURL != nil {
 		u = cs.PageURL(cs.Page)
 	}
-	return u + "#comment-" + strconv.FormatInt(c.ID, 10)
+	sb.WriteString(escURL(u))
+	sb.WriteString("#comment-")
+	sb.WriteString(strconv.FormatInt(c.ID, 10))
 }
 
-func commentContent(b *Block, env *Env) string {
+func writeCommentContent(sb *strings.Builder, b *Block, env *Env) {
 	c := env.comment
 	if c == nil || c.ContentHTML == "" {
-		return ""
+		return
 	}
-	note := ""
+	sb.WriteString(`<div class="` + blockClass(b, "wp-block-comment-content") + `">`)
 	switch {
 	case c.Preview:
-		note = `<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation. This is a preview; your comment will be visible after it has been approved.</em></p>`
+		sb.WriteString(`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation. This is a preview; your comment will be visible after it has been approved.</em></p>`)
 	case c.Held:
-		note = `<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p>`
+		sb.WriteString(`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p>`)
 	}
-	return `<div class="` + classes(b, "wp-block-comment-content") + `">` + note + c.ContentHTML + `</div>`
+	sb.WriteString(c.ContentHTML)
+	sb.WriteString(`</div>`)
 }
 
-func commentReplyLink(b *Block, env *Env) string {
+func writeCommentReplyLink(sb *strings.Builder, b *Block, env *Env) {
 	c, cs := env.comment, env.Comments
 	if c == nil || cs == nil || !cs.Open || c.Depth >= cs.MaxDepth || c.Held {
-		return ""
+		return
 	}
-	var link string
+	sb.WriteString(`<div class="` + blockClass(b, "wp-block-comment-reply-link") + `">`)
 	if cs.Form.LoginURL != "" {
-		link = `<a rel="nofollow" class="comment-reply-login" href="` + escURL(cs.Form.LoginURL) + `">Log in to Reply</a>`
-	} else {
-		id := strconv.FormatInt(c.ID, 10)
-		label := "Reply to " + esc(c.AuthorName)
-		link = `<a rel="nofollow" class="comment-reply-link" href="` + escURL(cs.PostURL+"?replytocom="+id) + `#respond" data-commentid="` + id +
-			`" data-postid="` + strconv.FormatInt(cs.PostID, 10) + `" data-belowelement="comment-` + id +
-			`" data-respondelement="respond" data-replyto="` + label + `" aria-label="` + label + `">Reply</a>`
+		sb.WriteString(`<a rel="nofollow" class="comment-reply-login" href="` + escURL(cs.Form.LoginURL) + `">Log in to Reply</a></div>`)
+		return
 	}
-	return `<div class="` + classes(b, "wp-block-comment-reply-link") + `">` + link + `</div>`
+	id := strconv.FormatInt(c.ID, 10)
+	name := esc(c.AuthorName)
+	sb.WriteString(`<a rel="nofollow" class="comment-reply-link" href="`)
+	sb.WriteString(escURL(cs.PostURL))
+	sb.WriteString(`?replytocom=`)
+	sb.WriteString(id)
+	sb.WriteString(`#respond" data-commentid="`)
+	sb.WriteString(id)
+	sb.WriteString(`" data-postid="`)
+	sb.WriteString(strconv.FormatInt(cs.PostID, 10))
+	sb.WriteString(`" data-belowelement="comment-`)
+	sb.WriteString(id)
+	sb.WriteString(`" data-respondelement="respond" data-replyto="Reply to `)
+	sb.WriteString(name)
+	sb.WriteString(`" aria-label="Reply to `)
+	sb.WriteString(name)
+	sb.WriteString(`">Reply</a></div>`)
 }
 
 func commentEditLink(b *Block, env *Env) string {

@@ -41,6 +41,13 @@ func writeBlock(sb *strings.Builder, b *Block, env *Env) {
 	case "core/post-template":
 		writePostTemplate(sb, b, env)
 		return
+	case "core/comments", "core/comment-template":
+		writeCommentsBlock(sb, b, env)
+		return
+	}
+	if w, ok := commentWriters[b.Name]; ok {
+		w(sb, b, env)
+		return
 	}
 	if _, ok := dynamic[b.Name]; !ok && len(b.Attrs) == 0 {
 		renderNodes(sb, b.Parts, env)
@@ -82,10 +89,10 @@ func init() {
 		"core/comments":                     comments,
 		"core/comments-title":               commentsTitle,
 		"core/comment-template":             commentTemplate,
-		"core/comment-author-name":          commentAuthorName,
-		"core/comment-date":                 commentDate,
-		"core/comment-content":              commentContent,
-		"core/comment-reply-link":           commentReplyLink,
+		"core/comment-author-name":          asString(writeCommentAuthorName),
+		"core/comment-date":                 asString(writeCommentDate),
+		"core/comment-content":              asString(writeCommentContent),
+		"core/comment-reply-link":           asString(writeCommentReplyLink),
 		"core/comment-edit-link":            commentEditLink,
 		"core/comments-pagination":          commentsPagination,
 		"core/comments-pagination-previous": commentsPaginationPrevious,

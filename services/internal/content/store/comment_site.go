@@ -132,13 +132,14 @@ type SiteComment struct {
 }
 
 // PostComments reads the comments a page of post shows, oldest first: the
-// approved ones and, for a signed-in viewer (viewer ≠ 0), their own held
-// ones (the "awaiting moderation" preview), and the held comment held
-// (an anonymous commenter's preview; 0 for none).
+// approved ones (viewer and held 0), or only the held ones a viewer sees —
+// a signed-in viewer's (viewer ≠ 0) own (the "awaiting moderation"
+// preview) and comment held (an anonymous commenter's preview).
 func PostComments(ctx context.Context, q Querier, post, viewer, held int64) ([]*SiteComment, error) {
 	rows, err := q.Query(ctx, `SELECT id, parent, author, author_name, author_url, content, date_gmt, status = 'hold'
 		FROM comments WHERE post = $1 AND type = 'comment'
-		AND (status = 'approved' OR (status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3)))
+		AND CASE WHEN $2 = 0 AND $3 = 0 THEN status = 'approved'
+			ELSE status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3) END
 		ORDER BY date_gmt, id`, post, viewer, held)
 	if err != nil {
 		return nil, fmt.Errorf("select comments of post %d: %w", post, err)

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"siteplane.dev/services/internal/content/blocks"
@@ -37,37 +39,80 @@ func (sn *siteSnapshot) discussion(ctx context.Context, s *Handler) (store.Discu
 	return d, nil
 }
 
-// postComments are the comments a page of p shows, their content rendered:
-// the approved ones from the snapshot (one statement per post and
-// generation), or, for a signed-in viewer, read with their held ones.
-func (sn *siteSnapshot) postComments(ctx context.Context, s *Handler, p *store.Post, viewer int64, preview url.Values) ([]*store.SiteComment, error) {
-	held := queryID(preview.Get("unapproved"))
-	shared := viewer == 0 && held == 0
-	if shared {
-		if v, ok := sn.comments.Load(p.ID); ok {
-			return v.([]*store.SiteComment), nil
-		}
+// approvedComments are p's approved comments, their content rendered,
+// oldest first: one statement per post and generation.
+func (sn *siteSnapshot) approvedComments(ctx context.Context, s *Handler, p *store.Post) ([]commentRow, error) {
+	if v, ok := sn.comments.Load(p.ID); ok {
+		return v.([]commentRow), nil
+	}
+	list, err := store.PostComments(ctx, s.db(ctx), p.ID, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	cost := 0
+	for _, c := range list {
+		cost += len(c.Content) + len(c.AuthorName) + len(c.AuthorURL) + 128
+	}
+	rows := s.commentRows(list)
+	sn.keep(&sn.comments, p.ID, rows, entryCost(cost))
+	return rows, nil
+}
+
+// heldComments are the held comments of p the request may see: a
+// signed-in viewer's own, and the one a preview link names (one statement;
+// none for an anonymous reader without a preview link).
+func (s *Handler) heldComments(req *siteReq, p *store.Post) ([]commentRow, error) {
+	ctx := req.r.Context()
+	viewer, held := req.caller.UserID, queryID(req.query.Get("unapproved"))
+	if viewer == 0 && held == 0 {
+		return nil, nil
 	}
 	list, err := store.PostComments(ctx, s.db(ctx), p.ID, viewer, held)
 	if err != nil {
 		return nil, err
 	}
 	if held != 0 {
-		if list, err = s.checkPreview(ctx, list, held, viewer, preview.Get("moderation-hash")); err != nil {
+		if list, err = s.checkPreview(ctx, list, held, viewer, req.query.Get("moderation-hash")); err != nil {
 			return nil, err
 		}
 	}
-	cost := 0
-	for _, c := range list {
-		// comment_text: formatted as the REST API renders it; the content
-		// was filtered for its author's role when it was written
+	return s.commentRows(list), nil
+}
+
+// mergeComments is approved and held together, oldest first.
+func mergeComments(approved, held []commentRow) []commentRow {
+	if len(held) == 0 {
+		return approved
+	}
+	all := append(append(make([]commentRow, 0, len(approved)+len(held)), approved...), held...)
+	slices.SortStableFunc(all, func(a, b commentRow) int {
+		if c := a.DateGMT.Compare(b.DateGMT); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return all
+}
+
+// commentRows renders the comments' content (comment_text, as the REST
+// API renders it; it was filtered for its author's role when it was
+// written) and formats their dates.
+func (s *Handler) commentRows(list []*store.SiteComment) []commentRow {
+	zone := s.location()
+	rows := make([]commentRow, len(list))
+	for i, c := range list {
 		c.Content = store.RenderContent(c.Content)
-		cost += len(c.Content) + len(c.AuthorName) + len(c.AuthorURL) + 64
+		local := c.DateGMT.In(zone)
+		rows[i] = commentRow{SiteComment: c, dateISO: local.Format(time.RFC3339), dateText: local.Format("January 2, 2006")}
 	}
-	if shared {
-		sn.keep(&sn.comments, p.ID, list, entryCost(cost))
-	}
-	return list, nil
+	return rows
+}
+
+// commentRow is a comment as the snapshot keeps it: its content rendered,
+// its dates formatted.
+type commentRow struct {
+	*store.SiteComment
+	dateISO, dateText string
 }
 
 // previewTime is how long the moderation hash shows a held comment to the
@@ -120,18 +165,69 @@ var errNoCommentPage = errors.New("no such comment page")
 
 // commentsEnv builds what the comments blocks show for p (nil: none).
 func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType, p *store.Post, conv *postConverter) (*blocks.Comments, error) {
-	ctx := req.r.Context()
 	if !pt.Comments || !unlocked(req, pt, p) {
 		return nil, nil
 	}
+	ctx := req.r.Context()
 	d, err := sn.discussion(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	list, err := sn.postComments(ctx, s, p, req.caller.UserID, req.query)
+	approved, err := sn.approvedComments(ctx, s, p)
 	if err != nil {
 		return nil, err
 	}
+	held, err := s.heldComments(req, p)
+	if err != nil {
+		return nil, err
+	}
+	// a comment page is the same for every reader who sees no held
+	// comment, no reply form and no edit links until the next write:
+	// arranged and rendered once per generation (signed-in readers and
+	// guests apart: their reply links differ when registration is required)
+	moderator := req.caller.Can("moderate_comments")
+	shared := len(held) == 0 && !req.query.Has("replytocom") && !moderator
+	key := commentPageKey{post: p.ID, page: req.cpage, signedIn: req.caller.LoggedIn()}
+	var cs *blocks.Comments
+	if v, ok := sn.commentPages.Load(key); ok && shared {
+		cs = v.(*blocks.Comments)
+	} else {
+		if cs, err = s.arrangeComments(req, d, pt, p, mergeComments(approved, held), moderator); err != nil {
+			return nil, err
+		}
+		if shared {
+			// the rendered list is kept too (its text is counted with the
+			// comments already)
+			cs.Memo = &sync.Map{}
+			sn.keep(&sn.commentPages, key, cs, entryCost(64*cs.Count))
+		}
+	}
+	if !req.caller.LoggedIn() {
+		return cs, nil
+	}
+	// the form names its reader
+	u, err := conv.user(ctx, req.caller.UserID)
+	if err != nil {
+		return nil, err
+	}
+	own := *cs
+	own.Form.User, own.Form.ProfileURL = u.Name, s.site.URL+"/cms-admin/profile.php"
+	if own.Form.User == "" {
+		own.Form.User = "user " + store.Itoa(req.caller.UserID)
+	}
+	return &own, nil
+}
+
+// commentPageKey names a post's comment page in the snapshot (page 0: the
+// default page).
+type commentPageKey struct {
+	post     int64
+	page     int
+	signedIn bool
+}
+
+// arrangeComments threads and pages list for the request's comment page.
+func (s *Handler) arrangeComments(req *siteReq, d store.Discussion, pt *store.PostType, p *store.Post, list []commentRow, moderator bool) (*blocks.Comments, error) {
 	postURL := s.permalinks.Post(pt, p)
 	cs := &blocks.Comments{PostID: p.ID, PostTitle: p.Title, PostURL: postURL, Open: p.CommentStatus == "open", MaxDepth: 1}
 	if d.ThreadComments {
@@ -143,7 +239,7 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 		}
 	}
 	byID := make(map[int64]*blocks.Comment, len(list))
-	top := s.threadComments(list, d, p, cs.MaxDepth, byID)
+	top := threadComments(list, d, p, cs.MaxDepth, byID)
 	page, pages := req.cpage, 1
 	if d.PageComments && len(top) > 0 {
 		pages = (len(top) + d.PerPage - 1) / d.PerPage
@@ -168,17 +264,13 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 		return postURL + "comment-page-" + strconv.Itoa(n) + "/"
 	}
 	numberComments(top, 0, new(int))
+	if moderator {
+		for id, c := range byID {
+			c.EditURL = s.site.URL + "/cms-admin/comment.php?action=editcomment&c=" + store.Itoa(id)
+		}
+	}
 	cs.Form = blocks.CommentForm{Action: s.site.URL + commentFormPath, RequireNameEmail: d.RequireNameEmail}
-	if req.caller.LoggedIn() {
-		u, err := conv.user(ctx, req.caller.UserID)
-		if err != nil {
-			return nil, err
-		}
-		cs.Form.User, cs.Form.ProfileURL = u.Name, s.site.URL+"/cms-admin/profile.php"
-		if cs.Form.User == "" {
-			cs.Form.User = "user " + store.Itoa(req.caller.UserID)
-		}
-	} else if d.Registration {
+	if !req.caller.LoggedIn() && d.Registration {
 		cs.Form.LoginURL = s.site.URL + "/cms-login.php?redirect_to=" + url.QueryEscape(postURL)
 	}
 	if id := queryID(req.query.Get("replytocom")); id > 0 {
@@ -194,19 +286,18 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 // oldest first down to maxDepth, deeper replies beside their parent at the
 // last level (Walker_Comment), replies to comments not shown left out.
 // Unthreaded (maxDepth 1), every comment is top-level.
-func (s *Handler) threadComments(list []*store.SiteComment, d store.Discussion, p *store.Post, maxDepth int, byID map[int64]*blocks.Comment) []*blocks.Comment {
-	zone := s.location()
+func threadComments(list []commentRow, d store.Discussion, p *store.Post, maxDepth int, byID map[int64]*blocks.Comment) []*blocks.Comment {
 	children := map[int64][]*blocks.Comment{}
 	var top []*blocks.Comment
-	for _, c := range list {
-		local := c.DateGMT.In(zone)
-		bc := &blocks.Comment{ID: c.ID, AuthorName: c.AuthorName, AuthorURL: c.AuthorURL, ContentHTML: c.Content, Held: c.Held, Preview: c.Preview,
-			DateISO: local.Format(time.RFC3339), DateText: local.Format("January 2, 2006")}
-		bc.Classes = "comment"
+	all := make([]blocks.Comment, len(list))
+	for i, c := range list {
+		bc := &all[i]
+		*bc = blocks.Comment{ID: c.ID, AuthorName: c.AuthorName, AuthorURL: c.AuthorURL, ContentHTML: c.Content, Held: c.Held, Preview: c.Preview,
+			DateISO: c.dateISO, DateText: c.dateText}
 		if c.Author != 0 {
-			bc.Classes += " byuser"
+			bc.Kind = 1
 			if c.Author == p.Author {
-				bc.Classes += " bypostauthor"
+				bc.Kind = 2
 			}
 		}
 		byID[c.ID] = bc
@@ -244,20 +335,12 @@ func (s *Handler) threadComments(list []*store.SiteComment, d store.Discussion, 
 // top-level ones, and depth-N.
 func numberComments(list []*blocks.Comment, depth int, n *int) {
 	for i, c := range list {
-		if *n%2 == 1 {
-			c.Classes += " odd alt"
-		} else {
-			c.Classes += " even"
-		}
-		*n++
+		thread := 0 // not top-level
 		if depth == 0 {
-			if i%2 == 1 {
-				c.Classes += " thread-odd thread-alt"
-			} else {
-				c.Classes += " thread-even"
-			}
+			thread = 1 + i%2
 		}
-		c.Classes += " depth-" + strconv.Itoa(c.Depth)
+		c.Classes = commentClass(c.Kind, *n%2, thread, c.Depth)
+		*n++
 		numberComments(c.Replies, depth+1, n)
 	}
 }
@@ -280,4 +363,28 @@ func commentsCacheControl(h http.Header, cs *blocks.Comments) {
 	if held(cs.Threads) {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
 	}
+}
+
+// commentClasses are comment_class's values, made once: by kind (0 a
+// guest, 1 a user, 2 the post's author), parity, thread (0 a reply, 1
+// thread-even, 2 thread-odd) and depth (1–10).
+var commentClasses = sync.OnceValue(func() [3][2][3][11]string {
+	var out [3][2][3][11]string
+	kinds := []string{"comment", "comment byuser", "comment byuser bypostauthor"}
+	parity := []string{" even", " odd alt"}
+	threads := []string{"", " thread-even", " thread-odd thread-alt"}
+	for k := range out {
+		for p := range out[k] {
+			for t := range out[k][p] {
+				for d := 1; d <= 10; d++ {
+					out[k][p][t][d] = kinds[k] + parity[p] + threads[t] + " depth-" + strconv.Itoa(d)
+				}
+			}
+		}
+	}
+	return out
+})
+
+func commentClass(kind, parity, thread, depth int) string {
+	return commentClasses()[kind][parity][thread][min(max(depth, 1), 10)]
 }

@@ -66,6 +66,9 @@ type siteSnapshot struct {
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
 	comments  sync.Map // int64 post id → []*store.SiteComment (approved, content rendered; comments.go)
 	disc      atomic.Pointer[store.Discussion]
+	// commentPages are anonymous readers' comment pages (commentPageKey →
+	// *blocks.Comments, arranged; comments.go)
+	commentPages sync.Map
 
 	// held is the estimated size of the per-post entries (excerpts,
 	// contents, neighbours, images, terms); past limit no more are kept, so
