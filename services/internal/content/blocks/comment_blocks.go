@@ -329,11 +329,7 @@ func commentsPagination(b *Block, env *Env) string {
 		return ""
 	}
 	// WordPress writes the wrapper (the saved markup has none)
-	cls := classes(b, "wp-block-comments-pagination")
-	if l := layoutClass(b); l != "" {
-		cls += " " + l
-	}
-	return `<nav class="` + cls + `" aria-label="Comments pagination">` + renderChildren(b, env) + `</nav>`
+	return paginationNav(b, env, "wp-block-comments-pagination", "Comments pagination")
 }
 
 func commentsPaginationPrevious(b *Block, env *Env) string {

@@ -71,11 +71,16 @@ func queryPagination(b *Block, env *Env) string {
 	if q == nil || q.Pages < 2 {
 		return ""
 	}
-	cls := classes(b, "wp-block-query-pagination")
+	return paginationNav(b, env, "wp-block-query-pagination", "Pagination")
+}
+
+// paginationNav is a pagination block's nav around its inner blocks.
+func paginationNav(b *Block, env *Env, base, label string) string {
+	cls := classes(b, base)
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}
-	return `<nav class="` + cls + `" aria-label="Pagination">` + renderChildren(b, env) + `</nav>`
+	return `<nav class="` + cls + `" aria-label="` + label + `">` + renderChildren(b, env) + `</nav>`
 }
 
 func paginationPrevious(b *Block, env *Env) string {

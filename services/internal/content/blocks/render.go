@@ -127,8 +127,6 @@ func renderInner(b *Block, env *Env) string {
 	return sb.String()
 }
 
-func nothing(*Block, *Env) string { return "" }
-
 func heading(level int) string {
 	if level <= 0 || level > 6 {
 		return "p"

@@ -168,12 +168,16 @@ func RecentComments(ctx context.Context, q Querier, post int64, limit int) ([]*F
 	if err != nil {
 		return nil, fmt.Errorf("select recent comments: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*FeedComment, error) {
-		c := &FeedComment{}
-		err := row.Scan(&c.ID, &c.Post, &c.PostTitle, &c.AuthorName, &c.AuthorURL, &c.Content, &c.DateGMT, &c.Parent, &c.ParentName)
-		return c, err
-	})
-	if err != nil {
+	defer rows.Close()
+	var out []*FeedComment
+	for rows.Next() {
+		var c FeedComment
+		if err := rows.Scan(&c.ID, &c.Post, &c.PostTitle, &c.AuthorName, &c.AuthorURL, &c.Content, &c.DateGMT, &c.Parent, &c.ParentName); err != nil {
+			return nil, fmt.Errorf("select recent comments: %w", err)
+		}
+		out = append(out, &c)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("select recent comments: %w", err)
 	}
 	return out, nil
