@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,24 +63,7 @@ func TestBrowserComments(t *testing.T) {
 	if err := chromedp.Listen(ctx, problems.listen); err != nil {
 		t.Fatal(err)
 	}
-	text := func(css string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
-		if err != nil {
-			t.Fatalf("text of %s: %v", css, err)
-		}
-		return strings.TrimSpace(s)
-	}
-	screenshot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(out, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	text, screenshot := pageTools(t, ctx, out)
 
 	// An anonymous reader: name, e-mail, comment, submit; WordPress's
 	// defaults hold a first comment, and the redirect shows it to its author.

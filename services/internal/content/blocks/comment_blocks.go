@@ -68,14 +68,7 @@ func comments(b *Block, env *Env) string {
 	if env.Comments == nil {
 		return ""
 	}
-	out := renderInner(b, env)
-	if cls := layoutClass(b); cls != "" {
-		out = addClass(out, cls)
-	}
-	if st := spacingStyle(b); st != "" {
-		out = addStyle(out, st)
-	}
-	return out
+	return wrapped(b, env)
 }
 
 func commentsTitle(b *Block, env *Env) string {

@@ -111,6 +111,12 @@ func renderBlock(b *Block, env *Env) string {
 	if f, ok := dynamic[b.Name]; ok {
 		return f(b, env)
 	}
+	return wrapped(b, env)
+}
+
+// wrapped is a block's saved HTML with its inner blocks rendered in place
+// and its layout class and spacing style added to its wrapper.
+func wrapped(b *Block, env *Env) string {
 	out := renderInner(b, env)
 	if cls := layoutClass(b); cls != "" {
 		out = addClass(out, cls)

@@ -81,19 +81,14 @@ func (d *Discussion) set(name string, raw []byte) {
 		n, nerr = int(f), nil
 	}
 	flag := text == "1" || text == "true"
+	flags := map[string]*bool{"thread_comments": &d.ThreadComments, "page_comments": &d.PageComments,
+		"comment_registration": &d.Registration, "require_name_email": &d.RequireNameEmail,
+		"comment_moderation": &d.Moderation, "comment_previously_approved": &d.PreviouslyApproved}
+	if p, ok := flags[name]; ok {
+		*p = flag
+		return
+	}
 	switch name {
-	case "thread_comments":
-		d.ThreadComments = flag
-	case "page_comments":
-		d.PageComments = flag
-	case "comment_registration":
-		d.Registration = flag
-	case "require_name_email":
-		d.RequireNameEmail = flag
-	case "comment_moderation":
-		d.Moderation = flag
-	case "comment_previously_approved":
-		d.PreviouslyApproved = flag
 	case "thread_comments_depth":
 		if nerr == nil && n >= 1 {
 			d.ThreadDepth = min(n, 10)
