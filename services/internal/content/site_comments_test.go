@@ -307,6 +307,21 @@ func TestSiteCommentsRender(t *testing.T) {
 			}
 		})
 	}
+	// in one generation, one reader's page never reaches another: the held
+	// comment stays its author's, the form names each reader
+	t.Run("readers of one generation", func(t *testing.T) {
+		setting()
+		for _, v := range []struct {
+			who         string
+			want, lacks string
+		}{{subscriber, "Held one", ""}, {author2, "Logged in as user 6", "Held one"}, {subscriber, "Held one", ""},
+			{contributor, "Logged in as user 4", "Logged in as user 6"}, {anon, "First thread", "Logged in as"}} {
+			r := e.page(v.who, "/talk/")
+			if !strings.Contains(string(r.Raw), v.want) || (v.lacks != "" && strings.Contains(string(r.Raw), v.lacks)) {
+				t.Errorf("%s: lacks %q or has %q", v.who, v.want, v.lacks)
+			}
+		}
+	})
 }
 
 // TestSiteCommentPreview: an anonymous commenter's held comment is shown
