@@ -274,7 +274,7 @@ func TestSiteCommentsRender(t *testing.T) {
 			path: "/talk/", status: 200, want: []string{"Third thread", "Second thread"}, lacks: []string{"First thread"}},
 		{name: "past the last comment page", settings: []string{"page_comments", `"1"`, "comments_per_page", "2"}, path: "/talk/comment-page-3/", status: 404},
 		{name: "comment pages when paging is off", path: "/talk/comment-page-2/", status: 404},
-		{name: "reply form", path: "/talk/?replytocom=1002", status: 200, want: []string{
+		{name: "reply form", path: "/talk/?replytocom=1002", status: 200, want: []string{`<meta name="robots" content="noindex`,
 			`Leave a Reply to Bob <small>`, `<input type="hidden" name="comment_parent" id="comment_parent" value="1002" />`}},
 		{name: "registration required", settings: []string{"comment_registration", `"1"`}, path: "/talk/", status: 200, want: []string{
 			`<p class="must-log-in">You must be <a href="http://example.test/cms-login.php?redirect_to=http%3A%2F%2Fexample.test%2Ftalk%2F">logged in</a> to post a comment.</p>`,

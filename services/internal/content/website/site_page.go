@@ -40,7 +40,11 @@ type sitePage struct {
 
 // renderSingular renders a post or page.
 func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
-	return s.render(req, s.singularPage(pt, p, nil))
+	sp := s.singularPage(pt, p, nil)
+	// a reply form's URL is the post's page again: not for search engines
+	// (WordPress's wp_robots for replytocom)
+	sp.noindex = sp.noindex || req.query.Has("replytocom")
+	return s.render(req, sp)
 }
 
 func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
