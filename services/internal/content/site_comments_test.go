@@ -256,7 +256,7 @@ func TestSiteCommentsRender(t *testing.T) {
 		{name: "the author sees their held comment", who: subscriber, path: "/talk/", status: 200, noStore: true, want: []string{
 			`<li id="comment-1005" class="comment byuser`,
 			`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>Held one</p>`,
-			`<p class="logged-in-as">`,
+			`<p class="logged-in-as"><a href="http://example.test/cms-admin/profile.php" aria-label="Logged in as user 5. Edit your profile.">Logged in as user 5</a>. <a href="http://example.test/cms-login.php?action=logout">Log out?</a>`,
 		}, lacks: []string{`id="author"`}},
 		{name: "others do not", who: author2, path: "/talk/", status: 200, want: []string{"Logged in as user 6"},
 			lacks: []string{"Held one", "Logged in as user 5", "wp-block-comment-edit-link"}},

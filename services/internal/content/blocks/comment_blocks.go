@@ -39,6 +39,7 @@ type CommentForm struct {
 	// User is the signed-in commenter's name ("" anonymous)
 	User       string
 	ProfileURL string
+	LogoutURL  string
 	// LoginURL is where "You must be logged in" leads, when anonymous
 	// readers may not comment (comment_registration)
 	LoginURL         string
@@ -383,7 +384,7 @@ func postCommentsForm(b *Block, env *Env) string {
 	sb.WriteString(`<form action="` + escURL(f.Action) + `" method="post" id="commentform" class="comment-form">`)
 	if f.User != "" {
 		sb.WriteString(`<p class="logged-in-as"><a href="` + escURL(f.ProfileURL) + `" aria-label="Logged in as ` + esc(f.User) +
-			`. Edit your profile.">Logged in as ` + esc(f.User) + `</a>. <span class="required-field-message">Required fields are marked <span class="required">*</span></span></p>`)
+			`. Edit your profile.">Logged in as ` + esc(f.User) + `</a>. <a href="` + escURL(f.LogoutURL) + `">Log out?</a> <span class="required-field-message">Required fields are marked <span class="required">*</span></span></p>`)
 	} else {
 		sb.WriteString(`<p class="comment-notes"><span id="email-notes">Your email address will not be published.</span> <span class="required-field-message">Required fields are marked <span class="required">*</span></span></p>`)
 	}

@@ -361,6 +361,6 @@ func hostileEnv(h string) *Env {
 	env.Query.PageURL = func(int) string { return h }
 	env.Comments = sampleComments(h, h)
 	env.Comments.PostTitle, env.Comments.PostURL, env.Comments.PageURL = h, h, func(int) string { return h }
-	env.Comments.Form = CommentForm{Action: h, User: h, ProfileURL: h, ReplyTo: env.Comments.Threads[0]}
+	env.Comments.Form = CommentForm{Action: h, User: h, ProfileURL: h, LogoutURL: h, ReplyTo: env.Comments.Threads[0]}
 	return env
 }

@@ -212,6 +212,7 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 	}
 	own := *cs
 	own.Form.User, own.Form.ProfileURL = u.Name, s.site.URL+"/cms-admin/profile.php"
+	own.Form.LogoutURL = s.site.URL + "/cms-login.php?action=logout"
 	if own.Form.User == "" {
 		own.Form.User = "user " + store.Itoa(req.caller.UserID)
 	}
