@@ -395,3 +395,31 @@ func BenchmarkSitePostComments(b *testing.B) {
 		b.Run(bb.name, func(b *testing.B) { benchmarkSitePageAs(b, "/demo-post-100/", bb.who, bb.setup, true) })
 	}
 }
+
+// TestSiteCommentRedirectPage: with comments paged, the form's redirect
+// leads to the page the new comment is on (get_comment_link).
+func TestSiteCommentRedirectPage(t *testing.T) {
+	e := newEnv(t)
+	post := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "Paged talk", "status": "publish"}).id()
+	for k, v := range map[string]string{"page_comments": `"1"`, "comments_per_page": "2"} {
+		e.exec(`INSERT INTO settings (name, value) VALUES ($1, $2)`, k, v)
+	}
+	for i, minutes := range []int{50, 40, 30} {
+		e.exec(`INSERT INTO comments (id, post, author_name, date_gmt, content, status)
+			VALUES ($1, $2, 'Old', now() at time zone 'utc' - make_interval(mins => $3), 'old', 'approved')`, 70001+i, post, minutes)
+	}
+	for _, tt := range []struct {
+		name, parent, want string
+	}{
+		{"a new thread is on the newest page, the post's URL", "0", "http://example.test/paged-talk/#comment-"},
+		{"a reply to the first thread is on page 1", "70001", "http://example.test/paged-talk/comment-page-1/#comment-"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.postComment(admin, "192.0.2.50", url.Values{"comment_post_ID": {store.Itoa(post)}, "comment": {tt.name},
+				"comment_parent": {tt.parent}}, nil)
+			if loc := r.Header.Get("Location"); r.Status != 302 || !strings.HasPrefix(loc, tt.want) {
+				t.Errorf("%d %q, want %s…", r.Status, loc, tt.want)
+			}
+		})
+	}
+}

@@ -251,3 +251,26 @@ func CommentPreviewKey(ctx context.Context, q Querier) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// CommentPosition is where comment id stands among its post's comment
+// pages (get_page_of_comment): how many approved threads (top-level
+// comments; every comment when not threaded) come before its thread in
+// comment_order, and how many there are.
+func CommentPosition(ctx context.Context, q Querier, id int64, threaded, desc bool) (before, total int, err error) {
+	err = q.QueryRow(ctx, `WITH RECURSIVE up AS (
+			SELECT id, parent, post, date_gmt, 0 AS depth FROM comments WHERE id = $1
+			UNION ALL
+			SELECT c.id, c.parent, c.post, c.date_gmt, up.depth + 1 FROM comments c JOIN up ON c.id = up.parent
+			WHERE $2 AND up.depth < 64),
+		top AS (SELECT id, post, date_gmt FROM up WHERE parent = 0 OR NOT $2 ORDER BY depth LIMIT 1),
+		threads AS (SELECT k.id, k.date_gmt FROM comments k, top WHERE k.post = top.post AND k.status = 'approved'
+			AND k.type = 'comment' AND (k.parent = 0 OR NOT $2))
+		SELECT (SELECT count(*) FROM threads, top WHERE CASE WHEN $3
+				THEN (threads.date_gmt, threads.id) > (top.date_gmt, top.id)
+				ELSE (threads.date_gmt, threads.id) < (top.date_gmt, top.id) END),
+			(SELECT count(*) FROM threads)`, id, threaded, desc).Scan(&before, &total)
+	if err != nil {
+		return 0, 0, fmt.Errorf("place comment %d: %w", id, err)
+	}
+	return before, total, nil
+}

@@ -59,6 +59,11 @@ func (s *Handler) commentPost(req *siteReq) error {
 	pt := store.TypeByName(post.Type)
 	link := s.permalinks.Post(pt, post)
 	to := link + "#comment-" + strconv.FormatInt(m.ID, 10)
+	if m.Status == "approved" {
+		if to, err = s.commentLink(req, link, m); err != nil {
+			return err
+		}
+	}
 	switch {
 	case m.Status == "hold" && !req.caller.LoggedIn() && m.AuthorEmail != "":
 		// the anonymous author's preview of the held comment (wp-comments-post.php)
@@ -74,6 +79,22 @@ func (s *Handler) commentPost(req *siteReq) error {
 	h.Set("X-Redirect-By", "Siteplane")
 	req.w.WriteHeader(http.StatusFound)
 	return nil
+}
+
+// commentLink is get_comment_link of the new approved comment m: the
+// post's URL, or its comment page when comments are paged.
+func (s *Handler) commentLink(req *siteReq, link string, m *store.Comment) (string, error) {
+	ctx := req.r.Context()
+	anchor := "#comment-" + strconv.FormatInt(m.ID, 10)
+	d, err := store.ReadDiscussion(ctx, s.db(ctx))
+	if err != nil || !d.PageComments {
+		return link + anchor, err
+	}
+	before, total, err := store.CommentPosition(ctx, s.db(ctx), m.ID, d.ThreadComments, d.Order == "desc")
+	if err != nil {
+		return "", err
+	}
+	return commentPageURL(d, link, before/d.PerPage+1, max((total+d.PerPage-1)/d.PerPage, 1)) + anchor, nil
 }
 
 // sameOrigin refuses a form sent by another site's page: browsers name the

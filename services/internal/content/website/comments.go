@@ -219,6 +219,15 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 	return &own, nil
 }
 
+// commentPageURL is get_comments_pagenum_link: comment page n of pages of
+// the post at postURL (the default page is the post's own URL).
+func commentPageURL(d store.Discussion, postURL string, n, pages int) string {
+	if (d.DefaultPage == "newest" && n == pages) || (d.DefaultPage != "newest" && n == 1) {
+		return postURL
+	}
+	return postURL + "comment-page-" + strconv.Itoa(n) + "/"
+}
+
 // commentPageKey names a post's comment page in the snapshot (page 0: the
 // default page).
 type commentPageKey struct {
@@ -258,12 +267,7 @@ func (s *Handler) arrangeComments(req *siteReq, d store.Discussion, pt *store.Po
 		top = top[min(len(top), (page-1)*d.PerPage):min(len(top), page*d.PerPage)]
 	}
 	cs.Threads, cs.Page, cs.Pages = top, page, pages
-	cs.PageURL = func(n int) string {
-		if (d.DefaultPage == "newest" && n == pages) || (d.DefaultPage != "newest" && n == 1) {
-			return postURL
-		}
-		return postURL + "comment-page-" + strconv.Itoa(n) + "/"
-	}
+	cs.PageURL = func(n int) string { return commentPageURL(d, postURL, n, pages) }
 	numberComments(top, 0, new(int))
 	if moderator {
 		for id, c := range byID {
