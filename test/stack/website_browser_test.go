@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,6 +73,30 @@ func (p *browserProblems) listen(ev any) {
 	}
 }
 
+// pageTools are what the browser tests read of a page: the text of the
+// first element a selector finds, and a full screenshot saved under out.
+func pageTools(t *testing.T, ctx context.Context, out string) (text func(css string) string, screenshot func(name string)) {
+	text = func(css string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", css, err)
+		}
+		return strings.TrimSpace(s)
+	}
+	screenshot = func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return text, screenshot
+}
+
 // Headless Chromium loads the front page and a post: they render without
 // console errors or failed requests, the first navigation link leads to a
 // page, and screenshots are saved for review.
@@ -89,24 +114,7 @@ func TestBrowserRendersWebsite(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
-	screenshot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(out, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	text := func(css string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(css)))
-		if err != nil {
-			t.Fatalf("text of %s: %v", css, err)
-		}
-		return strings.TrimSpace(s)
-	}
+	text, screenshot := pageTools(t, ctx, out)
 
 	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(st.SiteURL+"/"))
 	if err != nil || res.Status != 200 {

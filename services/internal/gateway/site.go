@@ -24,6 +24,9 @@ const PostPassCookie = "cms-postpass"
 func (g *Gateway) serveSite(w http.ResponseWriter, r *http.Request, b *routing.Backend) {
 	metrics.SetRoute(r.Context(), "site:"+b.Name)
 	set := http.Header{}
+	// the visitor's address, for the comment form (a value the visitor sent
+	// is replaced)
+	set.Set(contract.ClientAddressHeader, g.clientAddress(r))
 	if caller := g.siteVisitor(r); caller.LoggedIn() {
 		set.Set(contract.IdentityHeader, g.sign(caller, b.Name))
 	}

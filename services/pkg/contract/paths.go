@@ -23,6 +23,10 @@ const (
 const (
 	// IdentityHeader carries the signed caller identity (package identity).
 	IdentityHeader = "X-Siteplane-Identity"
+	// ClientAddressHeader carries the visitor's address (after the trusted
+	// proxies) on the website's requests, set by the gateway: the comment
+	// form records and throttles by it.
+	ClientAddressHeader = "X-Siteplane-Client-Address"
 	// RequestIDHeader is honoured when present and echoed on every response.
 	RequestIDHeader = "X-Request-ID"
 )

@@ -23,6 +23,8 @@ type Env struct {
 
 	Post  *Post
 	Query *Query
+	// Comments are the current post's comments and form (nil: none shown)
+	Comments *Comments
 
 	// SizeHint is the expected size of Render's output in bytes (the last
 	// render of the same template): the output is allocated once.
@@ -30,6 +32,8 @@ type Env struct {
 
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int
+	// comment is the comment comment-template is rendering
+	comment *Comment
 	// ids numbers the ids blocks give their elements, unique in a page.
 	ids *int
 }

@@ -91,13 +91,16 @@ var rendererAttributes = map[string]bool{
 	"class": true, "href": true, "rel": true, "aria-label": true, "style": true, "id": true, "for": true, "type": true,
 	"name": true, "value": true, "required": true, "role": true, "method": true, "action": true, "src": true, "alt": true,
 	"loading": true, "datetime": true, "aria-current": true,
+	// the comments blocks and form
+	"target": true, "data-commentid": true, "data-postid": true, "data-belowelement": true, "data-respondelement": true,
+	"data-replyto": true, "size": true, "maxlength": true, "autocomplete": true, "aria-describedby": true, "cols": true, "rows": true,
 }
 
 // The elements the renderer and the samples' saved HTML write.
 var rendererElements = map[string]bool{
 	"a": true, "p": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "div": true, "nav": true,
 	"ul": true, "li": true, "header": true, "footer": true, "main": true, "section": true, "article": true, "aside": true,
-	"figure": true, "img": true, "span": true, "time": true, "form": true, "label": true, "input": true, "button": true,
+	"ol": true, "small": true, "em": true, "textarea": true, "figure": true, "img": true, "span": true, "time": true, "form": true, "label": true, "input": true, "button": true,
 }
 
 var urlAttributes = map[string]bool{"href": true, "src": true, "action": true}
@@ -227,6 +230,9 @@ func blockSamples() []string {
 		`<!-- wp:buttons %s --><div class="wp-block-buttons"><!-- wp:button %s --><div class="wp-block-button"><a class="wp-block-button__link" href="/b/">b</a></div><!-- /wp:button --></div><!-- /wp:buttons -->`,
 		`<!-- wp:cover %s --><div class="wp-block-cover"><span class="wp-block-cover__background"></span></div><!-- /wp:cover -->`,
 		`<!-- wp:acme/unknown %s --><section>u</section><!-- /wp:acme/unknown -->`,
+		`<!-- wp:comments %s --><div class="wp-block-comments"><!-- wp:comment-template %s --><!-- wp:comment-author-name %s /-->`+
+			`<!-- wp:comment-date %s /--><!-- wp:comment-content %s /--><!-- wp:comment-reply-link %s /--><!-- wp:comment-edit-link %s /-->`+
+			`<!-- /wp:comment-template --><!-- wp:comments-pagination %s --><!-- wp:comments-pagination-numbers %s /--><!-- /wp:comments-pagination --></div><!-- /wp:comments -->`,
 	)
 }
 
@@ -261,16 +267,22 @@ func propertyEnv() *Env {
 	env.Part = func(string) ([]Node, bool) { return part("header") }
 	env.Post.Next = &Link{Label: "Newer", URL: "https://s.test/newer/"}
 	env.ArchiveDescription = "About news"
+	env.Comments = sampleComments("Ann", "https://ann.test/")
 	return env
 }
 
 // rendersNothing are the samples that render nothing with propertyEnv
 // whatever their attributes.
 var rendersNothing = map[string]bool{
-	"<!-- wp:core/comments %s /-->":           true,
-	"<!-- wp:core/post-comments-form %s /-->": true,
-	"<!-- wp:core/query-no-results %s /-->":   true, // the query has posts
-	"<!-- wp:core/post-terms %s /-->":         true, // no taxonomy of a hostile name
+	"<!-- wp:core/comments %s /-->": true, // its inner blocks are its output (sampled with them)
+	// the comment-* blocks show the comment comment-template renders
+	"<!-- wp:core/comment-author-name %s /-->": true,
+	"<!-- wp:core/comment-content %s /-->":     true,
+	"<!-- wp:core/comment-date %s /-->":        true,
+	"<!-- wp:core/comment-edit-link %s /-->":   true,
+	"<!-- wp:core/comment-reply-link %s /-->":  true,
+	"<!-- wp:core/query-no-results %s /-->":    true, // the query has posts
+	"<!-- wp:core/post-terms %s /-->":          true, // no taxonomy of a hostile name
 }
 
 // attrsJSON writes attributes as an author could store them: with <, >
@@ -347,5 +359,8 @@ func hostileEnv(h string) *Env {
 	p.Terms = map[string][]Link{h: {{Label: h, URL: h}}}
 	p.Prev, p.Next = &Link{Label: h, URL: h}, &Link{Label: h, URL: h}
 	env.Query.PageURL = func(int) string { return h }
+	env.Comments = sampleComments(h, h)
+	env.Comments.PostTitle, env.Comments.PostURL, env.Comments.PageURL = h, h, func(int) string { return h }
+	env.Comments.Form = CommentForm{Action: h, User: h, ProfileURL: h, LogoutURL: h, ReplyTo: env.Comments.Threads[0]}
 	return env
 }

@@ -71,11 +71,16 @@ func queryPagination(b *Block, env *Env) string {
 	if q == nil || q.Pages < 2 {
 		return ""
 	}
-	cls := classes(b, "wp-block-query-pagination")
+	return paginationNav(b, env, "wp-block-query-pagination", "Pagination")
+}
+
+// paginationNav is a pagination block's nav around its inner blocks.
+func paginationNav(b *Block, env *Env, base, label string) string {
+	cls := classes(b, base)
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}
-	return `<nav class="` + cls + `" aria-label="Pagination">` + renderChildren(b, env) + `</nav>`
+	return `<nav class="` + cls + `" aria-label="` + label + `">` + renderChildren(b, env) + `</nav>`
 }
 
 func paginationPrevious(b *Block, env *Env) string {
@@ -99,14 +104,18 @@ func paginationNext(b *Block, env *Env) string {
 // the current one and "…" for each gap, so the markup stays the same size
 // at any number of pages (a link per page made the front page 750 KB at
 // 100,000 posts).
-func paginationNumbers(b *Block, env *Env) string {
-	q := env.Query
+func paginationNumbers(_ *Block, env *Env) string {
+	return pageNumbers("wp-block-query-pagination-numbers", env.Query)
+}
+
+// pageNumbers is the numbers of q's pages in a div of class cls.
+func pageNumbers(cls string, q *Query) string {
 	if q == nil || q.Pages < 2 {
 		return ""
 	}
 	const endSize, midSize = 1, 2
 	var sb strings.Builder
-	sb.WriteString(`<div class="wp-block-query-pagination-numbers">`)
+	sb.WriteString(`<div class="` + cls + `">`)
 	dots, first := false, true
 	sep := func() {
 		if !first {

@@ -41,6 +41,13 @@ func writeBlock(sb *strings.Builder, b *Block, env *Env) {
 	case "core/post-template":
 		writePostTemplate(sb, b, env)
 		return
+	case "core/comments", "core/comment-template":
+		writeCommentsBlock(sb, b, env)
+		return
+	}
+	if w, ok := commentWriters[b.Name]; ok {
+		w(sb, b, env)
+		return
 	}
 	if _, ok := dynamic[b.Name]; !ok && len(b.Attrs) == 0 {
 		renderNodes(sb, b.Parts, env)
@@ -56,33 +63,44 @@ var dynamic map[string]renderFunc
 
 func init() {
 	dynamic = map[string]renderFunc{
-		"core/site-title":                siteTitle,
-		"core/site-tagline":              siteTagline,
-		"core/navigation":                navigation,
-		"core/template-part":             templatePart,
-		"core/post-title":                postTitle,
-		"core/post-date":                 postDate,
-		"core/post-author":               postAuthor,
-		"core/post-author-name":          postAuthor,
-		"core/post-excerpt":              postExcerpt,
-		"core/post-content":              postContent,
-		"core/post-featured-image":       postFeaturedImage,
-		"core/post-terms":                postTerms,
-		"core/post-navigation-link":      postNavigationLink,
-		"core/query":                     query,
-		"core/post-template":             postTemplate,
-		"core/query-no-results":          queryNoResults,
-		"core/query-pagination":          queryPagination,
-		"core/query-pagination-previous": paginationPrevious,
-		"core/query-pagination-next":     paginationNext,
-		"core/query-pagination-numbers":  paginationNumbers,
-		"core/query-title":               queryTitle,
-		"core/term-description":          termDescription,
-		"core/search":                    search,
-		"core/comments":                  nothing, // Siteplane has no comments
-		"core/post-comments-form":        nothing,
-		"core/navigation-link":           navigationLink,
-		"core/home-link":                 homeLink,
+		"core/site-title":                   siteTitle,
+		"core/site-tagline":                 siteTagline,
+		"core/navigation":                   navigation,
+		"core/template-part":                templatePart,
+		"core/post-title":                   postTitle,
+		"core/post-date":                    postDate,
+		"core/post-author":                  postAuthor,
+		"core/post-author-name":             postAuthor,
+		"core/post-excerpt":                 postExcerpt,
+		"core/post-content":                 postContent,
+		"core/post-featured-image":          postFeaturedImage,
+		"core/post-terms":                   postTerms,
+		"core/post-navigation-link":         postNavigationLink,
+		"core/query":                        query,
+		"core/post-template":                postTemplate,
+		"core/query-no-results":             queryNoResults,
+		"core/query-pagination":             queryPagination,
+		"core/query-pagination-previous":    paginationPrevious,
+		"core/query-pagination-next":        paginationNext,
+		"core/query-pagination-numbers":     paginationNumbers,
+		"core/query-title":                  queryTitle,
+		"core/term-description":             termDescription,
+		"core/search":                       search,
+		"core/comments":                     comments,
+		"core/comments-title":               commentsTitle,
+		"core/comment-template":             commentTemplate,
+		"core/comment-author-name":          asString(writeCommentAuthorName),
+		"core/comment-date":                 asString(writeCommentDate),
+		"core/comment-content":              asString(writeCommentContent),
+		"core/comment-reply-link":           asString(writeCommentReplyLink),
+		"core/comment-edit-link":            commentEditLink,
+		"core/comments-pagination":          commentsPagination,
+		"core/comments-pagination-previous": commentsPaginationPrevious,
+		"core/comments-pagination-next":     commentsPaginationNext,
+		"core/comments-pagination-numbers":  commentsPaginationNumbers,
+		"core/post-comments-form":           postCommentsForm,
+		"core/navigation-link":              navigationLink,
+		"core/home-link":                    homeLink,
 	}
 }
 
@@ -93,6 +111,12 @@ func renderBlock(b *Block, env *Env) string {
 	if f, ok := dynamic[b.Name]; ok {
 		return f(b, env)
 	}
+	return wrapped(b, env)
+}
+
+// wrapped is a block's saved HTML with its inner blocks rendered in place
+// and its layout class and spacing style added to its wrapper.
+func wrapped(b *Block, env *Env) string {
 	out := renderInner(b, env)
 	if cls := layoutClass(b); cls != "" {
 		out = addClass(out, cls)
@@ -108,8 +132,6 @@ func renderInner(b *Block, env *Env) string {
 	renderNodes(&sb, b.Parts, env)
 	return sb.String()
 }
-
-func nothing(*Block, *Env) string { return "" }
 
 func heading(level int) string {
 	if level <= 0 || level > 6 {

@@ -59,13 +59,17 @@ type Handler struct {
 	siteCSS       atomic.Value // cssCache (site_page.go)
 	siteGen       siteGen      // the change generation and its snapshot (site_cache.go)
 	snapshotBytes int64
+	commits       *store.Commits
+	now           func() time.Time
+	previewKey    atomic.Pointer[[]byte] // the moderation hash's key (comments.go)
 }
 
 // New returns the website of cfg.Site, subscribed to cfg.Commits.
 func New(cfg Config) *Handler {
 	links := store.NewLinks(cfg.Site.URL)
 	h := &Handler{pool: cfg.Pool, site: cfg.Site, permalinks: links, restRoot: links.RESTRoot,
-		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed}
+		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed,
+		commits: cfg.Commits, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	if cfg.Commits != nil {
 		cfg.Commits.OnCommit(h.siteGen.bump)
 	}

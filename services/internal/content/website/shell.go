@@ -94,6 +94,7 @@ func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet 
 	}
 	w.line("link", "rel", "https://api.w.org/", "href", s.restRoot+"/")
 	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » Feed", "href", s.site.URL+"/feed/")
+	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » Comments Feed", "href", s.site.URL+"/comments/feed/")
 	if sp.feedURL != "" {
 		w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » "+sp.feedTitle, "href", sp.feedURL)
 	}

@@ -52,6 +52,7 @@ func (s *Handler) SiteHandler(logger *slog.Logger) http.Handler {
 
 var (
 	pagedRe = regexp.MustCompile(`^(.*/)page/([0-9]+)/$`)
+	cpageRe = regexp.MustCompile(`^(.*/)comment-page-([0-9]+)/$`)
 	dateRe  = regexp.MustCompile(`^/([0-9]{4})/(?:([0-9]{2})/(?:([0-9]{2})/)?)?$`)
 )
 
@@ -62,6 +63,7 @@ type siteReq struct {
 	path   string // below SitePath, "/" at least
 	query  url.Values
 	paged  int
+	cpage  int // comment-page-N (0: none)
 	caller identity.Identity
 }
 
@@ -71,6 +73,9 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 		path = "/"
 	}
 	req := &siteReq{w: w, r: r, path: path, query: r.URL.Query(), paged: 1, caller: identity.FromContext(r.Context())}
+	if path == commentFormPath {
+		return s.commentPost(req)
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodPost:
@@ -110,6 +115,12 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 			return s.notFound(req)
 		}
 		req.path, req.paged = m[1], n
+	} else if m := cpageRe.FindStringSubmatch(path); m != nil {
+		n, err := strconv.Atoi(m[2])
+		if err != nil || n < 1 {
+			return s.notFound(req)
+		}
+		req.path, req.cpage = m[1], n
 	}
 	if id := req.query.Get("p"); id != "" {
 		return s.byID(req, id, nil)

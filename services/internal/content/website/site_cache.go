@@ -64,6 +64,11 @@ type siteSnapshot struct {
 	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
 	terms     sync.Map // int64 term id → *Term (nil: none)
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
+	comments  sync.Map // int64 post id → []*store.SiteComment (approved, content rendered; comments.go)
+	disc      atomic.Pointer[store.Discussion]
+	// commentPages are anonymous readers' comment pages (commentPageKey →
+	// *blocks.Comments, arranged; comments.go)
+	commentPages sync.Map
 
 	// held is the estimated size of the per-post entries (excerpts,
 	// contents, neighbours, images, terms); past limit no more are kept, so

@@ -42,8 +42,11 @@ func xmlEsc(s string) string {
 // feed writes the RSS 2.0 or Atom feed of the latest posts, or of one
 // category or tag (rest is the listing's path: "/", "/category/news/").
 func (s *Handler) feed(req *siteReq, rest, kind string) error {
+	if done, err := s.feedOwner(req, rest, kind); done {
+		return err
+	}
 	ctx := req.r.Context()
-	lq := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
+	lq := postsFeedQuery()
 	title, link := s.site.Title, s.site.URL+"/"
 	if rest != "/" {
 		segs := strings.Split(strings.Trim(rest, "/"), "/")
@@ -64,6 +67,18 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
 		title, link = s.site.Title+" - "+t.Name, s.permalinks.Term(tax, t)
 	}
+	return s.postsFeed(req, kind, lq, title, link, link+"feed/")
+}
+
+// postsFeedQuery is the query of a posts feed: the newest published posts.
+func postsFeedQuery() *store.ListQuery {
+	return &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: sitePostsPerPage, Statuses: []string{"publish"}, Order: "desc", OrderBy: "date"}
+}
+
+// postsFeed writes the feed of lq's posts: the channel's title, link and
+// own URL (its RSS form; Atom's adds atom/).
+func (s *Handler) postsFeed(req *siteReq, kind string, lq *store.ListQuery, title, link, self string) error {
+	ctx := req.r.Context()
 	posts, _, err := store.ListPosts(ctx, s.db(ctx), lq)
 	if err != nil {
 		return err
@@ -75,7 +90,6 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 			updated = p.ModifiedGMT
 		}
 	}
-	self := link + "feed/"
 	var sb strings.Builder
 	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	if kind == "atom" {

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -39,7 +40,11 @@ type sitePage struct {
 
 // renderSingular renders a post or page.
 func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
-	return s.render(req, s.singularPage(pt, p, nil))
+	sp := s.singularPage(pt, p, nil)
+	// a reply form's URL is the post's page again: not for search engines
+	// (WordPress's wp_robots for replytocom)
+	sp.noindex = sp.noindex || req.query.Has("replytocom")
+	return s.render(req, sp)
 }
 
 func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string) *sitePage {
@@ -61,6 +66,9 @@ func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string
 	}
 	if p.Password == "" {
 		sp.description = plainExcerpt(p, 30)
+		if p.Status == "publish" && pt.Comments && p.CommentStatus == "open" {
+			sp.feedTitle, sp.feedURL = p.Title+" Comments Feed", sp.canonical+"feed/"
+		}
 	}
 	return sp
 }
@@ -180,7 +188,8 @@ func (s *Handler) authorArchive(req *siteReq, slug string) error {
 		return s.notFound(req)
 	}
 	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + store.Itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
-		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug}
+		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug,
+		feedTitle: "Posts by " + u.Name + " Feed", feedURL: s.site.URL + "/author/" + u.Slug + "/feed/"}
 	lq := s.siteListQuery(req)
 	lq.Author = []int64{u.ID}
 	return s.listing(req, sp, lq, s.site.URL+"/author/"+u.Slug+"/")
@@ -246,6 +255,9 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 		}
 	}
 	env, readErr, err := s.siteEnv(req, sp, sn)
+	if errors.Is(err, errNoCommentPage) {
+		return s.notFound(req)
+	}
 	if err != nil {
 		return err
 	}
@@ -281,6 +293,7 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	if sp.noindex || req.caller.LoggedIn() {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, private")
 	}
+	commentsCacheControl(h, env.Comments)
 	h.Set("Content-Length", strconv.Itoa(size))
 	req.w.WriteHeader(sp.status)
 	if req.r.Method != http.MethodHead {
@@ -351,6 +364,9 @@ func (s *Handler) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 			return nil, nil, err
 		}
 		env.Post = bp[0]
+		if env.Comments, err = s.commentsEnv(req, sn, sp.pt, sp.post, conv); err != nil {
+			return nil, nil, err
+		}
 	}
 	if sp.pageURL != nil {
 		bp, err := conv.convert(ctx, store.TypePost, sp.list, false, env)

@@ -1,0 +1,73 @@
+package blocks
+
+import (
+	"strings"
+	"testing"
+)
+
+// sampleComments is a post's comments on page 2 of 3: a thread with a
+// reply, name and URL in every comment.
+func sampleComments(name, url string) *Comments {
+	reply := &Comment{ID: 2, AuthorName: name, AuthorURL: url, DateISO: name, DateText: name, ContentHTML: "<p>reply</p>", Depth: 2,
+		Classes: "comment odd alt depth-2", EditURL: url}
+	top := &Comment{ID: 1, AuthorName: name, AuthorURL: url, DateISO: name, DateText: name, ContentHTML: "<p>top</p>", Depth: 1,
+		Classes: "comment even thread-even depth-1", EditURL: url, Replies: []*Comment{reply}}
+	return &Comments{PostID: 7, PostTitle: name, PostURL: "https://s.test/p/", Count: 2, Threads: []*Comment{top},
+		Page: 2, Pages: 3, PageURL: func(int) string { return "https://s.test/p/comment-page-1/" }, MaxDepth: 5, Open: true,
+		Form: CommentForm{Action: "https://s.test/cms-comments-post.php", RequireNameEmail: true}}
+}
+
+// The comments blocks as WordPress writes them.
+func TestCommentBlocks(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		edit      func(*Comments)
+		want      []string
+		lacks     []string
+	}{
+		{name: "title", src: `<!-- wp:comments-title /-->`, want: []string{`<h2 id="comments" class="wp-block-comments-title">2 responses to &#8220;Ann&#8221;</h2>`}},
+		{name: "title of one, no post title", src: `<!-- wp:comments-title {"showPostTitle":false,"level":3} /-->`, edit: func(c *Comments) { c.Count = 1 },
+			want: []string{`<h3 id="comments" class="wp-block-comments-title">One response</h3>`}},
+		{name: "no title without comments", src: `<!-- wp:comments-title /-->`, edit: func(c *Comments) { c.Count = 0 }, lacks: []string{"<h2"}},
+		{name: "threads", src: `<!-- wp:comment-template --><!-- wp:comment-author-name /--><!-- wp:comment-content /--><!-- /wp:comment-template -->`,
+			want: []string{`<ol class="wp-block-comment-template"><li id="comment-1" class="comment even thread-even depth-1">`,
+				`<div class="wp-block-comment-author-name"><a rel="external nofollow ugc" href="https://ann.test/" target="_self" >Ann</a></div>`,
+				`<ol><li id="comment-2" class="comment odd alt depth-2">`, `</li></ol></li></ol>`}},
+		{name: "held", src: `<!-- wp:comment-template --><!-- wp:comment-content /--><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
+			edit: func(c *Comments) { c.Threads[0].Held, c.Threads[0].Replies = true, nil },
+			want: []string{`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>top</p>`}, lacks: []string{"Reply"}},
+		{name: "reply link below the depth", src: `<!-- wp:comment-template --><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
+			edit: func(c *Comments) { c.MaxDepth = 2 },
+			want: []string{`href="https://s.test/p/?replytocom=1#respond" data-commentid="1"`}, lacks: []string{`replytocom=2`}},
+		{name: "date", src: `<!-- wp:comment-template --><!-- wp:comment-date /--><!-- /wp:comment-template -->`,
+			want: []string{`<div class="wp-block-comment-date"><time datetime="Ann"><a href="https://s.test/p/comment-page-1/#comment-1">Ann</a></time></div>`}},
+		{name: "pagination", src: `<!-- wp:comments-pagination --><!-- wp:comments-pagination-previous /--><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
+			want: []string{`<nav class="wp-block-comments-pagination" aria-label="Comments pagination"><a href="https://s.test/p/comment-page-1/#comments" class="wp-block-comments-pagination-previous">Older Comments</a>`,
+				`class="wp-block-comments-pagination-next">Newer Comments</a></nav>`}},
+		{name: "no pagination on one page", src: `<!-- wp:comments-pagination --><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
+			edit: func(c *Comments) { c.Pages = 1 }, lacks: []string{"<nav"}},
+		{name: "form", src: `<!-- wp:post-comments-form /-->`, want: []string{`<div id="respond" class="comment-respond wp-block-post-comments-form">`,
+			`<form action="https://s.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`, `name="email" type="email"`}},
+		{name: "closed", src: `<!-- wp:post-comments-form /--><!-- wp:comment-template --><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
+			edit: func(c *Comments) { c.Open = false }, lacks: []string{"<form", "Reply"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := sampleComments("Ann", "https://ann.test/")
+			if tt.edit != nil {
+				tt.edit(cs)
+			}
+			for _, got := range renderBoth(tt.src, func() *Env { return &Env{Comments: cs} }) {
+				for _, w := range tt.want {
+					if !strings.Contains(got, w) {
+						t.Errorf("lacks %s in %s", w, got)
+					}
+				}
+				for _, w := range tt.lacks {
+					if strings.Contains(got, w) {
+						t.Errorf("has %s in %s", w, got)
+					}
+				}
+			}
+		})
+	}
+}

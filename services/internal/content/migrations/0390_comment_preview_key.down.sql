@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS comment_preview_key;
