@@ -131,6 +131,17 @@ func canReadPostOf(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	return store.CanRead(caller(c), pt, p)
 }
 
+// supportsNotes says whether a post type has WordPress 6.9's notes
+// (supports.editor [{"notes": true}] in /types).
+func supportsNotes(pt *store.PostType) bool {
+	for _, ti := range typeInfos {
+		if pt != nil && ti.name == pt.Name {
+			return ti.notes
+		}
+	}
+	return false
+}
+
 // canEditComment is edit_comment: moderators, or whoever can edit the post.
 func canEditComment(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 	if caller(c).Can("moderate_comments") {
@@ -140,6 +151,10 @@ func canEditComment(c *rest.Request, p *store.Post, pt *store.PostType) bool {
 }
 
 func (s *Service) listCommentsPermission(c *rest.Request) error {
+	// WordPress 6.9's notes (type "note", the block editor's comments on a
+	// post being written): whoever can edit the post may read them in the
+	// edit context, without moderate_comments.
+	isNote, editable := c.String("type") == "note", len(c.Ints("post")) > 0
 	for _, id := range c.Ints("post") {
 		p, pt, err := s.postOfComment(c, s.db(c.Context()), id)
 		if err != nil {
@@ -148,9 +163,19 @@ func (s *Service) listCommentsPermission(c *rest.Request) error {
 		if p != nil && !canReadPostOf(c, p, pt) {
 			return rest.Denied(c, "rest_cannot_read_post", "Sorry, you are not allowed to read the post for this comment.")
 		}
+		if p != nil && isNote && !supportsNotes(pt) && store.CanEdit(caller(c), pt, p) {
+			return rest.Denied(c, "rest_comment_not_supported_post_type", "Sorry, this post type does not support notes.")
+		}
+		editable = editable && p != nil && pt != nil && store.CanEdit(caller(c), pt, p)
 	}
-	if c.String("context") == "edit" && !caller(c).Can("moderate_comments") {
-		return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit comments.")
+	if c.String("context") == "edit" {
+		if isNote && len(c.Ints("post")) > 0 {
+			if !editable {
+				return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit comments.")
+			}
+		} else if !caller(c).Can("moderate_comments") {
+			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit comments.")
+		}
 	}
 	if !caller(c).Can("edit_posts") {
 		var forbidden []string
