@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -235,5 +236,52 @@ func TestCountsDoNotSerialiseWriters(t *testing.T) {
 	checkCounts(t, e, "deleted from another slot")
 	if got := totalOf(t, e, anon, "/cms/v2/posts?per_page=1"); got != "1" {
 		t.Fatalf("published posts: %s, want 1", got)
+	}
+}
+
+// Term reads take a term's count (its published posts) from the maintained
+// counts, not by joining its links with the posts: the plan of every term
+// read names neither posts nor a scan of a term's links, so it costs the
+// same whatever the number of posts (docs/performance.md#terms).
+func TestTermReadsUseCounts(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "Counted"})
+	wantStatus(t, r, 201)
+	tag := r.id()
+	var post int64
+	for i, st := range []string{"publish", "draft", "publish"} {
+		r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": fmt.Sprintf("C%d", i), "status": st, "tags": []int64{tag}})
+		wantStatus(t, r, 201)
+		post = r.id()
+	}
+	for _, c := range []struct {
+		path  string
+		count float64 // the tag's count in the answer
+	}{
+		{"/cms/v2/tags", 2},
+		{fmt.Sprintf("/cms/v2/tags/%d", tag), 2},
+		{fmt.Sprintf("/cms/v2/tags?post=%d", post), 2},
+		{"/cms/v2/tags?hide_empty=true&orderby=count&order=desc", 2},
+		{"/cms/v2/categories?hide_empty=true", -1},
+	} {
+		r := e.do(anon, "GET", c.path, nil)
+		wantStatus(t, r, 200)
+		if c.count >= 0 {
+			got := r.obj()
+			if l := r.list(); len(l) > 0 && got == nil {
+				got = l[0]
+			}
+			if got["count"] != c.count {
+				t.Errorf("%s: count %v, want %v", c.path, got["count"], c.count)
+			}
+		}
+		sql, args := e.queries.lastStatement()
+		var plan string
+		if err := e.pool.QueryRow(context.Background(), "EXPLAIN (FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
+			t.Fatalf("%s: explain: %v", c.path, err)
+		}
+		if strings.Contains(plan, `"Relation Name": "posts"`) {
+			t.Errorf("%s reads the posts: %s\n%s", c.path, sql, plan)
+		}
 	}
 }
