@@ -137,20 +137,30 @@ func (e *embedder) admit(href string) (embedTarget, bool) {
 	return embedTarget{href: href, route: route, query: query, owner: o}, true
 }
 
-// prefetch fetches the links the objects embed, in one batch call per
+// objectLinks is what linksOf read of one object.
+type objectLinks struct {
+	rels []relLinks
+	ok   bool
+}
+
+// prefetch reads the links of the objects (returned, one per object, for
+// embedding them) and fetches those they embed, in one batch call per
 // service (per embedBatchSize links), before they are embedded one by one.
-func (e *embedder) prefetch(objects []json.RawMessage) {
+func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
+	links := make([]objectLinks, len(objects))
+	for i, raw := range objects {
+		links[i].rels, links[i].ok = e.linksOf(raw)
+	}
 	if !prefetchEmbeds {
-		return
+		return links
 	}
 	byService := map[*routing.Backend][]embedTarget{}
 	var order []*routing.Backend
-	for _, raw := range objects {
-		rls, ok := e.linksOf(raw)
-		if !ok {
+	for _, ol := range links {
+		if !ol.ok {
 			continue
 		}
-		for _, rl := range rls {
+		for _, rl := range ol.rels {
 			for _, l := range rl.links {
 				if _, seen := e.cache[l.Href]; seen || !l.Embeddable {
 					continue
@@ -178,6 +188,7 @@ func (e *embedder) prefetch(objects []json.RawMessage) {
 			e.batch(b, targets[start:min(start+embedBatchSize, len(targets))])
 		}
 	}
+	return links
 }
 
 // batch fetches targets of one service in one call of its internal batch

@@ -181,3 +181,28 @@ func DeleteComment(ctx context.Context, q Querier, m *Comment) error {
 	}
 	return recountComments(ctx, q, m.Post)
 }
+
+// RepliesOfPosts reads the approved comments (type comment) of each post of
+// ids in one statement, each post's newest first as a comment collection's
+// default order has them (date_gmt, then id, descending): what the replies
+// links of a page of posts ask. A post without any has no entry.
+func RepliesOfPosts(ctx context.Context, q Querier, ids []int64) (map[int64][]*Comment, error) {
+	rows, err := q.Query(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.post = ANY($1) AND c.status = 'approved'"+
+		" AND c.type = 'comment' ORDER BY c.post, c.date_gmt DESC, c.id DESC", ids)
+	if err != nil {
+		return nil, fmt.Errorf("select comments of %d posts: %w", len(ids), err)
+	}
+	defer rows.Close()
+	out := map[int64][]*Comment{}
+	for rows.Next() {
+		m, err := scanComment(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan comments of %d posts: %w", len(ids), err)
+		}
+		out[m.Post] = append(out[m.Post], m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select comments of %d posts: %w", len(ids), err)
+	}
+	return out, nil
+}
