@@ -38,10 +38,33 @@ func (b *SQLBuilder) statusSQL(q *ListQuery, col string) string {
 	}
 }
 
+// dateRangeOnly reports whether q filters by one type, one status and a
+// date range (after, before or both) and nothing else: what the date
+// buckets' counts answer (migration 0350).
+func dateRangeOnly(q *ListQuery) bool {
+	if q.After == nil && q.Before == nil || len(q.Tax) > 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" {
+		return false
+	}
+	rest := *q
+	rest.After, rest.Before = nil, nil
+	return countedOnly(&rest)
+}
+
 // countedTotal is SQL for the number of matches of q read from the
-// maintained counts (post_counts, term_post_counts), or "" when q filters
-// by more than they record.
+// maintained counts (post_counts, term_post_counts, post_date_counts), or
+// "" when q filters by more than they record.
 func (b *SQLBuilder) countedTotal(q *ListQuery) string {
+	if dateRangeOnly(q) {
+		var after, before any
+		if q.After != nil {
+			after = *q.After
+		}
+		if q.Before != nil {
+			before = *q.Before
+		}
+		return "(SELECT post_count_between(" + b.Arg(q.Type.Name) + ", " + b.Arg(q.Statuses[0]) + ", " + b.Arg(after) +
+			"::timestamp, " + b.Arg(before) + "::timestamp))"
+	}
 	if !countedOnly(q) {
 		return ""
 	}
