@@ -79,7 +79,13 @@ type CommentQuery struct {
 // ListComments reads a page of comments and the total of matches.
 func ListComments(ctx context.Context, q Querier, cq *CommentQuery) ([]*Comment, int, error) {
 	b := &SQLBuilder{}
-	b.Add("c.status = ANY(" + b.Arg(cq.Statuses) + ")")
+	if len(cq.Statuses) == 1 {
+		// an equality, not = ANY: only then can the (status, type, date)
+		// index hand the rows over in order (PostgreSQL before 17)
+		b.Add("c.status = " + b.Arg(cq.Statuses[0]))
+	} else {
+		b.Add("c.status = ANY(" + b.Arg(cq.Statuses) + ")")
+	}
 	b.Add("c.type = " + b.Arg(cq.Type))
 	for _, f := range []struct {
 		ids     []int64
@@ -107,12 +113,26 @@ func ListComments(ctx context.Context, q Querier, cq *CommentQuery) ([]*Comment,
 	}
 	where := strings.Join(b.Where, " AND ")
 	filterArgs := b.Args[:len(b.Args):len(b.Args)]
-	sql := "SELECT " + commentColumns + ", count(*) OVER () FROM comments c WHERE " + where +
+	total := "count(*) OVER ()"
+	if countedComments(cq) {
+		// statuses and type only: the total from the maintained counts
+		total = "(SELECT COALESCE(sum(k.n), 0)::bigint FROM comment_counts k WHERE k.type = " + b.Arg(cq.Type) +
+			" AND k.status = ANY(" + b.Arg(cq.Statuses) + "))"
+	}
+	sql := "SELECT " + commentColumns + ", " + total + " FROM comments c WHERE " + where +
 		" ORDER BY " + commentOrder(b, cq) + " LIMIT " + b.Arg(cq.PerPage) + " OFFSET " + b.Arg(cq.Offset)
 	return postgres.QueryPage(ctx, q, postgres.Page{Name: "comments", Select: sql, Args: b.Args,
 		Count:     func() (string, []any) { return "SELECT count(*) FROM comments c WHERE " + where, filterArgs },
 		PastStart: cq.Page > 1 || cq.Offset > 0},
 		func(rows pgx.Rows, total *int64) (*Comment, error) { return scanComment(rows, total) })
+}
+
+// countedComments reports whether cq filters by nothing but statuses and
+// type: what comment_counts (migration 0360) records.
+func countedComments(cq *CommentQuery) bool {
+	return len(cq.Post) == 0 && len(cq.Parent) == 0 && len(cq.ParentExclude) == 0 && len(cq.Include) == 0 &&
+		len(cq.Exclude) == 0 && len(cq.Author) == 0 && len(cq.AuthorExclude) == 0 && cq.AuthorEmail == "" &&
+		cq.Search == "" && cq.After == nil && cq.Before == nil
 }
 
 // commentOrder is the ORDER BY of cq (wp_comment_query's orderby).
