@@ -84,8 +84,8 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 		links := e.prefetch([]json.RawMessage{trimmed})
 		return e.object(trimmed, links[0])
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(trimmed, &items) != nil {
+		items, ok := splitArray(trimmed)
+		if !ok {
 			return body
 		}
 		links := e.prefetch(items)

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -71,6 +72,9 @@ func (g *Gateway) newEmbedder(ctx context.Context, rels []string) *embedder {
 	return e
 }
 
+// embeddableKey is the member every embeddable link has.
+var embeddableKey = []byte(`"embeddable"`)
+
 // linksOf is the relations of an object's _links that the request embeds;
 // ok is false when the object embeds nothing (not an object, no _links, or
 // an _embedded of its own).
@@ -98,6 +102,11 @@ func (e *embedder) linksOf(raw []byte) ([]relLinks, bool) {
 	var out []relLinks
 	for _, rm := range relMembers {
 		if e.rels != nil && !slices.Contains(e.rels, rm.key) {
+			continue
+		}
+		if !bytes.Contains(rm.raw, embeddableKey) {
+			// no link of the relation is embeddable: it would embed
+			// nothing and be dropped (object), so it is not decoded
 			continue
 		}
 		var list []linkRef

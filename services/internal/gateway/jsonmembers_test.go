@@ -46,3 +46,19 @@ func TestSplitMembers(t *testing.T) {
 		}
 	}
 }
+
+// splitArray splits valid arrays exactly as json.Unmarshal into
+// []json.RawMessage does, and refuses what it refuses.
+func TestSplitArray(t *testing.T) {
+	for _, raw := range []string{
+		`[]`, ` [ ] `, `[1]`, `[{"a":"]"},[1,[2]],"x\"]",null,true,-0.5]`, "[\n {\"id\": 1} ,\n\t{\"id\":2}\n]",
+		`{"a":1}`, `[1,]`, `[`, `"s"`,
+	} {
+		got, gotOK := splitArray([]byte(raw))
+		var want []json.RawMessage
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		if gotOK != (wantErr == nil) || (gotOK && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%s: got %v %q, want %v %q", raw, gotOK, got, wantErr, want)
+		}
+	}
+}
