@@ -13,7 +13,9 @@
 # Variables: BENCH_POSTS (default 100000), BENCH_SCALE_DURATION (per route
 # and size, default 2s), BENCH_SCALE_CONCURRENCY (2), BENCH_SCALE_GROWTH
 # (1.3), BENCH_SCALE_KEEP=1 keeps the stack (bin/siteplane-run -name
-# bench-scale -stop). Results: .cache/bench-scale/scaling.md and the two runs'
+# bench-scale -stop); BENCH_SCALE_ONLY=large measures a kept stack again
+# (no new stack, no load; the 200-post run of the last full run stays as
+# the reference). Results: .cache/bench-scale/scaling.md and the two runs'
 # JSON. Routes that answer neither anonymously nor to the administrator with
 # a 2xx at 200 posts (an autosave that does not exist, a route needing
 # parameters) are listed as skipped.
@@ -33,11 +35,14 @@ command -v jq >/dev/null || { echo "bench-scale: needs jq (apt-get install jq)" 
 out=.cache/bench-scale
 stack=bench-scale
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.md
 [[ -x bin/loadgen ]] || go build -o bin/loadgen ./test/cmd/loadgen
 
-bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
-hack/postgres.sh destroy "$stack" >/dev/null 2>&1 || true
+only=${BENCH_SCALE_ONLY:-}
+if [[ $only != large ]]; then
+  rm -f "$out"/*.json "$out"/*.md
+  bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
+  hack/postgres.sh destroy "$stack" >/dev/null 2>&1 || true
+fi
 # shellcheck disable=SC2317 # called by the EXIT trap
 stop_stack() {
   local rc=$?
@@ -45,8 +50,10 @@ stop_stack() {
   exit "$rc"
 }
 trap stop_stack EXIT
-SITEPLANE_EDGE_CACHE_BYTES=0 bin/siteplane-run -name "$stack" -detach -port 0 >"$out/run.txt" 2>&1 ||
-  { tail -n 20 "$out/run.txt" >&2; exit 1; }
+if [[ $only != large ]]; then
+  SITEPLANE_EDGE_CACHE_BYTES=0 bin/siteplane-run -name "$stack" -detach -port 0 >"$out/run.txt" 2>&1 ||
+    { tail -n 20 "$out/run.txt" >&2; exit 1; }
+fi
 # shellcheck disable=SC1091
 . ".cache/$stack/env"
 auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
@@ -143,8 +150,10 @@ run() { # $1: file stem, $2: title
 }
 small=$(curl -fsS -D - -o /dev/null "$REST_ROOT/cms/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
 status=0
-run small "$small posts" || status=$?
-hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
+if [[ $only != large ]]; then
+  run small "$small posts" || status=$?
+  hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
+fi
 large=$(curl -fsS -D - -o /dev/null "$REST_ROOT/cms/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
 run large "$large posts" || status=$?
 bin/loadgen -compare "$out/small.json,$out/large.json" -growth "$growth" -markdown "$out/scaling.md"
