@@ -3,7 +3,18 @@
 # hack/bench.sh and hack/bench-scale.sh. The caller sets $root (the
 # repository) and $stack (the stack's name, bin/siteplane-run -name).
 
-pid_of() { pgrep -f "^$root/bin/$1\$" | head -1 || true; }
+# pid_of NAME: the stack's process of bin/NAME (a child of the stack's
+# siteplane-run, so that another stack running the same binaries is never
+# measured instead)
+pid_of() {
+  local parent
+  parent=$(cat ".cache/$stack/pid" 2>/dev/null || true)
+  if [[ -n $parent ]]; then
+    pgrep -P "$parent" -f "^$root/bin/$1\$" | head -1 || true
+  else
+    pgrep -f "^$root/bin/$1\$" | head -1 || true
+  fi
+}
 
 # cpu_sets adds to the arrays cpu and mem the four services (CPU and peak
 # RSS) and PostgreSQL with its backends (CPU).
