@@ -444,3 +444,21 @@ func TestCommentCounts(t *testing.T) {
 		t.Errorf("the default listing counts its matches: %s", list)
 	}
 }
+
+// Whether a listed comment has replies is read from the comments_parent
+// index, not by scanning every comment for each one listed: with
+// sequential scans disabled the listing's plan has none over comments.
+func TestCommentRepliesFromIndex(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "P", "status": "publish"})
+	wantStatus(t, r, 201)
+	wantStatus(t, e.do(editor, "POST", "/cms/v2/comments", map[string]any{"post": r.id(), "content": "c"}), 201)
+	wantStatus(t, e.do(anon, "GET", "/cms/v2/comments", nil), 200)
+	sql, args := e.queries.lastLike("FROM comments c WHERE")
+	if sql == "" {
+		t.Fatal("no comments statement")
+	}
+	if plan := explainWith(t, e, "enable_seqscan = off", "FORMAT JSON", sql, args...); strings.Contains(plan, `"Node Type": "Seq Scan"`) {
+		t.Errorf("a comment listing scans comments: %s", plan)
+	}
+}

@@ -79,9 +79,20 @@ func (q *queryCounter) lastSQL(n int) []string {
 
 // lastStatement returns the text and arguments of the last statement.
 func (q *queryCounter) lastStatement() (string, []any) {
+	return q.lastLike("")
+}
+
+// lastLike returns the text and arguments of the last statement whose text
+// holds part ("" for any).
+func (q *queryCounter) lastLike(part string) (string, []any) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.last[len(q.last)-1], q.args[len(q.args)-1]
+	for i := len(q.last) - 1; i >= 0; i-- {
+		if strings.Contains(q.last[i], part) {
+			return q.last[i], q.args[i]
+		}
+	}
+	return "", nil
 }
 
 func (q *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}

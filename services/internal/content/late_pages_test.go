@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"net/url"
@@ -347,17 +348,8 @@ func TestPageStartAtInfinity(t *testing.T) {
 // connection keeps for the statement.
 func postsRowsRead(t *testing.T, e *testEnv, sql string, args ...any) int {
 	t.Helper()
-	ctx := context.Background()
 	var plan []map[string]any
-	tx, err := e.pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // read only
-	if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
+	if err := json.Unmarshal([]byte(explainWith(t, e, "plan_cache_mode = force_generic_plan", "ANALYZE, FORMAT JSON", sql, args...)), &plan); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -373,4 +365,24 @@ func postsRowsRead(t *testing.T, e *testEnv, sql string, args ...any) int {
 	}
 	walk(plan[0]["Plan"].(map[string]any))
 	return n
+}
+
+// explainWith is EXPLAIN (options) of sql in a transaction with the
+// setting given (SET LOCAL), rolled back.
+func explainWith(t *testing.T, e *testEnv, setting, options, sql string, args ...any) string {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // read only
+	if _, err := tx.Exec(ctx, "SET LOCAL "+setting); err != nil {
+		t.Fatal(err)
+	}
+	var plan string
+	if err := tx.QueryRow(ctx, "EXPLAIN ("+options+") "+sql, args...).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

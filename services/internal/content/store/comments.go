@@ -21,9 +21,13 @@ type Comment struct {
 	Children                           bool
 }
 
+// commentColumns: whether a comment has replies is read from the partial
+// index comments_parent (parent <> 0), which the planner uses only when the
+// condition says parent <> 0 itself (c.id is never 0): without it, every
+// comment listed scanned all comments (0.65 s for 10 of 750,000).
 const commentColumns = `c.id, c.post, c.parent, c.author, c.author_name, c.author_email, c.author_url, c.author_ip,
  c.author_user_agent, c.date_gmt, c.content, c.status, c.trash_status, c.type,
- EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id)`
+ EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id AND k.parent <> 0)`
 
 func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
 	m := &Comment{}
@@ -119,8 +123,16 @@ func ListComments(ctx context.Context, q Querier, cq *CommentQuery) ([]*Comment,
 		total = "(SELECT COALESCE(sum(k.n), 0)::bigint FROM comment_counts k WHERE k.type = " + b.Arg(cq.Type) +
 			" AND k.status = ANY(" + b.Arg(cq.Statuses) + "))"
 	}
-	sql := "SELECT " + commentColumns + ", " + total + " FROM comments c WHERE " + where +
-		" ORDER BY " + commentOrder(b, cq) + " LIMIT " + b.Arg(cq.PerPage) + " OFFSET " + b.Arg(cq.Offset)
+	// LIMIT and OFFSET as numbers, as the post lists have them: as
+	// parameters, the generic plan PostgreSQL keeps after five executions
+	// guesses a tenth of the matches and sorted every approved comment
+	// The page is chosen first and its columns (the replies' EXISTS among
+	// them) read for its rows only: over the whole filter, PostgreSQL's
+	// generic plan hashed every reply of the site for the EXISTS instead
+	// (0.1 s at 750,000 comments).
+	page := "SELECT c.*, " + total + " AS total_n FROM comments c WHERE " + where +
+		" ORDER BY " + commentOrder(b, cq) + " LIMIT " + Itoa(int64(cq.PerPage)) + " OFFSET " + Itoa(int64(cq.Offset))
+	sql := "SELECT " + commentColumns + ", c.total_n FROM (" + page + ") c ORDER BY " + commentOrder(b, cq)
 	return postgres.QueryPage(ctx, q, postgres.Page{Name: "comments", Select: sql, Args: b.Args,
 		Count:     func() (string, []any) { return "SELECT count(*) FROM comments c WHERE " + where, filterArgs },
 		PastStart: cq.Page > 1 || cq.Offset > 0},
