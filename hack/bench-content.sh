@@ -11,7 +11,11 @@
 # unchanged), carry a category and a tag (round robin over the site's, so
 # the category filter has about N/categories matches) and ~600 bytes of
 # paragraphs; no word of theirs is "demo" or "peer", so a search for the
-# seeded posts' title word matches the same 200 posts at any N.
+# seeded posts' title word matches the same 200 posts at any N. On
+# Siteplane, every other post also has a second tag and every fourth three
+# approved comments (one a reply), about what a blog has (issue 31's scaling
+# table: 1,000,000 posts, 1,500,000 term links, 750,000 comments); the
+# comment counts of the posts are set as the comment writes keep them.
 #
 # WordPress: the peer on 127.0.0.1:8081 is left as it is. Its database
 # (wp_peer) is copied to wp_siteplane_bench, which Debian's WordPress serves
@@ -46,19 +50,34 @@ DROP INDEX IF EXISTS posts_search_trgm;
 WITH cats AS (SELECT array_agg(id ORDER BY id) AS a FROM terms WHERE taxonomy = 'category'),
 tags AS (SELECT array_agg(id ORDER BY id) AS a FROM terms WHERE taxonomy = 'post_tag'),
 ins AS (
-  INSERT INTO posts (type, status, author, date_gmt, modified_gmt, slug, title, content, excerpt, comment_status, ping_status, format)
+  INSERT INTO posts (type, status, author, date_gmt, modified_gmt, slug, title, content, excerpt, comment_status, ping_status, format,
+    comment_count)
   SELECT 'post', 'publish', 1, d, d, 'bench-post-' || g, 'Bench post ' || g,
-    $(content_sql "g::text" "(g + 1)::text"), '', 'open', 'open', 'standard'
+    $(content_sql "g::text" "(g + 1)::text"), '', 'open', 'open', 'standard', CASE WHEN g % 4 = 0 THEN 3 ELSE 0 END
   FROM generate_series(1, $add) g,
   LATERAL (SELECT date_trunc('second', now() AT TIME ZONE 'UTC') - interval '60 days' - g * interval '1 minute' AS d) t
   RETURNING id, type, status, date_gmt)
 INSERT INTO term_relationships (post_id, term_id, post_type, post_status, post_date)
 SELECT i.id, c.a[1 + i.id % cardinality(c.a)], i.type, i.status, i.date_gmt FROM ins i, cats c
 UNION ALL
-SELECT i.id, t.a[1 + i.id % cardinality(t.a)], i.type, i.status, i.date_gmt FROM ins i, tags t;
+SELECT i.id, t.a[1 + i.id % cardinality(t.a)], i.type, i.status, i.date_gmt FROM ins i, tags t
+UNION ALL
+SELECT i.id, t.a[1 + (i.id + 1) % cardinality(t.a)], i.type, i.status, i.date_gmt FROM ins i, tags t
+WHERE i.id % 2 = 0 AND cardinality(t.a) > 1;
+-- comments: three on every fourth bench post, the second a reply to the
+-- first (inserted from the first ones: an UPDATE joining the fresh,
+-- unanalysed table with itself was planned as a nested loop)
+INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
+SELECT p.id, 0, 'Reader ' || k, 'reader' || k || '@example.test', p.date_gmt + k * interval '1 hour',
+  'Comment ' || k || ' on bench post ' || p.id, 'approved'
+FROM posts p, generate_series(1, 3, 2) k WHERE p.comment_count = 3 AND p.slug LIKE 'bench-post-%';
+INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
+SELECT f.post, f.id, 'Reader 2', 'reader2@example.test', f.date_gmt + interval '1 hour', 'Comment 2 on bench post ' || f.post, 'approved'
+FROM comments f WHERE f.content LIKE 'Comment 1 on bench post %' AND f.parent = 0;
 :search_index;
 VACUUM ANALYZE posts;
 VACUUM ANALYZE term_relationships;
+VACUUM ANALYZE comments;
 SQL
   echo "bench-content: added $add posts to Siteplane in ${SECONDS} s" >&2
   ;;

@@ -18,6 +18,9 @@
 #   BENCH_WORDPRESS_APP_PASSWORD_FILE  "admin:xxxx xxxx ..." (default
 #                        ../shared/peers/wordpress/app-password.txt)
 #   BENCH_MEDIA=0        skip the 30 s media upload scenario
+#   BENCH_SCALE=0        skip the scaling table (hack/bench-scale.sh: every GET
+#                        route at 200 posts and at BENCH_POSTS, flagging those
+#                        whose cost grows more than 1.3×)
 #
 # The stack starts from empty data (its own instance, hack/postgres.sh
 # destroy bench-stack; a `make run` database is never touched) with the
@@ -85,7 +88,6 @@ start_stack() { # $1: edge cache bytes
   # shellcheck disable=SC1091
   . ".cache/$stack/env"
 }
-pid_of() { pgrep -f "^$root/bin/$1\$" | head -1 || true; }
 json_field() { grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 
 # ---------------------------------------------------------------- content
@@ -117,15 +119,8 @@ write_targets() { # $1: REST root, $2: namespace, $3: Authorization header, $4: 
   targets+=(-target "create=POST $r/$ns/posts $body" -target-header "create=$3")
   targets+=(-target "batch-25=POST $r/batch/v1 $batch" -target-header "batch-25=$3" -target-concurrency "batch-25=1")
 }
-cpu_sets() {
-  local n p
-  for n in gateway content media marketplace; do
-    p=$(pid_of "$n")
-    [[ -n $p ]] && cpu+=(-cpu "$n=pid:$p") && mem+=(-mem "$n=pid:$p")
-  done
-  p=$(head -1 ".cache/postgres/$stack/data/postmaster.pid" 2>/dev/null || true)
-  [[ -n $p ]] && cpu+=(-cpu "postgres=tree:$p")
-}
+# shellcheck source=hack/lib/stack-procs.sh
+. hack/lib/stack-procs.sh # pid_of, cpu_sets
 
 # ---------------------------------------------------------------- Siteplane, uncached
 targets=()
@@ -201,9 +196,19 @@ if [[ -n $wp_url ]]; then
   [[ -n $wp_link ]] && targets+=(-target "page-post=GET $wp_url/${wp_link#http*://*/}")
   write_targets "$wr" wp/v2 "$wp_auth" /wp/v2
   cpu=(-cpu "php-fpm=comm:php-fpm8.2" -cpu "mariadb=comm:mariadbd" -cpu "nginx=comm:nginx")
-  echo "bench: WordPress, $wp_total posts" >&2
-  bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -title "WordPress 6.1 ($wp_total posts)" \
+  # the version of whichever WordPress is up (its feed's generator)
+  wp_version=$(curl -fsS "${curl_host[@]}" "$wp_url/feed/" | sed -n 's#.*<generator>https://wordpress.org/?v=\([0-9.]*\)</generator>.*#\1#p' | head -1 || true)
+  echo "bench: WordPress ${wp_version:-(version unknown)}, $wp_total posts" >&2
+  bin/loadgen -duration "$duration" -concurrency "$concurrency" -timeout 120s -title "WordPress ${wp_version:-?} ($wp_total posts)" \
     -json "$out/wordpress.json" -markdown "$out/wordpress.md" "${host_header[@]}" "${cpu[@]}" "${targets[@]}" || status=$?
+fi
+
+# ---------------------------------------------------------------- the scaling table
+# every GET route at 200 posts and at BENCH_POSTS, on a stack of its own
+# (hack/bench-scale.sh; BENCH_SCALE=0 skips it)
+if [[ ${BENCH_SCALE:-1} != 0 ]]; then
+  echo "bench: scaling table, 200 and $posts posts" >&2
+  BENCH_POSTS=$posts hack/bench-scale.sh >&2 || status=$?
 fi
 
 # ---------------------------------------------------------------- the table
@@ -222,6 +227,7 @@ fi
   if [[ -f $out/wordpress.json ]]; then
     bin/loadgen -compare "$out/siteplane-cached.json,$out/wordpress.json"
   fi
+  [[ ${BENCH_SCALE:-1} != 0 && -f .cache/bench-scale/scaling.md ]] && cat .cache/bench-scale/scaling.md
 } >"$out/results.md.tmp"
 mv "$out/results.md.tmp" "$out/results.md"
 cat "$out/results.md"

@@ -12,9 +12,10 @@ import (
 )
 
 // BatchHandler serves contract.BatchPath with srv's routes, all in one
-// database transaction (rest.TxBatchHandler).
+// database transaction (rest.TxBatchHandler); a batch of reads has the
+// terms of its ?post= lookups read ahead (terms_ahead.go).
 func (s *Service) BatchHandler(srv *rest.Server, logger *slog.Logger) http.Handler {
-	return rest.TxBatchHandler(srv, s.beginBatch, logger)
+	return rest.TxBatchHandlerReading(srv, s.beginBatch, s.readAhead, logger)
 }
 
 // beginBatch opens the batch's transaction; withTx routes every statement

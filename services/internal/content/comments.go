@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -113,11 +114,26 @@ func commentWriteArgs(create bool) rest.Props {
 
 // postOfComment loads the comment's post with its type; nil when gone.
 func (s *Service) postOfComment(c *rest.Request, q store.Querier, id int64) (*store.Post, *store.PostType, error) {
-	p, err := store.GetPost(c.Context(), q, id)
-	if err != nil || p == nil {
-		return nil, nil, err
+	p, ok := aheadPost(c.Context(), id)
+	if !ok {
+		var err error
+		if p, err = store.GetPost(c.Context(), q, id); err != nil {
+			return nil, nil, err
+		}
+	}
+	if p == nil {
+		return nil, nil, nil
 	}
 	return p, store.TypeByName(p.Type), nil
+}
+
+// postOfList is the post of a listed comment: read ahead for a batch of
+// reads, else read.
+func (s *Service) postOfList(ctx context.Context, id int64) (*store.Post, error) {
+	if p, ok := aheadPost(ctx, id); ok {
+		return p, nil
+	}
+	return store.GetPost(ctx, s.db(ctx), id)
 }
 
 // canReadPostOf is check_read_post_permission.
@@ -235,9 +251,12 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 		cq.Offset = int(c.Int("offset"))
 	}
 	ctx := c.Context()
-	list, total, err := store.ListComments(ctx, s.db(ctx), cq)
-	if err != nil {
-		return nil, err
+	list, total, ok := aheadReplies(c, cq)
+	if !ok {
+		var err error
+		if list, total, err = store.ListComments(ctx, s.db(ctx), cq); err != nil {
+			return nil, err
+		}
 	}
 	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
 		return nil, rest.NewError("rest_comment_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
@@ -248,7 +267,8 @@ func (s *Service) listComments(c *rest.Request) (*rest.Response, error) {
 	for _, m := range list {
 		p, ok := posts[m.Post]
 		if !ok {
-			if p, err = store.GetPost(ctx, s.db(ctx), m.Post); err != nil {
+			var err error
+			if p, err = s.postOfList(ctx, m.Post); err != nil {
 				return nil, err
 			}
 			posts[m.Post] = p

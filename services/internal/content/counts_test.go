@@ -3,9 +3,14 @@ package content
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/content/store"
 )
 
 // The counts behind X-WP-Total (post_counts, term_post_counts, migration
@@ -235,5 +240,225 @@ func TestCountsDoNotSerialiseWriters(t *testing.T) {
 	checkCounts(t, e, "deleted from another slot")
 	if got := totalOf(t, e, anon, "/cms/v2/posts?per_page=1"); got != "1" {
 		t.Fatalf("published posts: %s, want 1", got)
+	}
+}
+
+// Term reads take a term's count (its published posts) from the maintained
+// counts, not by joining its links with the posts: the plan of every term
+// read names neither posts nor a scan of a term's links, so it costs the
+// same whatever the number of posts (docs/performance.md#terms).
+func TestTermReadsUseCounts(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(editor, "POST", "/cms/v2/tags", map[string]any{"name": "Counted"})
+	wantStatus(t, r, 201)
+	tag := r.id()
+	var post int64
+	for i, st := range []string{"publish", "draft", "publish"} {
+		r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": fmt.Sprintf("C%d", i), "status": st, "tags": []int64{tag}})
+		wantStatus(t, r, 201)
+		post = r.id()
+	}
+	for _, c := range []struct {
+		path  string
+		count float64 // the tag's count in the answer
+	}{
+		{"/cms/v2/tags", 2},
+		{fmt.Sprintf("/cms/v2/tags/%d", tag), 2},
+		{fmt.Sprintf("/cms/v2/tags?post=%d", post), 2},
+		{"/cms/v2/tags?hide_empty=true&orderby=count&order=desc", 2},
+		{"/cms/v2/categories?hide_empty=true", -1},
+	} {
+		r := e.do(anon, "GET", c.path, nil)
+		wantStatus(t, r, 200)
+		if c.count >= 0 {
+			got := r.obj()
+			if l := r.list(); len(l) > 0 && got == nil {
+				got = l[0]
+			}
+			if got["count"] != c.count {
+				t.Errorf("%s: count %v, want %v", c.path, got["count"], c.count)
+			}
+		}
+		sql, args := e.queries.lastStatement()
+		var plan string
+		if err := e.pool.QueryRow(context.Background(), "EXPLAIN (FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
+			t.Fatalf("%s: explain: %v", c.path, err)
+		}
+		if strings.Contains(plan, `"Relation Name": "posts"`) {
+			t.Errorf("%s reads the posts: %s\n%s", c.path, sql, plan)
+		}
+	}
+}
+
+// A listing filtered by a date range (after, before, both) takes its
+// X-WP-Total from the date buckets' counts (migration 0350): it equals a
+// count of the rows for bounds on, just before and just after bucket
+// edges, on posts' own dates, outside every post, and crossed (after ≥
+// before), for published posts, drafts and pages, before and after writes.
+func TestDateRangeTotals(t *testing.T) {
+	e := newEnv(t)
+	seedLatePages(t, e)
+	var bounds []string
+	for _, k := range []int64{424998, 425003, 425020} {
+		edge := time.Unix(k*4096, 0).UTC()
+		for _, d := range []time.Duration{-time.Second, -time.Microsecond, 0, time.Microsecond, time.Minute} {
+			bounds = append(bounds, edge.Add(d).Format(time.RFC3339Nano))
+		}
+	}
+	bounds = append(bounds, "2016-01-04T00:00:00Z", "2019-06-30T12:00:00Z", "1900-01-01T00:00:00Z", "2200-01-01T00:00:00Z",
+		"2025-03-01T10:00:00", "")
+	check := func(step string) {
+		for i, after := range bounds {
+			for j, before := range bounds {
+				if (i+j)%3 != 0 && after != "" && before != "" {
+					continue // a third of the pairs, every single bound
+				}
+				for _, c := range []struct{ who, list string }{{anon, "/cms/v2/posts?"}, {editor, "/cms/v2/posts?status=draft&"}, {anon, "/cms/v2/pages?"}} {
+					q := c.list + "per_page=1"
+					if after != "" {
+						q += "&after=" + url.QueryEscape(after)
+					}
+					if before != "" {
+						q += "&before=" + url.QueryEscape(before)
+					}
+					if counted, counting := totalOf(t, e, c.who, q), totalOf(t, e, c.who, q+"&author_exclude=999"); counted != counting {
+						t.Fatalf("%s: %s: total %s, counted %s", step, q, counting, counted)
+					}
+				}
+			}
+		}
+	}
+	check("seeded")
+	ctx := context.Background()
+	// the total is not a count of the matches: the statement reads the
+	// page's rows of posts, not the ~2,000 in the range
+	after := time.Date(2016, 1, 4, 0, 0, 0, 0, time.UTC)
+	for _, q := range []*store.ListQuery{
+		{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: "desc", After: &after},
+		{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"draft"}, Order: "desc", Before: &after},
+	} {
+		sql, args := store.ListSQL(q)
+		if n := postsRowsRead(t, e, sql, args...); n > 100 {
+			t.Errorf("after %v before %v: %d rows of posts read", q.After, q.Before, n)
+		}
+	}
+	for _, w := range []string{
+		`UPDATE posts SET date_gmt = date_gmt + interval '37 minutes' WHERE id % 7 = 0`,
+		`UPDATE posts SET status = 'draft' WHERE id % 11 = 0 AND status = 'publish'`,
+		`DELETE FROM posts WHERE id % 17 = 0`,
+	} {
+		if _, err := e.pool.Exec(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+		check(w)
+	}
+}
+
+// A page of several statuses in date order (status=any, a list of
+// statuses) merges each status's first posts from the index: its ids and
+// totals are the plain read's (author_exclude forces it), in both orders
+// and at any page, and it reads at most offset+limit posts per status.
+func TestStatusesPages(t *testing.T) {
+	e := newEnv(t)
+	seedLatePages(t, e)
+	for _, status := range []string{"any", "publish,draft", "draft,private,pending"} {
+		for _, order := range []string{"desc", "asc"} {
+			for _, page := range []int{1, 2, 7, 40, 400} {
+				q := fmt.Sprintf("/cms/v2/posts?status=%s&order=%s&per_page=5&page=%d&context=edit", status, order, page)
+				fast, slow := e.do(editor, "GET", q, nil), e.do(editor, "GET", q+"&author_exclude=999", nil)
+				if fast.Status != slow.Status || !eq(ids(fast), ids(slow)) || fast.Header.Get("X-WP-Total") != slow.Header.Get("X-WP-Total") {
+					t.Fatalf("%s: %d %v (total %s), plain read %d %v (total %s)", q, fast.Status, ids(fast), fast.Header.Get("X-WP-Total"),
+						slow.Status, ids(slow), slow.Header.Get("X-WP-Total"))
+				}
+			}
+		}
+	}
+	q := &store.ListQuery{Type: store.TypePost, Page: 3, PerPage: 10, Statuses: []string{"any"}, Order: "desc"}
+	sql, args := store.ListSQL(q)
+	if n := postsRowsRead(t, e, sql, args...); n > 3*30+10 {
+		t.Errorf("status=any page 3 read %d rows of posts", n)
+	}
+}
+
+// The comments collection's total comes from comment_counts (migration
+// 0360) when it filters by status and type only: the counts equal the rows
+// and the totals a count of them after creates, moderation, trash, deletes
+// and a post's deletion (its comments go by cascade).
+func TestCommentCounts(t *testing.T) {
+	e := newEnv(t)
+	var posts, comments []int64
+	for i := range 3 {
+		r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": fmt.Sprintf("P%d", i), "status": "publish"})
+		wantStatus(t, r, 201)
+		posts = append(posts, r.id())
+		for k := range 4 {
+			c := e.do(editor, "POST", "/cms/v2/comments", map[string]any{"post": r.id(), "content": fmt.Sprintf("c%d", k)})
+			wantStatus(t, c, 201)
+			comments = append(comments, c.id())
+		}
+	}
+	check := func(step string) {
+		t.Helper()
+		var bad int
+		if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM (SELECT type, status, count(*) AS n FROM comments GROUP BY 1, 2) r
+		 FULL JOIN (SELECT type, status, sum(n) AS n FROM comment_counts GROUP BY 1, 2 HAVING sum(n) <> 0) c USING (type, status)
+		 WHERE r.n IS DISTINCT FROM c.n`).Scan(&bad); err != nil || bad != 0 {
+			t.Fatalf("%s: %d counts disagree with the rows (%v)", step, bad, err)
+		}
+		for _, status := range []string{"approve", "hold", "all", "trash"} {
+			list := "/cms/v2/comments?per_page=1&status=" + status
+			if counted, counting := totalOf(t, e, editor, list), totalOf(t, e, editor, list+"&author_exclude=999"); counted != counting {
+				t.Fatalf("%s: %s total %s, counted %s", step, list, counting, counted)
+			}
+		}
+		if a, b := totalOf(t, e, anon, "/cms/v2/comments?per_page=1"), totalOf(t, e, editor, "/cms/v2/comments?per_page=1&author_exclude=999"); a != b {
+			t.Fatalf("%s: anonymous total %s, counted %s", step, a, b)
+		}
+	}
+	check("creates")
+	for _, s := range []struct {
+		name string
+		do   func()
+	}{
+		{"hold", func() {
+			wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/comments/%d", comments[1]), map[string]any{"status": "hold"}), 200)
+		}},
+		{"trash", func() {
+			wantStatus(t, e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/comments/%d", comments[2]), nil), 200)
+		}},
+		{"delete", func() {
+			wantStatus(t, e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/comments/%d?force=true", comments[3]), nil), 200)
+		}},
+		{"delete a post", func() {
+			wantStatus(t, e.do(editor, "DELETE", fmt.Sprintf("/cms/v2/posts/%d?force=true", posts[1]), nil), 200)
+		}},
+	} {
+		s.do()
+		check(s.name)
+	}
+	// the default listing reads its page, not every approved comment
+	before := e.queries.n.Load()
+	wantStatus(t, e.do(anon, "GET", "/cms/v2/comments?per_page=2", nil), 200)
+	n := e.queries.n.Load() - before
+	if list := e.queries.lastSQL(int(n)); !strings.Contains(strings.Join(list, "\n"), "FROM comment_counts") {
+		t.Errorf("the default listing counts its matches: %s", list)
+	}
+}
+
+// Whether a listed comment has replies is read from the comments_parent
+// index, not by scanning every comment for each one listed: with
+// sequential scans disabled the listing's plan has none over comments.
+func TestCommentRepliesFromIndex(t *testing.T) {
+	e := newEnv(t)
+	r := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "P", "status": "publish"})
+	wantStatus(t, r, 201)
+	wantStatus(t, e.do(editor, "POST", "/cms/v2/comments", map[string]any{"post": r.id(), "content": "c"}), 201)
+	wantStatus(t, e.do(anon, "GET", "/cms/v2/comments", nil), 200)
+	sql, args := e.queries.lastLike("FROM comments c WHERE")
+	if sql == "" {
+		t.Fatal("no comments statement")
+	}
+	if plan := explainWith(t, e, "enable_seqscan = off", "FORMAT JSON", sql, args...); strings.Contains(plan, `"Node Type": "Seq Scan"`) {
+		t.Errorf("a comment listing scans comments: %s", plan)
 	}
 }

@@ -55,14 +55,16 @@ type queryCounter struct {
 	n    atomic.Int64
 	mu   sync.Mutex
 	last []string // at most 16
+	args [][]any  // the arguments of last
 }
 
 func (q *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	q.n.Add(1)
 	q.mu.Lock()
 	q.last = append(q.last, d.SQL)
+	q.args = append(q.args, d.Args)
 	if len(q.last) > 16 {
-		q.last = q.last[1:]
+		q.last, q.args = q.last[1:], q.args[1:]
 	}
 	q.mu.Unlock()
 	return ctx
@@ -74,6 +76,25 @@ func (q *queryCounter) lastSQL(n int) []string {
 	defer q.mu.Unlock()
 	return slices.Clone(q.last[max(0, len(q.last)-n):])
 }
+
+// lastStatement returns the text and arguments of the last statement.
+func (q *queryCounter) lastStatement() (string, []any) {
+	return q.lastLike("")
+}
+
+// lastLike returns the text and arguments of the last statement whose text
+// holds part ("" for any).
+func (q *queryCounter) lastLike(part string) (string, []any) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := len(q.last) - 1; i >= 0; i-- {
+		if strings.Contains(q.last[i], part) {
+			return q.last[i], q.args[i]
+		}
+	}
+	return "", nil
+}
+
 func (q *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 type testEnv struct {

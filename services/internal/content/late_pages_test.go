@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"net/url"
@@ -214,35 +215,7 @@ func TestLatePageDoesNotWalkFromStart(t *testing.T) {
 	if _, err := e.pool.Exec(ctx, `VACUUM ANALYZE posts`); err != nil {
 		t.Fatal(err)
 	}
-	postsRows := func(sql string, args ...any) int {
-		t.Helper()
-		var plan []map[string]any
-		// the generic plan, the one a connection keeps for the statement
-		tx, err := e.pool.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx) //nolint:errcheck // read only
-		if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		var walk func(node map[string]any)
-		walk = func(node map[string]any) {
-			if node["Relation Name"] == "posts" {
-				n += int(node["Actual Rows"].(float64) * node["Actual Loops"].(float64))
-			}
-			kids, _ := node["Plans"].([]any)
-			for _, k := range kids {
-				walk(k.(map[string]any))
-			}
-		}
-		walk(plan[0]["Plan"].(map[string]any))
-		return n
-	}
+	postsRows := func(sql string, args ...any) int { return postsRowsRead(t, e, sql, args...) }
 	for _, order := range []string{"desc", "asc"} {
 		q := &store.ListQuery{Type: store.TypePost, Page: 200, PerPage: 10, Statuses: []string{"publish"}, Order: order}
 		sql, args := store.ListSQL(q)
@@ -368,4 +341,48 @@ func TestPageStartAtInfinity(t *testing.T) {
 			}
 		}
 	}
+}
+
+// postsRowsRead is how many rows of posts the generic plan of sql reads
+// (EXPLAIN ANALYZE, rows × loops of every node over posts), the plan a
+// connection keeps for the statement.
+func postsRowsRead(t *testing.T, e *testEnv, sql string, args ...any) int {
+	t.Helper()
+	var plan []map[string]any
+	if err := json.Unmarshal([]byte(explainWith(t, e, "plan_cache_mode = force_generic_plan", "ANALYZE, FORMAT JSON", sql, args...)), &plan); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var walk func(node map[string]any)
+	walk = func(node map[string]any) {
+		if node["Relation Name"] == "posts" {
+			n += int(node["Actual Rows"].(float64) * node["Actual Loops"].(float64))
+		}
+		kids, _ := node["Plans"].([]any)
+		for _, k := range kids {
+			walk(k.(map[string]any))
+		}
+	}
+	walk(plan[0]["Plan"].(map[string]any))
+	return n
+}
+
+// explainWith is EXPLAIN (options) of sql in a transaction with the
+// setting given (SET LOCAL), rolled back.
+func explainWith(t *testing.T, e *testEnv, setting, options, sql string, args ...any) string {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // read only
+	if _, err := tx.Exec(ctx, "SET LOCAL "+setting); err != nil {
+		t.Fatal(err)
+	}
+	var plan string
+	if err := tx.QueryRow(ctx, "EXPLAIN ("+options+") "+sql, args...).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

@@ -172,9 +172,12 @@ func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 				tq.Offset = -tq.Offset
 			}
 		}
-		terms, total, err := store.ListTermRows(c.Context(), s.db(c.Context()), tq)
-		if err != nil {
-			return nil, err
+		terms, total, ok := aheadTerms(c.Context(), tq)
+		if !ok {
+			var err error
+			if terms, total, err = store.ListTermRows(c.Context(), s.db(c.Context()), tq); err != nil {
+				return nil, err
+			}
 		}
 		viewCtx := c.String("context")
 		items := make([]any, 0, len(terms))
@@ -190,9 +193,12 @@ func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 // checkTermPost is the post filter's check: the post must exist, have the
 // taxonomy and be readable by the caller.
 func (s *Service) checkTermPost(c *rest.Request, tax *store.Taxonomy, postID int64) error {
-	p, err := store.GetPost(c.Context(), s.db(c.Context()), postID)
-	if err != nil {
-		return err
+	p, ok := aheadPost(c.Context(), postID)
+	if !ok {
+		var err error
+		if p, err = store.GetPost(c.Context(), s.db(c.Context()), postID); err != nil {
+			return err
+		}
 	}
 	if p == nil {
 		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)

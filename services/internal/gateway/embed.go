@@ -40,25 +40,13 @@ type member struct {
 	raw json.RawMessage
 }
 
-// objectMembers decodes a JSON object keeping its member order.
+// objectMembers splits a JSON object, valid JSON, into its members, in
+// order, each value as its bytes (what json.Decoder's RawMessage would
+// hold). It scans the bytes instead of decoding them (splitMembers): with
+// json.Decoder the splitting of a page of 100 posts and their links was
+// half of the gateway's CPU on an _embed answer.
 func objectMembers(raw []byte) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, member{tok.(string), v})
-	}
-	return out, true
+	return splitMembers(raw)
 }
 
 type embedder struct {
@@ -90,21 +78,25 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 	}
 	switch trimmed[0] {
 	case '{':
-		e.prefetch([]json.RawMessage{trimmed})
-		return e.object(trimmed)
+		if !json.Valid(trimmed) {
+			return trimmed
+		}
+		links := e.prefetch([]json.RawMessage{trimmed})
+		return e.object(trimmed, links[0])
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(trimmed, &items) != nil {
+		items, ok := splitArray(trimmed)
+		if !ok {
 			return body
 		}
-		e.prefetch(items)
+		links := e.prefetch(items)
 		var out bytes.Buffer
+		out.Grow(2 * len(trimmed))
 		out.WriteByte('[')
 		for i, it := range items {
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			out.Write(e.object(bytes.TrimSpace(it)))
+			out.Write(e.object(bytes.TrimSpace(it), links[i]))
 		}
 		out.WriteByte(']')
 		return out.Bytes()
@@ -112,8 +104,9 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 	return body
 }
 
-func (e *embedder) object(raw []byte) []byte {
-	relLinks, ok := e.linksOf(raw)
+// object is raw with its links (linksOf, read once by prefetch) embedded.
+func (e *embedder) object(raw []byte, links objectLinks) []byte {
+	relLinks, ok := links.rels, links.ok
 	if !ok {
 		return raw
 	}
@@ -204,6 +197,9 @@ func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
 
 // embedEnvelope embeds into the "body" member of an _envelope answer.
 func (g *Gateway) embedEnvelope(ctx context.Context, raw []byte, rels []string) []byte {
+	if !json.Valid(raw) {
+		return raw
+	}
 	members, ok := objectMembers(raw)
 	if !ok {
 		return raw
@@ -266,6 +262,13 @@ func (e *embedder) perPageMax(route string) (int, bool) {
 // phpEmpty reports whether a JSON value is one PHP's array_filter drops:
 // an empty array or object, null, false, 0 or "".
 func phpEmpty(raw json.RawMessage) bool {
+	// A non-empty array or object (most embedded answers) is not empty
+	// whatever it holds: no need to decode it.
+	if t := bytes.TrimSpace(raw); len(t) > 1 && (t[0] == '[' || t[0] == '{') {
+		if inner := bytes.TrimSpace(t[1:]); len(inner) > 0 && inner[0] != ']' && inner[0] != '}' {
+			return false
+		}
+	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return false

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -71,6 +72,9 @@ func (g *Gateway) newEmbedder(ctx context.Context, rels []string) *embedder {
 	return e
 }
 
+// embeddableKey is the member every embeddable link has.
+var embeddableKey = []byte(`"embeddable"`)
+
 // linksOf is the relations of an object's _links that the request embeds;
 // ok is false when the object embeds nothing (not an object, no _links, or
 // an _embedded of its own).
@@ -98,6 +102,11 @@ func (e *embedder) linksOf(raw []byte) ([]relLinks, bool) {
 	var out []relLinks
 	for _, rm := range relMembers {
 		if e.rels != nil && !slices.Contains(e.rels, rm.key) {
+			continue
+		}
+		if !bytes.Contains(rm.raw, embeddableKey) {
+			// no link of the relation is embeddable: it would embed
+			// nothing and be dropped (object), so it is not decoded
 			continue
 		}
 		var list []linkRef
@@ -137,20 +146,30 @@ func (e *embedder) admit(href string) (embedTarget, bool) {
 	return embedTarget{href: href, route: route, query: query, owner: o}, true
 }
 
-// prefetch fetches the links the objects embed, in one batch call per
+// objectLinks is what linksOf read of one object.
+type objectLinks struct {
+	rels []relLinks
+	ok   bool
+}
+
+// prefetch reads the links of the objects (returned, one per object, for
+// embedding them) and fetches those they embed, in one batch call per
 // service (per embedBatchSize links), before they are embedded one by one.
-func (e *embedder) prefetch(objects []json.RawMessage) {
+func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
+	links := make([]objectLinks, len(objects))
+	for i, raw := range objects {
+		links[i].rels, links[i].ok = e.linksOf(raw)
+	}
 	if !prefetchEmbeds {
-		return
+		return links
 	}
 	byService := map[*routing.Backend][]embedTarget{}
 	var order []*routing.Backend
-	for _, raw := range objects {
-		rls, ok := e.linksOf(raw)
-		if !ok {
+	for _, ol := range links {
+		if !ol.ok {
 			continue
 		}
-		for _, rl := range rls {
+		for _, rl := range ol.rels {
 			for _, l := range rl.links {
 				if _, seen := e.cache[l.Href]; seen || !l.Embeddable {
 					continue
@@ -178,6 +197,7 @@ func (e *embedder) prefetch(objects []json.RawMessage) {
 			e.batch(b, targets[start:min(start+embedBatchSize, len(targets))])
 		}
 	}
+	return links
 }
 
 // batch fetches targets of one service in one call of its internal batch

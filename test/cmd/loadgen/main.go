@@ -26,7 +26,9 @@
 // -expect 'NAME=400' makes another status than 2xx the expected answer of
 // target NAME. A BODY's "{{seq}}" is replaced by a number unique to each
 // request. -json FILE writes the results for -compare A.json,B.json,
-// which prints two runs side by side with their ratios. -title names a run.
+// which prints two runs side by side with their ratios (with -growth F, a
+// scaling table of the same targets at two content sizes, flagging those
+// whose cost grew more than F times). -title names a run.
 //
 // Each connection is one goroutine with its own small HTTP/1.1 client
 // (client.go): the target's request is serialised once, answers are read
@@ -104,9 +106,10 @@ func main() {
 	jsonOut := flag.String("json", "", "also write the results as JSON to this file")
 	title := flag.String("title", "", "a title printed above the table")
 	compare := flag.String("compare", "", "A.json,B.json: print two runs side by side and exit")
+	growth := flag.Float64("growth", 0, "with -compare: print a scaling table instead, flagging targets whose cost grows more than this factor from A to B")
 	flag.Parse()
 	if *compare != "" {
-		if err := compareReports(*compare, *markdown); err != nil {
+		if err := compareReports(*compare, *markdown, *growth); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			os.Exit(2)
 		}
@@ -355,8 +358,9 @@ func applyExpects(targets []target, specs []string) error {
 	return nil
 }
 
-// compareReports prints (and with -markdown writes) two -json runs side by side.
-func compareReports(spec, markdown string) error {
+// compareReports prints (and with -markdown writes) two -json runs side by
+// side, or their scaling table when growth is set.
+func compareReports(spec, markdown string, growth float64) error {
 	a, b, ok := strings.Cut(spec, ",")
 	if !ok {
 		return fmt.Errorf("-compare %q: want A.json,B.json", spec)
@@ -370,6 +374,9 @@ func compareReports(spec, markdown string) error {
 		return err
 	}
 	out := renderComparison(ra, rb)
+	if growth > 0 {
+		out = renderScaling(ra, rb, growth)
+	}
 	fmt.Print(out)
 	if markdown != "" {
 		return os.WriteFile(markdown, []byte(out), 0o644)

@@ -109,13 +109,38 @@ func TestCompareReports(t *testing.T) {
 	if err := writeJSON(pb, b); err != nil {
 		t.Fatal(err)
 	}
-	if err := compareReports(pa+","+pb, md); err != nil {
+	if err := compareReports(pa+","+pb, md, 0); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := os.ReadFile(md)
 	for _, want := range []string{"| list | 1000 |", "| 50× | 80× |", "| media | 3.00 |", "— | — |"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("comparison lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The scaling table flags the routes whose cost (CPU per request when both
+// runs have it, else median latency) grew more than the factor given.
+func TestScalingTable(t *testing.T) {
+	a := report{Title: "200 posts", Targets: []targetReport{{Name: "list", P50: 1, CPUTotal: 1}, {Name: "terms", P50: 1, CPUTotal: 1},
+		{Name: "page", P50: 2}, {Name: "feed", P50: 1}, {Name: "gone", P50: 1}}}
+	b := report{Title: "1000000 posts", Targets: []targetReport{{Name: "list", P50: 9, CPUTotal: 1.2}, {Name: "terms", P50: 1, CPUTotal: 1.5},
+		{Name: "page", P50: 2.5}, {Name: "feed", P50: 1.1}}}
+	out := renderScaling(a, b, 1.3)
+	for _, c := range []struct {
+		want string
+		in   bool
+	}{
+		{"| list | 1.00 | 9.00 | 9.0× | 1.000 | 1.200 | 1.2× |  |", true},
+		{"| terms | 1.00 | 1.00 | 1.0× | 1.000 | 1.500 | 1.5× | **grows** |", true},
+		{"| page | 2.00 | 2.50 | 1.2× | — | — | — | |", false},
+		{"| feed | 1.00 | 1.10 | 1.1× |", true},
+		{"| gone | 1.00 | — | — |", true},
+		{"1 of 5 routes grow more than 1.3×", true},
+	} {
+		if strings.Contains(out, c.want) != c.in {
+			t.Errorf("%q in the table: %v, want %v:\n%s", c.want, !c.in, c.in, out)
 		}
 	}
 }

@@ -193,3 +193,41 @@ func ratio(x, y float64) string {
 	}
 	return fmt.Sprintf("%.0f×", r)
 }
+
+// renderScaling is the scaling table of two runs of the same targets at two
+// content sizes (hack/bench-scale.sh): each target's median latency and
+// server CPU per request in both, their ratios, and a flag where the cost
+// grew more than growth times. The cost is the server CPU per request when
+// both runs measured it (the machine's other load moves latency more than
+// CPU), else the median latency.
+func renderScaling(a, b report, growth float64) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "\nScaling: %s → %s (flag: cost × > %.2g)\n\n", a.Title, b.Title, growth)
+	s.WriteString("| route | A p50 ms | B p50 ms | p50 B÷A | A CPU ms/req | B CPU ms/req | CPU B÷A | |\n")
+	s.WriteString("|---|---:|---:|---:|---:|---:|---:|---|\n")
+	byName := map[string]targetReport{}
+	for _, t := range b.Targets {
+		byName[t.Name] = t
+	}
+	flagged := 0
+	for _, t := range a.Targets {
+		o, ok := byName[t.Name]
+		if !ok {
+			fmt.Fprintf(&s, "| %s | %.2f | — | — | %s | — | — | not run at B |\n", t.Name, t.P50, cpuCell(t.CPUTotal))
+			continue
+		}
+		cost := o.P50 / t.P50
+		if t.CPUTotal > 0 && o.CPUTotal > 0 {
+			cost = o.CPUTotal / t.CPUTotal
+		}
+		mark := ""
+		if cost > growth {
+			mark = "**grows**"
+			flagged++
+		}
+		fmt.Fprintf(&s, "| %s | %.2f | %.2f | %s | %s | %s | %s | %s |\n", t.Name, t.P50, o.P50, ratio(o.P50, t.P50),
+			cpuCell(t.CPUTotal), cpuCell(o.CPUTotal), ratio(o.CPUTotal, t.CPUTotal), mark)
+	}
+	fmt.Fprintf(&s, "\nA = %s; B = %s; %d of %d routes grow more than %.2g×\n", a.Title, b.Title, flagged, len(a.Targets), growth)
+	return s.String()
+}

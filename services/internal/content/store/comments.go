@@ -21,9 +21,13 @@ type Comment struct {
 	Children                           bool
 }
 
+// commentColumns: whether a comment has replies is read from the partial
+// index comments_parent (parent <> 0), which the planner uses only when the
+// condition says parent <> 0 itself (c.id is never 0): without it, every
+// comment listed scanned all comments (0.65 s for 10 of 750,000).
 const commentColumns = `c.id, c.post, c.parent, c.author, c.author_name, c.author_email, c.author_url, c.author_ip,
  c.author_user_agent, c.date_gmt, c.content, c.status, c.trash_status, c.type,
- EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id)`
+ EXISTS (SELECT 1 FROM comments k WHERE k.parent = c.id AND k.parent <> 0)`
 
 func scanComment(row pgx.Row, extra ...any) (*Comment, error) {
 	m := &Comment{}
@@ -79,7 +83,13 @@ type CommentQuery struct {
 // ListComments reads a page of comments and the total of matches.
 func ListComments(ctx context.Context, q Querier, cq *CommentQuery) ([]*Comment, int, error) {
 	b := &SQLBuilder{}
-	b.Add("c.status = ANY(" + b.Arg(cq.Statuses) + ")")
+	if len(cq.Statuses) == 1 {
+		// an equality, not = ANY: only then can the (status, type, date)
+		// index hand the rows over in order (PostgreSQL before 17)
+		b.Add("c.status = " + b.Arg(cq.Statuses[0]))
+	} else {
+		b.Add("c.status = ANY(" + b.Arg(cq.Statuses) + ")")
+	}
 	b.Add("c.type = " + b.Arg(cq.Type))
 	for _, f := range []struct {
 		ids     []int64
@@ -107,12 +117,34 @@ func ListComments(ctx context.Context, q Querier, cq *CommentQuery) ([]*Comment,
 	}
 	where := strings.Join(b.Where, " AND ")
 	filterArgs := b.Args[:len(b.Args):len(b.Args)]
-	sql := "SELECT " + commentColumns + ", count(*) OVER () FROM comments c WHERE " + where +
-		" ORDER BY " + commentOrder(b, cq) + " LIMIT " + b.Arg(cq.PerPage) + " OFFSET " + b.Arg(cq.Offset)
+	total := "count(*) OVER ()"
+	if countedComments(cq) {
+		// statuses and type only: the total from the maintained counts
+		total = "(SELECT COALESCE(sum(k.n), 0)::bigint FROM comment_counts k WHERE k.type = " + b.Arg(cq.Type) +
+			" AND k.status = ANY(" + b.Arg(cq.Statuses) + "))"
+	}
+	// LIMIT and OFFSET as numbers, as the post lists have them: as
+	// parameters, the generic plan PostgreSQL keeps after five executions
+	// guesses a tenth of the matches and sorted every approved comment
+	// The page is chosen first and its columns (the replies' EXISTS among
+	// them) read for its rows only: over the whole filter, PostgreSQL's
+	// generic plan hashed every reply of the site for the EXISTS instead
+	// (0.1 s at 750,000 comments).
+	page := "SELECT c.*, " + total + " AS total_n FROM comments c WHERE " + where +
+		" ORDER BY " + commentOrder(b, cq) + " LIMIT " + Itoa(int64(cq.PerPage)) + " OFFSET " + Itoa(int64(cq.Offset))
+	sql := "SELECT " + commentColumns + ", c.total_n FROM (" + page + ") c ORDER BY " + commentOrder(b, cq)
 	return postgres.QueryPage(ctx, q, postgres.Page{Name: "comments", Select: sql, Args: b.Args,
 		Count:     func() (string, []any) { return "SELECT count(*) FROM comments c WHERE " + where, filterArgs },
 		PastStart: cq.Page > 1 || cq.Offset > 0},
 		func(rows pgx.Rows, total *int64) (*Comment, error) { return scanComment(rows, total) })
+}
+
+// countedComments reports whether cq filters by nothing but statuses and
+// type: what comment_counts (migration 0360) records.
+func countedComments(cq *CommentQuery) bool {
+	return len(cq.Post) == 0 && len(cq.Parent) == 0 && len(cq.ParentExclude) == 0 && len(cq.Include) == 0 &&
+		len(cq.Exclude) == 0 && len(cq.Author) == 0 && len(cq.AuthorExclude) == 0 && cq.AuthorEmail == "" &&
+		cq.Search == "" && cq.After == nil && cq.Before == nil
 }
 
 // commentOrder is the ORDER BY of cq (wp_comment_query's orderby).
@@ -180,4 +212,29 @@ func DeleteComment(ctx context.Context, q Querier, m *Comment) error {
 		return fmt.Errorf("delete comment %d: %w", m.ID, err)
 	}
 	return recountComments(ctx, q, m.Post)
+}
+
+// RepliesOfPosts reads the approved comments (type comment) of each post of
+// ids in one statement, each post's newest first as a comment collection's
+// default order has them (date_gmt, then id, descending): what the replies
+// links of a page of posts ask. A post without any has no entry.
+func RepliesOfPosts(ctx context.Context, q Querier, ids []int64) (map[int64][]*Comment, error) {
+	rows, err := q.Query(ctx, "SELECT "+commentColumns+" FROM comments c WHERE c.post = ANY($1) AND c.status = 'approved'"+
+		" AND c.type = 'comment' ORDER BY c.post, c.date_gmt DESC, c.id DESC", ids)
+	if err != nil {
+		return nil, fmt.Errorf("select comments of %d posts: %w", len(ids), err)
+	}
+	defer rows.Close()
+	out := map[int64][]*Comment{}
+	for rows.Next() {
+		m, err := scanComment(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan comments of %d posts: %w", len(ids), err)
+		}
+		out[m.Post] = append(out[m.Post], m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select comments of %d posts: %w", len(ids), err)
+	}
+	return out, nil
 }

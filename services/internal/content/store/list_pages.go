@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -38,10 +39,33 @@ func (b *SQLBuilder) statusSQL(q *ListQuery, col string) string {
 	}
 }
 
+// dateRangeOnly reports whether q filters by one type, one status and a
+// date range (after, before or both) and nothing else: what the date
+// buckets' counts answer (migration 0350).
+func dateRangeOnly(q *ListQuery) bool {
+	if q.After == nil && q.Before == nil || len(q.Tax) > 0 || len(q.Statuses) != 1 || q.Statuses[0] == "any" {
+		return false
+	}
+	rest := *q
+	rest.After, rest.Before = nil, nil
+	return countedOnly(&rest)
+}
+
 // countedTotal is SQL for the number of matches of q read from the
-// maintained counts (post_counts, term_post_counts), or "" when q filters
-// by more than they record.
+// maintained counts (post_counts, term_post_counts, post_date_counts), or
+// "" when q filters by more than they record.
 func (b *SQLBuilder) countedTotal(q *ListQuery) string {
+	if dateRangeOnly(q) {
+		var after, before any
+		if q.After != nil {
+			after = *q.After
+		}
+		if q.Before != nil {
+			before = *q.Before
+		}
+		return "(SELECT post_count_between(" + b.Arg(q.Type.Name) + ", " + b.Arg(q.Statuses[0]) + ", " + b.Arg(after) +
+			"::timestamp, " + b.Arg(before) + "::timestamp))"
+	}
 	if !countedOnly(q) {
 		return ""
 	}
@@ -74,6 +98,33 @@ func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string) string {
 	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.Arg(q.Type.Name) +
 		" AND r.post_status = " + b.Arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
 		" AND taxonomy = " + b.Arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
+}
+
+// statusesPageSQL reads the ids of a page of several statuses (status=any,
+// status=publish,draft, ...) of one type in date order with no other
+// filter: each status's first offset+limit posts come from the (type,
+// status, date_gmt, id) index and only those are merged and sorted, where
+// the plain read sorted every match (a status=any listing sorted all
+// published posts: ~40 ms at 100,000 posts). The page's posts are among
+// the first offset+limit of their own status, so the page is the plain
+// read's. The statuses are those post_counts has rows of (every status a
+// post of the type has: the triggers insert them), restricted as the
+// filter restricts p.status. "" when q is not such a listing.
+func (b *SQLBuilder) statusesPageSQL(q *ListQuery, limit, off string, offset int) string {
+	if !countedOnly(q) || len(q.Tax) != 0 || (len(q.Statuses) == 1 && q.Statuses[0] != "any") ||
+		(q.OrderBy != "" && q.OrderBy != "date") {
+		return ""
+	}
+	dir := " DESC"
+	if q.Order == "asc" {
+		dir = " ASC"
+	}
+	typ := b.Arg(q.Type.Name)
+	// offset+limit, saturated: a huge page number must not overflow
+	each := Itoa(int64(min(uint64(offset)+uint64(q.PerPage), math.MaxInt64)))
+	return "SELECT x.id FROM (SELECT DISTINCT c.status FROM post_counts c WHERE c.type = " + typ + " AND " + b.statusSQL(q, "c.status") +
+		") s CROSS JOIN LATERAL (SELECT p.id, p.date_gmt FROM posts p WHERE p.type = " + typ + " AND p.status = s.status ORDER BY p.date_gmt" +
+		dir + ", p.id" + dir + " LIMIT " + each + ") x ORDER BY x.date_gmt" + dir + ", x.id" + dir + " LIMIT " + limit + " OFFSET " + off
 }
 
 // JumpMinOffset is the offset from which a date-ordered page jumps to its

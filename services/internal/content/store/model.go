@@ -132,4 +132,7 @@ type Term struct {
 	// and whether new top-level pages join it
 	Locations []string
 	AutoAdd   bool
+	// HasChildren: the term is some term's parent (read by TermBySlug
+	// only), so an archive that includes children needs the tree walk
+	HasChildren bool
 }

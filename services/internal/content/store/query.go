@@ -412,6 +412,9 @@ func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 		inner = b.JumpPageSQL(q, limit, offset)
 	}
 	if inner == "" {
+		inner = b.statusesPageSQL(q, limit, off, offset)
+	}
+	if inner == "" {
 		w := filter()
 		inner = "SELECT p.id FROM " + b.From() + " WHERE " + w + " ORDER BY " + b.orderBy(q) + " LIMIT " + limit + " OFFSET " + off
 	}

@@ -106,11 +106,14 @@ func scanOne(row pgx.Row, what string) (*Post, error) {
 	return p, nil
 }
 
-// TermBySlug reads a term of tax by slug; nil when none.
+// TermBySlug reads a term of tax by slug, with whether it has children;
+// nil when none.
 func TermBySlug(ctx context.Context, q Querier, tax *Taxonomy, slug string) (*Term, error) {
 	t := &Term{}
-	err := q.QueryRow(ctx, `SELECT id, taxonomy, name, slug, description FROM terms WHERE taxonomy = $1 AND slug = $2`, tax.Name, slug).
-		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description)
+	err := q.QueryRow(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug, t.description,
+ EXISTS (SELECT 1 FROM terms c WHERE c.parent = t.id AND c.parent <> 0)
+ FROM terms t WHERE t.taxonomy = $1 AND t.slug = $2`, tax.Name, slug).
+		Scan(&t.ID, &t.Taxonomy, &t.Name, &t.Slug, &t.Description, &t.HasChildren)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -144,8 +147,7 @@ func TermNames(ctx context.Context, q Querier, ids []int64) (map[int64]*Term, er
 // PublicTerms lists the terms of tax that have published posts (the
 // sitemap), by name.
 func PublicTerms(ctx context.Context, q Querier, tax *Taxonomy) ([]*Term, error) {
-	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND EXISTS (
- SELECT 1 FROM term_relationships r JOIN posts p ON p.id = r.post_id WHERE r.term_id = t.id AND p.status = 'publish') ORDER BY t.name, t.id`, tax.Name)
+	rows, err := q.Query(ctx, `SELECT t.id, t.taxonomy, t.name, t.slug FROM terms t WHERE t.taxonomy = $1 AND `+termCountSQL+` > 0 ORDER BY t.name, t.id`, tax.Name)
 	if err != nil {
 		return nil, fmt.Errorf("list terms: %w", err)
 	}

@@ -25,6 +25,28 @@ func GetPost(ctx context.Context, q Querier, id int64) (*Post, error) {
 	return GetPostAs(ctx, q, id, false, nil)
 }
 
+// GetPosts reads the posts of ids in one statement, by id; an id without a
+// post has no entry.
+func GetPosts(ctx context.Context, q Querier, ids []int64) (map[int64]*Post, error) {
+	rows, err := q.Query(ctx, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1)", ids)
+	if err != nil {
+		return nil, fmt.Errorf("select %d posts: %w", len(ids), err)
+	}
+	defer rows.Close()
+	out := make(map[int64]*Post, len(ids))
+	for rows.Next() {
+		p, err := ScanPost(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan %d posts: %w", len(ids), err)
+		}
+		out[p.ID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("select %d posts: %w", len(ids), err)
+	}
+	return out, nil
+}
+
 // GetPostAs is getPost for a post expected to be of type pt (nil: any), with
 // the smaller statement of that type.
 func GetPostAs(ctx context.Context, q Querier, id int64, lock bool, pt *PostType) (*Post, error) {

@@ -64,7 +64,7 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 		if t == nil {
 			return s.notFound(req)
 		}
-		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical && t.HasChildren, Operator: "IN"}}
 		title, link = s.site.Title+" - "+t.Name, s.permalinks.Term(tax, t)
 	}
 	return s.postsFeed(req, kind, lq, title, link, link+"feed/")

@@ -175,7 +175,7 @@ func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) er
 		bodyClass: "archive " + kind + " " + kind + "-" + t.Slug,
 		feedTitle: t.Name + " " + strings.TrimSuffix(label, ": ") + " Feed", feedURL: s.permalinks.Term(tax, t) + "feed/"}
 	lq := s.siteListQuery(req)
-	lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical, Operator: "IN"}}
+	lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical && t.HasChildren, Operator: "IN"}}
 	return s.listing(req, sp, lq, s.permalinks.Term(tax, t))
 }
 

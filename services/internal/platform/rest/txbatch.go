@@ -37,6 +37,19 @@ type Tx struct {
 // the batch before any runs (a service may read ahead in one statement what
 // the calls will need, content's slugs).
 func TxBatchHandler(srv *Server, begin func(context.Context, []Call) (*Tx, error), logger *slog.Logger) http.Handler {
+	return TxBatchHandlerReading(srv, begin, nil, logger)
+}
+
+// ReadAhead prepares a batch made only of reads (the gateway's _embed
+// fetches): it sees every call before any runs and returns the context they
+// run with, where a service may keep what it read for all of them in one
+// statement (content's terms of many posts). It must not change any
+// answer, only how it is read.
+type ReadAhead func(ctx context.Context, calls []Call) context.Context
+
+// TxBatchHandlerReading is TxBatchHandler with readAhead (nil: none) run
+// before a batch of reads.
+func TxBatchHandlerReading(srv *Server, begin func(context.Context, []Call) (*Tx, error), readAhead ReadAhead, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -52,7 +65,7 @@ func TxBatchHandler(srv *Server, begin func(context.Context, []Call) (*Tx, error
 			WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
 			return
 		}
-		responses, committed, err := runTxBatch(r.Context(), srv, begin, &in)
+		responses, committed, err := runTxBatch(r.Context(), srv, begin, readAhead, &in)
 		if err != nil {
 			if e := FromUnavailable(err); e != nil {
 				logger.WarnContext(r.Context(), "batch transaction failed: database unavailable", "error", err.Error())
@@ -84,7 +97,8 @@ func batchResponseObject(committed bool, responses []contract.BatchSubResponse) 
 	return Object{{Key: "committed", Value: committed}, {Key: "responses", Value: list}}
 }
 
-func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []Call) (*Tx, error), in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
+func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []Call) (*Tx, error), readAhead ReadAhead,
+	in *contract.BatchRequest) ([]contract.BatchSubResponse, bool, error) {
 	calls := make([]Call, len(in.Requests))
 	reads := true
 	for i, req := range in.Requests {
@@ -95,6 +109,9 @@ func runTxBatch(ctx context.Context, srv *Server, begin func(context.Context, []
 		// Reads only (the gateway's _embed fetches, contract.BatchPath):
 		// each runs on its own, as a GET over HTTP would, and a failed one
 		// (a 401 for a private resource) is an answer, not the end.
+		if readAhead != nil {
+			ctx = readAhead(ctx, calls)
+		}
 		responses := make([]contract.BatchSubResponse, 0, len(calls))
 		for _, call := range calls {
 			responses = append(responses, subResponse(srv.Do(ctx, call)))

@@ -1,0 +1,64 @@
+package gateway
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"siteplane.dev/services/pkg/jsonkeys"
+)
+
+// referenceMembers is what json.Decoder makes of raw: its keys in order
+// (jsonkeys) with the values encoding/json reads for them.
+func referenceMembers(raw []byte) ([]member, bool) {
+	keys, err := jsonkeys.Of(raw)
+	if err != nil {
+		return nil, false
+	}
+	var values map[string]json.RawMessage
+	if json.Unmarshal(raw, &values) != nil {
+		return nil, false
+	}
+	out := []member{}
+	for _, k := range keys {
+		out = append(out, member{k, values[k]})
+	}
+	return out, true
+}
+
+// splitMembers splits valid objects exactly as json.Decoder did.
+func TestSplitMembers(t *testing.T) {
+	for _, raw := range []string{
+		`{}`,
+		` { } `,
+		`{"a":1}`,
+		`{"id":5,"title":{"rendered":"a \"}\" b ]"},"tags":[1,2,[3]],"n":null,"t":true,"f":-1.5e3}`,
+		"{\n  \"a\" : [ ] ,\n\t\"b\":{ }\r\n}",
+		`{"k\"ey":"v","\u00e9":"\\","_links":{"self":[{"href":"http://x/?a=1&b=[2]"}]}}`,
+		`{"s":"{[","x":"]}"}`,
+		`[1,2]`,
+		`"str"`,
+	} {
+		got, gotOK := splitMembers([]byte(raw))
+		want, wantOK := referenceMembers([]byte(raw))
+		if gotOK != wantOK || (wantOK && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%s: got %v %q, want %v %q", raw, gotOK, got, wantOK, want)
+		}
+	}
+}
+
+// splitArray splits valid arrays exactly as json.Unmarshal into
+// []json.RawMessage does, and refuses what it refuses.
+func TestSplitArray(t *testing.T) {
+	for _, raw := range []string{
+		`[]`, ` [ ] `, `[1]`, `[{"a":"]"},[1,[2]],"x\"]",null,true,-0.5]`, "[\n {\"id\": 1} ,\n\t{\"id\":2}\n]",
+		`{"a":1}`, `[1,]`, `[`, `"s"`,
+	} {
+		got, gotOK := splitArray([]byte(raw))
+		var want []json.RawMessage
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		if gotOK != (wantErr == nil) || (gotOK && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%s: got %v %q, want %v %q", raw, gotOK, got, wantErr, want)
+		}
+	}
+}
