@@ -105,6 +105,14 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		link := ""
 		if pt.Public {
 			link = s.permalinks.Post(pt, parent)
+			if r.Type == "revision" {
+				// an autosave beside the post: the website shows it to
+				// its author at this link (website/site_preview.go).
+				// WordPress adds a preview_nonce too; the page shows
+				// only the signed-in caller's own autosave, so a link
+				// passed on shows anyone else nothing of it.
+				link += previewSep(link) + "preview_id=" + strconv.FormatInt(parent.ID, 10)
+			}
 			link += previewSuffix(link)
 		}
 		add("preview_link", link)
@@ -137,10 +145,15 @@ func revisionMeta(pt *store.PostType, r *store.Post) any {
 }
 
 func previewSuffix(link string) string {
+	return previewSep(link) + "preview=true"
+}
+
+// previewSep is what joins one more query argument to link.
+func previewSep(link string) string {
 	if strings.Contains(link, "?") {
-		return "&preview=true"
+		return "&"
 	}
-	return "?preview=true"
+	return "?"
 }
 
 var errInvalidParent = rest.NewError("rest_post_invalid_parent", "Invalid post parent ID.", http.StatusNotFound)

@@ -65,6 +65,9 @@ type siteReq struct {
 	paged  int
 	cpage  int // comment-page-N (0: none)
 	caller identity.Identity
+	// preview is the post whose caller's autosave this page shows
+	// (site_preview.go), 0 when none: its content is not kept
+	preview int64
 }
 
 func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
@@ -227,7 +230,7 @@ func (s *Handler) byID(req *siteReq, idText string, want *store.PostType) error 
 	if link := s.permalinks.Post(pt, p); !strings.Contains(link, "?") {
 		return s.redirect(req, link)
 	}
-	return s.renderSingular(req, pt, p)
+	return s.previewSingular(req, pt, p)
 }
 
 // singular serves a page at its (nested) path or a post at /{slug}/.
@@ -244,10 +247,10 @@ func (s *Handler) singular(req *siteReq, segs []string) error {
 		if page.ID == s.site.PageForPosts {
 			return s.postsListing(req, page)
 		}
-		return s.renderSingular(req, store.TypePage, page)
+		return s.previewSingular(req, store.TypePage, page)
 	}
 	if post != nil && visible(req.caller, store.TypePost, post) {
-		return s.renderSingular(req, store.TypePost, post)
+		return s.previewSingular(req, store.TypePost, post)
 	}
 	return s.notFound(req)
 }
@@ -260,6 +263,9 @@ func (s *Handler) front(req *siteReq) error {
 			return err
 		}
 		if p != nil && p.Type == "page" && visible(req.caller, store.TypePage, p) {
+			if p, err = s.withPreview(req, store.TypePage, p); err != nil {
+				return err
+			}
 			return s.renderFront(req, p)
 		}
 	}

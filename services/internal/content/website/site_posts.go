@@ -99,9 +99,14 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 			}
 		}
 		open := unlocked(c.req, pt, p)
+		// a previewed post's autosaved text is the caller's alone: it
+		// is rendered afresh, never kept in the shared snapshot
+		fresh := c.req.preview == p.ID
 		switch {
 		case !open:
 			bp.Excerpt = "There is no excerpt because this is a protected post."
+		case fresh:
+			bp.Excerpt = plainExcerpt(p, store.DefaultExcerptWords)
 		default:
 			bp.Excerpt = c.sn.excerpt(p)
 		}
@@ -110,7 +115,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 				sub := *env
 				sub.Post = nil
 				sub.Query = nil
-				bp.ContentHTML = c.sn.postContent(p, mayPostUnfiltered(u), &sub)
+				bp.ContentHTML = c.sn.renderContent(p, mayPostUnfiltered(u), &sub, !fresh)
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}

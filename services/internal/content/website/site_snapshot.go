@@ -126,8 +126,14 @@ type contentKey struct {
 // may post unfiltered HTML; if not, the content is filtered again as it is
 // rendered (authorContent).
 func (sn *siteSnapshot) postContent(p *store.Post, unfiltered bool, env *blocks.Env) string {
+	return sn.renderContent(p, unfiltered, env, true)
+}
+
+// renderContent is postContent, kept in the snapshot only when keep (a
+// preview's content is not the post's).
+func (sn *siteSnapshot) renderContent(p *store.Post, unfiltered bool, env *blocks.Env, keep bool) string {
 	key := contentKey{p.ID, unfiltered}
-	if v, ok := sn.contents.Load(key); ok {
+	if v, ok := sn.contents.Load(key); ok && keep {
 		if classic, ok := v.(string); ok {
 			return classic
 		}
@@ -135,13 +141,17 @@ func (sn *siteSnapshot) postContent(p *store.Post, unfiltered bool, env *blocks.
 	}
 	nodes, classic, isClassic := authorContent(p.Content, unfiltered)
 	if isClassic {
-		sn.keep(&sn.contents, key, classic, entryCost(len(classic)))
+		if keep {
+			sn.keep(&sn.contents, key, classic, entryCost(len(classic)))
+		}
 		return classic
 	}
 	site := &blocks.Env{SiteTitle: env.SiteTitle, Tagline: env.Tagline, HomeURL: env.HomeURL, Navigation: env.Navigation, Part: env.Part}
 	nodes = blocks.Compile(nodes, site)
 	// compiled nodes hold about their source's text, twice over at most
-	sn.keep(&sn.contents, key, nodes, entryCost(2*len(p.Content)))
+	if keep {
+		sn.keep(&sn.contents, key, nodes, entryCost(2*len(p.Content)))
+	}
 	return blocks.Render(nodes, env)
 }
 
