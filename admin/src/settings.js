@@ -77,6 +77,30 @@ export function editorSettings( boot ) {
 		__experimentalBlockPatternCategories: [],
 		__experimentalDiscussionSettings: {},
 		canUpdateBlockBindings: boot.user.canManageOptions,
+		autosave: newerAutosave( boot ),
 	};
 	return settings;
+}
+
+// newerAutosave is edit-form-blocks.php's $editor_settings['autosave']:
+// when the post has an autosave (anyone's, as wp_get_post_autosave) newer
+// than the post, the editor shows "There is an autosave of this post that
+// is more recent than the version below." with a "View the autosave" link.
+// WordPress links to the autosave's revision screen (revision.php), which
+// this admin has not; the link is the autosave's preview on the website
+// (which shows it to its author).
+function newerAutosave( boot ) {
+	const post = preloaded( boot, boot.paths.post );
+	const autosaves = preloaded( boot, boot.paths.autosaves );
+	if ( ! post || ! Array.isArray( autosaves ) ) {
+		return undefined;
+	}
+	const newest = autosaves.reduce(
+		( a, b ) => ( ! a || b.modified_gmt > a.modified_gmt ? b : a ),
+		undefined
+	);
+	if ( ! newest || ! ( newest.modified_gmt > post.modified_gmt ) ) {
+		return undefined;
+	}
+	return { editLink: newest.preview_link || boot.siteURL };
 }

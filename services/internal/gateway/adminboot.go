@@ -262,6 +262,8 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	}
 	_ = json.Unmarshal(g.do(ctx, t, subRequest{Method: http.MethodGet, Route: postPath, Query: "context=edit&_fields=slug"}).Body, &slug)
 	calls := editorPreloads(postPath, b.PostType, slug.Slug)
+	b.Paths["post"] = postPath + "?context=edit"
+	b.Paths["autosaves"] = postPath + "/autosaves?context=edit"
 	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
 	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + contract.ActiveTheme + "?context=view"
 	var wg sync.WaitGroup
