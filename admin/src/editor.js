@@ -12,7 +12,7 @@ export function startEditor( boot ) {
 	// packages); the admin supplies its own media dialog through the same
 	// filter. Added after @wordpress/editor's, so it is the one used.
 	addFilter( 'editor.MediaUpload', 'siteplane/media-upload', () => SiteplaneMediaUpload );
-	persistPreferences( boot.user.id );
+	persistPreferences( boot );
 	document.body.classList.add( 'block-editor-page', 'is-fullscreen-mode' );
 	initializeEditor( 'editor', boot.postType, boot.postId, editorSettings( boot ), boot.initialEdits ?? {} );
 }

@@ -174,7 +174,14 @@ func TestEditorAuthorFlows(t *testing.T) {
 	}
 	rec.check(t, "preview")
 
-	// Reopened, the editor says the autosave is newer than the post.
+	// Reopened, the editor says the autosave is newer than the post (the
+	// preview's autosave is, by the second, as WordPress compares them).
+	autosaves := call(t, "GET", "/cms-json/cms/v2/posts/"+id+"/autosaves?context=edit", nil, admin()...)
+	saved, _ := autosaves.JSON.([]any)
+	modified := fmt.Sprint(restPost(t, id)["modified_gmt"])
+	if len(saved) != 1 || !(fmt.Sprint(saved[0].(map[string]any)["modified_gmt"]) > modified) {
+		t.Fatalf("no autosave newer than the post (%s): %.600s", modified, autosaves.Raw)
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(st.SiteURL+"/cms-admin/post.php?post="+id+"&action=edit")); err != nil {
 		t.Fatal(err)
 	}
@@ -183,4 +190,39 @@ func TestEditorAuthorFlows(t *testing.T) {
 	waitJS(t, ctx, "the autosave notice", notice)
 	waitJS(t, ctx, "its View the autosave link", notice+`.querySelector('a[href*="preview_id=`+id+`"]')?.textContent.trim() === 'View the autosave'`)
 	rec.check(t, "reopen")
+
+	// The preferences (the welcome guide closed) are kept on the server:
+	// users/me's meta.persisted_preferences, and a second browser, with
+	// its own empty storage, opens the editor without the guide.
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(fmt.Sprint(editorUserMeta(t, "editor-flows")), "welcomeGuide:false") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the preferences never reached the server: %v", editorUserMeta(t, "editor-flows"))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	rec2 := newEditorRecorder()
+	ctx2 := editorBrowser(t, rec2)
+	browserSignIn(t, ctx2, "editor-flows", password, "/cms-admin/post.php?post="+id+"&action=edit")
+	waitJS(t, ctx2, "an editable title", canvasJS+`.querySelector('.editor-post-title__input[contenteditable="true"]')`)
+	time.Sleep(time.Second)
+	if shown, err := chromedp.Run(ctx2, chromedp.Evaluate[bool](`!!document.querySelector('.edit-post-welcome-guide')`)); err != nil || shown {
+		t.Errorf("a second browser shows the welcome guide again (%v)", err)
+	}
+	rec2.check(t, "a second browser")
+}
+
+// editorUserMeta is the person's meta.persisted_preferences, read by the
+// administrator.
+func editorUserMeta(t *testing.T, login string) any {
+	t.Helper()
+	r := call(t, "GET", "/cms-json/cms/v2/users?context=edit&search="+login, nil, admin()...)
+	list, _ := r.JSON.([]any)
+	if r.Status != 200 || len(list) != 1 {
+		t.Fatalf("find %s: %d %.300s", login, r.Status, r.Raw)
+	}
+	id := fmt.Sprint(list[0].(map[string]any)["id"])
+	u := call(t, "GET", "/cms-json/cms/v2/users/"+id+"?context=edit", nil, admin()...)
+	meta, _ := u.Obj()["meta"].(map[string]any)
+	return meta["persisted_preferences"]
 }

@@ -94,6 +94,10 @@ type adminBootData struct {
 	CanvasStyle   string                     `json:"canvasStyle"`
 	ThemeStyles   string                     `json:"themeStyles,omitempty"`
 	PostsPerPage  int                        `json:"postsPerPage"`
+	// Preferences are the person's stored editor preferences (users/me's
+	// meta.persisted_preferences, userprefs.go), as WordPress prints
+	// them into the editor's page for its preferences persistence layer
+	Preferences json.RawMessage `json:"preferences,omitempty"`
 }
 
 // adminBoot answers the data of one screen, or a status and message for
@@ -148,6 +152,7 @@ func (g *Gateway) adminBoot(r *http.Request, sess accounts.Session, screen strin
 		}
 		b.View, b.Title, b.PostType, b.PostID = "editor", "Edit "+adminPostTypes[pt].singular, pt, id
 		g.preloadEditor(ctx, &b)
+		b.Preferences = g.adminPreferences(ctx, u.ID)
 	}
 	b.Menu = adminMenu(role, screen, postType)
 	return b, http.StatusOK, ""

@@ -95,7 +95,7 @@ func (g *Gateway) userItem(r *rest.Request, u accounts.User) rest.Item {
 		{Key: "extra_capabilities", Value: rest.Object{{Key: string(u.Role), Value: true}}},
 		{Key: "avatar_urls", Value: avatars},
 		// WordPress registers persisted_preferences (edit context only);
-		// nothing stores preferences yet, so it is always empty
+		// [] for none, the stored ones added by userItemWithPreferences
 		{Key: "meta", Value: rest.Object{{Key: "persisted_preferences", Value: []any{}}}},
 	}
 	return rest.Item{Data: data, Links: rest.Links{
@@ -310,7 +310,11 @@ func (g *Gateway) getUser(r *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rest.OK(g.userItem(r, u)), nil
+	it, perr := g.userItemWithPreferences(r, u)
+	if perr != nil {
+		return nil, perr
+	}
+	return rest.OK(it), nil
 }
 
 func (g *Gateway) canCreateUser(r *rest.Request) error {
@@ -408,8 +412,15 @@ func (g *Gateway) updateUser(r *rest.Request) (*rest.Response, error) {
 	if uerr != nil {
 		return nil, userWriteError(uerr)
 	}
+	if err := g.storePreferences(r, nu); err != nil {
+		return nil, err
+	}
 	r.Set("context", "edit")
-	return rest.OK(g.userItem(r, nu)), nil
+	it, perr := g.userItemWithPreferences(r, nu)
+	if perr != nil {
+		return nil, perr
+	}
+	return rest.OK(it), nil
 }
 
 func (g *Gateway) canDeleteUser(r *rest.Request) error {
