@@ -11,7 +11,6 @@ import (
 	"image/color"
 	"image/jpeg"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -315,53 +314,6 @@ func rolledOut(d *appsv1.Deployment) bool {
 	r := *d.Spec.Replicas
 	return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == r &&
 		d.Status.ReadyReplicas == r && d.Status.Replicas == r
-}
-
-func titleChangeRolls(t *testing.T, ns, name string) {
-	ctx := context.Background()
-	before := podsByComponent(t, ns, name)
-	mounting := map[string]bool{}
-	for _, c := range components {
-		mounting[c] = mountsSettings(deployment(t, ns, componentName(name, c)), name)
-	}
-	if !slices.Contains(components, contract.ServiceGateway) || !mounting[contract.ServiceGateway] {
-		t.Fatalf("the gateway does not mount the site settings: %v", mounting)
-	}
-	const title = "E2E Blog, renamed"
-	patch := []byte(fmt.Sprintf(`{"spec":{"title":%q}}`, title))
-	var s sitev1.Site
-	s.Name, s.Namespace = name, ns
-	if err := env.c.Patch(ctx, &s, client.RawPatch(types.MergePatchType, patch)); err != nil {
-		t.Fatal(err)
-	}
-	// Ready at the new generation: every Deployment rolled (no pod of the
-	// previous template left) and the gateway answered through its Service.
-	waitReady(t, ns, name, 3*time.Minute)
-	now := podsByComponent(t, ns, name)
-	for _, c := range components {
-		if !mounting[c] {
-			continue
-		}
-		for _, uid := range now[c] {
-			if slices.Contains(before[c], uid) {
-				t.Errorf("%s still runs a pod from before the change while the Site says Ready", c)
-			}
-		}
-		if d := deployment(t, ns, componentName(name, c)); !rolledOut(d) {
-			t.Errorf("%s is still rolling while the Site says Ready", c)
-		}
-	}
-	gw := serviceURL(t, ns, componentName(name, contract.ServiceGateway), contract.DefaultAPIPort)
-	if r := request("GET", gw+"/cms-json/", nil, nil); r.JSON()["name"] != title {
-		t.Fatalf("index after the Site is Ready again: %s; want the name %q", r, title)
-	}
-	after := podsByComponent(t, ns, name)
-	for _, c := range components {
-		if !mounting[c] && !slices.Equal(before[c], after[c]) {
-			t.Errorf("%s does not mount the settings but its pods changed: %v -> %v", c, before[c], after[c])
-		}
-	}
-	t.Logf("settings mounted (and rolled) by: %v", mounting)
 }
 
 func keyRotation(t *testing.T, ns, name, gw string) {
