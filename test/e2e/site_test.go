@@ -174,8 +174,14 @@ func TestSite(t *testing.T) {
 		// delay); a REST read goes through the gateway and content meanwhile.
 		gw := serviceURL(t, ns, componentName(name, contract.ServiceGateway), contract.DefaultAPIPort)
 		stop := startLoad(gw+"/cms-json/cms/v2/posts?per_page=1&_fields=id", nil, 4)
+		stopped := false
+		defer func() {
+			if !stopped { // a failed check ended the test: stop the load
+				stop()
+			}
+		}()
 		titleChangeRolls(t, ns, name)
-		res := stop()
+		res, stopped := stop(), true
 		t.Logf("under the rolling update: %d requests, %d failed", res.sent, res.failed)
 		if res.failed > 0 {
 			t.Errorf("%d of %d requests failed during the rolling update; first: %v", res.failed, res.sent, res.failures)
