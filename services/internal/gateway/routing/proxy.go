@@ -22,6 +22,9 @@ type ProxyConfig struct {
 	DialTimeout time.Duration
 	// MaxIdlePerHost is the keep-alive pool size per service.
 	MaxIdlePerHost int
+	// RefusedRetry is how long a refused connection is retried before the
+	// request is answered 503. Default 1s; negative: no retry.
+	RefusedRetry time.Duration
 }
 
 // ErrorFunc writes a gateway error (WordPress envelope) for status/code/message.
@@ -31,6 +34,7 @@ type ErrorFunc func(w http.ResponseWriter, r *http.Request, status int, code, me
 type Proxy struct {
 	cfg        ProxyConfig
 	transport  *http.Transport
+	forward    http.RoundTripper // transport, retrying refused connections
 	writeError ErrorFunc
 	onError    func(r *http.Request, status int, err error)
 }
@@ -46,6 +50,9 @@ func NewProxy(cfg ProxyConfig, writeError ErrorFunc, onError func(r *http.Reques
 	}
 	if cfg.MaxIdlePerHost <= 0 {
 		cfg.MaxIdlePerHost = 64
+	}
+	if cfg.RefusedRetry == 0 {
+		cfg.RefusedRetry = time.Second
 	}
 	dialer := &net.Dialer{Timeout: cfg.DialTimeout, KeepAlive: 30 * time.Second}
 	t := &http.Transport{
@@ -64,7 +71,8 @@ func NewProxy(cfg ProxyConfig, writeError ErrorFunc, onError func(r *http.Reques
 		// and, copied on, a write to the client.
 		ReadBufferSize: 32 << 10,
 	}
-	return &Proxy{cfg: cfg, transport: t, writeError: writeError, onError: onError}
+	return &Proxy{cfg: cfg, transport: t, forward: retryRefused{next: t, budget: cfg.RefusedRetry},
+		writeError: writeError, onError: onError}
 }
 
 // copyBuffers lends the 32 KiB buffers the reverse proxy copies bodies
@@ -140,7 +148,7 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 				pr.Out.Header[k] = v
 			}
 		},
-		Transport:      p.transport,
+		Transport:      p.forward,
 		BufferPool:     copyBuffers,
 		ModifyResponse: t.ModifyResponse,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
