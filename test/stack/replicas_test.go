@@ -34,9 +34,9 @@ func newBrowserAt(t *testing.T) *browserAt {
 	}}}
 }
 
-func (b *browserAt) do(method, url string, body io.Reader, header http.Header) (int, string) {
+func (b *browserAt) do(method, target string, body io.Reader, header http.Header) (int, string) {
 	b.t.Helper()
-	req, err := http.NewRequest(method, url, body)
+	req, err := http.NewRequest(method, target, body)
 	if err != nil {
 		b.t.Fatal(err)
 	}
