@@ -79,6 +79,12 @@ var tt3Checks = []struct{ name, js string }{
 	{"header left (root padding, wide size)", `[px(q("header .wp-block-site-title").getBoundingClientRect().left),
 		px(parseFloat(probe("padding-left", "var(--wp--preset--spacing--30)")) +
 			Math.max(0, (document.documentElement.clientWidth - 2 * parseFloat(probe("padding-left", "var(--wp--preset--spacing--30)")) - 1200) / 2))]`},
+	// listings are the theme's grid of three (query displayLayout): the
+	// first two posts side by side from 600px, one under the other below
+	{"post grid", `[(() => { const li = document.querySelectorAll(".wp-block-post-template > li");
+		if (li.length < 2) return "no grid"; const a = li[0].getBoundingClientRect(), b = li[1].getBoundingClientRect();
+		return a.top === b.top ? "side by side" : "stacked"; })(),
+		document.querySelectorAll(".wp-block-post-template > li").length < 2 ? "no grid" : innerWidth >= 600 ? "side by side" : "stacked"]`},
 	{"footer", `[q("footer") ? q("footer").textContent.replace(/\s+/g, " ").includes("Proudly powered by WordPress") : false, true]`},
 }
 

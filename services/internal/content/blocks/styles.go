@@ -55,6 +55,7 @@ func GlobalCSS(settings, styles map[string]any) string {
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
 	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
 	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}.wp-block-post-featured-image img{max-width:100%;height:auto}")
+	sb.WriteString(postTemplateGridCSS)
 	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
 	sb.WriteString("img{max-width:100%;height:auto}")
 	elementsCSS(&sb, "", obj(styles, "elements"))

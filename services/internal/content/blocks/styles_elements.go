@@ -41,3 +41,14 @@ func scoped(scope, sel string) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// postTemplateGridCSS is the block library's grid of a post template in a
+// query with a flex displayLayout: one column on narrow screens, the
+// columns from 600px.
+const postTemplateGridCSS = ".wp-block-post-template.is-flex-container{display:flex;flex-direction:row;flex-wrap:wrap;gap:1.25em}" +
+	".wp-block-post-template.is-flex-container>li{margin:0;width:100%}" +
+	"@media (min-width:600px){.wp-block-post-template.is-flex-container.columns-2>li{width:calc(50% - .625em)}" +
+	".wp-block-post-template.is-flex-container.columns-3>li{width:calc(33.33333% - .83333em)}" +
+	".wp-block-post-template.is-flex-container.columns-4>li{width:calc(25% - .9375em)}" +
+	".wp-block-post-template.is-flex-container.columns-5>li{width:calc(20% - 1em)}" +
+	".wp-block-post-template.is-flex-container.columns-6>li{width:calc(16.66667% - 1.04167em)}}"
