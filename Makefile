@@ -24,12 +24,12 @@ help: ## Show this help.
 ##@ Everyday
 
 .PHONY: run
-run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all; WP_ALIAS=1 also serves /wp-json/ and wp/v2).
-	$(BIN)/siteplane-run $(if $(WP_ALIAS),-wp-alias)
+run: build ## Start PostgreSQL and every service locally with demo data (Ctrl-C stops all; WP_ALIAS=1 also serves /wp-json/ and wp/v2; THEME=dir uses that block theme).
+	$(BIN)/siteplane-run $(if $(WP_ALIAS),-wp-alias) $(if $(THEME),-theme $(THEME))
 
 .PHONY: run-detached
-run-detached: build ## Start the same stack in the background; `make stop` stops it (WP_ALIAS=1 as for run).
-	$(BIN)/siteplane-run -detach $(if $(WP_ALIAS),-wp-alias)
+run-detached: build ## Start the same stack in the background; `make stop` stops it (WP_ALIAS=1, THEME=dir as for run).
+	$(BIN)/siteplane-run -detach $(if $(WP_ALIAS),-wp-alias) $(if $(THEME),-theme $(THEME))
 
 .PHONY: stop
 stop: ## Stop a stack started by `make run-detached`.

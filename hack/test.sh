@@ -47,6 +47,17 @@ step "versitygw (S3-compatible server for the media S3 backend's tests)"
 SITEPLANE_TEST_VERSITYGW=$(hack/versitygw.sh)
 export SITEPLANE_TEST_VERSITYGW
 
+step "Twenty Twenty-Three for the theme tests"
+if SITEPLANE_TT3_DIR=$(hack/tt3.sh); then
+  export SITEPLANE_TT3_DIR
+  echo "$SITEPLANE_TT3_DIR"
+elif [[ ${CI:-} == true ]]; then
+  echo "hack/tt3.sh could not provide Twenty Twenty-Three (required under CI=true)" >&2
+  exit 1
+else
+  echo "no Twenty Twenty-Three: its tests will skip" >&2
+fi
+
 step "Chromium for the browser tests"
 if SITEPLANE_CHROMIUM=$(hack/chromium.sh); then
   export SITEPLANE_CHROMIUM

@@ -5,3 +5,13 @@
 apt_get() {
   apt-get -o DPkg::Lock::Timeout=600 "$@"
 }
+
+# apt_install installs Debian packages when we are root with apt-get (as CI
+# is), updating the package lists once if the first try fails; it returns
+# non-zero when it cannot.
+apt_install() {
+  [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1 || return 1
+  export DEBIAN_FRONTEND=noninteractive
+  apt_get install -y --no-install-recommends "$@" >&2 && return 0
+  apt_get update >&2 && apt_get install -y --no-install-recommends "$@" >&2
+}

@@ -47,6 +47,12 @@ type SiteSpec struct {
 	// +optional
 	FrontPage FrontPageSpec `json:"frontPage,omitzero"`
 
+	// Theme is the site's block theme: the built-in one unless it names a
+	// theme supplied as an OCI image.
+	// +kubebuilder:default={}
+	// +optional
+	Theme ThemeSpec `json:"theme,omitzero"`
+
 	// Database names the Secret holding the DSN of an existing PostgreSQL
 	// database (for example one run by CloudNativePG).
 	// +required

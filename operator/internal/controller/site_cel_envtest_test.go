@@ -34,6 +34,14 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 			s.Spec.Exposure = sitev1.ExposureSpec{Type: sitev1.ExposureHTTPRoute, HTTPRoute: &sitev1.HTTPRouteSpec{}}
 		}, "parentRefs"},
 		{"relative url", func(s *sitev1.Site) { s.Spec.URL = "blog.example.com" }, "url must be an absolute http or https URL"},
+		{"supplied theme without image", func(s *sitev1.Site) { s.Spec.Theme.Name = "twentytwentythree" },
+			"a theme other than the built-in siteplane needs image"},
+		{"theme image without its name", func(s *sitev1.Site) {
+			s.Spec.Theme.Image = &sitev1.ThemeImageSpec{Reference: "registry.example.com/themes/tt3:1.6"}
+		}, "image needs the name of the theme it holds"},
+		{"theme name with a slash", func(s *sitev1.Site) {
+			s.Spec.Theme = sitev1.ThemeSpec{Name: "../etc", Image: &sitev1.ThemeImageSpec{Reference: "r/t:1"}}
+		}, "spec.theme.name"},
 		{"trusted proxy by name", func(s *sitev1.Site) { s.Spec.Exposure.TrustedProxies = []string{"ingress-nginx"} }, "trustedProxies"},
 		{"ftp url", func(s *sitev1.Site) { s.Spec.URL = "ftp://blog.example.com" }, "url must be an absolute http or https URL"},
 		{"static front page without page", func(s *sitev1.Site) { s.Spec.FrontPage.Show = "page" }, "show: page needs pageOnFront"},

@@ -26,6 +26,7 @@ func SiteSettings(site *sitev1.Site) (contract.Site, error) {
 			HostTools:   sitev1.BoolOr(site.Spec.Extensions.HostTools, true),
 		},
 		WPAlias: sitev1.BoolOr(site.Spec.WPAlias, false),
+		Theme:   siteTheme(site),
 	}
 	if s.ShowOnFront == "" {
 		s.ShowOnFront = "posts"

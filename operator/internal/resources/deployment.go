@@ -197,6 +197,9 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 	case contract.ServiceMedia:
 		list = append(list, mediaMount(site))
 	}
+	if tm, ok := themeMount(site, component); ok {
+		list = append(list, tm)
+	}
 	list = append(list, mount{
 		volume:    corev1ac.Volume().WithName(volTmp).WithEmptyDir(corev1ac.EmptyDirVolumeSource().WithSizeLimit(resource.MustParse(TmpSizeLimit(component)))),
 		mountPath: "/tmp",
@@ -286,6 +289,7 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 		// attachment's parent post (docs/media.md).
 		env = append(env, corev1.EnvVar{Name: contract.EnvContentURL, Value: ServiceURL(site.Name, contract.ServiceContent)})
 	}
+	env = append(env, themeEnv(site, component)...)
 	env = append(env, memoryEnv(site, component)...)
 	for _, extra := range site.Component(component).Env {
 		// The services refuse to start when a value and its _FILE variant

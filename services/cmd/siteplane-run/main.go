@@ -33,6 +33,7 @@ func main() {
 	stop := flag.Bool("stop", false, "stop a stack started with -detach")
 	name := flag.String("name", devstack.DefaultName, "the stack's name: its PostgreSQL instance and its directory .cache/NAME (make bench uses its own)")
 	wpAlias := flag.Bool("wp-alias", false, "also serve the REST API as /wp-json/ and wp/v2 (the site's opt-in alias, docs/api.md)")
+	themeDir := flag.String("theme", "", "a block theme directory the site uses (docs/website.md#themes); empty: the built-in theme")
 	flag.Parse()
 	if !validName(*name) {
 		fail(fmt.Errorf("-name %q: use letters, digits and '-' only", *name))
@@ -47,9 +48,9 @@ func main() {
 	case *stop:
 		err = stopDetached(runDir)
 	case *detach:
-		err = startDetached(abs, runDir, *name, *port, *wpAlias)
+		err = startDetached(abs, runDir, *name, *port, *wpAlias, *themeDir)
 	default:
-		err = foreground(abs, runDir, *name, *port, *wpAlias)
+		err = foreground(abs, runDir, *name, *port, *wpAlias, *themeDir)
 	}
 	if err != nil {
 		fail(err)
@@ -74,10 +75,10 @@ func validName(name string) bool {
 	return true
 }
 
-func foreground(root, runDir, name string, port int, wpAlias bool) error {
+func foreground(root, runDir, name string, port int, wpAlias bool, themeDir string) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer cancel()
-	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout, Name: name, WPAlias: wpAlias})
+	st, err := devstack.Start(ctx, devstack.Options{Root: root, Port: port, Out: os.Stdout, Name: name, WPAlias: wpAlias, Theme: themeDir})
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func foreground(root, runDir, name string, port int, wpAlias bool) error {
 
 const detachedEnv = "SITEPLANE_RUN_DETACHED"
 
-func startDetached(root, runDir, name string, port int, wpAlias bool) error {
+func startDetached(root, runDir, name string, port int, wpAlias bool, themeDir string) error {
 	if pid, ok := readPID(runDir); ok && alive(pid) {
 		return fmt.Errorf("a stack is already running (pid %d): `make stop` first", pid)
 	}
@@ -117,6 +118,9 @@ func startDetached(root, runDir, name string, port int, wpAlias bool) error {
 	args := []string{"-root", root, "-port", strconv.Itoa(port), "-name", name}
 	if wpAlias {
 		args = append(args, "-wp-alias")
+	}
+	if themeDir != "" {
+		args = append(args, "-theme", themeDir)
 	}
 	cmd := exec.Command(self, args...)
 	cmd.Env = append(os.Environ(), detachedEnv+"=1")

@@ -25,6 +25,7 @@ func Options() service.Options {
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
 	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.Keys))
+	svc.SelectTheme(env.Config.String(contract.EnvThemesDir, ""), env.Logger)
 	if u := env.Config.String(contract.EnvGatewayURL, ""); u != "" {
 		svc.SetMedia(GatewayMedia{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}})
 	}
@@ -40,7 +41,9 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
 	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())
-	// the public website, forwarded by the gateway (docs/website.md)
+	// the public website, forwarded by the gateway (docs/website.md), and
+	// the site theme's files
+	env.Router.PathPrefix(contract.ThemesPath + "/").Handler(svc.web.ThemeAssets())
 	env.Router.PathPrefix(contract.SitePath + "/").Handler(svc.SiteHandler(env.Logger))
 	// the kit is the catch-all: it matches routes case-insensitively and
 	// answers rest_no_route for the rest, in WordPress's envelope

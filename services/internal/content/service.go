@@ -61,6 +61,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/internal/content/website"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
@@ -91,6 +92,8 @@ type Service struct {
 	web *website.Handler
 	// encoded keeps anonymous readers' post JSON (post_cache.go)
 	encoded encodedPosts
+	// theme is the site's theme (theme_select.go); nil: the built-in one
+	theme *theme.Theme
 }
 
 // New returns a Service over pool for site; users validates author ids.

@@ -14,10 +14,14 @@ import (
 // the characters a directory name cannot hold.
 const themePattern = `[^\/:<>\*\?"\|]+(?:\/[^\/:<>\*\?"\|]+)?`
 
-// activeTheme is the theme the site renders with: the embedded Siteplane
-// theme (its files are tested at build time, so loading cannot fail at run
-// time short of a broken build).
+// activeTheme is the theme the site renders with: the one SetTheme chose
+// (theme_select.go), else the embedded Siteplane theme (its files are
+// tested at build time, so loading cannot fail at run time short of a
+// broken build).
 func (s *Service) activeTheme() *theme.Theme {
+	if s.theme != nil {
+		return s.theme
+	}
 	t, err := theme.Builtin()
 	if err != nil {
 		panic("content: the embedded theme does not load: " + err.Error())

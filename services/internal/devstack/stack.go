@@ -33,6 +33,10 @@ type Options struct {
 	Name string
 	// WPAlias turns on the site's wp/v2 alias (`make run WP_ALIAS=1`).
 	WPAlias bool
+	// Theme is a block theme directory the site uses (`make run
+	// THEME=dir`): its name is the stylesheet, its parent the themes
+	// directory. "" keeps the built-in theme.
+	Theme string
 }
 
 // DefaultName is the name of `make run`'s stack.
@@ -203,6 +207,9 @@ func (st *Stack) writeSiteAndRoutes(l *layout) error {
 	site := contract.DefaultSite(l.siteURL)
 	site.Title, site.Description = "Siteplane Demo", "A local Siteplane site with demo content"
 	site.WPAlias = st.opts.WPAlias
+	if st.opts.Theme != "" {
+		site.Theme = filepath.Base(filepath.Clean(st.opts.Theme))
+	}
 	l.siteFile = filepath.Join(st.runDir, contract.SiteFileName)
 	if err := writeJSON(l.siteFile, site); err != nil {
 		return err

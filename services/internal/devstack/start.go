@@ -90,6 +90,7 @@ func (st *Stack) serviceEnv(l *layout, name string, metricsPort int) []string {
 		AdminPassword: l.secrets.AdminAppPassword, AdminLoginPassword: l.secrets.AdminLoginPassword, MediaDir: filepath.Join(st.runDir, "uploads"),
 		GatewayURL: l.internalURL, InternalListen: strings.TrimPrefix(l.internalURL, "http://"),
 		GatewaySecret: l.secrets.GatewaySecret, ContentURL: l.urls[contract.ServiceContent],
+		ThemesDir: st.themesDir(),
 	})
 	if name == contract.ServiceMedia {
 		env = append(env, mediaStorageEnv(os.LookupEnv)...)
@@ -142,4 +143,16 @@ func (st *Stack) prepareMedia(sum *Summary) error {
 	}
 	sum.SampleImage = sample
 	return nil
+}
+
+// themesDir is the directory holding Options.Theme ("" without one).
+func (st *Stack) themesDir() string {
+	if st.opts.Theme == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(st.opts.Theme)
+	if err != nil {
+		return filepath.Dir(filepath.Clean(st.opts.Theme))
+	}
+	return filepath.Dir(abs)
 }

@@ -14,7 +14,6 @@ import (
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
-	"siteplane.dev/services/pkg/contract"
 )
 
 // The bootstrap data of an admin page: what WordPress's PHP prints into
@@ -228,8 +227,7 @@ func (g *Gateway) adminPostTypeOf(ctx context.Context, id int64) (string, bool) 
 type preloadCall struct{ method, path string }
 
 // editorPreloads are wp-admin/edit-form-blocks.php's preload paths.
-func editorPreloads(postPath, postType, slug string) []preloadCall {
-	theme := contract.ActiveTheme
+func editorPreloads(theme, postPath, postType, slug string) []preloadCall {
 	lookup := "single-" + postType
 	if postType == "page" {
 		lookup = "page"
@@ -266,11 +264,11 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 		Slug string `json:"slug"`
 	}
 	_ = json.Unmarshal(g.do(ctx, t, subRequest{Method: http.MethodGet, Route: postPath, Query: "context=edit&_fields=slug"}).Body, &slug)
-	calls := editorPreloads(postPath, b.PostType, slug.Slug)
+	calls := editorPreloads(g.cfg.Site.Stylesheet(), postPath, b.PostType, slug.Slug)
 	b.Paths["post"] = postPath + "?context=edit"
 	b.Paths["autosaves"] = postPath + "/autosaves?context=edit"
 	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
-	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + contract.ActiveTheme + "?context=view"
+	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + g.cfg.Site.Stylesheet() + "?context=view"
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); b.ThemeStyles = g.themeStylesheet(ctx) }()

@@ -12,7 +12,6 @@ import (
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/rest"
-	"siteplane.dev/services/pkg/contract"
 )
 
 // helpURL is the index's _links.help, as WordPress has it.
@@ -201,7 +200,7 @@ func (g *Gateway) serveIndex(r *rest.Request) (*rest.Response, error) {
 	links := rest.Links{{Rel: "help", Href: helpURL}}
 	if who := identity.FromContext(r.Context()); who.Can("switch_themes") || who.Can("edit_posts") || who.Can("edit_pages") {
 		// callers who may read the active theme (the themes route's rule)
-		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "active-theme", Href: g.local.URL("/cms/v2/themes/" + contract.ActiveTheme)})
+		links = append(links, rest.Link{Rel: rest.APIRelPrefix + "active-theme", Href: g.local.URL("/cms/v2/themes/" + g.cfg.Site.Stylesheet())})
 	}
 	return rest.OK(rest.Item{Data: data, Links: links}), nil
 }

@@ -57,6 +57,10 @@ const (
 	EnvMaxBodyBytes = "SITEPLANE_MAX_BODY_BYTES"
 	// EnvSiteFile names the site settings file (JSON, type Site).
 	EnvSiteFile = "SITEPLANE_SITE_FILE"
+	// EnvThemesDir names the directory holding the block themes supplied
+	// for the site, one directory per stylesheet (as wp-content/themes);
+	// the site file's theme picks one (docs/website.md#themes).
+	EnvThemesDir = "SITEPLANE_THEMES_DIR"
 	// EnvRoutesFile names the gateway route file (JSON, type RouteFile).
 	EnvRoutesFile = "SITEPLANE_ROUTES_FILE"
 	// EnvMarketplaceKeysDir names the directory of operator-issued API keys

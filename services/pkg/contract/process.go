@@ -32,6 +32,9 @@ type ServiceConfig struct {
 	// GatewaySecret is the gateway's non-rotating secret; "" lets the
 	// internal key stand in.
 	GatewaySecret string
+	// ThemesDir holds the supplied block themes (content); "" leaves it
+	// unset: only the built-in theme.
+	ThemesDir string
 }
 
 // ServiceEnv is the environment of service name's process: the common
@@ -72,6 +75,9 @@ func ServiceEnv(name string, c ServiceConfig) []string {
 	case ServiceContent:
 		if c.GatewayURL != "" {
 			env = append(env, EnvGatewayURL+"="+c.GatewayURL)
+		}
+		if c.ThemesDir != "" {
+			env = append(env, EnvThemesDir+"="+c.ThemesDir)
 		}
 	}
 	return env

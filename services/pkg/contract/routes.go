@@ -147,6 +147,10 @@ func IsSiteReserved(path string) bool {
 	return false
 }
 
+// ThemesPath is where a supplied theme's files are public (fonts, images),
+// served by the content service from the theme directory it loaded.
+const ThemesPath = "/cms-content/themes"
+
 // DefaultRoutes is the standard table for a site whose services are reachable
 // at the given base URLs (keyed by service name). Services missing from urls
 // are left out, with their routes.
@@ -167,6 +171,7 @@ func DefaultRoutes(urls map[string]string) RouteFile {
 	// url-details, which the gateway serves itself.
 	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent},
 		Route{Prefix: "/cms-block-editor/v1", Service: ServiceContent},
+		Route{Prefix: ThemesPath + "/", Service: ServiceContent, Public: true},
 		Route{Prefix: "/", Service: ServiceContent, Public: true, Site: true})
 	add(ServiceMedia, true,
 		Route{Prefix: "/cms/v2/media", Service: ServiceMedia},

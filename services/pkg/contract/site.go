@@ -28,12 +28,24 @@ type Site struct {
 	// links in the names the client used (docs/api.md). Off by default: the
 	// seed's cms/v2 stays the primary namespace.
 	WPAlias bool `json:"wp_alias,omitempty"`
+	// Theme is the stylesheet (directory name) of the site's block theme:
+	// "" or ActiveTheme for the built-in one, else a directory under
+	// EnvThemesDir (docs/website.md#themes).
+	Theme string `json:"theme,omitempty"`
 }
 
-// ActiveTheme is the stylesheet of the block theme the site renders with:
-// the theme built into the content service. The gateway names it in the
-// index's wp:active-theme link.
+// ActiveTheme is the stylesheet of the theme built into the content
+// service, the site's theme unless Site.Theme names another.
 const ActiveTheme = "siteplane"
+
+// Stylesheet is the stylesheet of the site's theme: the gateway names it in
+// the index's wp:active-theme link and the admin's boot data.
+func (s *Site) Stylesheet() string {
+	if s.Theme == "" {
+		return ActiveTheme
+	}
+	return s.Theme
+}
 
 // Extensions switches the optional extension namespaces.
 type Extensions struct {

@@ -30,6 +30,11 @@ type Env struct {
 	// render of the same template): the output is allocated once.
 	SizeHint int
 
+	// postTemplateClass is what the enclosing query's displayLayout adds
+	// to its post-template (WordPress's block context): "is-flex-container
+	// columns-3" for a grid of three.
+	postTemplateClass string
+
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int
 	// comment is the comment comment-template is rendering

@@ -183,7 +183,7 @@ var hostile = []string{
 // attributeKeys are every string attribute the renderer reads (kept
 // complete by TestHostileKeysCoverTheRenderer) and some it does not read.
 var attributeKeys = []string{
-	"textColor", "backgroundColor", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
+	"textColor", "backgroundColor", "align", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
 	"term", "separator", "prefix", "moreText", "type", "buttonText",
 	"anchor", "id", "href", "linkTarget", "rel", "alt", "level", "ref", "content",
 }

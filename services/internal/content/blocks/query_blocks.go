@@ -17,15 +17,43 @@ func query(b *Block, env *Env) string {
 // writeQuery and writePostTemplate write the query loop straight into the
 // page (writers): it is most of a listing's HTML.
 func writeQuery(sb *strings.Builder, b *Block, env *Env) {
-	cls := classes(b, "wp-block-query")
+	cls := classes(b, "wp-block-query") + alignClass(b)
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}
 	sb.WriteString(`<div class="`)
 	sb.WriteString(cls)
 	sb.WriteString(`">`)
-	writeChildren(sb, b, env)
+	sub := *env
+	sub.postTemplateClass = displayLayoutClass(b)
+	writeChildren(sb, b, &sub)
 	sb.WriteString(`</div>`)
+}
+
+// alignClass is the block supports' alignment class (" alignwide") of a
+// dynamic block, whose saved HTML (which would carry it) is not used.
+func alignClass(b *Block) string {
+	switch a := sanitizeClass(str(b, "align", "")); a {
+	case "wide", "full", "left", "right", "center":
+		return " align" + a
+	}
+	return ""
+}
+
+// displayLayoutClass is render_block_core_post_template's class for the
+// query's displayLayout (the attribute before post-template had a layout
+// of its own, which published themes such as Twenty Twenty-Three still
+// write): a flex grid of columns.
+func displayLayoutClass(b *Block) string {
+	dl := obj(b.Attrs, "displayLayout")
+	if t, _ := dl["type"].(string); t != "flex" {
+		return ""
+	}
+	n, ok := dl["columns"].(float64)
+	if !ok || n < 1 || n > 12 {
+		n = 3 // the attribute's default
+	}
+	return "is-flex-container columns-" + strconv.Itoa(int(n))
 }
 
 // renderChildren renders only the inner blocks (a dynamic block's saved
@@ -43,9 +71,13 @@ func writePostTemplate(sb *strings.Builder, b *Block, env *Env) {
 		return
 	}
 	sb.WriteString(`<ul class="`)
-	sb.WriteString(classes(b, "wp-block-post-template"))
+	sb.WriteString(classes(b, "wp-block-post-template") + alignClass(b))
+	if env.postTemplateClass != "" {
+		sb.WriteString(" " + env.postTemplateClass)
+	}
 	sb.WriteString(`">`)
 	sub := *env
+	sub.postTemplateClass = ""
 	for _, p := range q.Posts {
 		sub.Post = p
 		sb.WriteString(`<li class="wp-block-post post-`)

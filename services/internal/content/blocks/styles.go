@@ -55,32 +55,17 @@ func GlobalCSS(settings, styles map[string]any) string {
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
 	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
 	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}.wp-block-post-featured-image img{max-width:100%;height:auto}")
+	sb.WriteString(postTemplateGridCSS)
 	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
 	sb.WriteString("img{max-width:100%;height:auto}")
-	elements := obj(styles, "elements")
-	selectors := map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
-	for _, name := range sortedKeys(elements) {
-		sel, ok := selectors[name]
-		if !ok {
-			if len(name) == 2 && name[0] == 'h' {
-				sel = name
-			} else {
-				continue
-			}
-		}
-		el := obj(elements, name)
-		if d := declarations(el); d != "" {
-			sb.WriteString(sel + "{" + d + "}")
-		}
-		if d := declarations(obj(el, ":hover")); d != "" {
-			sb.WriteString(hoverOf(sel) + "{" + d + "}")
-		}
-	}
+	elementsCSS(&sb, "", obj(styles, "elements"))
 	blocks := obj(styles, "blocks")
 	for _, name := range sortedKeys(blocks) {
+		sel := ".wp-block-" + cssIdent(strings.TrimPrefix(name, "core/"))
 		if d := declarations(obj(blocks, name)); d != "" {
-			sb.WriteString(".wp-block-" + cssIdent(strings.TrimPrefix(name, "core/")) + "{" + d + "}")
+			sb.WriteString(sel + "{" + d + "}")
 		}
+		elementsCSS(&sb, sel, obj(obj(blocks, name), "elements"))
 	}
 	if css, ok := styles["css"].(string); ok && !strings.Contains(css, "</") {
 		sb.WriteString(css)

@@ -29,24 +29,31 @@ type Pattern struct {
 
 // readPatterns loads patterns/*.php in file-name order, as WordPress
 // registers a theme's patterns. A file without a Slug or Title header is
-// skipped, as WordPress skips it.
-func readPatterns(fsys fs.FS) ([]Pattern, error) {
+// skipped, as WordPress skips it; one whose PHP is more than the static
+// subset (php.go) is skipped with a warning appended to warn.
+func readPatterns(fsys fs.FS, themeURI string, warn []string) ([]Pattern, []string, error) {
 	files, err := fs.Glob(fsys, "patterns/*.php")
 	if err != nil {
-		return nil, fmt.Errorf("patterns: %w", err)
+		return nil, warn, fmt.Errorf("patterns: %w", err)
 	}
 	slices.SortFunc(files, func(a, b string) int { return strings.Compare(path.Base(a), path.Base(b)) })
 	var out []Pattern
 	for _, name := range files {
 		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, fmt.Errorf("patterns: %w", err)
+			return nil, warn, fmt.Errorf("patterns: %w", err)
 		}
-		if p, ok := parsePattern(string(b)); ok {
-			out = append(out, p)
+		p, ok := parsePattern(string(b))
+		if !ok {
+			continue
 		}
+		if p.Content, err = renderPHP(p.Content, themeURI); err != nil {
+			warn = append(warn, fmt.Sprintf("pattern %s (%s) left out: %v", p.Slug, name, err))
+			continue
+		}
+		out = append(out, p)
 	}
-	return out, nil
+	return out, warn, nil
 }
 
 // parsePattern reads the header comment (up to "?>") and the body after it.
@@ -81,4 +88,14 @@ func commaList(s string) []string {
 		}
 	}
 	return out
+}
+
+// Pattern returns the theme's pattern of slug.
+func (t *Theme) Pattern(slug string) (Pattern, bool) {
+	for _, p := range t.Patterns {
+		if p.Slug == slug {
+			return p, true
+		}
+	}
+	return Pattern{}, false
 }

@@ -51,6 +51,12 @@ type Theme struct {
 	Parts     []File
 	// Patterns are patterns/*.php (patterns.go).
 	Patterns []Pattern
+	// Warnings say what of the theme was left out and why (a style
+	// variation that does not parse, a pattern that needs general PHP):
+	// the theme is served without it, and the service logs each line.
+	Warnings []string
+	// Files is the theme's directory (its assets: fonts, images).
+	Files fs.FS
 }
 
 // Variation is one style variation file.
@@ -109,8 +115,15 @@ type themeJSON struct {
 }
 
 // Load reads a theme directory (fsys is rooted at it) named stylesheet.
-func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
-	t := &Theme{Stylesheet: stylesheet}
+func Load(fsys fs.FS, stylesheet string) (*Theme, error) { return LoadURI(fsys, stylesheet, "") }
+
+// LoadURI is Load for a theme whose files are public at themeURI (what its
+// patterns' get_template_directory_uri() answers). A theme without
+// style.css's Theme Name, with a theme.json that does not parse or without
+// templates/index.html is refused; a broken style variation or pattern is
+// left out with a warning.
+func LoadURI(fsys fs.FS, stylesheet, themeURI string) (*Theme, error) {
+	t := &Theme{Stylesheet: stylesheet, Files: fsys}
 	css, err := fs.ReadFile(fsys, "style.css")
 	if err != nil {
 		return nil, fmt.Errorf("theme %s: %w", stylesheet, err)
@@ -146,7 +159,8 @@ func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
 		}
 		var v map[string]any
 		if err := json.Unmarshal(b, &v); err != nil {
-			return nil, fmt.Errorf("theme %s: %s: %w", stylesheet, name, err)
+			t.Warnings = append(t.Warnings, fmt.Sprintf("style variation %s left out: %v", name, err))
+			continue
 		}
 		// Only theme.json's own top-level keys are served ("$schema" is
 		// for editors); a variation without a title is named by its file.
@@ -192,7 +206,7 @@ func Load(fsys fs.FS, stylesheet string) (*Theme, error) {
 		}
 		t.Parts = append(t.Parts, f)
 	}
-	if t.Patterns, err = readPatterns(fsys); err != nil {
+	if t.Patterns, t.Warnings, err = readPatterns(fsys, themeURI, t.Warnings); err != nil {
 		return nil, fmt.Errorf("theme %s: %w", stylesheet, err)
 	}
 	if _, ok := t.Template("index"); !ok {

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/content/theme"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -62,6 +63,8 @@ type Handler struct {
 	commits       *store.Commits
 	now           func() time.Time
 	previewKey    atomic.Pointer[[]byte] // the moderation hash's key (comments.go)
+	themeSrc      *theme.Theme           // the site's theme (theme.go); nil: built-in
+	files         themeFiles             // its templates and parts, parsed once
 }
 
 // New returns the website of cfg.Site, subscribed to cfg.Commits.

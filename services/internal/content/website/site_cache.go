@@ -98,35 +98,6 @@ func (sn *siteSnapshot) keep(m *sync.Map, key, value any, cost int) {
 // text and the map's and value's overhead.
 func entryCost(n int) int { return n + 128 }
 
-// themeFiles are the built-in theme's templates and parts, parsed once:
-// they are compiled into the binary.
-var themeFiles struct {
-	once      sync.Once
-	th        *theme.Theme
-	err       error
-	templates map[string][]blocks.Node
-	parts     map[string][]blocks.Node
-}
-
-func builtinTheme() (*theme.Theme, map[string][]blocks.Node, map[string][]blocks.Node, error) {
-	t := &themeFiles
-	t.once.Do(func() {
-		t.th, t.err = theme.Builtin()
-		if t.err != nil {
-			t.err = fmt.Errorf("load theme: %w", t.err)
-			return
-		}
-		t.templates, t.parts = map[string][]blocks.Node{}, map[string][]blocks.Node{}
-		for _, f := range t.th.Templates {
-			t.templates[f.Slug] = blocks.Parse(f.Content)
-		}
-		for _, f := range t.th.Parts {
-			t.parts[f.Slug] = blocks.Parse(f.Content)
-		}
-	})
-	return t.th, t.templates, t.parts, t.err
-}
-
 // snapshot returns the current generation's snapshot, loading it when
 // there is none; offline, a fresh one that is not kept.
 func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
@@ -159,7 +130,7 @@ func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 // loadSnapshot reads the theme's stored templates, parts and user global
 // styles (one statement) and prepares them.
 func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, error) {
-	th, _, _, err := builtinTheme()
+	th, _, _, err := s.theme()
 	if err != nil {
 		return nil, err
 	}
@@ -169,10 +140,10 @@ func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 	}
 	sn := &siteSnapshot{gen: gen, templates: map[string][]blocks.Node{}, parts: map[string][]blocks.Node{}, limit: s.snapshotLimit()}
 	for slug, c := range rows.Templates {
-		sn.templates[slug] = blocks.Parse(c)
+		sn.templates[slug] = parseThemed(th, c)
 	}
 	for slug, c := range rows.Parts {
-		sn.parts[slug] = blocks.Parse(c)
+		sn.parts[slug] = parseThemed(th, c)
 	}
 	sn.css = s.globalCSS(th, rows.Styles)
 	return sn, nil
@@ -220,7 +191,7 @@ func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Handler, kind, slu
 		n := v.([]blocks.Node)
 		return n, n != nil, nil
 	}
-	_, files, fileParts, err := builtinTheme()
+	_, files, fileParts, err := s.theme()
 	if err != nil {
 		return nil, false, err
 	}

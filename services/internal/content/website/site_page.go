@@ -234,7 +234,7 @@ func (s *Handler) notFound(req *siteReq) error {
 // (site_cache.go), parsed and compiled once per committed change.
 func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	ctx := req.r.Context()
-	th, _, _, err := builtinTheme()
+	th, _, _, err := s.theme()
 	if err != nil {
 		return err
 	}
@@ -326,7 +326,7 @@ func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 	if us, ust, ok := store.DecodeUserThemeJSON(userStyles); ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
 	}
-	css := blocks.GlobalCSS(settings, styles)
+	css := fontFaceCSS(th, s.site.URL) + blocks.GlobalCSS(settings, styles)
 	s.siteCSS.Store(cssCache{key: userStyles, css: css})
 	return css
 }

@@ -52,7 +52,8 @@ func TestMatchLongestSegmentPrefix(t *testing.T) {
 		{"/api", "marketplace", true},
 		{"/cms-admin/", "", true},
 		{"/CMS-Login.php", "", true},
-		{"/cms-content/themes/x.css", "", true},
+		{"/cms-content/themes/x.css", "content", true}, // the theme's files (contract.ThemesPath)
+		{"/cms-content/theme/x.css", "", true},
 		{"/cms-contents/", "content", true},
 	}
 	for _, tt := range tests {
@@ -76,6 +77,9 @@ func TestMatchLongestSegmentPrefix(t *testing.T) {
 	}
 	if _, site, ok := tb.MatchPublicSite("/cms-content/uploads/a.png"); !ok || site {
 		t.Error("uploads went to the site route")
+	}
+	if _, site, ok := tb.MatchPublicSite("/cms-content/themes/t/assets/f.woff2"); !ok || site {
+		t.Error("theme files went to the site route")
 	}
 	if d := tb.Describing(); len(d) != 2 || d[0].Name != "content" || d[1].Name != "media" {
 		t.Errorf("Describing = %v", d)

@@ -1,0 +1,54 @@
+package blocks
+
+import "strings"
+
+// elementSelectors are theme.json's elements as CSS selectors; h1–h6 are
+// their own names.
+var elementSelectors = map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
+
+// elementsCSS writes the rules of a styles.elements object: the root's
+// (scope "") or a block's (styles.blocks.X.elements, scope its class), as
+// WordPress scopes a block's element styles to the block, e.g. the site
+// title's links without their underline in Twenty Twenty-Three.
+func elementsCSS(sb *strings.Builder, scope string, elements map[string]any) {
+	for _, name := range sortedKeys(elements) {
+		sel, ok := elementSelectors[name]
+		if !ok {
+			if len(name) != 2 || name[0] != 'h' {
+				continue
+			}
+			sel = name
+		}
+		sel = scoped(scope, sel)
+		el := obj(elements, name)
+		if d := declarations(el); d != "" {
+			sb.WriteString(sel + "{" + d + "}")
+		}
+		if d := declarations(obj(el, ":hover")); d != "" {
+			sb.WriteString(hoverOf(sel) + "{" + d + "}")
+		}
+	}
+}
+
+// scoped puts each selector of the list sel below scope.
+func scoped(scope, sel string) string {
+	if scope == "" {
+		return sel
+	}
+	parts := strings.Split(sel, ",")
+	for i, p := range parts {
+		parts[i] = scope + " " + p
+	}
+	return strings.Join(parts, ",")
+}
+
+// postTemplateGridCSS is the block library's grid of a post template in a
+// query with a flex displayLayout: one column on narrow screens, the
+// columns from 600px.
+const postTemplateGridCSS = ".wp-block-post-template.is-flex-container{display:flex;flex-direction:row;flex-wrap:wrap;gap:1.25em}" +
+	".wp-block-post-template.is-flex-container>li{margin:0;width:100%}" +
+	"@media (min-width:600px){.wp-block-post-template.is-flex-container.columns-2>li{width:calc(50% - .625em)}" +
+	".wp-block-post-template.is-flex-container.columns-3>li{width:calc(33.33333% - .83333em)}" +
+	".wp-block-post-template.is-flex-container.columns-4>li{width:calc(25% - .9375em)}" +
+	".wp-block-post-template.is-flex-container.columns-5>li{width:calc(20% - 1em)}" +
+	".wp-block-post-template.is-flex-container.columns-6>li{width:calc(16.66667% - 1.04167em)}}"
