@@ -36,7 +36,7 @@ func TestMeasureReadPool(t *testing.T) {
 		}
 		time.Sleep(time.Second) // the replica replays the seed
 		p0, r0 := pair.cpu(t, pair.name), pair.cpu(t, pair.name+"-replica")
-		q0, rq0 := metricOr0(t, s, "primary"), metricOr0(t, s, "read")
+		q0, rq0 := queriesOf(t, s, "primary"), queriesOf(t, s, "read")
 		began := time.Now()
 		for i := range n {
 			// a query of its own: every read reaches content (no edge-cache hit)
@@ -46,7 +46,7 @@ func TestMeasureReadPool(t *testing.T) {
 		}
 		took := time.Since(began)
 		p1, r1 := pair.cpu(t, pair.name), pair.cpu(t, pair.name+"-replica")
-		q1, rq1 := metricOr0(t, s, "primary"), metricOr0(t, s, "read")
+		q1, rq1 := queriesOf(t, s, "primary"), queriesOf(t, s, "read")
 		label := "primary only"
 		if readServer != "" {
 			label = "read pool"
@@ -55,14 +55,6 @@ func TestMeasureReadPool(t *testing.T) {
 			q1-q0, rq1-rq0, float64(n)/took.Seconds())
 		s.Stop()
 	}
-}
-
-// metricOr0 is queriesOf on a stack with a metrics listener, else 0.
-func metricOr0(t *testing.T, s *Stack, pool string) float64 {
-	if s.contentMetrics == "" {
-		return -1
-	}
-	return queriesOf(t, s, pool)
 }
 
 // cpu is the CPU time (ms, user and system) of instance name's server

@@ -66,7 +66,8 @@ type Stack struct {
 	dsn       string
 	// readDSN is the database on a replica that content and media read
 	// anonymous requests from ("" for none: readpool_test.go), and
-	// contentMetrics content's metrics listener then (host:port)
+	// contentMetrics content's metrics listener in a test's own stack
+	// (host:port; "" for none)
 	readDSN, contentMetrics string
 	key                     string
 	bins                    map[string]string
@@ -112,6 +113,9 @@ func StartWith(serverDSN, readServerDSN string, bins map[string]string) (*Stack,
 		if s.readDSN, err = replicaDatabase(readServerDSN, s.dbName); err != nil {
 			return s, err
 		}
+	}
+	if bins != nil {
+		// a test's own stack: content's statements are counted by pool
 		port, err := freePort()
 		if err != nil {
 			return s, err
