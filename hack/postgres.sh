@@ -6,6 +6,10 @@
 #   hack/postgres.sh status [NAME]  exit 0 when running
 #   hack/postgres.sh url [NAME]     print the superuser DSN
 #   hack/postgres.sh destroy [NAME] stop it and delete its data
+#   hack/postgres.sh replica [NAME] start (or reuse) NAME-replica, a hot standby streaming from
+#                                   the running instance NAME (pg_basebackup -R); prints its DSN.
+#                                   stop/url/destroy take NAME-replica like any instance. Tests pause
+#                                   its replay (pg_wal_replay_pause) to play a replica that lags.
 #
 # The server listens on 127.0.0.1 at a free port, trusts local connections and
 # keeps its data under .cache/postgres/NAME. When DATABASE_URL is set, no server
@@ -93,7 +97,39 @@ running() { [[ -f $data/postmaster.pid ]] && as_owner "$bin/pg_ctl" -D "$data" s
 port() { cat "$dir/port"; }
 dsn() { echo "postgres://postgres@127.0.0.1:$(port)/postgres?sslmode=disable"; }
 
+# start_server starts the instance in $data on a free port (the one it had
+# when still free); $1 is extra server options.
+start_server() {
+  if [[ -f $dir/port ]] && port_free "$(cat "$dir/port")"; then p=$(cat "$dir/port"); else p=$(free_port); fi
+  echo "$p" >"$dir/port"
+  as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start -o \
+    "-h 127.0.0.1 -p $p -k $dir -c max_connections=400 $1 -c shared_buffers=256MB" >/dev/null \
+    || { tail -20 "$dir/server.log" >&2; exit 1; }
+}
+
 case $verb in
+  replica)
+    primary_dir=$dir
+    [[ -f $primary_dir/port ]] && PGPORT=$(cat "$primary_dir/port") || { echo "postgres.sh: instance $name is not running" >&2; exit 1; }
+    name="$name-replica"
+    dir="$root/.cache/postgres/$name"
+    data="$dir/data"
+    mkdir -p "$dir"
+    if [[ ! -f $data/standby.signal ]]; then
+      rm -rf "$data"
+      mkdir -p "$data"
+      chmod 700 "$data"
+      # a base backup of the primary with the WAL it needs, and the
+      # primary_conninfo and standby.signal of a streaming replica (-R)
+      # pg_ctl may be a lone link on PATH: pg_basebackup sits beside the real one
+      basebackup=$(dirname "$(readlink -f "$bin/pg_ctl")")/pg_basebackup
+      as_owner "$basebackup" -h 127.0.0.1 -p "$PGPORT" -U postgres -D "$data" -X stream -R >"$dir/basebackup.log" 2>&1 \
+        || { cat "$dir/basebackup.log" >&2; exit 1; }
+    fi
+    if running; then dsn; exit 0; fi
+    start_server "-c hot_standby=on -c fsync=off -c full_page_writes=off"
+    dsn
+    ;;
   start)
     mkdir -p "$dir"
     if [[ ! -f $data/PG_VERSION ]]; then
@@ -106,8 +142,6 @@ case $verb in
     if running; then dsn; exit 0; fi
     # Restarted, an instance keeps its port when it is still free, so clients
     # (a stopped and restarted test database, make run's services) reconnect.
-    if [[ -f $dir/port ]] && port_free "$(cat "$dir/port")"; then p=$(cat "$dir/port"); else p=$(free_port); fi
-    echo "$p" >"$dir/port"
     # Test instances (names starting with "test") hold throwaway data: durability
     # off for speed. Every other instance (make run's "run") holds what people
     # type into the demo site: fsync, synchronous commit and full-page writes on.
@@ -116,9 +150,7 @@ case $verb in
     else
       durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
     fi
-    as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start -o \
-      "-h 127.0.0.1 -p $p -k $dir -c max_connections=400 $durability -c shared_buffers=256MB" >/dev/null \
-      || { tail -20 "$dir/server.log" >&2; exit 1; }
+    start_server "$durability"
     dsn
     ;;
   stop)
@@ -136,5 +168,5 @@ case $verb in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: hack/postgres.sh start|stop|status|url|destroy [NAME]" >&2; exit 2;;
+    echo "usage: hack/postgres.sh start|stop|status|url|destroy|replica [NAME]" >&2; exit 2;;
 esac

@@ -52,11 +52,17 @@ func call(t *testing.T, method, path string, body any, auth ...string) *Response
 // send is call with a raw body (none when nil) and headers.
 func send(t *testing.T, method, path string, body []byte, header http.Header, auth ...string) *Response {
 	t.Helper()
+	return sendTo(t, st.Gateway, method, path, body, header, auth...)
+}
+
+// sendTo is send to the gateway at base (a stack of a test's own).
+func sendTo(t *testing.T, base, method, path string, body []byte, header http.Header, auth ...string) *Response {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(method, st.Gateway+path, rd)
+	req, err := http.NewRequest(method, base+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}

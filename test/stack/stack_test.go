@@ -64,10 +64,15 @@ type Stack struct {
 	serverDSN string
 	dbName    string
 	dsn       string
-	key       string
-	bins      map[string]string
-	procs     map[string]*exec.Cmd
-	urls      map[string]string
+	// readDSN is the database on a replica that content and media read
+	// anonymous requests from ("" for none: readpool_test.go), and
+	// contentMetrics content's metrics listener in a test's own stack
+	// (host:port; "" for none)
+	readDSN, contentMetrics string
+	key                     string
+	bins                    map[string]string
+	procs                   map[string]*exec.Cmd
+	urls                    map[string]string
 	// Gateway is the base URL clients use; RoutesFile the live route file.
 	Gateway string
 	// GatewayInternal is the gateway's internal listener (/internal/).
@@ -84,16 +89,38 @@ var wanted = []string{contract.ServiceMarketplace, contract.ServiceContent, cont
 
 // Start builds and starts every available service.
 func Start(serverDSN string) (*Stack, error) {
+	return StartWith(serverDSN, "", nil)
+}
+
+// StartWith is Start with content and media reading anonymous requests
+// from readServerDSN (a streaming replica of serverDSN; "" for none) and,
+// when bins is set, the binaries already built for another stack.
+func StartWith(serverDSN, readServerDSN string, bins map[string]string) (*Stack, error) {
 	dir, err := os.MkdirTemp("", "siteplane-stack-")
 	if err != nil {
 		return nil, err
 	}
 	s := &Stack{dir: dir, serverDSN: serverDSN, bins: map[string]string{}, procs: map[string]*exec.Cmd{}, urls: map[string]string{}}
-	if err := s.build(); err != nil {
+	if bins != nil {
+		s.bins = bins
+	} else if err := s.build(); err != nil {
 		return s, err
 	}
 	if err := s.createDatabase(); err != nil {
 		return s, err
+	}
+	if readServerDSN != "" {
+		if s.readDSN, err = replicaDatabase(readServerDSN, s.dbName); err != nil {
+			return s, err
+		}
+	}
+	if bins != nil {
+		// a test's own stack: content's statements are counted by pool
+		port, err := freePort()
+		if err != nil {
+			return s, err
+		}
+		s.contentMetrics = fmt.Sprintf("127.0.0.1:%d", port)
 	}
 	s.key = randomHex(32)
 	s.AdminUser, s.AdminPass = "admin", randomAlnum(24)
@@ -196,6 +223,12 @@ func (s *Stack) env(name string) []string {
 		MediaDir: filepath.Join(s.dir, "media"), GatewayURL: s.GatewayInternal, ContentURL: s.URL(contract.ServiceContent),
 		InternalListen: strings.TrimPrefix(s.GatewayInternal, "http://"),
 	})
+	if s.readDSN != "" && (name == contract.ServiceContent || name == contract.ServiceMedia) {
+		env = append(env, contract.EnvDatabaseReadURL+"="+s.readDSN)
+	}
+	if s.contentMetrics != "" && name == contract.ServiceContent {
+		env = append(env, contract.EnvMetricsAddr+"="+s.contentMetrics)
+	}
 	if name == contract.ServiceGateway {
 		// The oEmbed proxy tests run their providers on loopback.
 		env = append(env, "SITEPLANE_GATEWAY_OEMBED_ALLOW_LOOPBACK_FOR_TESTS=true")

@@ -17,14 +17,14 @@ import (
 // Options are the service's start-up options: its name (and schema) and
 // its migrations.
 func Options() service.Options {
-	return service.Options{Name: contract.ServiceContent, Migrations: migrations.FS}
+	return service.Options{Name: contract.ServiceContent, Migrations: migrations.FS, ReadPool: true}
 }
 
 // Register wires the service into the platform runner: the REST routes
 // through the route kit, the route index the gateway merges, the
 // all-or-nothing batch endpoint, and the scheduler of future posts.
 func Register(ctx context.Context, env *service.Env) error {
-	svc := New(env.Pool, env.Site, usersFrom(env.Config, env.Keys))
+	svc := NewWithReplicas(env.Pool, env.Site, usersFrom(env.Config, env.Keys), env.ReadPool != nil)
 	svc.SelectTheme(env.Config.String(contract.EnvThemesDir, ""), env.Logger)
 	if u := env.Config.String(contract.EnvGatewayURL, ""); u != "" {
 		svc.SetMedia(GatewayMedia{BaseURL: u, Client: &http.Client{Timeout: 5 * time.Second}})

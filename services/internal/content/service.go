@@ -98,13 +98,19 @@ type Service struct {
 
 // New returns a Service over pool for site; users validates author ids.
 func New(pool *pgxpool.Pool, site contract.Site, users store.Users) *Service {
+	return NewWithReplicas(pool, site, users, false)
+}
+
+// NewWithReplicas is New for a service whose anonymous reads may go to a
+// read pool (readReplicas: service.Env.ReadPool is set).
+func NewWithReplicas(pool *pgxpool.Pool, site contract.Site, users store.Users, readReplicas bool) *Service {
 	links := store.NewLinks(site.URL)
 	s := &Service{pool: pool, site: site, restRoot: links.RESTRoot, permalinks: links,
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	s.tz.Store(site.Location())
 	s.settingsChanged = make(chan struct{}, 1)
 	s.web = website.New(website.Config{Pool: pool, Site: &s.site, Users: users, Zone: s.location, Commits: &s.commits,
-		Changed: s.heard})
+		Changed: s.heard, ReadReplicas: readReplicas})
 	return s
 }
 
@@ -117,10 +123,15 @@ func withTx(ctx context.Context, tx pgx.Tx) context.Context {
 	return context.WithValue(ctx, txKey{}, tx)
 }
 
-// db is where a request's statements go: the batch transaction, or the pool.
+// db is where a request's statements go: the batch transaction, the read
+// pool's connection of an anonymous read (postgres.Route), or the pool.
 func (s *Service) db(ctx context.Context) store.Querier {
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return tx
+	}
+	// an anonymous read goes to the replica its request holds
+	if c := postgres.RouteFrom(ctx).Reader(ctx); c != nil {
+		return c
 	}
 	return s.pool
 }
@@ -147,6 +158,8 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		}
 		return postgres.NotifyChanged(ctx, tx, contract.ServiceContent)
 	}
+	// the request's later reads must see this write: on the primary
+	postgres.RouteFrom(ctx).Wrote()
 	// the website's snapshot follows this replica's own writes at once,
 	// not only when the notification comes back (store.Commits)
 	defer s.commits.Committed()

@@ -8,6 +8,7 @@ import (
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -52,6 +53,9 @@ func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path
 		return
 	}
 	w.Header().Set(edgecache.XCache, "miss")
+	// a service reading a replica makes sure its position is known past
+	// the newest write's (postgres.Route) and says it in its answer
+	r.Header.Set(postgres.HeaderWantLSN, c.Want().String())
 	rec := edgecache.NewRecorder(w, r, c.MaxEntry())
 	fill(rec)
 	if e, ok := rec.Entry(); ok {

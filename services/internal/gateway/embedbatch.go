@@ -13,6 +13,7 @@ import (
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -216,11 +217,11 @@ func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 	}
 	for i, t := range targets {
 		if i < len(responses) {
-			e.keep(t, responses[i].Status, responses[i].Body)
+			e.keep(t, responses[i].Status, responses[i].Body, nil)
 			continue
 		}
 		res := e.g.callService(e.ctx, b, subRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
-		e.keep(t, res.Status, res.Body)
+		e.keep(t, res.Status, res.Body, res.Header)
 	}
 }
 
@@ -228,7 +229,7 @@ func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 // request.
 func (e *embedder) fetchOne(t embedTarget) {
 	res := e.g.do(e.ctx, e.table, subRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
-	e.keep(t, res.Status, res.Body)
+	e.keep(t, res.Status, res.Body, res.Header)
 }
 
 // edgeKey is the edge-cache key of an embedded answer.
@@ -249,13 +250,18 @@ func (e *embedder) fromEdge(t embedTarget) bool {
 }
 
 // keep records the answer of t for this response and, when it is a public
-// answer (anonymous caller, 200), in the edge cache.
-func (e *embedder) keep(t embedTarget, status int, body []byte) {
+// answer (anonymous caller, 200), in the edge cache; header gives the
+// replica position of an answer read from one (Cache.Put decides on it).
+func (e *embedder) keep(t embedTarget, status int, body []byte, header http.Header) {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte(`null`)
 	}
 	e.cache[t.href] = json.RawMessage(body)
 	if e.edge != nil && status == http.StatusOK {
-		e.edge.Put(edgeKey(t), e.gen, &edgecache.Entry{Status: status, Header: http.Header{}, Body: body})
+		kept := http.Header{}
+		if at := header.Get(postgres.HeaderReadLSN); at != "" {
+			kept.Set(postgres.HeaderReadLSN, at)
+		}
+		e.edge.Put(edgeKey(t), e.gen, &edgecache.Entry{Status: status, Header: kept, Body: body})
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
 	"siteplane.dev/services/internal/platform/metrics"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -188,7 +189,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Only the gateway mints identities: whatever a client sent is dropped.
+	// So is a replica position to wait for (only serveCached asks one).
 	r.Header.Del(contract.IdentityHeader)
+	r.Header.Del(postgres.HeaderWantLSN)
 	pretty := path == RESTPrefix || strings.HasPrefix(path, RESTPrefix+"/")
 	switch {
 	case pretty && !hasRoute:

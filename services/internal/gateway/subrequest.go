@@ -13,6 +13,7 @@ import (
 	"siteplane.dev/services/internal/gateway/routing"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/internal/platform/rest"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -147,6 +148,9 @@ func (g *Gateway) signInto(ctx context.Context, h http.Header, audience string) 
 	h.Del(contract.IdentityHeader)
 	if c := identity.FromContext(ctx); c.LoggedIn() {
 		h.Set(contract.IdentityHeader, g.sign(c, audience))
+	} else if g.cfg.Cache != nil {
+		// an embedded answer may be kept (embedder.keep): as serveCached
+		h.Set(postgres.HeaderWantLSN, g.cfg.Cache.Want().String())
 	}
 	if id := logging.RequestID(ctx); id != "" {
 		h.Set(contract.RequestIDHeader, id)

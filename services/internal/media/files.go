@@ -46,7 +46,7 @@ func (s *Service) FilesHandler() http.Handler {
 			}
 			return true
 		}
-		a, err := fileOwner(r.Context(), s.pool, key)
+		a, err := fileOwner(r.Context(), s.reader(r.Context()), key)
 		if failed(err, errNotFound) {
 			return
 		}

@@ -142,7 +142,7 @@ func (s *Service) query(ctx context.Context, q *listQuery) ([]*Attachment, int64
 	order := orderBy(q, arg)
 	sql := `SELECT ` + columns + `, count(*) OVER () FROM attachments WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY ` + order + ` LIMIT ` + arg(q.perPage) + ` OFFSET ` + arg(max(q.offset, 0))
-	out, total, err := postgres.QueryPage(ctx, s.pool, postgres.Page{Name: "attachments", Select: sql, Args: args,
+	out, total, err := postgres.QueryPage(ctx, s.reader(ctx), postgres.Page{Name: "attachments", Select: sql, Args: args,
 		Count: func() (string, []any) {
 			return `SELECT count(*) FROM attachments WHERE ` + strings.Join(where, " AND "), args[:filterArgs]
 		}, PastStart: q.offset > 0},

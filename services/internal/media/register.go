@@ -42,7 +42,8 @@ const multipartSlack = 1 << 20
 // Options are the start-up options: name and schema, migrations, and a body
 // limit that leaves room for the largest upload.
 func Options() service.Options {
-	return service.Options{Name: contract.ServiceMedia, Migrations: migrations.FS, MaxBodyBytes: 1 << 40, MemoryLimit: DefaultMemoryLimit}
+	return service.Options{Name: contract.ServiceMedia, Migrations: migrations.FS, MaxBodyBytes: 1 << 40, MemoryLimit: DefaultMemoryLimit,
+		ReadPool: true}
 }
 
 // Register wires the REST routes, the route descriptions the gateway merges

@@ -88,6 +88,8 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 		}
 		return postgres.NotifyChanged(ctx, tx, contract.ServiceMedia)
 	}
+	// the request's later reads must see this write: on the primary
+	postgres.RouteFrom(ctx).Wrote()
 	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
 		return pgx.BeginFunc(ctx, tx, write)
 	}
@@ -97,7 +99,16 @@ func (s *Service) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
 // load reads an attachment through the enclosing transaction when there is one.
 func (s *Service) load(ctx context.Context, id int64) (*Attachment, error) {
 	tx, _ := ctx.Value(txKey{}).(pgx.Tx)
-	return getAttachment(ctx, tx, s.pool, id)
+	return getAttachment(ctx, tx, s.reader(ctx), id)
+}
+
+// reader returns where a read outside a transaction goes: the read pool's
+// connection an anonymous read holds (postgres.Route), else the primary.
+func (s *Service) reader(ctx context.Context) postgres.Rows {
+	if c := postgres.RouteFrom(ctx).Reader(ctx); c != nil {
+		return c
+	}
+	return s.pool
 }
 
 func caller(r *rest.Request) identity.Identity { return identity.FromContext(r.Context()) }

@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // errNotFound is returned for an id without an attachment.
@@ -40,7 +41,7 @@ func scanAttachment(row pgx.Row) (*Attachment, error) {
 }
 
 // getAttachment loads one attachment.
-func getAttachment(ctx context.Context, q pgx.Tx, pool *pgxpool.Pool, id int64) (*Attachment, error) {
+func getAttachment(ctx context.Context, q pgx.Tx, pool postgres.Rows, id int64) (*Attachment, error) {
 	sql := `SELECT ` + columns + ` FROM attachments WHERE id = $1`
 	if q != nil {
 		return scanAttachment(q.QueryRow(ctx, sql, id))
@@ -165,7 +166,7 @@ func deleteAttachment(ctx context.Context, tx pgx.Tx, id int64) error {
 
 // fileOwner returns the attachment a stored file belongs to (errNotFound
 // when no attachment has it).
-func fileOwner(ctx context.Context, pool *pgxpool.Pool, key string) (*Attachment, error) {
+func fileOwner(ctx context.Context, pool postgres.Rows, key string) (*Attachment, error) {
 	row := pool.QueryRow(ctx, `SELECT `+columns+` FROM attachments WHERE id = (SELECT attachment_id FROM files WHERE key = $1)`, key)
 	a, err := scanAttachment(row)
 	if err != nil {

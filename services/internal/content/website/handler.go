@@ -22,6 +22,7 @@ import (
 
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/content/theme"
+	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -44,6 +45,10 @@ type Config struct {
 	// Changed, when set, also receives every change notification's payload
 	// (the REST handlers reload the settings another replica wrote).
 	Changed func(payload string)
+	// ReadReplicas: anonymous pages may read a replica (postgres.Route), so
+	// the listener tracks the newest write's WAL position and a snapshot is
+	// used only by pages whose replica has replayed it (site_cache.go).
+	ReadReplicas bool
 }
 
 // Handler serves the public website.
@@ -60,6 +65,7 @@ type Handler struct {
 	siteCSS       atomic.Value // cssCache (site_page.go)
 	siteGen       siteGen      // the change generation and its snapshot (site_cache.go)
 	snapshotBytes int64
+	replicas      bool
 	commits       *store.Commits
 	now           func() time.Time
 	previewKey    atomic.Pointer[[]byte] // the moderation hash's key (comments.go)
@@ -72,7 +78,7 @@ func New(cfg Config) *Handler {
 	links := store.NewLinks(cfg.Site.URL)
 	h := &Handler{pool: cfg.Pool, site: cfg.Site, permalinks: links, restRoot: links.RESTRoot,
 		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed,
-		commits: cfg.Commits, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+		replicas: cfg.ReadReplicas, commits: cfg.Commits, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	if cfg.Commits != nil {
 		cfg.Commits.OnCommit(h.siteGen.bump)
 	}
@@ -83,8 +89,14 @@ func New(cfg Config) *Handler {
 func (s *Handler) SetMedia(m store.Media) { s.media = m }
 
 // db is where the website's statements go: it never runs inside a
-// request's transaction.
-func (s *Handler) db(context.Context) store.Querier { return s.pool }
+// request's transaction. An anonymous page reads the replica its request
+// holds (postgres.Route), any other the primary.
+func (s *Handler) db(ctx context.Context) store.Querier {
+	if c := postgres.RouteFrom(ctx).Reader(ctx); c != nil {
+		return c
+	}
+	return s.pool
+}
 
 // location is the site's time zone now.
 func (s *Handler) location() *time.Location { return s.zone() }

@@ -33,6 +33,10 @@ type siteGen struct {
 	online atomic.Bool
 	snap   atomic.Pointer[siteSnapshot]
 	mu     sync.Mutex // one snapshot load at a time
+	// pos is the WAL position of the newest write heard (with a read pool
+	// only): a page read from a replica that has not replayed it neither
+	// uses nor keeps the snapshot.
+	pos postgres.Position
 }
 
 // bump starts a new generation: the current snapshot is no longer used.
@@ -106,6 +110,11 @@ func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 		return s.loadSnapshot(ctx, 0)
 	}
 	gen := g.gen.Load()
+	// the position is read after the generation: it is the newest
+	// write's of that generation or later
+	if !postgres.RouteFrom(ctx).Reached(ctx, g.pos.Get()) {
+		return s.loadSnapshot(ctx, 0) // a replica behind: read afresh, keep nothing
+	}
 	if sn := g.snap.Load(); sn != nil && sn.gen == gen {
 		return sn, nil
 	}
@@ -170,14 +179,21 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 			}
 			return pc.Hijack(), nil // a LISTEN belongs to its session: not back to the pool
 		},
-		Online: s.siteGen.setOnline,
+		Online: func(on bool) {
+			s.siteGen.pos.Heard()
+			s.siteGen.setOnline(on)
+		},
 		Changed: func(payload string) {
+			s.siteGen.pos.Heard()
 			s.siteGen.bump()
 			if s.changed != nil {
 				s.changed(payload)
 			}
 		},
 		Logger: logger, Name: "website snapshot",
+	}
+	if s.replicas {
+		l.Position = s.siteGen.pos.Set
 	}
 	l.Run(ctx)
 }

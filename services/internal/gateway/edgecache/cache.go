@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // entryOverhead approximates the bookkeeping bytes of one entry (map slot,
@@ -48,7 +50,12 @@ type Cache struct {
 	gen      uint64
 	// online is false while the change listener is not connected: nothing
 	// is served or stored, as writes could go unheard.
-	online  bool
+	online bool
+	// want is the WAL position of the newest write heard
+	// (postgres.UnknownLSN until the listener has asked the primary): an
+	// answer a service read from a replica (postgres.HeaderReadLSN) is kept
+	// only when the replica had replayed it.
+	want    postgres.LSN
 	entries map[string]*list.Element
 	lru     *list.List // front: most recently used
 	hits    uint64
@@ -110,11 +117,23 @@ func (c *Cache) Put(key string, gen uint64, e *Entry) bool {
 	if c == nil {
 		return false
 	}
+	replica, readLSN := e.Header.Get(postgres.HeaderReadLSN), postgres.LSN(0)
+	if replica != "" {
+		e.Header.Del(postgres.HeaderReadLSN)
+		var err error
+		if readLSN, err = postgres.ParseLSN(replica); err != nil {
+			return false
+		}
+	}
 	e.key = key
 	e.size = entrySize(key, e)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.online || gen != c.gen || e.size > c.maxEntry {
+		return false
+	}
+	// read from a replica behind the newest write: served, never kept
+	if replica != "" && (c.want == postgres.UnknownLSN || readLSN < c.want) {
 		return false
 	}
 	if old, ok := c.entries[key]; ok {
@@ -147,6 +166,44 @@ func (c *Cache) Bump() {
 	c.flush()
 }
 
+// Heard starts a new generation for a write heard on the change channel,
+// whose WAL position is not known until SetPosition: meanwhile no answer
+// read from a replica is kept.
+func (c *Cache) Heard() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.want = postgres.UnknownLSN
+	c.flush()
+}
+
+// SetPosition records the primary's WAL position after the newest write
+// heard (the listener asks it once per notification).
+func (c *Cache) SetPosition(at postgres.LSN) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.want = at
+}
+
+// Want is the position an answer read from a replica must reflect to be
+// kept (postgres.HeaderWantLSN); 0 when none is known, which asks nothing.
+func (c *Cache) Want() postgres.LSN {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.want == postgres.UnknownLSN {
+		return 0
+	}
+	return c.want
+}
+
 func (c *Cache) flush() {
 	c.gen++
 	clear(c.entries)
@@ -164,6 +221,7 @@ func (c *Cache) SetOnline(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.online = on
+	c.want = postgres.UnknownLSN
 	c.flush()
 }
 

@@ -45,7 +45,7 @@ func (l *Listener) Run(ctx context.Context) {
 		changed = func(payload string) { l.apply(payload); l.AlsoChanged(payload) }
 	}
 	pl := &postgres.ChangeListener{Connect: l.Connect, Online: online, Changed: changed,
-		Logger: l.Logger, Name: "edge cache", Probe: l.Probe}
+		Position: l.Cache.SetPosition, Logger: l.Logger, Name: "edge cache", Probe: l.Probe}
 	pl.Run(ctx)
 }
 
@@ -53,11 +53,11 @@ func (l *Listener) Run(ctx context.Context) {
 func (l *Listener) apply(payload string) {
 	if prefix, ok := strings.CutPrefix(payload, PurgePayload); ok {
 		if prefix == "" {
-			l.Cache.Bump()
+			l.Cache.Heard()
 			return
 		}
 		l.Cache.PurgePrefix(prefix)
 		return
 	}
-	l.Cache.Bump()
+	l.Cache.Heard()
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // XCache is the response header that says how an answer was served.
@@ -56,8 +58,15 @@ func NewRecorder(w http.ResponseWriter, r *http.Request, limit int64) *Recorder 
 func (rec *Recorder) WriteHeader(code int) {
 	if rec.status == 0 && code >= 200 {
 		rec.status = code
+		// the replica position is the cache's business, not the client's
+		h := rec.ResponseWriter.Header()
+		readLSN := h.Get(postgres.HeaderReadLSN)
+		h.Del(postgres.HeaderReadLSN)
 		rec.ResponseWriter.WriteHeader(code)
-		rec.header = maps.Clone(rec.ResponseWriter.Header())
+		rec.header = maps.Clone(h)
+		if readLSN != "" {
+			rec.header.Set(postgres.HeaderReadLSN, readLSN)
+		}
 		return
 	}
 	rec.ResponseWriter.WriteHeader(code)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"siteplane.dev/services/internal/platform/postgres"
 )
 
 // ProxyConfig tunes the reverse proxy.
@@ -119,6 +121,7 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.Timeout)
 	defer cancel()
 	inFwd := r.Header.Get("X-Forwarded-For")
+	askedReadLSN := r.Header.Get(postgres.HeaderWantLSN) != ""
 	// A failure to read the client's body (a malformed chunked encoding, a
 	// connection cut mid-body) is the client's error, answered 400, not a
 	// failure of the service (502).
@@ -148,9 +151,19 @@ func (p *Proxy) Forward(w http.ResponseWriter, r *http.Request, t Target) {
 				pr.Out.Header[k] = v
 			}
 		},
-		Transport:      p.forward,
-		BufferPool:     copyBuffers,
-		ModifyResponse: t.ModifyResponse,
+		Transport:  p.forward,
+		BufferPool: copyBuffers,
+		ModifyResponse: func(res *http.Response) error {
+			// a service's replica position is for the edge cache, which
+			// asked it (postgres.HeaderWantLSN) and takes it out itself
+			if !askedReadLSN {
+				res.Header.Del(postgres.HeaderReadLSN)
+			}
+			if t.ModifyResponse != nil {
+				return t.ModifyResponse(res)
+			}
+			return nil
+		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			status, code, msg := Classify(err)
 			if body != nil && body.err != nil && status != http.StatusRequestEntityTooLarge {

@@ -160,3 +160,16 @@ func (m *Identity) Verified(service, keyID string) { m.verified.WithLabelValues(
 func (m *Identity) Rejected(service, reason string) {
 	m.rejected.WithLabelValues(service, reason).Inc()
 }
+
+// NewQueryCounter registers siteplane_db_queries_total on reg and returns,
+// for a pool name ("primary", "read"), the function its pool calls after
+// each statement (postgres.Settings.CountQuery): with a read pool, the
+// share of statements the replicas serve.
+func NewQueryCounter(reg prometheus.Registerer, service string) func(pool string) func() {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "siteplane_db_queries_total",
+		Help: "Statements sent to PostgreSQL, by service and pool (primary, or read: the read-only replica pool).",
+	}, []string{"service", "pool"})
+	reg.MustRegister(c)
+	return func(pool string) func() { return c.WithLabelValues(service, pool).Inc }
+}

@@ -26,7 +26,13 @@ type ChangeListener struct {
 	Online func(online bool)
 	// Changed receives the payload of every notification.
 	Changed func(payload string)
-	Logger  *slog.Logger
+	// Position, when set, receives the primary's WAL position (CurrentLSN,
+	// asked on the listening connection) once the LISTEN is in place and
+	// after every notification, Changed called: a replica that has
+	// replayed it has every write heard so far (readpool.go). One query
+	// per notification, none per request.
+	Position func(LSN)
+	Logger   *slog.Logger
 	// Name says in log lines what depends on the listener ("edge cache").
 	Name string
 	// Probe is how long a quiet connection waits before it is pinged, so a
@@ -67,6 +73,9 @@ func (l *ChangeListener) session(ctx context.Context) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	l.Online(true)
+	if err := l.position(ctx, conn); err != nil {
+		return err
+	}
 	l.Logger.Info(l.Name+" online: listening for changes", "channel", ChangesChannel)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, l.Probe)
@@ -75,6 +84,9 @@ func (l *ChangeListener) session(ctx context.Context) error {
 		switch {
 		case err == nil:
 			l.Changed(n.Payload)
+			if err := l.position(ctx, conn); err != nil {
+				return err
+			}
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
@@ -88,4 +100,19 @@ func (l *ChangeListener) session(ctx context.Context) error {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
 	}
+}
+
+// position reports the primary's WAL position to l.Position, if set.
+func (l *ChangeListener) position(ctx context.Context, conn *pgx.Conn) error {
+	if l.Position == nil {
+		return nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, l.Probe)
+	defer cancel()
+	at, err := CurrentLSN(pctx, conn)
+	if err != nil {
+		return err
+	}
+	l.Position(at)
+	return nil
 }

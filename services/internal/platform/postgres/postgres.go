@@ -81,15 +81,18 @@ func poolConfig(dsn, schema string, st Settings) (*pgxpool.Config, error) {
 		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = "60000"
 	}
 	if cfg.ConnConfig.Tracer == nil {
-		cfg.ConnConfig.Tracer = acquireTimeout{st.AcquireTimeout}
+		cfg.ConnConfig.Tracer = acquireTimeout{st.AcquireTimeout, st.CountQuery}
 	}
 	return cfg, nil
 }
 
 // acquireTimeout bounds pgxpool's wait for a connection (pgxpool has no
 // setting for it): the pool acquires under the context TraceAcquireStart
-// returns. It is a no-op query tracer otherwise.
-type acquireTimeout struct{ d time.Duration }
+// returns. As a query tracer it only counts statements (Settings.CountQuery).
+type acquireTimeout struct {
+	d     time.Duration
+	count func()
+}
 
 type cancelKey struct{}
 
@@ -108,4 +111,8 @@ func (acquireTimeout) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.Tr
 	return ctx
 }
 
-func (acquireTimeout) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (a acquireTimeout) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {
+	if a.count != nil {
+		a.count()
+	}
+}

@@ -37,6 +37,9 @@ type Settings struct {
 	MigrationStatementTimeout time.Duration
 	// MigrationWait bounds the wait for another replica's migration.
 	MigrationWait time.Duration
+	// CountQuery, when set, is called after every statement of a pool
+	// opened with these settings (siteplane_db_queries_total by pool).
+	CountQuery func()
 }
 
 // DefaultSettings are the settings without any variable set.

@@ -45,6 +45,9 @@ type Options struct {
 	// InternalListener serves Server.InternalRouter on
 	// contract.EnvInternalListenAddr (the gateway's /internal/ endpoints).
 	InternalListener bool
+	// ReadPool marks a service whose anonymous reads may go to a read-only
+	// replica pool when contract.EnvDatabaseReadURL is set (readpool.go).
+	ReadPool bool
 	// MemoryLimit is the service's own soft memory limit (0: none); Main
 	// lowers it to a share of the container's limit (memlimit.go).
 	MemoryLimit int64
@@ -55,7 +58,10 @@ type Env struct {
 	Server *httpserver.Server
 	Router *mux.Router
 	Pool   *pgxpool.Pool // nil without Migrations
-	Logger *slog.Logger
+	// ReadPool is the read-only replica pool (nil without one): anonymous
+	// reads reach it through postgres.RouteFrom, never directly.
+	ReadPool *pgxpool.Pool
+	Logger   *slog.Logger
 	// Config reads the service's own variables; errors recorded on it after
 	// Register returns fail the start-up with every problem listed.
 	Config *config.Loader
@@ -138,6 +144,7 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	}
 	maxBody := cfg.Int(contract.EnvMaxBodyBytes, opts.MaxBodyBytes, 1, 1<<40)
 	dsn := cfg.Secret(contract.EnvDatabaseURL, contract.EnvDatabaseURLFile, opts.Migrations != nil)
+	readURL := readDSN(cfg, opts)
 	dbSettings := postgres.SettingsFromConfig(cfg)
 	var keys identity.Keys
 	if !opts.NoIdentity {
@@ -188,24 +195,9 @@ func Run(ctx context.Context, opts Options, lookup func(string) (string, bool), 
 	}
 
 	if opts.Migrations != nil {
-		pool, err := postgres.MigrateAndOpenWith(ctx, dsn, opts.Name, opts.Migrations, dbSettings)
-		if err != nil {
+		if err := openDatabase(ctx, srv, env, reg, opts, name, dsn, readURL); err != nil {
 			return err
 		}
-		env.Pool = pool
-		reg.MustRegister(metrics.NewPoolCollector(name, pool))
-		want, err := postgres.LatestVersion(opts.Migrations)
-		if err != nil {
-			pool.Close()
-			return err
-		}
-		// Ready means reachable and migrated: a schema restored from an older
-		// backup, or left dirty by a failed migration, must not take traffic.
-		// The probe has its own connection: a saturated pool must not
-		// make a healthy replica look dead.
-		probe := postgres.NewProbe(dsn, opts.Name, want, dbSettings)
-		srv.AddReadiness("database", probe.Check)
-		srv.OnShutdown(func(context.Context) { pool.Close(); probe.Close() })
 	}
 
 	if err := register(ctx, env); err != nil {
