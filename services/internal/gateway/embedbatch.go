@@ -36,8 +36,12 @@ var maxEmbedded = 1000
 // when met, as before (the reference the tests compare answers with).
 var prefetchEmbeds = true
 
-// embedBatchSize is the most requests one batch call to a service carries.
-const embedBatchSize = 100
+// embedBatchSize is the most requests one batch call to a service carries:
+// as many as one answer embeds (maxEmbedded's default), so that a page's
+// links reach each service in one call. With 100 a call, the wp:term and
+// replies links of 100 posts (300) took three calls to content, and each
+// read the page's posts ahead again (terms_ahead.go).
+const embedBatchSize = 1000
 
 // embedMethod is the method of embedded answers' edge-cache keys: under
 // the REST kind (purges by route reach them) but never a client's GET.
@@ -109,8 +113,8 @@ func (e *embedder) linksOf(raw []byte) ([]relLinks, bool) {
 			// nothing and be dropped (object), so it is not decoded
 			continue
 		}
-		var list []linkRef
-		if json.Unmarshal(rm.raw, &list) != nil {
+		list, ok := linkRefs(rm.raw)
+		if !ok {
 			continue
 		}
 		out = append(out, relLinks{rel: rm.key, links: list})

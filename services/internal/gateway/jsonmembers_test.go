@@ -62,3 +62,33 @@ func TestSplitArray(t *testing.T) {
 		}
 	}
 }
+
+// linkRefs reads a relation's links exactly as json.Unmarshal into
+// []linkRef does, and refuses what it refuses.
+func TestLinkRefs(t *testing.T) {
+	for _, raw := range []string{
+		`[]`,
+		`[{"href":"http://x/cms-json/cms/v2/users/1","embeddable":true}]`,
+		`[{"embeddable":true,"taxonomy":"category","href":"http://x/?rest_route=\/cms\/v2\/categories&post=5"},{"href":"h","embeddable":false,"x":{"href":"no"}}]`,
+		` [ { "href" : "a\"b\u00e9" , "embeddable" : true } , { } ] `,
+		`[{"href":"a"}]`,
+		`[{"href":"a","href":"b","embeddable":true,"embeddable":false}]`,
+		`[null,{"href":"a","embeddable":true}]`,
+		`[{"HREF":"a","Embeddable":true}]`,
+		`[{"href":"a","embeddable":null}]`,
+		`[{"href":null,"embeddable":true}]`,
+		"[{\"href\":\"a\xffb\",\"embeddable\":true}]",
+		`[{"href":1,"embeddable":true}]`,
+		`[{"href":"a","embeddable":"yes"}]`,
+		`[1]`,
+		`{"href":"a"}`,
+		`null`,
+	} {
+		got, gotOK := linkRefs([]byte(raw))
+		var want []linkRef
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		if gotOK != (wantErr == nil) || (gotOK && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%s: got %v %+v, want %v %+v", raw, gotOK, got, wantErr == nil, want)
+		}
+	}
+}
