@@ -91,6 +91,8 @@ type Service struct {
 	web *website.Handler
 	// encoded keeps anonymous readers' post JSON (post_cache.go)
 	encoded encodedPosts
+	// encodedTerms: anonymous term JSON (term_cache.go)
+	encodedTerms encodedTerms
 }
 
 // New returns a Service over pool for site; users validates author ids.
