@@ -59,6 +59,9 @@ type embedder struct {
 	// embedded collection and kept for the rest of the response: a list of
 	// posts has a distinct wp:term href per item.
 	indexes map[string]*serviceIndex
+	// routes are the linked routes' owners and per_page maximums
+	// (routeInfo), for the rest of the response
+	routes map[string]embedRoute
 	// fetched counts the distinct links resolved, up to maxEmbedded.
 	fetched int
 	// edge is the edge cache when the caller is anonymous (embedded

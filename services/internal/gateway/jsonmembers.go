@@ -178,3 +178,54 @@ func scanLinkRef(raw []byte) (linkRef, bool) {
 	}
 	return l, true
 }
+
+// linksMember is the "_links" member of the object raw (valid JSON), nil
+// when it has none; ok is false when raw is not an object or has an
+// "_embedded" member. It is what splitMembers would find, without building
+// the object's members (forty keys a post, as strings): splitting every
+// item of a page was a tenth of the gateway's CPU on a 100-post _embed.
+func linksMember(raw []byte) (links []byte, ok bool) {
+	quotedEmbedded, quotedLinks := []byte(`"_embedded"`), []byte(`"_links"`)
+	i := 0
+	skipSpace(raw, &i)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	for i++; ; {
+		skipSpace(raw, &i)
+		if i >= len(raw) {
+			return nil, false
+		}
+		switch raw[i] {
+		case '}':
+			return links, true
+		case ',':
+			i++
+			continue
+		}
+		end := stringEnd(raw, i)
+		quoted := raw[i:end]
+		i = end
+		skipSpace(raw, &i)
+		i++ // ':'
+		skipSpace(raw, &i)
+		if i >= len(raw) {
+			return nil, false
+		}
+		start := i
+		i = valueEnd(raw, start)
+		if bytes.IndexByte(quoted, '\\') >= 0 { // a key with an escape, decoded
+			k, ok := memberKey(quoted)
+			if !ok {
+				return nil, false
+			}
+			quoted = []byte(`"` + k + `"`)
+		}
+		switch {
+		case bytes.Equal(quoted, quotedEmbedded):
+			return nil, false
+		case bytes.Equal(quoted, quotedLinks):
+			links = raw[start:i]
+		}
+	}
+}

@@ -92,3 +92,42 @@ func TestLinkRefs(t *testing.T) {
 		}
 	}
 }
+
+// linksMember finds what splitMembers finds: the last "_links", nothing
+// in an object with "_embedded", however the keys are written.
+func TestLinksMember(t *testing.T) {
+	reference := func(raw []byte) ([]byte, bool) {
+		members, ok := splitMembers(raw)
+		if !ok {
+			return nil, false
+		}
+		var links []byte
+		for _, m := range members {
+			switch m.key {
+			case "_embedded":
+				return nil, false
+			case "_links":
+				links = m.raw
+			}
+		}
+		return links, true
+	}
+	for _, raw := range []string{
+		`{}`,
+		`{"id":1,"title":{"_links":"no"},"_links":{"self":[{"href":"a"}]}}`,
+		`{"_links":{"a":1},"x":"\"_links\"","_links":{"b":2}}`,
+		`{"_links":{"a":1},"_embedded":{}}`,
+		`{"\u005flinks":{"a":1}}`,
+		`{"\u005fembedded":{},"_links":{}}`,
+		`{"_links":null}`,
+		` { "_links" : [ 1 ] } `,
+		`[{"_links":{}}]`,
+		`"s"`,
+	} {
+		got, gotOK := linksMember([]byte(raw))
+		want, wantOK := reference([]byte(raw))
+		if gotOK != wantOK || string(got) != string(want) || (got == nil) != (want == nil) {
+			t.Errorf("%s: got %v %q, want %v %q", raw, gotOK, got, wantOK, want)
+		}
+	}
+}
