@@ -1,9 +1,12 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strconv"
+	"unicode/utf8"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -74,7 +77,7 @@ func splitBatchResponse(b []byte) (*contract.BatchResponse, error) {
 						r.Status = n
 					case "headers":
 						r.Headers = nil
-						return json.Unmarshal(w, &r.Headers)
+						return decodeHeaders(w, &r.Headers)
 					case "body":
 						// b is the caller's alone (read for this answer):
 						// the body is its slice, not a copy (capped, so that
@@ -185,4 +188,31 @@ func valueEnd(b []byte, i int) int {
 		}
 		return i
 	}
+}
+
+// decodeHeaders is json.Unmarshal of an answer's headers (valid JSON) into
+// a map of strings, by a scan when every key and value is a plain string
+// (no escape: what services write); otherwise, and for anything else,
+// json.Unmarshal. Decoding 300 small maps with encoding/json was 8 % of the
+// gateway's CPU on a 100-post _embed.
+func decodeHeaders(w []byte, out *map[string]string) error {
+	m := map[string]string{}
+	i := 0
+	plain := eachMember(w, &i, func(key string, v []byte) error {
+		// json.Unmarshal would replace invalid UTF-8: left to it
+		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) || !utf8.ValidString(key) {
+			return errShape
+		}
+		m[key] = string(v[1 : len(v)-1])
+		return nil
+	}) == nil
+	if !plain {
+		return json.Unmarshal(w, out)
+	}
+	if *out == nil {
+		*out = m
+		return nil
+	}
+	maps.Copy(*out, m)
+	return nil
 }
