@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestSearchWithoutWords: GET /cms/v2/search without a search lists every
@@ -17,7 +19,7 @@ import (
 func TestSearchWithoutWords(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	var ids []int64
+	var made []int64
 	for i := range 24 {
 		base, status := "posts", "publish"
 		if i%3 == 1 {
@@ -31,10 +33,10 @@ func TestSearchWithoutWords(t *testing.T) {
 		}
 		r := e.do(editor, "POST", "/cms/v2/"+base, map[string]any{"title": fmt.Sprintf("Item %d", i), "status": status})
 		wantStatus(t, r, 201)
-		ids = append(ids, r.id())
+		made = append(made, r.id())
 	}
 	// three dates shared by several posts and pages
-	for i, id := range ids {
+	for i, id := range made {
 		day := 1 + i%5
 		if _, err := e.pool.Exec(ctx, "UPDATE posts SET date_gmt = $1::timestamptz WHERE id = $2", fmt.Sprintf("2024-03-%02dT10:00:00Z", day), id); err != nil {
 			t.Fatal(err)
@@ -43,29 +45,14 @@ func TestSearchWithoutWords(t *testing.T) {
 	for _, tc := range []struct{ subtype, types string }{
 		{"post", "post"}, {"page", "page"}, {"post,page", "post,page"}, {"any", "post,page"},
 	} {
-		var want []int64
-		rows, err := e.pool.Query(ctx, "SELECT id FROM posts WHERE type = ANY($1) AND status = 'publish' ORDER BY date_gmt DESC, id DESC",
+		want := queryIDs(t, e, "SELECT id FROM posts WHERE type = ANY($1) AND status = 'publish' ORDER BY date_gmt DESC, id DESC",
 			strings.Split(tc.types, ","))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			want = append(want, id)
-		}
-		rows.Close()
 		for _, perPage := range []int{1, 4, 10} {
 			for page := 1; (page-1)*perPage < len(want); page++ {
 				path := fmt.Sprintf("/cms/v2/search?subtype=%s&per_page=%d&page=%d", tc.subtype, perPage, page)
 				r := e.do(anon, "GET", path, nil)
 				wantStatus(t, r, 200)
-				var got []int64
-				for _, h := range r.list() {
-					got = append(got, int64(h["id"].(float64)))
-				}
+				got := ids(r)
 				exp := want[(page-1)*perPage : min(page*perPage, len(want))]
 				if !slices.Equal(got, exp) || r.Header.Get("X-WP-Total") != strconv.Itoa(len(want)) {
 					t.Fatalf("%s: %v (total %s), want %v (total %d)", path, got, r.Header.Get("X-WP-Total"), exp, len(want))
@@ -79,4 +66,18 @@ func TestSearchWithoutWords(t *testing.T) {
 			t.Fatalf("the search without words counts its matches:\n%s", sql)
 		}
 	}
+}
+
+// queryIDs is the ids the statement sql reads.
+func queryIDs(t *testing.T, e *testEnv, sql string, args ...any) []int64 {
+	t.Helper()
+	rows, err := e.pool.Query(context.Background(), sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -13,40 +13,70 @@ import (
 // RawMessages. ok is false when raw is not an object. Only a key with an
 // escape is decoded.
 func splitMembers(raw []byte) ([]member, bool) {
-	i := 0
-	skipSpace(raw, &i)
-	if i >= len(raw) || raw[i] != '{' {
+	out := make([]member, 0, 32)
+	ok := walkObject(raw, func(quoted, value []byte) bool {
+		key, ok := memberKey(quoted)
+		if ok {
+			out = append(out, member{key: key, raw: json.RawMessage(value)})
+		}
+		return ok
+	})
+	if !ok {
 		return nil, false
 	}
-	out := make([]member, 0, 32)
-	i++
-	for {
+	return out, true
+}
+
+// walkObject calls f with each member of the object raw (valid JSON), its
+// key as it stands (quoted) and its value's bytes, until f returns false;
+// ok is false when raw is not an object, or f stopped the walk.
+func walkObject(raw []byte, f func(quoted, value []byte) bool) bool {
+	return walk(raw, '{', f)
+}
+
+// walkArray calls f with each element of the array raw (valid JSON) until
+// f returns false; ok is false when raw is not an array, or f stopped the
+// walk.
+func walkArray(raw []byte, f func(element []byte) bool) bool {
+	return walk(raw, '[', func(_, element []byte) bool { return f(element) })
+}
+
+// walk is walkObject (open '{') and walkArray (open '['; no keys).
+func walk(raw []byte, open byte, f func(quoted, value []byte) bool) bool {
+	i := 0
+	skipSpace(raw, &i)
+	if i >= len(raw) || raw[i] != open {
+		return false
+	}
+	for i++; ; {
 		skipSpace(raw, &i)
 		if i >= len(raw) {
-			return nil, false
+			return false
 		}
 		switch raw[i] {
-		case '}':
-			return out, true
+		case '}', ']':
+			return true
 		case ',':
 			i++
 			continue
 		}
-		end := stringEnd(raw, i)
-		key, ok := memberKey(raw[i:end])
-		if !ok {
-			return nil, false
-		}
-		i = end
-		skipSpace(raw, &i)
-		i++ // ':'
-		skipSpace(raw, &i)
-		if i >= len(raw) {
-			return nil, false
+		var quoted []byte
+		if open == '{' {
+			end := stringEnd(raw, i)
+			quoted = raw[i:end]
+			i = end
+			skipSpace(raw, &i)
+			i++ // ':'
+			skipSpace(raw, &i)
+			if i >= len(raw) {
+				return false
+			}
 		}
 		start := i
 		i = valueEnd(raw, start)
-		out = append(out, member{key: key, raw: json.RawMessage(raw[start:i])})
+		if !f(quoted, raw[start:i]) {
+			return false
+		}
 	}
 }
 
@@ -74,25 +104,12 @@ func splitArray(raw []byte) ([]json.RawMessage, bool) {
 	if !json.Valid(raw) {
 		return nil, false
 	}
-	i := 0
-	skipSpace(raw, &i)
-	if i >= len(raw) || raw[i] != '[' {
-		return nil, false
-	}
 	out := []json.RawMessage{}
-	for i++; ; {
-		skipSpace(raw, &i)
-		switch raw[i] {
-		case ']':
-			return out, true
-		case ',':
-			i++
-			continue
-		}
-		start := i
-		i = valueEnd(raw, start)
-		out = append(out, json.RawMessage(raw[start:i]))
-	}
+	ok := walkArray(raw, func(element []byte) bool {
+		out = append(out, json.RawMessage(element))
+		return true
+	})
+	return out, ok
 }
 
 // linkRefs is what json.Unmarshal into []linkRef makes of a relation's
@@ -116,32 +133,16 @@ func linkRefs(raw []byte) ([]linkRef, bool) {
 // scanLinkRefs is linkRefs' scan; ok is false when raw is not of the plain
 // shape.
 func scanLinkRefs(raw []byte) ([]linkRef, bool) {
-	i := 0
-	skipSpace(raw, &i)
-	if i >= len(raw) || raw[i] != '[' {
+	list := []linkRef{}
+	ok := walkArray(raw, func(element []byte) bool {
+		l, ok := scanLinkRef(element)
+		list = append(list, l)
+		return ok
+	})
+	if !ok {
 		return nil, false
 	}
-	list := []linkRef{}
-	for i++; ; {
-		skipSpace(raw, &i)
-		if i >= len(raw) {
-			return nil, false
-		}
-		switch raw[i] {
-		case ']':
-			return list, true
-		case ',':
-			i++
-			continue
-		}
-		start := i
-		i = valueEnd(raw, start)
-		l, ok := scanLinkRef(raw[start:i])
-		if !ok {
-			return nil, false
-		}
-		list = append(list, l)
-	}
+	return list, true
 }
 
 // scanLinkRef reads one link object of the plain shape.
@@ -186,46 +187,24 @@ func scanLinkRef(raw []byte) (linkRef, bool) {
 // item of a page was a tenth of the gateway's CPU on a 100-post _embed.
 func linksMember(raw []byte) (links []byte, ok bool) {
 	quotedEmbedded, quotedLinks := []byte(`"_embedded"`), []byte(`"_links"`)
-	i := 0
-	skipSpace(raw, &i)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, false
-	}
-	for i++; ; {
-		skipSpace(raw, &i)
-		if i >= len(raw) {
-			return nil, false
-		}
-		switch raw[i] {
-		case '}':
-			return links, true
-		case ',':
-			i++
-			continue
-		}
-		end := stringEnd(raw, i)
-		quoted := raw[i:end]
-		i = end
-		skipSpace(raw, &i)
-		i++ // ':'
-		skipSpace(raw, &i)
-		if i >= len(raw) {
-			return nil, false
-		}
-		start := i
-		i = valueEnd(raw, start)
+	ok = walkObject(raw, func(quoted, value []byte) bool {
 		if bytes.IndexByte(quoted, '\\') >= 0 { // a key with an escape, decoded
 			k, ok := memberKey(quoted)
 			if !ok {
-				return nil, false
+				return false
 			}
 			quoted = []byte(`"` + k + `"`)
 		}
 		switch {
 		case bytes.Equal(quoted, quotedEmbedded):
-			return nil, false
+			return false
 		case bytes.Equal(quoted, quotedLinks):
-			links = raw[start:i]
+			links = value
 		}
+		return true
+	})
+	if !ok {
+		return nil, false
 	}
+	return links, true
 }
