@@ -14,7 +14,8 @@
 #       which requests (default "list single"): list (posts?per_page=10),
 #       single (posts/5), late (posts?per_page=10&page=500; a 400 below
 #       5,000 posts), create (POST posts as the administrator; each adds a
-#       post, so run it last)
+#       post, so run it last), list100 and embed100 (posts?per_page=100,
+#       without and with _embed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -52,6 +53,8 @@ for name in ${READ_CPU_READS:-list single}; do
   case $name in
   list) cpu_measure list "$REST_ROOT/cms/v2/posts?per_page=10" ;;
   single) cpu_measure single "$REST_ROOT/cms/v2/posts/5" ;;
+  list100) cpu_measure list100 "$REST_ROOT/cms/v2/posts?per_page=100" ;;
+  embed100) cpu_measure embed100 "$REST_ROOT/cms/v2/posts?per_page=100&_embed" ;;
   late)
     expect=()
     ((posts < 5000)) && expect=(-expect "late=400") # page 500 is past the end (rest_post_invalid_page_number)

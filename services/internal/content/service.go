@@ -94,6 +94,8 @@ type Service struct {
 	encoded encodedPosts
 	// theme is the site's theme (theme_select.go); nil: the built-in one
 	theme *theme.Theme
+	// encodedTerms: anonymous term JSON (term_cache.go)
+	encodedTerms encodedTerms
 }
 
 // New returns a Service over pool for site; users validates author ids.

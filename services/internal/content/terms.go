@@ -182,6 +182,10 @@ func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 		viewCtx := c.String("context")
 		items := make([]any, 0, len(terms))
 		for _, t := range terms {
+			if b, ok := s.termJSON(c, tax, t, viewCtx); ok {
+				items = append(items, b)
+				continue
+			}
 			items = append(items, s.prepareTerm(tax, t, viewCtx))
 		}
 		res := rest.OK(items)

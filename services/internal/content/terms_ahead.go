@@ -30,7 +30,8 @@ import (
 type termsAheadKey struct{}
 
 // termsAhead is what a batch of reads read ahead: the posts asked about
-// (an id without a post maps to nil), their terms in the taxonomies asked
+// (an id without a post maps to nil; bare, store.GetPostsBare: for
+// permission checks and permalinks only), their terms in the taxonomies asked
 // about (taxes), by taxonomy, and the replies of those whose replies were
 // asked (replied).
 type termsAhead struct {
@@ -121,7 +122,9 @@ func (s *Service) readAhead(ctx context.Context, calls []rest.Call) context.Cont
 	}
 	var err error
 	q := s.db(ctx)
-	if a.posts, err = store.GetPosts(ctx, q, ids); err != nil {
+	// bare posts: the lookups only check permissions and build the
+	// comments' permalinks with them
+	if a.posts, err = store.GetPostsBare(ctx, q, ids); err != nil {
 		return ctx
 	}
 	if len(taxes) > 0 {

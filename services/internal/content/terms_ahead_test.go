@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"siteplane.dev/services/pkg/contract"
@@ -80,6 +81,42 @@ func TestPostLookupsReadAhead(t *testing.T) {
 					wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/comments/%d", c.id()), map[string]any{"status": "hold"}), 200)
 				}
 			}
+		}
+	}
+	// The read-ahead reads its posts bare (store.GetPostsBare): a child
+	// page's comments link to its path, a private or protected post's
+	// lookups are refused to some.
+	parent := e.do(editor, "POST", "/cms/v2/pages", map[string]any{"title": "Parent", "status": "publish"})
+	wantStatus(t, parent, 201)
+	for _, tc := range []struct {
+		base string
+		body map[string]any
+	}{
+		{"pages", map[string]any{"title": "Child", "status": "publish", "parent": parent.id(), "comment_status": "open"}},
+		{"posts", map[string]any{"title": "Private", "status": "private"}},
+		{"posts", map[string]any{"title": "Protected", "status": "publish", "password": "secret"}},
+	} {
+		r := e.do(editor, "POST", "/cms/v2/"+tc.base, tc.body)
+		wantStatus(t, r, 201)
+		posts = append(posts, r.id())
+		wantStatus(t, e.do(editor, "POST", "/cms/v2/comments", map[string]any{"post": r.id(), "content": "on " + tc.body["title"].(string)}), 201)
+	}
+	// The plain lookups of ten posts: three statements, the posts read
+	// without their terms (the lookups read those in their own statement).
+	var plain []contract.BatchSubRequest
+	for _, id := range posts[:10] {
+		for _, base := range []string{"categories", "tags", "comments"} {
+			plain = append(plain, contract.BatchSubRequest{Method: "GET", Route: "/cms/v2/" + base, Query: fmt.Sprintf("post=%d&context=embed&per_page=100", id)})
+		}
+	}
+	before := e.queries.n.Load()
+	rawBatch(t, e, anon, plain)
+	if n := e.queries.n.Load() - before; n != 3 {
+		t.Errorf("%d statements for %d plain lookups, want 3", n, len(plain))
+	}
+	for _, sql := range e.queries.lastSQL(3) {
+		if strings.Contains(sql, "FROM posts p") && strings.Contains(sql, "term_relationships") {
+			t.Errorf("the lookups' posts are read with their terms:\n%s", sql)
 		}
 	}
 	for _, who := range []string{anon, editor} {

@@ -1,9 +1,12 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strconv"
+	"unicode/utf8"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -15,7 +18,8 @@ import (
 // scanned each body twice more (to skip it, then to copy it), half of the
 // gateway's CPU on a batch of 25 creates. The small parts (status,
 // headers) go through json.Unmarshal; anything it would not split itself
-// (an unexpected shape) is handed whole to json.Unmarshal.
+// (an unexpected shape) is handed whole to json.Unmarshal. The bodies are
+// slices of b, which the caller must not change afterwards.
 func decodeBatchResponse(b []byte) (*contract.BatchResponse, error) {
 	if !json.Valid(b) {
 		var out contract.BatchResponse
@@ -73,9 +77,12 @@ func splitBatchResponse(b []byte) (*contract.BatchResponse, error) {
 						r.Status = n
 					case "headers":
 						r.Headers = nil
-						return json.Unmarshal(w, &r.Headers)
+						return decodeHeaders(w, &r.Headers)
 					case "body":
-						r.Body = append(json.RawMessage(nil), w...)
+						// b is the caller's alone (read for this answer):
+						// the body is its slice, not a copy (capped, so that
+						// an append cannot write into the next answer)
+						r.Body = json.RawMessage(w[:len(w):len(w)])
 					default:
 						return errShape // json.Unmarshal matches keys case-insensitively: let it
 					}
@@ -181,4 +188,31 @@ func valueEnd(b []byte, i int) int {
 		}
 		return i
 	}
+}
+
+// decodeHeaders is json.Unmarshal of an answer's headers (valid JSON) into
+// a map of strings, by a scan when every key and value is a plain string
+// (no escape: what services write); otherwise, and for anything else,
+// json.Unmarshal. Decoding 300 small maps with encoding/json was 8 % of the
+// gateway's CPU on a 100-post _embed.
+func decodeHeaders(w []byte, out *map[string]string) error {
+	m := map[string]string{}
+	i := 0
+	plain := eachMember(w, &i, func(key string, v []byte) error {
+		// json.Unmarshal would replace invalid UTF-8: left to it
+		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) || !utf8.ValidString(key) {
+			return errShape
+		}
+		m[key] = string(v[1 : len(v)-1])
+		return nil
+	}) == nil
+	if !plain {
+		return json.Unmarshal(w, out)
+	}
+	if *out == nil {
+		*out = m
+		return nil
+	}
+	maps.Copy(*out, m)
+	return nil
 }

@@ -59,6 +59,9 @@ type embedder struct {
 	// embedded collection and kept for the rest of the response: a list of
 	// posts has a distinct wp:term href per item.
 	indexes map[string]*serviceIndex
+	// routes are the linked routes' owners and per_page maximums
+	// (routeInfo), for the rest of the response
+	routes map[string]embedRoute
 	// fetched counts the distinct links resolved, up to maxEmbedded.
 	fetched int
 	// edge is the edge cache when the caller is anonymous (embedded
@@ -96,7 +99,7 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			out.Write(e.object(bytes.TrimSpace(it), links[i]))
+			e.writeObject(&out, bytes.TrimSpace(it), links[i])
 		}
 		out.WriteByte(']')
 		return out.Bytes()
@@ -106,11 +109,22 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 
 // object is raw with its links (linksOf, read once by prefetch) embedded.
 func (e *embedder) object(raw []byte, links objectLinks) []byte {
+	var out bytes.Buffer
+	e.writeObject(&out, raw, links)
+	return out.Bytes()
+}
+
+// writeObject writes raw with its links embedded to out: straight into the
+// answer, so that a page's items are not each built apart and copied (an
+// allocation per item, a growing buffer per item's embeds).
+func (e *embedder) writeObject(out *bytes.Buffer, raw []byte, links objectLinks) {
 	relLinks, ok := links.rels, links.ok
 	if !ok {
-		return raw
+		out.Write(raw)
+		return
 	}
-	var embedded bytes.Buffer
+	start := out.Len()
+	out.Write(raw[:len(raw)-1])
 	count := 0
 	for _, rl := range relLinks {
 		list := rl.links
@@ -131,33 +145,32 @@ func (e *embedder) object(raw []byte, links objectLinks) []byte {
 		if !found {
 			continue
 		}
-		if count > 0 {
-			embedded.WriteByte(',')
+		if count == 0 {
+			out.WriteString(`,"_embedded":{`)
+		} else {
+			out.WriteByte(',')
 		}
 		count++
 		k, _ := json.Marshal(rl.rel)
-		embedded.Write(k)
-		embedded.WriteByte(':')
+		out.Write(k)
+		out.WriteByte(':')
 		// Written by hand: json.Marshal would re-escape the bodies' HTML
 		// characters, changing the service's bytes.
-		embedded.WriteByte('[')
+		out.WriteByte('[')
 		for i, en := range entries {
 			if i > 0 {
-				embedded.WriteByte(',')
+				out.WriteByte(',')
 			}
-			embedded.Write(bytes.TrimSpace(en))
+			out.Write(bytes.TrimSpace(en))
 		}
-		embedded.WriteByte(']')
+		out.WriteByte(']')
 	}
 	if count == 0 {
-		return raw
+		out.Truncate(start)
+		out.Write(raw)
+		return
 	}
-	out := make([]byte, 0, len(raw)+embedded.Len()+16)
-	out = append(out, raw[:len(raw)-1]...)
-	out = append(out, `,"_embedded":{`...)
-	out = append(out, embedded.Bytes()...)
-	out = append(out, "}}"...)
-	return out
+	out.WriteString("}}")
 }
 
 // fetch GETs one embeddable href of this site (once per response; most

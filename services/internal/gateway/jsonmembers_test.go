@@ -62,3 +62,72 @@ func TestSplitArray(t *testing.T) {
 		}
 	}
 }
+
+// linkRefs reads a relation's links exactly as json.Unmarshal into
+// []linkRef does, and refuses what it refuses.
+func TestLinkRefs(t *testing.T) {
+	for _, raw := range []string{
+		`[]`,
+		`[{"href":"http://x/cms-json/cms/v2/users/1","embeddable":true}]`,
+		`[{"embeddable":true,"taxonomy":"category","href":"http://x/?rest_route=\/cms\/v2\/categories&post=5"},{"href":"h","embeddable":false,"x":{"href":"no"}}]`,
+		` [ { "href" : "a\"b\u00e9" , "embeddable" : true } , { } ] `,
+		`[{"href":"a"}]`,
+		`[{"href":"a","href":"b","embeddable":true,"embeddable":false}]`,
+		`[null,{"href":"a","embeddable":true}]`,
+		`[{"HREF":"a","Embeddable":true}]`,
+		`[{"href":"a","embeddable":null}]`,
+		`[{"href":null,"embeddable":true}]`,
+		"[{\"href\":\"a\xffb\",\"embeddable\":true}]",
+		`[{"href":1,"embeddable":true}]`,
+		`[{"href":"a","embeddable":"yes"}]`,
+		`[1]`,
+		`{"href":"a"}`,
+		`null`,
+	} {
+		got, gotOK := linkRefs([]byte(raw))
+		var want []linkRef
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		if gotOK != (wantErr == nil) || (gotOK && !reflect.DeepEqual(got, want)) {
+			t.Errorf("%s: got %v %+v, want %v %+v", raw, gotOK, got, wantErr == nil, want)
+		}
+	}
+}
+
+// linksMember finds what splitMembers finds: the last "_links", nothing
+// in an object with "_embedded", however the keys are written.
+func TestLinksMember(t *testing.T) {
+	reference := func(raw []byte) ([]byte, bool) {
+		members, ok := splitMembers(raw)
+		if !ok {
+			return nil, false
+		}
+		var links []byte
+		for _, m := range members {
+			switch m.key {
+			case "_embedded":
+				return nil, false
+			case "_links":
+				links = m.raw
+			}
+		}
+		return links, true
+	}
+	for _, raw := range []string{
+		`{}`,
+		`{"id":1,"title":{"_links":"no"},"_links":{"self":[{"href":"a"}]}}`,
+		`{"_links":{"a":1},"x":"\"_links\"","_links":{"b":2}}`,
+		`{"_links":{"a":1},"_embedded":{}}`,
+		`{"\u005flinks":{"a":1}}`,
+		`{"\u005fembedded":{},"_links":{}}`,
+		`{"_links":null}`,
+		` { "_links" : [ 1 ] } `,
+		`[{"_links":{}}]`,
+		`"s"`,
+	} {
+		got, gotOK := linksMember([]byte(raw))
+		want, wantOK := reference([]byte(raw))
+		if gotOK != wantOK || string(got) != string(want) || (got == nil) != (want == nil) {
+			t.Errorf("%s: got %v %q, want %v %q", raw, gotOK, got, wantOK, want)
+		}
+	}
+}

@@ -28,7 +28,13 @@ func GetPost(ctx context.Context, q Querier, id int64) (*Post, error) {
 // GetPosts reads the posts of ids in one statement, by id; an id without a
 // post has no entry.
 func GetPosts(ctx context.Context, q Querier, ids []int64) (map[int64]*Post, error) {
-	rows, err := q.Query(ctx, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1)", ids)
+	return getPostsBy(ctx, q, "SELECT "+PostColumns+PostFrom+" WHERE p.id = ANY($1)", ids)
+}
+
+// getPostsBy runs sql (PostColumns, or as many columns of the same types,
+// for the posts of ids in $1) and maps its posts by id.
+func getPostsBy(ctx context.Context, q Querier, sql string, ids []int64) (map[int64]*Post, error) {
+	rows, err := q.Query(ctx, sql, ids)
 	if err != nil {
 		return nil, fmt.Errorf("select %d posts: %w", len(ids), err)
 	}
