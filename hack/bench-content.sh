@@ -17,12 +17,18 @@
 # table: 1,000,000 posts, 1,500,000 term links, 750,000 comments); the
 # comment counts of the posts are set as the comment writes keep them.
 #
-# WordPress: the peer on 127.0.0.1:8081 is left as it is. Its database
-# (wp_peer) is copied to wp_siteplane_bench, which Debian's WordPress serves
-# for requests whose Host is HOST (/etc/wordpress/config-HOST.php, a copy of
-# the peer's config naming that database); the posts are added there. Each
-# call recopies, so posts created by a previous bench are gone. Needs root
-# (MariaDB over its socket, /etc/wordpress).
+# WordPress: the peer on 127.0.0.1:8081 is left as it is. Its database (the
+# one /var/lib/wp-peer/active.env names: wp_peer69 for 6.9, wp_peer for 6.1)
+# is copied to wp_siteplane_bench, and the posts are added there. Requests
+# whose Host is HOST are served from that copy:
+# - 6.1 (Debian's package): /etc/wordpress/config-HOST.php, a copy of the
+#   peer's config naming that database;
+# - 6.9 (the unpacked tarball): a copy of the peer's tree,
+#   /var/lib/wp-peer/bench-HOST, whose wp-config.php names that database
+#   and HOST, and an nginx server block for HOST on the peer's port
+#   (/etc/nginx/sites-enabled/wp-bench-HOST.conf; nginx reloaded).
+# Each call recopies, so posts created by a previous bench are gone. Needs
+# root (MariaDB over its socket, /etc/wordpress, nginx).
 set -euo pipefail
 kind=${1:?siteplane or wordpress}
 posts=${2:?number of posts}
@@ -86,12 +92,15 @@ wordpress)
   [[ $host =~ ^[a-z0-9.-]+$ ]] || { echo "bench-content: bad host $host" >&2; exit 2; }
   [[ $(id -u) -eq 0 ]] || { echo "bench-content: copying the WordPress peer needs root" >&2; exit 1; }
   db=wp_siteplane_bench
+  WP_PEER_MODE=debian WP_PEER_DB=wp_peer WP_PEER_ROOT=
+  [[ -r /var/lib/wp-peer/active.env ]] && . /var/lib/wp-peer/active.env
   peer_conf=/etc/wordpress/config-127.0.0.1.php
+  if [[ $WP_PEER_MODE == tarball ]]; then peer_conf=$WP_PEER_ROOT/wp-config.php; fi
   [[ -r $peer_conf ]] || { echo "bench-content: no $peer_conf (is the peer set up?)" >&2; exit 1; }
   SECONDS=0
   mysql -e "DROP DATABASE IF EXISTS $db; CREATE DATABASE $db DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci;
     GRANT ALL PRIVILEGES ON $db.* TO 'wp_peer'@'localhost';"
-  mysqldump --single-transaction wp_peer | mysql "$db"
+  mysqldump --single-transaction "$WP_PEER_DB" | mysql "$db"
   add=$((posts - $(mysql -N "$db" -e "SELECT count(*) FROM wp_posts WHERE post_type = 'post' AND post_status = 'publish'")))
   if ((add > 0)); then
     mysql "$db" <<SQL
@@ -115,6 +124,19 @@ ANALYZE TABLE wp_posts, wp_term_relationships, wp_term_taxonomy;
 SQL
   fi
   conf=/etc/wordpress/config-$host.php
+  if [[ $WP_PEER_MODE == tarball ]]; then
+    tree=/var/lib/wp-peer/bench-$host
+    rm -rf "$tree"
+    cp -a "$WP_PEER_ROOT" "$tree"
+    conf=$tree/wp-config.php
+    site=/etc/nginx/sites-enabled/wp-bench-$host.conf
+    sed -e "s#server_name 127.0.0.1;#server_name $host;#" \
+      -e "s#root  *$WP_PEER_ROOT;#root $tree;#" -e "s#wp-peer\.\(access\|error\)\.log#wp-bench.\1.log#" \
+      /etc/nginx/sites-enabled/wp-peer.conf >"$site"
+    grep -q "server_name $host;" "$site" && grep -q "root $tree;" "$site" ||
+      { rm -f "$site"; echo "bench-content: could not write an nginx server for $host" >&2; exit 1; }
+    nginx -t -q && nginx -s reload
+  fi
   tmp=$(mktemp)
   sed -e "s/define( *'DB_NAME', *'[^']*' *);/define( 'DB_NAME', '$db' );/" \
     -e "s#http://127.0.0.1:8081#http://$host#g" "$peer_conf" >"$tmp"
