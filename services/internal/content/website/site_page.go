@@ -40,7 +40,11 @@ type sitePage struct {
 
 // renderSingular renders a post or page.
 func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
+	if done, err := s.postPage(req, pt, p); done {
+		return err
+	}
 	sp := s.singularPage(pt, p, nil)
+	s.splitPage(req, sp)
 	// a reply form's URL is the post's page again: not for search engines
 	// (WordPress's wp_robots for replytocom)
 	sp.noindex = sp.noindex || req.query.Has("replytocom")
@@ -75,11 +79,19 @@ func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string
 
 // renderFront renders the static front page.
 func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
+	if req.paged > 1 {
+		// /page/{n}/ of a static front page is page n of the page
+		req.page = req.paged
+		if done, err := s.postPage(req, store.TypePage, p); done {
+			return err
+		}
+	}
 	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
 	sp.canonical = s.site.URL + "/"
 	sp.title = ""
 	sp.ogType = "website"
 	sp.bodyClass = "home " + sp.bodyClass
+	s.splitPage(req, sp)
 	return s.render(req, sp)
 }
 
