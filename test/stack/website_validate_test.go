@@ -23,8 +23,8 @@ type validatedPage struct {
 }
 
 // validationSite creates what every page kind needs (posts in a category and
-// a tag, a threaded comment, a page, a protected post, a post split into pages,
-// an image attachment) and lists the pages.
+// a tag, a threaded comment, a page, a protected post, a post split into
+// pages) and lists the pages.
 func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 	t.Helper()
 	cat := create(t, "categories", map[string]any{"name": "Validated things"})
@@ -53,6 +53,9 @@ func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 		"content": "<!-- wp:paragraph -->\n<p>A page.</p>\n<!-- /wp:paragraph -->"})
 	protected := create(t, "posts", map[string]any{"title": "A locked post", "status": "publish", "password": "open sesame",
 		"content": "<!-- wp:paragraph -->\n<p>Secret.</p>\n<!-- /wp:paragraph -->"})
+	split := create(t, "posts", map[string]any{"title": "A validated long read", "status": "publish",
+		"content": "<!-- wp:paragraph -->\n<p>Part one.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:nextpage -->\n<!--nextpage-->\n<!-- /wp:nextpage -->\n\n" +
+			"<!-- wp:paragraph -->\n<p>Part two.</p>\n<!-- /wp:paragraph -->"})
 	link := post["link"].(string)
 	parsed, err := url.Parse(link)
 	if err != nil {
@@ -66,6 +69,7 @@ func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 		{"post-reply", parsed.Path + "?replytocom=" + fmt.Sprint(parent.Obj()["id"]), 200},
 		{"page", mustPath(t, pg["link"].(string)), 200},
 		{"protected", mustPath(t, protected["link"].(string)), 200},
+		{"split-post-2", mustPath(t, split["link"].(string)) + "2/", 200},
 		{"category", mustPath(t, cat["link"].(string)), 200},
 		{"tag", mustPath(t, tag["link"].(string)), 200},
 		{"author", "/author/" + st.AdminUser + "/", 200},
