@@ -22,11 +22,17 @@ type validatedPage struct {
 	status    int
 }
 
-// validationSite creates what every page kind needs (posts in a category and
-// a tag, a threaded comment, a page, a protected post, a post split into
-// pages) and lists the pages.
+// validationSite creates what every page kind needs (a site icon, posts in a
+// category and a tag, a threaded comment, a page, a protected post, a post
+// split into pages) and lists the pages.
 func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 	t.Helper()
+	// a site icon, so the head's icon links are checked too
+	icon := uploadJPEG(t, "validated-icon.jpg", 512, 512).Obj()
+	if r := call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": icon["id"]}, admin()...); r.Status != 200 {
+		t.Fatalf("set site_icon: %d %s", r.Status, r.Raw)
+	}
+	t.Cleanup(func() { call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": 0}, admin()...) })
 	cat := create(t, "categories", map[string]any{"name": "Validated things"})
 	tag := create(t, "tags", map[string]any{"name": "checked"})
 	for i := range 11 { // one more than a page of posts, so /page/2/ exists
@@ -92,7 +98,7 @@ func mustPath(t *testing.T, link string) string {
 }
 
 func TestWebsiteValidators(t *testing.T) {
-	needs(t, contract.ServiceContent)
+	needs(t, contract.ServiceContent, contract.ServiceMedia)
 	tools := validatorTools(t)
 	pages, postID := validationSite(t)
 	docs := map[string][]byte{}

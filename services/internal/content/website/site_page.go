@@ -36,6 +36,7 @@ type sitePage struct {
 	archDesc  string
 	feedTitle string
 	feedURL   string
+	icon      string // the site icon's links (site_icon.go), "" for none
 }
 
 // renderSingular renders a post or page.
@@ -289,6 +290,7 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	if i := strings.Index(body, "<main"); i >= 0 {
 		bodyHead, bodyTail = body[:i+5], body[i+5:]
 	}
+	sp.icon = sn.siteIcon(ctx, s)
 	var sb strings.Builder
 	sb.Grow(len(sn.css) + 4096)
 	s.writeShell(&sb, sp, sn.css, th.Stylesheet)
