@@ -1,11 +1,14 @@
 package stack
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"siteplane.dev/services/pkg/contract"
 )
@@ -137,6 +140,7 @@ func TestWebsiteValidators(t *testing.T) {
 				t.Errorf("%s (%s): %s", p.name, p.url, v)
 			}
 		}
+		threadLayout(t, ctx, st.SiteURL+pages[2].url)
 	})
 }
 
@@ -150,4 +154,27 @@ func commentRefusalPage(t *testing.T, id any) []byte {
 		t.Fatalf("comment refusal: %d %.300s", r.Status, r.Raw)
 	}
 	return r.Raw
+}
+
+// threadLayout checks that the comments' stylesheet lays a thread out as
+// WordPress's block styles do: no list markers, a reply indented by 2rem
+// (32 px at the default font size), the form's text fields full width.
+func threadLayout(t *testing.T, ctx context.Context, postURL string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(postURL)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+  const top = document.querySelector(".wp-block-comment-template"), reply = top && top.querySelector("ol");
+  const form = document.querySelector("#commentform"), author = document.querySelector("#author");
+  if (!reply || !form || !author) return ["missing"];
+  return [getComputedStyle(top).listStyleType, getComputedStyle(reply).listStyleType, getComputedStyle(reply).paddingLeft,
+    String(Math.round(author.getBoundingClientRect().width) === Math.round(form.getBoundingClientRect().width))];
+})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"none", "none", "32px", "true"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("thread layout (list style, reply's list style, reply indent, name field full width): %v, want %v", got, want)
+	}
 }
