@@ -132,6 +132,9 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if id := req.query.Get("page_id"); id != "" {
 		return s.byID(req, id, store.TypePage)
 	}
+	if id := req.query.Get("attachment_id"); id != "" {
+		return s.attachment(req, id)
+	}
 	if to, ok, err := s.queryFormRedirect(req); err != nil || ok {
 		if err != nil {
 			return err
