@@ -129,8 +129,8 @@ post_id=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=id" | json_field
 total=$(curl -fsS -D - -o /dev/null "$REST_ROOT/cms/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
 auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
 read_targets "$REST_ROOT" cms/v2 "$news" demo "$post_id"
-# the website (docs/website.md): the front page and one post's page
-targets+=(-target "page-front=GET $GATEWAY_URL/")
+# the website (docs/website.md): the front page, one post's page and a category archive
+targets+=(-target "page-front=GET $GATEWAY_URL/" -target "page-category=GET $GATEWAY_URL/category/news/")
 post_link=$(curl -fsS "$REST_ROOT/cms/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g' || true)
 [[ -n $post_link ]] && targets+=(-target "page-post=GET $post_link")
 write_targets "$REST_ROOT" cms/v2 "$auth" /cms/v2
@@ -191,7 +191,7 @@ if [[ -n $wp_url ]]; then
   wp_link=$(curl -fsS "${curl_host[@]}" "$wr/wp/v2/posts?per_page=1&_fields=link" | grep -o '"link":"[^"]*"' | head -1 | cut -d'"' -f4 | sed 's#\\/#/#g')
   targets=()
   read_targets "$wr" wp/v2 "$wp_news" peer "$wp_post"
-  targets+=(-target "page-front=GET $wp_url/")
+  targets+=(-target "page-front=GET $wp_url/" -target "page-category=GET $wp_url/category/news/")
   # the link names the copy's host; the request goes to the peer's address
   [[ -n $wp_link ]] && targets+=(-target "page-post=GET $wp_url/${wp_link#http*://*/}")
   write_targets "$wr" wp/v2 "$wp_auth" /wp/v2

@@ -80,6 +80,17 @@ else
   echo "no xmllint or schemas: the feed and sitemap schema checks will skip" >&2
 fi
 
+step "page validators: the Nu HTML Checker and axe-core (hack/validators.sh)"
+if SITEPLANE_VALIDATORS=$(hack/validators.sh); then
+  export SITEPLANE_VALIDATORS
+  echo "$SITEPLANE_VALIDATORS"
+elif [[ ${CI:-} == true ]]; then
+  echo "hack/validators.sh could not provide Java, vnu-jar and axe-core (required under CI=true)" >&2
+  exit 1
+else
+  echo "no page validators: the website's validator tests will skip" >&2
+fi
+
 step "throwaway PostgreSQL"
 started=0
 if [[ -z ${DATABASE_URL:-} ]] && ! hack/postgres.sh status test; then started=1; fi

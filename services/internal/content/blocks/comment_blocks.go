@@ -62,6 +62,7 @@ type Comment struct {
 	Classes     string // the li's classes (comment_class)
 	Kind        int    // 0 a guest's, 1 a user's, 2 the post author's (the caller's bookkeeping)
 	EditURL     string // "" unless the viewer may edit it
+	AvatarHash  string // Gravatar's hash of the author's e-mail (avatar_block.go)
 	Replies     []*Comment
 }
 
@@ -180,6 +181,7 @@ var commentWriters = map[string]writer{
 	"core/comment-date":        writeCommentDate,
 	"core/comment-content":     writeCommentContent,
 	"core/comment-reply-link":  writeCommentReplyLink,
+	"core/avatar":              writeAvatar,
 }
 
 // asString is w's output as a string (the dynamic map's form).

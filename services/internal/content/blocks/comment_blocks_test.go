@@ -8,7 +8,7 @@ import (
 // sampleComments is a post's comments on page 2 of 3: a thread with a
 // reply, name and URL in every comment.
 func sampleComments(name, url string) *Comments {
-	reply := &Comment{ID: 2, AuthorName: name, AuthorURL: url, DateISO: name, DateText: name, ContentHTML: "<p>reply</p>", Depth: 2,
+	reply := &Comment{ID: 2, AuthorName: name, AuthorURL: url, DateISO: name, DateText: name, ContentHTML: "<p>reply</p>", Depth: 2, AvatarHash: "abc123",
 		Classes: "comment odd alt depth-2", EditURL: url}
 	top := &Comment{ID: 1, AuthorName: name, AuthorURL: url, DateISO: name, DateText: name, ContentHTML: "<p>top</p>", Depth: 1,
 		Classes: "comment even thread-even depth-1", EditURL: url, Replies: []*Comment{reply}}
@@ -25,6 +25,15 @@ func TestCommentBlocks(t *testing.T) {
 		want      []string
 		lacks     []string
 	}{
+		{name: "avatar, WordPress's defaults", src: `<!-- wp:comment-template --><!-- wp:avatar /--><!-- /wp:comment-template -->`,
+			want: []string{`<div class="wp-block-avatar"><img alt='Ann Avatar' ` +
+				`src='https://secure.gravatar.com/avatar/abc123?s=96&amp;d=mm&amp;r=g' srcset='https://secure.gravatar.com/avatar/abc123?s=192&amp;d=mm&amp;r=g 2x' ` +
+				`class='avatar avatar-96 photo wp-block-avatar__image' height='96' width='96' loading='lazy' decoding='async'/></div>`}},
+		{name: "avatar linked, sized", src: `<!-- wp:comment-template --><!-- wp:avatar {"size":40,"isLink":true} /--><!-- /wp:comment-template -->`,
+			edit: func(c *Comments) { c.Threads[0].AvatarHash = "abc123" }, want: []string{
+				`<a href="https://ann.test/" target="_self" class="wp-block-avatar__link"><img alt='Ann Avatar' src='https://secure.gravatar.com/avatar/abc123?s=40&amp;d=mm&amp;r=g'`,
+				`height='40' width='40'`}},
+		{name: "no avatar outside a comment", src: `<!-- wp:avatar /-->`, lacks: []string{"<img", "wp-block-avatar"}},
 		{name: "title", src: `<!-- wp:comments-title /-->`, want: []string{`<h2 id="comments" class="wp-block-comments-title">2 responses to &#8220;Ann&#8221;</h2>`}},
 		{name: "title of one, no post title", src: `<!-- wp:comments-title {"showPostTitle":false,"level":3} /-->`, edit: func(c *Comments) { c.Count = 1 },
 			want: []string{`<h3 id="comments" class="wp-block-comments-title">One response</h3>`}},

@@ -91,6 +91,8 @@ var rendererAttributes = map[string]bool{
 	"class": true, "href": true, "rel": true, "aria-label": true, "style": true, "id": true, "for": true, "type": true,
 	"name": true, "value": true, "required": true, "role": true, "method": true, "action": true, "src": true, "alt": true,
 	"loading": true, "datetime": true, "aria-current": true,
+	// the avatar's image
+	"srcset": true, "height": true, "width": true, "decoding": true,
 	// the comments blocks and form
 	"target": true, "data-commentid": true, "data-postid": true, "data-belowelement": true, "data-respondelement": true,
 	"data-replyto": true, "size": true, "maxlength": true, "autocomplete": true, "aria-describedby": true, "cols": true, "rows": true,
@@ -230,7 +232,7 @@ func blockSamples() []string {
 		`<!-- wp:buttons %s --><div class="wp-block-buttons"><!-- wp:button %s --><div class="wp-block-button"><a class="wp-block-button__link" href="/b/">b</a></div><!-- /wp:button --></div><!-- /wp:buttons -->`,
 		`<!-- wp:cover %s --><div class="wp-block-cover"><span class="wp-block-cover__background"></span></div><!-- /wp:cover -->`,
 		`<!-- wp:acme/unknown %s --><section>u</section><!-- /wp:acme/unknown -->`,
-		`<!-- wp:comments %s --><div class="wp-block-comments"><!-- wp:comment-template %s --><!-- wp:comment-author-name %s /-->`+
+		`<!-- wp:comments %s --><div class="wp-block-comments"><!-- wp:comment-template %s --><!-- wp:avatar %s /--><!-- wp:comment-author-name %s /-->`+
 			`<!-- wp:comment-date %s /--><!-- wp:comment-content %s /--><!-- wp:comment-reply-link %s /--><!-- wp:comment-edit-link %s /-->`+
 			`<!-- /wp:comment-template --><!-- wp:comments-pagination %s --><!-- wp:comments-pagination-numbers %s /--><!-- /wp:comments-pagination --></div><!-- /wp:comments -->`,
 	)
@@ -277,6 +279,7 @@ var rendersNothing = map[string]bool{
 	"<!-- wp:core/comments %s /-->": true, // its inner blocks are its output (sampled with them)
 	// the comment-* blocks show the comment comment-template renders
 	"<!-- wp:core/comment-author-name %s /-->": true,
+	"<!-- wp:core/avatar %s /-->":              true, // a comment's (sampled in the comments)
 	"<!-- wp:core/comment-content %s /-->":     true,
 	"<!-- wp:core/comment-date %s /-->":        true,
 	"<!-- wp:core/comment-edit-link %s /-->":   true,

@@ -93,6 +93,7 @@ func init() {
 		"core/comment-date":                 asString(writeCommentDate),
 		"core/comment-content":              asString(writeCommentContent),
 		"core/comment-reply-link":           asString(writeCommentReplyLink),
+		"core/avatar":                       asString(writeAvatar),
 		"core/comment-edit-link":            commentEditLink,
 		"core/comments-pagination":          commentsPagination,
 		"core/comments-pagination-previous": commentsPaginationPrevious,

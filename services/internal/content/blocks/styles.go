@@ -57,6 +57,7 @@ func GlobalCSS(settings, styles map[string]any) string {
 	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}.wp-block-post-featured-image img{max-width:100%;height:auto}")
 	sb.WriteString(postTemplateGridCSS)
 	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
+	sb.WriteString(commentsCSS)
 	sb.WriteString("img{max-width:100%;height:auto}")
 	elementsCSS(&sb, "", obj(styles, "elements"))
 	blocks := obj(styles, "blocks")

@@ -124,6 +124,9 @@ type SiteComment struct {
 	Held                           bool
 	// Preview: held, shown to its anonymous author by the moderation hash
 	Preview bool
+	// AvatarHash is Gravatar's hash of the author's e-mail (get_avatar_data:
+	// SHA-256 of it trimmed and lowercased); the e-mail itself is not read
+	AvatarHash string
 }
 
 // PostComments reads the comments a page of post shows, oldest first: the
@@ -131,7 +134,8 @@ type SiteComment struct {
 // a signed-in viewer's (viewer ≠ 0) own (the "awaiting moderation"
 // preview) and comment held (an anonymous commenter's preview).
 func PostComments(ctx context.Context, q Querier, post, viewer, held int64) ([]*SiteComment, error) {
-	rows, err := q.Query(ctx, `SELECT id, parent, author, author_name, author_url, content, date_gmt, status = 'hold'
+	rows, err := q.Query(ctx, `SELECT id, parent, author, author_name, author_url, content, date_gmt, status = 'hold',
+		encode(sha256(convert_to(lower(btrim(author_email)), 'UTF8')), 'hex')
 		FROM comments WHERE post = $1 AND type = 'comment'
 		AND CASE WHEN $2 = 0 AND $3 = 0 THEN status = 'approved'
 			ELSE status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3) END
@@ -141,8 +145,10 @@ func PostComments(ctx context.Context, q Querier, post, viewer, held int64) ([]*
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*SiteComment, error) {
 		c := &SiteComment{}
-		err := row.Scan(&c.ID, &c.Parent, &c.Author, &c.AuthorName, &c.AuthorURL, &c.Content, &c.DateGMT, &c.Held)
-		return c, err
+		if err := row.Scan(&c.ID, &c.Parent, &c.Author, &c.AuthorName, &c.AuthorURL, &c.Content, &c.DateGMT, &c.Held, &c.AvatarHash); err != nil {
+			return nil, err
+		}
+		return c, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("select comments of post %d: %w", post, err)

@@ -164,19 +164,23 @@ func PublicTerms(ctx context.Context, q Querier, tax *Taxonomy) ([]*Term, error)
 }
 
 // themeRows is what the website's snapshot holds from the database: the
-// theme's stored templates and parts, and the user's global styles — in
-// one statement.
+// theme's stored templates and parts, the user's global styles and the
+// site_icon setting — in one statement.
 type themeRows struct {
 	Templates map[string]string // slug → content
 	Parts     map[string]string
 	Styles    string // the global styles post's content, "" when none
+	SiteIcon  []byte // the site_icon setting's stored JSON, nil when unset
 }
 
 // LoadThemeRows reads the theme's stored templates, parts and user global
 // styles in one statement.
 func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRows, error) {
-	rows, err := q.Query(ctx, `SELECT type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
- type IN ('wp_template', 'wp_template_part', $2) ORDER BY id`, stylesheet, GlobalStylesType)
+	rows, err := q.Query(ctx, `SELECT type, slug, content FROM (
+  SELECT 0 AS k, id, type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
+   type IN ('wp_template', 'wp_template_part', $2)
+  UNION ALL SELECT 1, 0, 'setting', name, value::text FROM settings WHERE name = 'site_icon') r
+ ORDER BY k, id`, stylesheet, GlobalStylesType)
 	if err != nil {
 		return nil, fmt.Errorf("load theme rows: %w", err)
 	}
@@ -192,6 +196,8 @@ func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRow
 			out.Templates[slug] = content
 		case "wp_template_part":
 			out.Parts[slug] = content
+		case "setting":
+			out.SiteIcon = []byte(content)
 		default:
 			if out.Styles == "" {
 				out.Styles = content

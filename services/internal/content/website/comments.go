@@ -298,7 +298,7 @@ func threadComments(list []commentRow, d store.Discussion, p *store.Post, maxDep
 	for i, c := range list {
 		bc := &all[i]
 		*bc = blocks.Comment{ID: c.ID, AuthorName: c.AuthorName, AuthorURL: c.AuthorURL, ContentHTML: c.Content, Held: c.Held, Preview: c.Preview,
-			DateISO: c.dateISO, DateText: c.dateText}
+			DateISO: c.dateISO, DateText: c.dateText, AvatarHash: c.AvatarHash}
 		if c.Author != 0 {
 			bc.Kind = 1
 			if c.Author == p.Author {

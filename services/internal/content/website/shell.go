@@ -75,8 +75,12 @@ func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet 
 	w.text(title)
 	w.close("title")
 	w.markup("\n")
-	// no site icon yet: an empty one keeps browsers from asking for /favicon.ico
-	w.line("link", "rel", "icon", "href", "data:,")
+	if sp.icon != "" {
+		w.markup(sp.icon) // made by site_icon.go, its URLs escaped
+	} else {
+		// no site icon: an empty one keeps browsers from asking for /favicon.ico
+		w.line("link", "rel", "icon", "href", "data:,")
+	}
 	if sp.noindex {
 		w.line("meta", "name", "robots", "content", "noindex, follow")
 	}

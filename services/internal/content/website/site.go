@@ -64,6 +64,7 @@ type siteReq struct {
 	query  url.Values
 	paged  int
 	cpage  int // comment-page-N (0: none)
+	page   int // page n of a post split with <!--nextpage--> (nextpage.go), 0: none
 	caller identity.Identity
 	// preview is the post whose caller's autosave this page shows
 	// (site_preview.go), 0 when none: its content is not kept
@@ -131,6 +132,9 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if id := req.query.Get("page_id"); id != "" {
 		return s.byID(req, id, store.TypePage)
 	}
+	if id := req.query.Get("attachment_id"); id != "" {
+		return s.attachment(req, id)
+	}
 	if to, ok, err := s.queryFormRedirect(req); err != nil || ok {
 		if err != nil {
 			return err
@@ -166,6 +170,7 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 			return s.authorArchive(req, segs[1])
 		}
 	}
+	segs, req.page = pageNumber(segs)
 	return s.singular(req, segs)
 }
 
@@ -227,8 +232,9 @@ func (s *Handler) byID(req *siteReq, idText string, want *store.PostType) error 
 	if !visible(req.caller, pt, p) {
 		return s.notFound(req)
 	}
+	req.page = queryPage(req.query)
 	if link := s.permalinks.Post(pt, p); !strings.Contains(link, "?") {
-		return s.redirect(req, link)
+		return s.redirect(req, s.postPageURL(pt, p, req.page))
 	}
 	return s.previewSingular(req, pt, p)
 }

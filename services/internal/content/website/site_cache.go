@@ -70,6 +70,8 @@ type siteSnapshot struct {
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
 	comments  sync.Map // int64 post id → []*store.SiteComment (approved, content rendered; comments.go)
 	disc      atomic.Pointer[store.Discussion]
+	icon      atomic.Pointer[string] // the site icon's links (site_icon.go)
+	iconID    int64                  // the site_icon setting, 0 for none
 	// commentPages are anonymous readers' comment pages (commentPageKey →
 	// *blocks.Comments, arranged; comments.go)
 	commentPages sync.Map
@@ -155,6 +157,7 @@ func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 		sn.parts[slug] = parseThemed(th, c)
 	}
 	sn.css = s.globalCSS(th, rows.Styles)
+	sn.iconID = settingID(rows.SiteIcon)
 	return sn, nil
 }
 

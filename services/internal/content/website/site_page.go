@@ -36,11 +36,16 @@ type sitePage struct {
 	archDesc  string
 	feedTitle string
 	feedURL   string
+	icon      string // the site icon's links (site_icon.go), "" for none
 }
 
 // renderSingular renders a post or page.
 func (s *Handler) renderSingular(req *siteReq, pt *store.PostType, p *store.Post) error {
+	if done, err := s.postPage(req, pt, p); done {
+		return err
+	}
 	sp := s.singularPage(pt, p, nil)
+	s.splitPage(req, sp)
 	// a reply form's URL is the post's page again: not for search engines
 	// (WordPress's wp_robots for replytocom)
 	sp.noindex = sp.noindex || req.query.Has("replytocom")
@@ -75,11 +80,19 @@ func (s *Handler) singularPage(pt *store.PostType, p *store.Post, front []string
 
 // renderFront renders the static front page.
 func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
+	if req.paged > 1 {
+		// /page/{n}/ of a static front page is page n of the page
+		req.page = req.paged
+		if done, err := s.postPage(req, store.TypePage, p); done {
+			return err
+		}
+	}
 	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
 	sp.canonical = s.site.URL + "/"
 	sp.title = ""
 	sp.ogType = "website"
 	sp.bodyClass = "home " + sp.bodyClass
+	s.splitPage(req, sp)
 	return s.render(req, sp)
 }
 
@@ -277,6 +290,7 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	if i := strings.Index(body, "<main"); i >= 0 {
 		bodyHead, bodyTail = body[:i+5], body[i+5:]
 	}
+	sp.icon = sn.siteIcon(ctx, s)
 	var sb strings.Builder
 	sb.Grow(len(sn.css) + 4096)
 	s.writeShell(&sb, sp, sn.css, th.Stylesheet)

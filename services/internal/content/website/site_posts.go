@@ -115,7 +115,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 				sub := *env
 				sub.Post = nil
 				sub.Query = nil
-				bp.ContentHTML = c.sn.renderContent(p, mayPostUnfiltered(u), &sub, !fresh)
+				bp.ContentHTML = c.pagedContent(pt, p, mayPostUnfiltered(u), &sub, !fresh)
 			} else {
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}

@@ -118,6 +118,9 @@ func (sn *siteSnapshot) excerpt(p *store.Post) string {
 type contentKey struct {
 	id         int64
 	unfiltered bool
+	// part is the page of a post split with <!--nextpage--> (nextpage.go),
+	// 0 for the whole content
+	part int
 }
 
 // postContent renders a post's content for a page: its blocks parsed and
@@ -132,14 +135,19 @@ func (sn *siteSnapshot) postContent(p *store.Post, unfiltered bool, env *blocks.
 // renderContent is postContent, kept in the snapshot only when keep (a
 // preview's content is not the post's).
 func (sn *siteSnapshot) renderContent(p *store.Post, unfiltered bool, env *blocks.Env, keep bool) string {
-	key := contentKey{p.ID, unfiltered}
+	return sn.renderKeyed(contentKey{id: p.ID, unfiltered: unfiltered}, p.Content, env, keep)
+}
+
+// renderKeyed renders raw, the content (or one page of it) of key's post.
+func (sn *siteSnapshot) renderKeyed(key contentKey, raw string, env *blocks.Env, keep bool) string {
+	unfiltered := key.unfiltered
 	if v, ok := sn.contents.Load(key); ok && keep {
 		if classic, ok := v.(string); ok {
 			return classic
 		}
 		return blocks.Render(v.([]blocks.Node), env)
 	}
-	nodes, classic, isClassic := authorContent(p.Content, unfiltered)
+	nodes, classic, isClassic := authorContent(raw, unfiltered)
 	if isClassic {
 		if keep {
 			sn.keep(&sn.contents, key, classic, entryCost(len(classic)))
@@ -150,7 +158,7 @@ func (sn *siteSnapshot) renderContent(p *store.Post, unfiltered bool, env *block
 	nodes = blocks.Compile(nodes, site)
 	// compiled nodes hold about their source's text, twice over at most
 	if keep {
-		sn.keep(&sn.contents, key, nodes, entryCost(2*len(p.Content)))
+		sn.keep(&sn.contents, key, nodes, entryCost(2*len(raw)))
 	}
 	return blocks.Render(nodes, env)
 }

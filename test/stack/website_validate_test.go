@@ -1,0 +1,180 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"siteplane.dev/services/pkg/contract"
+)
+
+// Every page kind of the built-in theme, as an anonymous visitor gets it
+// through the gateway, passes the Nu HTML Checker with no error and axe-core
+// in headless Chromium with no WCAG 2.1 AA violation (docs/website.md,
+// "Validators"). The validators come from hack/validators.sh.
+
+// validatedPage is one page kind: its name (the file the checker reports),
+// its URL and the status it answers.
+type validatedPage struct {
+	name, url string
+	status    int
+}
+
+// validationSite creates what every page kind needs (a site icon, posts in a
+// category and a tag, a threaded comment, a page, a protected post, a post
+// split into pages) and lists the pages.
+func validationSite(t *testing.T) (pages []validatedPage, postID any) {
+	t.Helper()
+	// a site icon, so the head's icon links are checked too
+	icon := uploadJPEG(t, "validated-icon.jpg", 512, 512).Obj()
+	if r := call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": icon["id"]}, admin()...); r.Status != 200 {
+		t.Fatalf("set site_icon: %d %s", r.Status, r.Raw)
+	}
+	t.Cleanup(func() { call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": 0}, admin()...) })
+	cat := create(t, "categories", map[string]any{"name": "Validated things"})
+	tag := create(t, "tags", map[string]any{"name": "checked"})
+	for i := range 11 { // one more than a page of posts, so /page/2/ exists
+		create(t, "posts", map[string]any{"title": fmt.Sprintf("Filler %d", i), "status": "publish",
+			"content": "<!-- wp:paragraph -->\n<p>Filler.</p>\n<!-- /wp:paragraph -->"})
+	}
+	post := create(t, "posts", map[string]any{"title": "A validated post", "status": "publish",
+		"categories": []any{cat["id"]}, "tags": []any{tag["id"]}, "excerpt": "Checked by validators.",
+		"content": "<!-- wp:paragraph -->\n<p>A paragraph with <a href=\"https://example.com/\">a link</a> and <strong>words</strong>.</p>\n<!-- /wp:paragraph -->\n\n" +
+			"<!-- wp:heading -->\n<h2 class=\"wp-block-heading\">A heading</h2>\n<!-- /wp:heading -->\n\n" +
+			"<!-- wp:list -->\n<ul class=\"wp-block-list\"><!-- wp:list-item -->\n<li>One</li>\n<!-- /wp:list-item --></ul>\n<!-- /wp:list -->\n\n" +
+			"<!-- wp:quote -->\n<blockquote class=\"wp-block-quote\"><!-- wp:paragraph -->\n<p>Quoted.</p>\n<!-- /wp:paragraph --></blockquote>\n<!-- /wp:quote -->"})
+	id := post["id"]
+	parent := call(t, "POST", "/cms-json/cms/v2/comments", map[string]any{"post": id, "content": "A first comment.",
+		"author_name": "Ann", "author_email": "ann@example.com", "status": "approved"}, admin()...)
+	if parent.Status != 201 {
+		t.Fatalf("comment: %d %s", parent.Status, parent.Raw)
+	}
+	if r := call(t, "POST", "/cms-json/cms/v2/comments", map[string]any{"post": id, "content": "A reply.",
+		"parent": parent.Obj()["id"]}, admin()...); r.Status != 201 {
+		t.Fatalf("reply: %d %s", r.Status, r.Raw)
+	}
+	pg := create(t, "pages", map[string]any{"title": "A validated page", "status": "publish",
+		"content": "<!-- wp:paragraph -->\n<p>A page.</p>\n<!-- /wp:paragraph -->"})
+	protected := create(t, "posts", map[string]any{"title": "A locked post", "status": "publish", "password": "open sesame",
+		"content": "<!-- wp:paragraph -->\n<p>Secret.</p>\n<!-- /wp:paragraph -->"})
+	split := create(t, "posts", map[string]any{"title": "A validated long read", "status": "publish",
+		"content": "<!-- wp:paragraph -->\n<p>Part one.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:nextpage -->\n<!--nextpage-->\n<!-- /wp:nextpage -->\n\n" +
+			"<!-- wp:paragraph -->\n<p>Part two.</p>\n<!-- /wp:paragraph -->"})
+	link := post["link"].(string)
+	parsed, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	month := time.Now().UTC().Format("/2006/01/")
+	return []validatedPage{
+		{"front-page", "/", 200},
+		{"front-page-2", "/page/2/", 200},
+		{"post", parsed.Path, 200},
+		{"post-reply", parsed.Path + "?replytocom=" + fmt.Sprint(parent.Obj()["id"]), 200},
+		{"page", mustPath(t, pg["link"].(string)), 200},
+		{"protected", mustPath(t, protected["link"].(string)), 200},
+		{"split-post-2", mustPath(t, split["link"].(string)) + "2/", 200},
+		{"category", mustPath(t, cat["link"].(string)), 200},
+		{"tag", mustPath(t, tag["link"].(string)), 200},
+		{"author", "/author/" + st.AdminUser + "/", 200},
+		{"month", month, 200},
+		{"search", "/?s=validated", 200},
+		{"search-none", "/?s=nothing-matches-this", 200},
+		{"not-found", "/no-such-page-here/", 404},
+		{"embed", parsed.Path + "embed/", 200},
+	}, id
+}
+
+// mustPath is a link's path and query.
+func mustPath(t *testing.T, link string) string {
+	t.Helper()
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.RequestURI()
+}
+
+func TestWebsiteValidators(t *testing.T) {
+	needs(t, contract.ServiceContent, contract.ServiceMedia)
+	tools := validatorTools(t)
+	pages, postID := validationSite(t)
+	docs := map[string][]byte{}
+	for _, p := range pages {
+		r := page(t, "GET", p.url)
+		if r.Status != p.status || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("%s (%s): status %d, want %d: %.300s", p.name, p.url, r.Status, p.status, r.Raw)
+		}
+		docs[p.name] = r.Raw
+	}
+	docs["comment-refused"] = commentRefusalPage(t, postID)
+
+	// A probe each validator must fail, or passing proves nothing.
+	docs["probe"] = []byte(`<!DOCTYPE html><html lang="en"><head><title>Probe</title></head><body><p id="a"></p><p id="a"></p></body></html>`)
+
+	t.Run("NuHTMLChecker", func(t *testing.T) {
+		found := tools.nuCheck(t, docs)
+		if probe := found["probe"]; len(probe) != 1 || !strings.Contains(probe[0], "Duplicate ID") {
+			t.Errorf("the checker did not find the probe's duplicate id: %v", probe)
+		}
+		delete(found, "probe")
+		for name, msgs := range found {
+			for _, m := range msgs {
+				t.Errorf("%s: %s", name, m)
+			}
+		}
+	})
+	t.Run("axe", func(t *testing.T) {
+		ctx := newBrowserContextFor(t, 5*time.Minute)
+		probe := tools.axeCheck(t, ctx, st.SiteURL+"/", `document.body.insertAdjacentHTML("beforeend", '<img src="data:,">')`)
+		if len(probe) != 1 || !strings.HasPrefix(probe[0], "image-alt ") {
+			t.Errorf("axe did not find the probe's image without alt: %v", probe)
+		}
+		for _, p := range pages {
+			for _, v := range tools.axeCheck(t, ctx, st.SiteURL+p.url, "") {
+				t.Errorf("%s (%s): %s", p.name, p.url, v)
+			}
+		}
+		threadLayout(t, ctx, st.SiteURL+pages[2].url)
+	})
+}
+
+// commentRefusalPage is the page the comment form answers with a refusal
+// (an empty comment).
+func commentRefusalPage(t *testing.T, id any) []byte {
+	t.Helper()
+	r := postCommentForm(t, url.Values{"comment_post_ID": {fmt.Sprint(id)}, "comment": {""},
+		"author": {"Val"}, "email": {"val@example.com"}}, nil)
+	if r.Status != 200 || !strings.Contains(string(r.Raw), "Please type your comment text.") {
+		t.Fatalf("comment refusal: %d %.300s", r.Status, r.Raw)
+	}
+	return r.Raw
+}
+
+// threadLayout checks that the comments' stylesheet lays a thread out as
+// WordPress's block styles do: no list markers, a reply indented by 2rem
+// (32 px at the default font size), the form's text fields full width.
+func threadLayout(t *testing.T, ctx context.Context, postURL string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(postURL)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+  const top = document.querySelector(".wp-block-comment-template"), reply = top && top.querySelector("ol");
+  const form = document.querySelector("#commentform"), author = document.querySelector("#author");
+  if (!reply || !form || !author) return ["missing"];
+  return [getComputedStyle(top).listStyleType, getComputedStyle(reply).listStyleType, getComputedStyle(reply).paddingLeft,
+    String(Math.round(author.getBoundingClientRect().width) === Math.round(form.getBoundingClientRect().width))];
+})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"none", "none", "32px", "true"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("thread layout (list style, reply's list style, reply indent, name field full width): %v, want %v", got, want)
+	}
+}
