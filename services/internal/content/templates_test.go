@@ -357,3 +357,32 @@ func TestTemplateSlugsSanitised(t *testing.T) {
 		})
 	}
 }
+
+// A template or part created with only a slug (no title, content or
+// description) is refused as wp_insert_post refuses an empty post: WordPress
+// 6.9.7 answers 400 empty_content, and stores nothing.
+func TestTemplateCreateEmpty(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		base string
+		body map[string]any
+		want int
+	}{
+		{"templates", map[string]any{"slug": "only-slug"}, 400},
+		{"template-parts", map[string]any{"slug": "only-slug", "area": "header"}, 400},
+		{"templates", map[string]any{"slug": "zero", "content": "0", "title": "", "description": "0"}, 400},
+		{"templates", map[string]any{"slug": "with-description", "description": "d"}, 201},
+		{"template-parts", map[string]any{"slug": "with-content", "content": "<!-- wp:paragraph /-->"}, 201},
+	}
+	for _, c := range cases {
+		t.Run(c.base+"/"+c.body["slug"].(string), func(t *testing.T) {
+			r := e.do(admin, "POST", "/cms/v2/"+c.base, c.body)
+			if c.want == 201 {
+				wantStatus(t, r, 201)
+				return
+			}
+			wantError(t, r, 400, "empty_content", "Content, title, and excerpt are empty.")
+			wantStatus(t, e.do(admin, "GET", "/cms/v2/"+c.base+"/siteplane//"+c.body["slug"].(string), nil), 404)
+		})
+	}
+}
