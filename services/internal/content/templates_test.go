@@ -114,7 +114,7 @@ func TestTemplateCreate(t *testing.T) {
 		t.Errorf("duplicate: %s", r2.Raw)
 	}
 	// a part with an unknown area is uncategorized
-	p := e.do(admin, "POST", "/cms/v2/template-parts", map[string]any{"slug": "sidebar", "area": "aside"})
+	p := e.do(admin, "POST", "/cms/v2/template-parts", map[string]any{"slug": "sidebar", "area": "aside", "title": "Sidebar"})
 	wantStatus(t, p, 201)
 	if p.obj()["area"] != "uncategorized" || p.obj()["type"] != "wp_template_part" {
 		t.Errorf("part: %s", p.Raw)
@@ -222,7 +222,7 @@ func TestTemplateCustomiseRevertAndRevisions(t *testing.T) {
 		t.Errorf("rows left after the forced delete: %d %v", n, err)
 	}
 	// a custom template: delete with force at once
-	c := e.do(admin, "POST", "/cms/v2/templates", map[string]any{"slug": "gone"})
+	c := e.do(admin, "POST", "/cms/v2/templates", map[string]any{"slug": "gone", "title": "Gone"})
 	wantStatus(t, c, 201)
 	wantStatus(t, e.do(admin, "DELETE", "/cms/v2/templates/siteplane//gone?force=true", nil), 200)
 	wantError(t, e.do(admin, "GET", "/cms/v2/templates/siteplane//gone", nil), 404, "rest_template_not_found", "")
