@@ -259,7 +259,10 @@ func (s *Service) listRevisions(pt *store.PostType) rest.HandlerFunc {
 			items = append(items, s.prepareRevision(pt, parent, r, c.String("context"), false))
 		}
 		res := rest.OK(items)
-		rest.Paginate(c, res, int64(total), q.Page, q.PerPage)
+		// the links count from the requested page, even when every
+		// revision is one page: past the end of an empty list WordPress
+		// still links the previous page (page 0)
+		rest.Paginate(c, res, int64(total), page, q.PerPage)
 		return res, nil
 	}
 }
