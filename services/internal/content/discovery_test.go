@@ -130,3 +130,27 @@ func TestDiscoveryAsWordPress69(t *testing.T) {
 		t.Error("post_tag labels without parent_field_description (WordPress: null)")
 	}
 }
+
+// /types has template and template_lock in every context, embed included,
+// as WordPress 6.9.7's schema declares them.
+func TestTypesTemplateInEveryContext(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct{ who, path string }{
+		{anon, "/cms/v2/types/post?context=embed"},
+		{anon, "/cms/v2/types/page"},
+		{admin, "/cms/v2/types/wp_block?context=edit"},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			r := e.do(c.who, "GET", c.path, nil)
+			wantStatus(t, r, 200)
+			if tpl, ok := r.obj()["template"].([]any); !ok || len(tpl) != 0 || r.obj()["template_lock"] != false {
+				t.Errorf("template %v, template_lock %v: %s", r.obj()["template"], r.obj()["template_lock"], r.Raw)
+			}
+		})
+	}
+	r := e.do(anon, "GET", "/cms/v2/types?context=embed", nil)
+	if _, ok := field(r.obj(), "post").(map[string]any)["template_lock"]; !ok {
+		t.Errorf("list in embed context: %s", r.Raw)
+	}
+}
