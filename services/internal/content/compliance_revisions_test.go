@@ -274,3 +274,33 @@ func TestRevisionLinksPastTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// A block's revisions show title.raw in view and edit context but not in
+// embed, as WordPress 6.9.7's revisions controller filters them by the
+// blocks controller's schema.
+func TestBlockRevisionTitleRaw(t *testing.T) {
+	e := newEnv(t)
+	id := e.do(admin, "POST", "/cms/v2/blocks", map[string]any{"title": "b1", "content": "<!-- wp:paragraph /-->", "status": "publish"}).id()
+	wantStatus(t, e.do(admin, "POST", fmt.Sprintf("/cms/v2/blocks/%d", id), map[string]any{"title": "b2"}), 200)
+	cases := []struct {
+		context string
+		raw     bool
+	}{
+		{"view", true},
+		{"edit", true},
+		{"embed", false},
+	}
+	for _, c := range cases {
+		t.Run(c.context, func(t *testing.T) {
+			r := e.do(admin, "GET", fmt.Sprintf("/cms/v2/blocks/%d/revisions?context=%s", id, c.context), nil)
+			wantStatus(t, r, 200)
+			list := r.list()
+			if len(list) == 0 {
+				t.Fatalf("no revisions: %s", r.Raw)
+			}
+			if _, ok := list[0]["title"].(map[string]any)["raw"]; ok != c.raw {
+				t.Errorf("title.raw present %v, want %v: %s", ok, c.raw, r.Raw)
+			}
+		})
+	}
+}

@@ -83,7 +83,9 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		}
 		add("guid", guid)
 	}
-	add("title", text(r.Title, r.Title, !pt.RenderedText))
+	// a block's raw title is in view and edit, not embed (the blocks
+	// controller's schema, which the revisions controller copies)
+	add("title", text(r.Title, r.Title, !pt.RenderedText && !embed))
 	if !embed && pt != store.MenuItemType { // menu items have no editor, so no content
 		add("content", text(r.Content, store.RenderContent(r.Content), !pt.RenderedText))
 	}
