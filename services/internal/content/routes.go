@@ -93,6 +93,7 @@ func (s *Service) Routes() []rest.Route {
 	// routes answered as WordPress answers for a feature this site does
 	// not have (plugins.go, widgets.go)
 	routes = append(routes, s.pluginRoutes()...)
+	routes = append(routes, s.widgetRoutes()...)
 	routes = append(routes, s.abilitiesRoutes()...) // abilities.go
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
@@ -110,7 +111,8 @@ const maxSmallBody = 1 << 20
 // routes that declares no limit of its own.
 func limitSmallBodies(routes []rest.Route) []rest.Route {
 	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base,
-		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback", "/plugins", "/abilities"}
+		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback", "/plugins", "/abilities",
+		"/sidebars", "/widgets", "/widget-types"}
 	for _, tax := range store.Taxonomies {
 		small = append(small, "/"+tax.Base)
 	}
