@@ -12,7 +12,10 @@ import (
 // every role): the list is empty, every plugin is "not found", installs and
 // deletes are refused. The routes, arguments, permission order, codes and
 // messages are WordPress 6.9.7's, so a client that asks which plugins are
-// active gets a well-formed "none" instead of rest_no_route.
+// active gets a well-formed "none" instead of rest_no_route. The block
+// directory (block-directory/search, which installs blocks as plugins from
+// wordpress.org) needs install_plugins too, so it is refused to everyone,
+// as WordPress refuses it on such a site.
 
 // pluginPattern is WP_REST_Plugins_Controller::PATTERN: "dir/file" or
 // "file", without ".php".
@@ -27,6 +30,14 @@ func (s *Service) pluginRoutes() []rest.Route {
 	plugin := rest.Prop{Name: "plugin", Schema: &rest.Schema{Type: "string", Pattern: pluginPattern}}
 	itemArgs := func(more ...rest.Prop) rest.Props { return append(rest.Props{contextArg(), plugin}, more...) }
 	return []rest.Route{
+		{Namespace: Namespace, Path: "/block-directory/search", Schema: blockDirectorySchema(), Endpoints: []rest.Endpoint{
+			{Methods: rest.Readable, Args: rest.Props{contextArg(),
+				{Name: "page", Schema: &rest.Schema{Type: "integer", Description: "Current page of the collection.", Default: 1, Minimum: rest.Ptr(1.0)}},
+				{Name: "per_page", Schema: &rest.Schema{Type: "integer", Description: "Maximum number of items to be returned in result set.", Default: 10, Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0)}},
+				{Name: "term", Schema: &rest.Schema{Type: "string", Description: "Limit result set to blocks matching the search term.", Required: true, MinLength: iptr(1)}},
+			}, Permission: func(r *rest.Request) error {
+				return rest.Denied(r, "rest_block_directory_cannot_view", "Sorry, you are not allowed to browse the block directory.")
+			}, Handler: listPlugins}}},
 		{Namespace: Namespace, Path: "/plugins", Schema: sch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{contextArg(),
 				{Name: "search", Schema: &rest.Schema{Type: "string", Description: "Limit results to those matching a string."}},
@@ -108,4 +119,23 @@ func pluginSchema() *rest.Schema {
 		{Name: "requires_php", Schema: ro("Minimum required version of PHP.", "string", ctxAll)},
 		{Name: "textdomain", Schema: ro("The plugin's text domain.", "string", ctxView)},
 	}}
+}
+
+// blockDirectorySchema is the block directory controller's item schema
+// (every field in view context only).
+func blockDirectorySchema() *rest.Schema {
+	return readonlyItemSchema("block-directory-item", []string{"view"},
+		[3]string{"name", "The block name, in namespace/block-name format.", "string"},
+		[3]string{"title", "The block title, in human readable format.", "string"},
+		[3]string{"description", "A short description of the block, in human readable format.", "string"},
+		[3]string{"id", "The block slug.", "string"},
+		[3]string{"rating", "The star rating of the block.", "number"},
+		[3]string{"rating_count", "The number of ratings.", "integer"},
+		[3]string{"active_installs", "The number sites that have activated this block.", "integer"},
+		[3]string{"author_block_rating", "The average rating of blocks published by the same author.", "number"},
+		[3]string{"author_block_count", "The number of blocks published by the same author.", "integer"},
+		[3]string{"author", "The WordPress.org username of the block author.", "string"},
+		[3]string{"icon", "The block icon.", "string"},
+		[3]string{"last_updated", "The date when the block was last updated.", "string"},
+		[3]string{"humanized_updated", "The date when the block was last updated, in human readable format.", "string"})
 }

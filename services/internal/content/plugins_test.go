@@ -33,6 +33,9 @@ func TestPluginsRoutes(t *testing.T) {
 		{editor, "PUT", "/cms/v2/plugins/hello", map[string]any{"status": "active"}, 403, "rest_cannot_manage_plugins", "Sorry, you are not allowed to manage plugins for this site."},
 		{admin, "DELETE", "/cms/v2/plugins/hello", nil, 403, "rest_cannot_manage_plugins", "Sorry, you are not allowed to delete plugins for this site."},
 		{editor, "DELETE", "/cms/v2/plugins/hello", nil, 403, "rest_cannot_manage_plugins", "Sorry, you are not allowed to manage plugins for this site."},
+		{admin, "GET", "/cms/v2/block-directory/search?term=x", nil, 403, "rest_block_directory_cannot_view", "Sorry, you are not allowed to browse the block directory."},
+		{anon, "GET", "/cms/v2/block-directory/search?term=x", nil, 401, "rest_block_directory_cannot_view", "Sorry, you are not allowed to browse the block directory."},
+		{admin, "GET", "/cms/v2/block-directory/search", nil, 400, "rest_missing_callback_param", "Missing parameter(s): term"},
 	}
 	for _, c := range cases {
 		t.Run(c.who+" "+c.method+" "+c.path, func(t *testing.T) {

@@ -111,7 +111,7 @@ const maxSmallBody = 1 << 20
 // routes that declares no limit of its own.
 func limitSmallBodies(routes []rest.Route) []rest.Route {
 	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base,
-		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback", "/plugins", "/abilities",
+		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback", "/plugins", "/block-directory", "/abilities",
 		"/sidebars", "/widgets", "/widget-types"}
 	for _, tax := range store.Taxonomies {
 		small = append(small, "/"+tax.Base)
