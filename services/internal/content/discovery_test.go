@@ -154,3 +154,47 @@ func TestTypesTemplateInEveryContext(t *testing.T) {
 		t.Errorf("list in embed context: %s", r.Raw)
 	}
 }
+
+// Taxonomy labels are get_taxonomy_labels' (WordPress 6.9.7): generic tag
+// or category defaults under each taxonomy's own labels, archives only
+// where the taxonomy names itself, name_admin_bar the taxonomy's name when
+// it has no singular name of its own.
+func TestTaxonomyLabels(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		tax, key string
+		want     any // "absent": no such key
+	}{
+		{"category", "archives", "absent"},
+		{"category", "name_admin_bar", "category"},
+		{"category", "add_or_remove_items", nil},
+		{"category", "popular_items", nil},
+		{"category", "template_name", "Category Archives"},
+		{"category", "add_new_item", "Add Category"},
+		{"post_tag", "archives", "absent"},
+		{"post_tag", "name_admin_bar", "post_tag"},
+		{"post_tag", "parent_item", nil},
+		{"post_tag", "add_or_remove_items", "Add or remove tags"},
+		{"nav_menu", "archives", "Navigation Menus"},
+		{"nav_menu", "search_items", "Search Tags"},
+		{"nav_menu", "name_admin_bar", "Navigation Menu"},
+		{"nav_menu", "menu_name", "Navigation Menus"},
+		{"cms_pattern_category", "archives", "Pattern Categories"},
+		{"cms_pattern_category", "popular_items", "Popular Pattern Categories"},
+		{"cms_pattern_category", "filter_by_item", nil},
+	}
+	r := e.do(admin, "GET", "/cms/v2/taxonomies?context=edit", nil)
+	wantStatus(t, r, 200)
+	for _, c := range cases {
+		t.Run(c.tax+"/"+c.key, func(t *testing.T) {
+			labels, _ := field(r.obj(), c.tax, "labels").(map[string]any)
+			got, ok := labels[c.key]
+			if !ok {
+				got = "absent"
+			}
+			if got != c.want {
+				t.Errorf("%s labels.%s = %v, want %v", c.tax, c.key, got, c.want)
+			}
+		})
+	}
+}
