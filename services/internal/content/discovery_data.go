@@ -145,6 +145,11 @@ func postTypeLabels(t *typeInfo) []labelPair {
 	if t.hierarchical {
 		parent = "Parent " + s + ":"
 	}
+	// the site editor's types register one although they are flat
+	switch t.name {
+	case "wp_template", "wp_template_part", "wp_navigation":
+		parent = "Parent " + s + ":"
+	}
 	return []labelPair{
 		{"name", p}, {"singular_name", s}, {"add_new", "Add New " + s}, {"add_new_item", "Add New " + s},
 		{"edit_item", "Edit " + s}, {"new_item", "New " + s}, {"view_item", "View " + s}, {"view_items", "View " + p},
@@ -160,6 +165,8 @@ func postTypeLabels(t *typeInfo) []labelPair {
 		{"item_scheduled", s + " scheduled."}, {"item_updated", s + " updated."},
 		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
 		{"menu_name", p}, {"name_admin_bar", s},
+		// get_post_type_labels adds it (WordPress 6.6 and later)
+		{"template_name", "Single item: " + s},
 	}
 }
 

@@ -198,3 +198,32 @@ func TestTaxonomyLabels(t *testing.T) {
 		})
 	}
 }
+
+// Post type labels have WordPress 6.9's keys: template_name ("Single item:
+// …", which get_post_type_labels adds) and the parent_item_colon the site
+// editor's flat types register; other flat types have null.
+func TestPostTypeLabelKeys(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		typ, key string
+		want     any
+	}{
+		{"post", "template_name", "Single item: Post"},
+		{"page", "template_name", "Single item: Page"},
+		{"post", "parent_item_colon", nil},
+		{"page", "parent_item_colon", "Parent Page:"},
+		{"wp_template", "parent_item_colon", "Parent Template:"},
+		{"wp_template_part", "parent_item_colon", "Parent Template Part:"},
+		{"wp_navigation", "parent_item_colon", "Parent Navigation Menu:"},
+	}
+	r := e.do(admin, "GET", "/cms/v2/types?context=edit", nil)
+	wantStatus(t, r, 200)
+	for _, c := range cases {
+		t.Run(c.typ+"/"+c.key, func(t *testing.T) {
+			labels, _ := field(r.obj(), c.typ, "labels").(map[string]any)
+			if got, ok := labels[c.key]; !ok || got != c.want {
+				t.Errorf("%s labels.%s = %v (present %v), want %v", c.typ, c.key, got, ok, c.want)
+			}
+		})
+	}
+}
