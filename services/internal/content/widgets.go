@@ -174,25 +174,27 @@ func sidebarSchema() *rest.Schema {
 }
 
 func widgetSchema() *rest.Schema {
-	sch := readonlyItemSchema("widget", ctxAll,
-		[3]string{"id", "Unique identifier for the widget.", "string"},
-		[3]string{"id_base", "The type of the widget. Corresponds to ID in widget-types endpoint.", "string"},
-		[3]string{"sidebar", "The sidebar the widget belongs to.", "string"},
-		[3]string{"rendered", "HTML representation of the widget.", "string"},
-		[3]string{"rendered_form", "HTML representation of the widget admin form.", "string"},
-		[3]string{"instance", "Instance settings of the widget, if supported.", "object"},
-		[3]string{"form_data", "URL-encoded form data from the widget admin form. Used to update a widget that does not support instance. Write only.", "string"})
-	for _, i := range []int{0, 1, 2, 5, 6} {
-		sch.Properties[i].Schema.Readonly = false
+	// field: writable unless readonly; context ctx
+	field := func(typ, desc string, ctx []string, readonly bool) *rest.Schema {
+		return &rest.Schema{Type: typ, Description: desc, Context: ctx, Readonly: readonly}
 	}
-	sch.Properties[2].Schema.Default, sch.Properties[2].Schema.Required = inactiveSidebar, true
-	sch.Properties[4].Schema.Context, sch.Properties[5].Schema.Context, sch.Properties[6].Schema.Context = ctxEdit, ctxEdit, []string{}
-	sch.Properties[5].Schema.Properties = rest.Props{
-		{Name: "encoded", Schema: &rest.Schema{Type: "string", Description: "Base64 encoded representation of the instance settings.", Context: ctxEdit}},
-		{Name: "hash", Schema: &rest.Schema{Type: "string", Description: "Cryptographic hash of the instance settings.", Context: ctxEdit}},
-		{Name: "raw", Schema: &rest.Schema{Type: "object", Description: "Unencoded instance settings, if supported.", Context: ctxEdit}},
+	sidebar := field("string", "The sidebar the widget belongs to.", ctxAll, false)
+	sidebar.Default, sidebar.Required = inactiveSidebar, true
+	instance := field("object", "Instance settings of the widget, if supported.", ctxEdit, false)
+	instance.Properties = rest.Props{
+		{Name: "encoded", Schema: field("string", "Base64 encoded representation of the instance settings.", ctxEdit, false)},
+		{Name: "hash", Schema: field("string", "Cryptographic hash of the instance settings.", ctxEdit, false)},
+		{Name: "raw", Schema: field("object", "Unencoded instance settings, if supported.", ctxEdit, false)},
 	}
-	return sch
+	return &rest.Schema{SchemaURI: "http://json-schema.org/draft-04/schema#", Title: "widget", Type: "object", Properties: rest.Props{
+		{Name: "id", Schema: field("string", "Unique identifier for the widget.", ctxAll, false)},
+		{Name: "id_base", Schema: field("string", "The type of the widget. Corresponds to ID in widget-types endpoint.", ctxAll, false)},
+		{Name: "sidebar", Schema: sidebar},
+		{Name: "rendered", Schema: field("string", "HTML representation of the widget.", ctxAll, true)},
+		{Name: "rendered_form", Schema: field("string", "HTML representation of the widget admin form.", ctxEdit, true)},
+		{Name: "instance", Schema: instance},
+		{Name: "form_data", Schema: field("string", "URL-encoded form data from the widget admin form. Used to update a widget that does not support instance. Write only.", []string{}, false)},
+	}}
 }
 
 func widgetTypeSchema() *rest.Schema {
