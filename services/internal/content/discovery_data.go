@@ -150,7 +150,7 @@ func postTypeLabels(t *typeInfo) []labelPair {
 	case "wp_template", "wp_template_part", "wp_navigation":
 		parent = "Parent " + s + ":"
 	}
-	return []labelPair{
+	out := []labelPair{
 		{"name", p}, {"singular_name", s}, {"add_new", "Add New " + s}, {"add_new_item", "Add New " + s},
 		{"edit_item", "Edit " + s}, {"new_item", "New " + s}, {"view_item", "View " + s}, {"view_items", "View " + p},
 		{"search_items", "Search " + p}, {"not_found", "No " + lp + " found."}, {"not_found_in_trash", "No " + lp + " found in Trash."},
@@ -165,9 +165,13 @@ func postTypeLabels(t *typeInfo) []labelPair {
 		{"item_scheduled", s + " scheduled."}, {"item_updated", s + " updated."},
 		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
 		{"menu_name", p}, {"name_admin_bar", s},
-		// get_post_type_labels adds it (WordPress 6.6 and later)
-		{"template_name", "Single item: " + s},
 	}
+	// get_post_type_labels adds it (WordPress 6.6 and later), but not to
+	// post and page, which WordPress 6.9.7 answers without it
+	if t.name != "post" && t.name != "page" {
+		out = append(out, labelPair{"template_name", "Single item: " + s})
+	}
+	return out
 }
 
 // taxLabels builds a taxonomy's labels as get_taxonomy_labels does.
