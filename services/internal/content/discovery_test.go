@@ -187,12 +187,7 @@ func TestTaxonomyLabels(t *testing.T) {
 	wantStatus(t, r, 200)
 	for _, c := range cases {
 		t.Run(c.tax+"/"+c.key, func(t *testing.T) {
-			labels, _ := field(r.obj(), c.tax, "labels").(map[string]any)
-			got, ok := labels[c.key]
-			if !ok {
-				got = "absent"
-			}
-			if got != c.want {
+			if got := label(r, c.tax, c.key); got != c.want {
 				t.Errorf("%s labels.%s = %v, want %v", c.tax, c.key, got, c.want)
 			}
 		})
@@ -223,14 +218,19 @@ func TestPostTypeLabelKeys(t *testing.T) {
 	wantStatus(t, r, 200)
 	for _, c := range cases {
 		t.Run(c.typ+"/"+c.key, func(t *testing.T) {
-			labels, _ := field(r.obj(), c.typ, "labels").(map[string]any)
-			got, ok := labels[c.key]
-			if !ok {
-				got = "absent"
-			}
-			if got != c.want {
-				t.Errorf("%s labels.%s = %v (present %v), want %v", c.typ, c.key, got, ok, c.want)
+			if got := label(r, c.typ, c.key); got != c.want {
+				t.Errorf("%s labels.%s = %v, want %v", c.typ, c.key, got, c.want)
 			}
 		})
 	}
+}
+
+// label is labels.key of one entry of a /types or /taxonomies answer,
+// "absent" when it has no such key.
+func label(r *resp, entry, key string) any {
+	labels, _ := field(r.obj(), entry, "labels").(map[string]any)
+	if v, ok := labels[key]; ok {
+		return v
+	}
+	return "absent"
 }
