@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -240,6 +241,65 @@ func TestFutureNeedsAMinute(t *testing.T) {
 			wantStatus(t, r, 201)
 			if r.obj()["status"] != c.want {
 				t.Fatalf("status %v, want %s", r.obj()["status"], c.want)
+			}
+		})
+	}
+}
+
+// Past the end of a post's revisions, the Link header counts from the
+// requested page, as WordPress 6.9.7's revisions controller does: with no
+// revisions (so no 400) ?page=9999 still links rel=prev to page 0.
+func TestRevisionLinksPastTheEnd(t *testing.T) {
+	e := newEnv(t)
+	id := e.do(author, "POST", "/cms/v2/posts", map[string]any{"title": "r", "content": "v1"}).id()
+	base := fmt.Sprintf("/cms/v2/posts/%d/revisions", id)
+	cases := []struct {
+		query, link string
+	}{
+		{"", ""},
+		{"?page=9999", `revisions?page=0>; rel="prev"`},
+		{"?per_page=2&page=3", `revisions?per_page=2&page=0>; rel="prev"`},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := e.do(author, "GET", base+c.query, nil)
+			wantStatus(t, r, 200)
+			links := strings.Join(r.Header.Values("Link"), ", ")
+			if c.link == "" && strings.Contains(links, `rel="prev"`) || !strings.Contains(links, c.link) {
+				t.Errorf("Link %q, want %q", links, c.link)
+			}
+			if r.Header.Get("X-WP-TotalPages") != "0" {
+				t.Errorf("X-WP-TotalPages %q", r.Header.Get("X-WP-TotalPages"))
+			}
+		})
+	}
+}
+
+// A block's revisions show title.raw in view and edit context but not in
+// embed, as WordPress 6.9.7's revisions controller filters them by the
+// blocks controller's schema.
+func TestBlockRevisionTitleRaw(t *testing.T) {
+	e := newEnv(t)
+	id := e.do(admin, "POST", "/cms/v2/blocks", map[string]any{"title": "b1", "content": "<!-- wp:paragraph /-->", "status": "publish"}).id()
+	wantStatus(t, e.do(admin, "POST", fmt.Sprintf("/cms/v2/blocks/%d", id), map[string]any{"title": "b2"}), 200)
+	cases := []struct {
+		context string
+		raw     bool
+	}{
+		{"view", true},
+		{"edit", true},
+		{"embed", false},
+	}
+	for _, c := range cases {
+		t.Run(c.context, func(t *testing.T) {
+			r := e.do(admin, "GET", fmt.Sprintf("/cms/v2/blocks/%d/revisions?context=%s", id, c.context), nil)
+			wantStatus(t, r, 200)
+			list := r.list()
+			if len(list) == 0 {
+				t.Fatalf("no revisions: %s", r.Raw)
+			}
+			if _, ok := list[0]["title"].(map[string]any)["raw"]; ok != c.raw {
+				t.Errorf("title.raw present %v, want %v: %s", ok, c.raw, r.Raw)
 			}
 		})
 	}

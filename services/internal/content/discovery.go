@@ -44,8 +44,8 @@ func typeSchema() *rest.Schema {
 		p("viewable", "boolean", ctxEdit), p("labels", "object", ctxEdit), p("name", "string", ctxAll),
 		p("slug", "string", ctxAll), p("supports", "object", ctxEdit), p("has_archive", "boolean", ctxView),
 		p("taxonomies", "array", ctxView), p("rest_base", "string", ctxAll), p("rest_namespace", "string", ctxAll),
-		p("visibility", "object", ctxEdit), p("icon", "string", ctxAll), p("template", "array", ctxView),
-		p("template_lock", "boolean", ctxView),
+		p("visibility", "object", ctxEdit), p("icon", "string", ctxAll), p("template", "array", ctxAll),
+		{Name: "template_lock", Schema: &rest.Schema{Types: []string{"string", "boolean"}, Enum: []any{"all", "insert", "contentOnly", false}, Context: ctxAll, Readonly: true}},
 	}}
 }
 
@@ -169,10 +169,9 @@ func (s *Service) prepareType(t *typeInfo, context string) rest.Object {
 	}
 	add("rest_base", t.base)
 	add("rest_namespace", Namespace)
-	if !embed {
-		add("template", []any{})
-		add("template_lock", false)
-	}
+	// in every context, embed included (the schema's)
+	add("template", []any{})
+	add("template_lock", false)
 	add("_links", rest.Object{
 		{Key: "collection", Value: []any{href(s.restRoot + "/cms/v2/types")}},
 		{Key: "wp:items", Value: []any{href(s.restRoot + "/cms/v2/" + t.base)}},

@@ -145,7 +145,12 @@ func postTypeLabels(t *typeInfo) []labelPair {
 	if t.hierarchical {
 		parent = "Parent " + s + ":"
 	}
-	return []labelPair{
+	// the site editor's types register one although they are flat
+	switch t.name {
+	case "wp_template", "wp_template_part", "wp_navigation":
+		parent = "Parent " + s + ":"
+	}
+	out := []labelPair{
 		{"name", p}, {"singular_name", s}, {"add_new", "Add New " + s}, {"add_new_item", "Add New " + s},
 		{"edit_item", "Edit " + s}, {"new_item", "New " + s}, {"view_item", "View " + s}, {"view_items", "View " + p},
 		{"search_items", "Search " + p}, {"not_found", "No " + lp + " found."}, {"not_found_in_trash", "No " + lp + " found in Trash."},
@@ -161,38 +166,15 @@ func postTypeLabels(t *typeInfo) []labelPair {
 		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
 		{"menu_name", p}, {"name_admin_bar", s},
 	}
+	// get_post_type_labels adds it (WordPress 6.6 and later), but not to
+	// post and page, which WordPress 6.9.7 answers without it
+	if t.name != "post" && t.name != "page" {
+		out = append(out, labelPair{"template_name", "Single item: " + s})
+	}
+	return out
 }
 
 // taxLabels builds a taxonomy's labels as get_taxonomy_labels does.
-func taxLabels(t *taxInfo) []labelPair {
-	s, p := t.singular, t.plural
-	ls, lp := strings.ToLower(s), strings.ToLower(p)
-	var popular, parent, parentColon, parentDesc, separate, filter any
-	if t.tax.Hierarchical {
-		parent, parentColon, filter = "Parent "+s, "Parent "+s+":", "Filter by "+ls
-		parentDesc = "Assign a parent term to create a hierarchy. The term Jazz, for example, would be the parent of Bebop and Big Band."
-	} else {
-		popular, separate = "Popular "+p, "Separate "+lp+" with commas"
-	}
-	return []labelPair{
-		{"name", p}, {"singular_name", s}, {"search_items", "Search " + p}, {"popular_items", popular},
-		{"all_items", "All " + p}, {"parent_item", parent}, {"parent_item_colon", parentColon},
-		// the term form's field descriptions, which WordPress 6.9 lists too
-		{"name_field_description", "The name is how it appears on your site."},
-		{"slug_field_description", "The &#8220;slug&#8221; is the URL-friendly version of the name. It is usually all lowercase and contains only letters, numbers, and hyphens."},
-		{"parent_field_description", parentDesc},
-		{"desc_field_description", "The description is not prominent by default; however, some themes may show it."},
-		{"edit_item", "Edit " + s}, {"view_item", "View " + s}, {"update_item", "Update " + s},
-		{"add_new_item", "Add New " + s}, {"new_item_name", "New " + s + " Name"},
-		{"separate_items_with_commas", separate}, {"add_or_remove_items", "Add or remove " + lp},
-		{"choose_from_most_used", "Choose from the most used " + lp}, {"not_found", "No " + lp + " found."},
-		{"no_terms", "No " + lp}, {"filter_by_item", filter}, {"items_list_navigation", p + " list navigation"},
-		{"items_list", p + " list"}, {"most_used", "Most Used"}, {"back_to_items", "&larr; Go to " + p},
-		{"item_link", s + " Link"}, {"item_link_description", "A link to a " + ls + "."},
-		{"menu_name", p}, {"name_admin_bar", s}, {"archives", "All " + p}, {"template_name", s + " Archives"},
-	}
-}
-
 type labelPair struct {
 	key   string
 	value any

@@ -130,3 +130,107 @@ func TestDiscoveryAsWordPress69(t *testing.T) {
 		t.Error("post_tag labels without parent_field_description (WordPress: null)")
 	}
 }
+
+// /types has template and template_lock in every context, embed included,
+// as WordPress 6.9.7's schema declares them.
+func TestTypesTemplateInEveryContext(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct{ who, path string }{
+		{anon, "/cms/v2/types/post?context=embed"},
+		{anon, "/cms/v2/types/page"},
+		{admin, "/cms/v2/types/wp_block?context=edit"},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			r := e.do(c.who, "GET", c.path, nil)
+			wantStatus(t, r, 200)
+			if tpl, ok := r.obj()["template"].([]any); !ok || len(tpl) != 0 || r.obj()["template_lock"] != false {
+				t.Errorf("template %v, template_lock %v: %s", r.obj()["template"], r.obj()["template_lock"], r.Raw)
+			}
+		})
+	}
+	r := e.do(anon, "GET", "/cms/v2/types?context=embed", nil)
+	if _, ok := field(r.obj(), "post").(map[string]any)["template_lock"]; !ok {
+		t.Errorf("list in embed context: %s", r.Raw)
+	}
+}
+
+// Taxonomy labels are get_taxonomy_labels' (WordPress 6.9.7): generic tag
+// or category defaults under each taxonomy's own labels, archives only
+// where the taxonomy names itself, name_admin_bar the taxonomy's name when
+// it has no singular name of its own.
+func TestTaxonomyLabels(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		tax, key string
+		want     any // "absent": no such key
+	}{
+		{"category", "archives", "absent"},
+		{"category", "name_admin_bar", "category"},
+		{"category", "add_or_remove_items", nil},
+		{"category", "popular_items", nil},
+		{"category", "template_name", "Category Archives"},
+		{"category", "add_new_item", "Add Category"},
+		{"post_tag", "archives", "absent"},
+		{"post_tag", "name_admin_bar", "post_tag"},
+		{"post_tag", "parent_item", nil},
+		{"post_tag", "add_or_remove_items", "Add or remove tags"},
+		{"nav_menu", "archives", "Navigation Menus"},
+		{"nav_menu", "search_items", "Search Tags"},
+		{"nav_menu", "name_admin_bar", "Navigation Menu"},
+		{"nav_menu", "menu_name", "Navigation Menus"},
+		{"cms_pattern_category", "archives", "Pattern Categories"},
+		{"cms_pattern_category", "popular_items", "Popular Pattern Categories"},
+		{"cms_pattern_category", "filter_by_item", nil},
+	}
+	r := e.do(admin, "GET", "/cms/v2/taxonomies?context=edit", nil)
+	wantStatus(t, r, 200)
+	for _, c := range cases {
+		t.Run(c.tax+"/"+c.key, func(t *testing.T) {
+			if got := label(r, c.tax, c.key); got != c.want {
+				t.Errorf("%s labels.%s = %v, want %v", c.tax, c.key, got, c.want)
+			}
+		})
+	}
+}
+
+// Post type labels have WordPress 6.9.7's keys (as the peer answers them):
+// template_name ("Single item: …", which get_post_type_labels adds; post
+// and page have none) and the parent_item_colon the site editor's flat
+// types register; other flat types have null.
+func TestPostTypeLabelKeys(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		typ, key string
+		want     any
+	}{
+		{"post", "template_name", "absent"},
+		{"page", "template_name", "absent"},
+		{"attachment", "template_name", "Single item: Media"},
+		{"wp_block", "template_name", "Single item: Pattern"},
+		{"post", "parent_item_colon", nil},
+		{"page", "parent_item_colon", "Parent Page:"},
+		{"wp_template", "parent_item_colon", "Parent Template:"},
+		{"wp_template_part", "parent_item_colon", "Parent Template Part:"},
+		{"wp_navigation", "parent_item_colon", "Parent Navigation Menu:"},
+	}
+	r := e.do(admin, "GET", "/cms/v2/types?context=edit", nil)
+	wantStatus(t, r, 200)
+	for _, c := range cases {
+		t.Run(c.typ+"/"+c.key, func(t *testing.T) {
+			if got := label(r, c.typ, c.key); got != c.want {
+				t.Errorf("%s labels.%s = %v, want %v", c.typ, c.key, got, c.want)
+			}
+		})
+	}
+}
+
+// label is labels.key of one entry of a /types or /taxonomies answer,
+// "absent" when it has no such key.
+func label(r *resp, entry, key string) any {
+	labels, _ := field(r.obj(), entry, "labels").(map[string]any)
+	if v, ok := labels[key]; ok {
+		return v
+	}
+	return "absent"
+}

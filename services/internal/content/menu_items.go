@@ -149,7 +149,8 @@ func menuItemWriteArgs(create bool) rest.Props {
 	}
 	strs := func() *rest.Schema { return &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}} }
 	return rest.Props{
-		{Name: "title", Schema: textArg()},
+		// a string or an object with raw, as the controller declares it
+		{Name: "title", Schema: &rest.Schema{Types: []string{"string", "object"}, Validate: acceptAny, Sanitize: keepValue}},
 		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum(menuItemTypes...), Default: def("custom")}},
 		{Name: "status", Schema: &rest.Schema{Type: "string", Enum: strEnum(store.WriteStatuses...), Default: def("publish")}},
 		{Name: "parent", Schema: &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Default: def(0)}},

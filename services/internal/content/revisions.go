@@ -83,7 +83,9 @@ func (s *Service) prepareRevision(pt *store.PostType, parent *store.Post, r *sto
 		}
 		add("guid", guid)
 	}
-	add("title", text(r.Title, r.Title, !pt.RenderedText))
+	// a block's raw title is in view and edit, not embed (the blocks
+	// controller's schema, which the revisions controller copies)
+	add("title", text(r.Title, r.Title, !pt.RenderedText && !embed))
 	if !embed && pt != store.MenuItemType { // menu items have no editor, so no content
 		add("content", text(r.Content, store.RenderContent(r.Content), !pt.RenderedText))
 	}
@@ -259,7 +261,10 @@ func (s *Service) listRevisions(pt *store.PostType) rest.HandlerFunc {
 			items = append(items, s.prepareRevision(pt, parent, r, c.String("context"), false))
 		}
 		res := rest.OK(items)
-		rest.Paginate(c, res, int64(total), q.Page, q.PerPage)
+		// the links count from the requested page, even when every
+		// revision is one page: past the end of an empty list WordPress
+		// still links the previous page (page 0)
+		rest.Paginate(c, res, int64(total), page, q.PerPage)
 		return res, nil
 	}
 }

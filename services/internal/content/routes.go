@@ -90,6 +90,11 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.menuLocationRoutes()...)
 	routes = append(routes, s.blockRendererRoutes()...)
 	routes = append(routes, s.navigationFallbackRoutes()...)
+	// routes answered as WordPress answers for a feature this site does
+	// not have (plugins.go, widgets.go)
+	routes = append(routes, s.pluginRoutes()...)
+	routes = append(routes, s.widgetRoutes()...)
+	routes = append(routes, s.abilitiesRoutes()...) // abilities.go
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 
@@ -106,7 +111,8 @@ const maxSmallBody = 1 << 20
 // routes that declares no limit of its own.
 func limitSmallBodies(routes []rest.Route) []rest.Route {
 	small := []string{"/settings", "/comments", "/search", "/types", "/taxonomies", "/statuses", "/themes", "/" + store.MenuItemType.Base,
-		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback"}
+		"/block-types", "/block-patterns", "/block-renderer", "/menu-locations", "/navigation-fallback", "/plugins", "/block-directory", "/abilities",
+		"/sidebars", "/widgets", "/widget-types"}
 	for _, tax := range store.Taxonomies {
 		small = append(small, "/"+tax.Base)
 	}

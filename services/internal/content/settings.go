@@ -57,7 +57,9 @@ var siteSettings = []setting{
 	{"page_for_posts", &rest.Schema{Type: "integer", Minimum: rest.Ptr(0.0), Description: "The ID of the page that should display the latest posts"}, func(s contract.Site) any { return s.PageForPosts }},
 	{"default_ping_status", &rest.Schema{Type: "string", Enum: strEnum("open", "closed"), Description: "Allow link notifications from other blogs (pingbacks and trackbacks) on new articles."}, constant("open")},
 	{"default_comment_status", &rest.Schema{Type: "string", Enum: strEnum("open", "closed"), Description: "Allow people to submit comments on new posts."}, constant("open")},
-	{"site_logo", &rest.Schema{Type: "integer", Description: "Site logo."}, constant(int64(0))},
+	// an unset site_logo is null: WordPress reads the missing option as
+	// false, which is no integer, so the settings controller answers null
+	{"site_logo", &rest.Schema{Type: "integer", Description: "Site logo."}, constant(nil)},
 	{"site_icon", &rest.Schema{Type: "integer", Description: "Site icon."}, constant(int64(0))},
 }
 

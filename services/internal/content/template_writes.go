@@ -60,6 +60,12 @@ func (s *Service) createTemplate(k *tmplKind) rest.HandlerFunc {
 			row.Area = theme.AreaUncategorized
 		}
 		applyTmplFields(r, k, row)
+		if phpEmpty(row.Content) && phpEmpty(row.Title) && phpEmpty(row.Description) {
+			// wp_insert_post refuses a post whose type supports title,
+			// editor and excerpt (templates and parts do) when all three
+			// are empty, and the controller makes its error a 400.
+			return nil, rest.NewError("empty_content", "Content, title, and excerpt are empty.", http.StatusBadRequest)
+		}
 		ctx := r.Context()
 		err = s.inTx(ctx, func(tx pgx.Tx) error { return insertTemplate(r, tx, row) })
 		if err != nil {
@@ -217,3 +223,6 @@ func (s *Service) deleteTemplate(k *tmplKind) rest.HandlerFunc {
 		return rest.OK(rest.Object{{Key: "deleted", Value: true}, {Key: "previous", Value: out}}), nil
 	}
 }
+
+// phpEmpty is PHP's !$s for a string: "" and "0" are false.
+func phpEmpty(s string) bool { return s == "" || s == "0" }

@@ -226,7 +226,7 @@ func iptr(n int) *int { return &n }
 func tmplWriteArgs(k *tmplKind, create bool) rest.Props {
 	var out rest.Props
 	for _, p := range tmplSchema(k).Properties {
-		if p.Schema.Readonly || p.Name == "id" || p.Name == "type" {
+		if p.Schema.Readonly || p.Name == "id" {
 			continue
 		}
 		sch := *p.Schema

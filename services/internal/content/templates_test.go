@@ -114,7 +114,7 @@ func TestTemplateCreate(t *testing.T) {
 		t.Errorf("duplicate: %s", r2.Raw)
 	}
 	// a part with an unknown area is uncategorized
-	p := e.do(admin, "POST", "/cms/v2/template-parts", map[string]any{"slug": "sidebar", "area": "aside"})
+	p := e.do(admin, "POST", "/cms/v2/template-parts", map[string]any{"slug": "sidebar", "area": "aside", "title": "Sidebar"})
 	wantStatus(t, p, 201)
 	if p.obj()["area"] != "uncategorized" || p.obj()["type"] != "wp_template_part" {
 		t.Errorf("part: %s", p.Raw)
@@ -222,7 +222,7 @@ func TestTemplateCustomiseRevertAndRevisions(t *testing.T) {
 		t.Errorf("rows left after the forced delete: %d %v", n, err)
 	}
 	// a custom template: delete with force at once
-	c := e.do(admin, "POST", "/cms/v2/templates", map[string]any{"slug": "gone"})
+	c := e.do(admin, "POST", "/cms/v2/templates", map[string]any{"slug": "gone", "title": "Gone"})
 	wantStatus(t, c, 201)
 	wantStatus(t, e.do(admin, "DELETE", "/cms/v2/templates/siteplane//gone?force=true", nil), 200)
 	wantError(t, e.do(admin, "GET", "/cms/v2/templates/siteplane//gone", nil), 404, "rest_template_not_found", "")
@@ -354,6 +354,35 @@ func TestTemplateSlugsSanitised(t *testing.T) {
 			wantStatus(t, e.do(admin, "GET", "/cms/v2/"+c.base+"/"+id, nil), 200)
 			wantStatus(t, e.do(admin, "POST", "/cms/v2/"+c.base+"/"+id, map[string]any{"description": "d"}), 200)
 			wantStatus(t, e.do(admin, "DELETE", "/cms/v2/"+c.base+"/"+id+"?force=true", nil), 200)
+		})
+	}
+}
+
+// A template or part created with only a slug (no title, content or
+// description) is refused as wp_insert_post refuses an empty post: WordPress
+// 6.9.7 answers 400 empty_content, and stores nothing.
+func TestTemplateCreateEmpty(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		base string
+		body map[string]any
+		want int
+	}{
+		{"templates", map[string]any{"slug": "only-slug"}, 400},
+		{"template-parts", map[string]any{"slug": "only-slug", "area": "header"}, 400},
+		{"templates", map[string]any{"slug": "zero", "content": "0", "title": "", "description": "0"}, 400},
+		{"templates", map[string]any{"slug": "with-description", "description": "d"}, 201},
+		{"template-parts", map[string]any{"slug": "with-content", "content": "<!-- wp:paragraph /-->"}, 201},
+	}
+	for _, c := range cases {
+		t.Run(c.base+"/"+c.body["slug"].(string), func(t *testing.T) {
+			r := e.do(admin, "POST", "/cms/v2/"+c.base, c.body)
+			if c.want == 201 {
+				wantStatus(t, r, 201)
+				return
+			}
+			wantError(t, r, 400, "empty_content", "Content, title, and excerpt are empty.")
+			wantStatus(t, e.do(admin, "GET", "/cms/v2/"+c.base+"/siteplane//"+c.body["slug"].(string), nil), 404)
 		})
 	}
 }

@@ -33,8 +33,10 @@ func (s *Service) activeTheme() *theme.Theme {
 func (s *Service) themeRoutes() []rest.Route {
 	sch := themeSchema()
 	return []rest.Route{
+		// the collection declares no context (WordPress's does not; a
+		// context in the query still selects the fields)
 		{Namespace: Namespace, Path: "/themes", Schema: sch, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
-			Args: rest.Props{contextArg(), {Name: "status", Schema: &rest.Schema{Type: "array", Description: "Limit result set to themes assigned one or more statuses.",
+			Args: rest.Props{{Name: "status", Schema: &rest.Schema{Type: "array", Description: "Limit result set to themes assigned one or more statuses.",
 				Items: &rest.Schema{Type: "string", Enum: strEnum("active", "inactive")}}}},
 			Permission: listThemesPermission, Handler: s.listThemes}}},
 		{Namespace: Namespace, Path: `/themes/(?P<stylesheet>` + themePattern + `)`, Schema: sch, Endpoints: []rest.Endpoint{{Methods: rest.Readable,

@@ -168,10 +168,12 @@ func DefaultRoutes(urls map[string]string) RouteFile {
 	// The website: every public path no other route owns is a page the
 	// content service renders from the theme (docs/website.md).
 	// cms-block-editor/v1 is content's (navigation-fallback) but for
-	// url-details, which the gateway serves itself.
+	// url-details, which the gateway serves itself; cms-abilities/v1 is
+	// content's (an empty abilities registry).
 	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent},
 		Route{Prefix: "/cms-block-editor/v1", Service: ServiceContent},
 		Route{Prefix: ThemesPath + "/", Service: ServiceContent, Public: true},
+		Route{Prefix: "/cms-abilities/v1", Service: ServiceContent},
 		Route{Prefix: "/", Service: ServiceContent, Public: true, Site: true})
 	add(ServiceMedia, true,
 		Route{Prefix: "/cms/v2/media", Service: ServiceMedia},
