@@ -98,30 +98,21 @@ type adminBootData struct {
 	// meta.persisted_preferences, userprefs.go), as WordPress prints
 	// them into the editor's page for its preferences persistence layer
 	Preferences json.RawMessage `json:"preferences,omitempty"`
+	// DashboardURL is where the site editor's back link leads.
+	DashboardURL string `json:"dashboardURL,omitempty"`
 }
 
 // adminBoot answers the data of one screen, or a status and message for
 // the person (302 with the target in msg).
 func (g *Gateway) adminBoot(r *http.Request, sess accounts.Session, screen string) (adminBootData, int, string) {
-	u := sess.User
-	role := u.Role
+	b := g.adminBase(sess)
+	role := sess.User.Role
 	q := r.URL.Query()
-	b := adminBootData{
-		SiteTitle: g.cfg.Site.Title, SiteURL: g.cfg.Site.URL + "/", Root: g.apiRoot(),
-		Nonce:         g.nonces.create(g.cfg.Now(), actionREST, u.ID, sess.TokenHash),
-		NonceEndpoint: ajaxPath + "?action=rest-nonce", LogoutURL: loginPath + "?action=logout",
-		User:  adminUser{ID: u.ID, Name: u.DisplayName, CanUnfilteredHTML: role.Can("unfiltered_html"), CanManageOptions: role.Can("manage_options")},
-		Paths: map[string]string{}, Preload: map[string]json.RawMessage{}, Upload: adminUploadLimits(),
-		CanvasStyle: adminAssetsPath + g.admin.Canvas, PostsPerPage: 10,
-	}
-	if b.SiteTitle == "" {
-		b.SiteTitle = "Siteplane"
-	}
 	postType := q.Get("post_type")
 	if postType == "" {
 		postType = "post"
 	}
-	ctx := identity.NewContext(r.Context(), u.Identity())
+	ctx := identity.NewContext(r.Context(), sess.User.Identity())
 	switch screen {
 	case "upload.php":
 		if !role.Can("upload_files") {
@@ -152,10 +143,29 @@ func (g *Gateway) adminBoot(r *http.Request, sess accounts.Session, screen strin
 		}
 		b.View, b.Title, b.PostType, b.PostID = "editor", "Edit "+adminPostTypes[pt].singular, pt, id
 		g.preloadEditor(ctx, &b)
-		b.Preferences = g.adminPreferences(ctx, u.ID)
+		b.Preferences = g.adminPreferences(ctx, sess.User.ID)
 	}
 	b.Menu = adminMenu(role, screen, postType)
 	return b, http.StatusOK, ""
+}
+
+// adminBase is the bootstrap data every screen has: the site, the REST
+// root and nonce, the person, the upload limits.
+func (g *Gateway) adminBase(sess accounts.Session) adminBootData {
+	u := sess.User
+	role := u.Role
+	b := adminBootData{
+		SiteTitle: g.cfg.Site.Title, SiteURL: g.cfg.Site.URL + "/", Root: g.apiRoot(),
+		Nonce:         g.nonces.create(g.cfg.Now(), actionREST, u.ID, sess.TokenHash),
+		NonceEndpoint: ajaxPath + "?action=rest-nonce", LogoutURL: loginPath + "?action=logout",
+		User:  adminUser{ID: u.ID, Name: u.DisplayName, CanUnfilteredHTML: role.Can("unfiltered_html"), CanManageOptions: role.Can("manage_options")},
+		Paths: map[string]string{}, Preload: map[string]json.RawMessage{}, Upload: adminUploadLimits(),
+		CanvasStyle: adminAssetsPath + g.admin.Canvas, PostsPerPage: 10,
+	}
+	if b.SiteTitle == "" {
+		b.SiteTitle = "Siteplane"
+	}
+	return b
 }
 
 func adminUploadLimits() adminUpload {
@@ -289,6 +299,12 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 			results[k] = v
 		}
 	}
+	b.storePreloads(results)
+}
+
+// storePreloads keeps the answers as api-fetch's preloading middleware
+// expects them ({body, headers}; OPTIONS under "OPTIONS").
+func (b *adminBootData) storePreloads(results map[string]rest.Result) {
 	options := map[string]json.RawMessage{}
 	for key, res := range results {
 		entry, _ := json.Marshal(map[string]any{"body": res.Body, "headers": preloadHeaders(res.Header)})
