@@ -90,6 +90,8 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.menuLocationRoutes()...)
 	routes = append(routes, s.blockRendererRoutes()...)
 	routes = append(routes, s.navigationFallbackRoutes()...)
+	// the site editor's font library (fonts.go)
+	routes = append(routes, s.fontRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 
