@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,18 @@ func TestSiteEditorTemplates(t *testing.T) {
 	browserSignIn(t, ctx, "site-templates", password, "/cms-admin/site-editor.php")
 	waitJS(t, ctx, "the site editor", `document.querySelector('.edit-site-layout')`)
 	openSiteEditor(t, ctx, "/wp_template/"+themeSlug()+"//home", true)
+	// docs/admin-site-editor.png is this view:
+	// SITEPLANE_SITE_EDITOR_SCREENSHOT=docs/admin-site-editor.png.
+	if out := os.Getenv("SITEPLANE_SITE_EDITOR_SCREENSHOT"); out != "" {
+		time.Sleep(2 * time.Second)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err == nil {
+			err = os.WriteFile(out, png, 0o644)
+		}
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+	}
 	codeEditor(t, ctx)
 	editMarkup(t, ctx, "Latest posts</h1>", "Fresh from the site editor</h1>")
 	saveSite(t, ctx)

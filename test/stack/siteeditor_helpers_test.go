@@ -83,23 +83,33 @@ func editMarkup(t *testing.T, ctx context.Context, old, repl string) {
 	waitJS(t, ctx, "the visual editor", canvasJS+`.querySelector('.is-root-container .wp-block')`)
 }
 
-// clickButton clicks the first visible button whose text or label is name.
+// clickButton clicks the first visible, enabled button whose text or
+// label is name, inside any of the comma-separated scopes.
 func clickButton(t *testing.T, ctx context.Context, scope, name string) {
 	t.Helper()
-	q := strconv.Quote(name)
-	waitJS(t, ctx, "the button "+name, `[...document.querySelectorAll(`+strconv.Quote(scope+" button")+`)].find(b => (b.textContent.trim() === `+q+` || b.getAttribute('aria-label') === `+q+`) && b.offsetParent && !b.disabled && b.getAttribute('aria-disabled') !== 'true')`)
-	js(t, ctx, "click "+name, `[...document.querySelectorAll(`+strconv.Quote(scope+" button")+`)].find(b => (b.textContent.trim() === `+q+` || b.getAttribute('aria-label') === `+q+`) && b.offsetParent && !b.disabled && b.getAttribute('aria-disabled') !== 'true').click()`)
+	parts := strings.Split(scope, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p) + " button"
+	}
+	find := `[...document.querySelectorAll(` + strconv.Quote(strings.Join(parts, ", ")) + `)].find(b => (b.textContent.trim() === ` + strconv.Quote(name) +
+		` || b.getAttribute('aria-label') === ` + strconv.Quote(name) + `) && b.offsetParent && !b.disabled && b.getAttribute('aria-disabled') !== 'true')`
+	waitJS(t, ctx, "the button "+name, find)
+	js(t, ctx, "click "+name, find+`.click()`)
 }
 
-// saveSite saves the edits: the header's Save, then the save panel's
-// Save when the editor asks which changes to save; waits for nothing left
-// to save.
+// saveSite saves the edits: the editor header's Save (or, beside the
+// canvas, the save hub's "Review N changes…"), then the save panel's
+// Save when the editor asks which changes to save; waits for the notice.
 func saveSite(t *testing.T, ctx context.Context) {
 	t.Helper()
-	clickButton(t, ctx, ".editor-header", "Save")
-	time.Sleep(400 * time.Millisecond)
-	js(t, ctx, "confirm in the save panel", `document.querySelector('.editor-entities-saved-states__save-button')?.click()`)
-	waitJS(t, ctx, "the saved edits", `[...document.querySelectorAll('.components-snackbar')].some(s => /updated|saved/i.test(s.textContent))`)
+	find := `[...document.querySelectorAll('.editor-header button, .edit-site-save-hub button')].find(b => /^(Save|Review \d+ changes?…)$/.test(b.textContent.trim()) && b.offsetParent && !b.disabled && b.getAttribute('aria-disabled') !== 'true')`
+	waitJS(t, ctx, "a Save button", find)
+	js(t, ctx, "click Save", find+`.click()`)
+	saved := `[...document.querySelectorAll('.components-snackbar')].some(s => /updated|saved/i.test(s.textContent))`
+	confirm := `document.querySelector('.editor-entities-saved-states__save-button:not([aria-disabled="true"])')`
+	waitJS(t, ctx, "the save panel or the saved edits", saved+` || `+confirm)
+	js(t, ctx, "confirm in the save panel", confirm+`?.click()`)
+	waitJS(t, ctx, "the saved edits", saved)
 }
 
 // website reads a page of the website as an anonymous visitor.
