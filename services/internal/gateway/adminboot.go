@@ -279,6 +279,19 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	calls := editorPreloads(postPath, b.PostType, slug.Slug)
 	b.Paths["post"] = postPath + "?context=edit"
 	b.Paths["autosaves"] = postPath + "/autosaves?context=edit"
+	gsContext := "view"
+	if identity.FromContext(ctx).Can("edit_theme_options") {
+		gsContext = "edit"
+	}
+	g.runEditorPreloads(ctx, b, calls, gsContext)
+}
+
+// runEditorPreloads runs an editor's preloads (calls) as the person, with
+// the theme's stylesheet beside them; the person's global styles post is
+// named by the active theme's answer (its wp:user-global-styles link,
+// WP_Theme_JSON_Resolver::get_user_global_styles_post_id): a second round,
+// in gsContext. The answers go into b.Preload.
+func (g *Gateway) runEditorPreloads(ctx context.Context, b *adminBootData, calls []preloadCall, gsContext string) {
 	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
 	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + contract.ActiveTheme + "?context=view"
 	var wg sync.WaitGroup
@@ -286,13 +299,7 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	go func() { defer wg.Done(); b.ThemeStyles = g.themeStylesheet(ctx) }()
 	defer wg.Wait()
 	results := g.runPreloads(ctx, calls)
-	// The person's global styles post is named by the active theme's
-	// answer (its wp:user-global-styles link): a second round.
 	if id := userGlobalStylesID(results[b.Paths["activeTheme"]]); id != "" {
-		gsContext := "view"
-		if identity.FromContext(ctx).Can("edit_theme_options") {
-			gsContext = "edit"
-		}
 		more := g.runPreloads(ctx, []preloadCall{{http.MethodOptions, "/cms/v2/global-styles/" + id},
 			{http.MethodGet, "/cms/v2/global-styles/" + id + "?context=" + gsContext}})
 		for k, v := range more {

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
-	"sync"
 	"time"
 
 	"siteplane.dev/services/internal/gateway/accounts"
@@ -155,21 +154,7 @@ func (g *Gateway) preloadSiteEditor(ctx context.Context, b *adminBootData, pageI
 			pagePath, slug = fmt.Sprintf("/cms/v2/pages/%d", pageID), page.Slug
 		}
 	}
-	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
-	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + contract.ActiveTheme + "?context=view"
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); b.ThemeStyles = g.themeStylesheet(ctx) }()
-	defer wg.Wait()
-	results := g.runPreloads(ctx, siteEditorPreloads(pagePath, slug))
-	// WP_Theme_JSON_Resolver::get_user_global_styles_post_id: the
-	// person's global styles post, named by the active theme's answer.
-	if id := userGlobalStylesID(results[b.Paths["activeTheme"]]); id != "" {
-		more := g.runPreloads(ctx, []preloadCall{{http.MethodOptions, "/cms/v2/global-styles/" + id},
-			{http.MethodGet, "/cms/v2/global-styles/" + id + "?context=edit"}})
-		for k, v := range more {
-			results[k] = v
-		}
-	}
-	b.storePreloads(results)
+	// site-editor.php preloads the person's global styles post in edit
+	// context (the screen is for edit_theme_options only).
+	g.runEditorPreloads(ctx, b, siteEditorPreloads(pagePath, slug), "edit")
 }
