@@ -31,7 +31,14 @@ const files = {
 };
 const result = await esbuild.build( {
 	plugins: [ files ],
-	entryPoints: { admin: join( here, 'src/index.js' ), canvas: join( here, 'src/canvas.css' ) },
+	// One bundle per screen: the post editor and lists (admin), the site
+	// editor (siteeditor, @wordpress/edit-site on top of the same
+	// packages), and the canvas stylesheet both editors put in their iframe.
+	entryPoints: {
+		admin: join( here, 'src/index.js' ),
+		siteeditor: join( here, 'src/site-editor.js' ),
+		canvas: join( here, 'src/canvas.css' ),
+	},
 	bundle: true,
 	minify: true,
 	format: 'iife',
@@ -69,12 +76,14 @@ for ( const [ file, meta ] of Object.entries( result.metafile.outputs ) ) {
 	// A precompressed copy the gateway sends to clients accepting gzip.
 	writeFileSync( join( out, name + '.gz' ), gzipSync( data, { level: 9 } ) );
 	if ( meta.entryPoint ) {
-		// src/index.js is the admin; src/canvas.css the canvas stylesheet.
-		const entry = basename( meta.entryPoint );
-		manifest[ entry === 'index.js' ? 'admin.js' : entry ] = name;
-	}
-	if ( meta.cssBundle ) {
-		manifest[ 'admin.css' ] = basename( meta.cssBundle );
+		// The manifest names each entry's script and stylesheet by the
+		// entry's name: admin.js, admin.css, siteeditor.js, siteeditor.css,
+		// canvas.css.
+		const entry = name.replace( /-[A-Z0-9]{8}\.(js|css)$/, '' );
+		manifest[ `${ entry }.${ name.split( '.' ).pop() }` ] = name;
+		if ( meta.cssBundle ) {
+			manifest[ `${ entry }.css` ] = basename( meta.cssBundle );
+		}
 	}
 }
 rmSync( join( out, '.build' ), { recursive: true, force: true } );
@@ -82,7 +91,7 @@ rmSync( join( out, '.build' ), { recursive: true, force: true } );
 // fixed inline scripts (block-editor's Iframe component). The admin's
 // Content-Security-Policy allows exactly those, by hash: the gateway reads
 // the hashes from the manifest.
-const js = readFileSync( join( out, manifest[ 'admin.js' ] ), 'utf8' );
+const js = [ 'admin.js', 'siteeditor.js' ].map( ( entry ) => readFileSync( join( out, manifest[ entry ] ), 'utf8' ) ).join( '\n' );
 manifest.scriptHashes = [ ...new Set( [ ...js.matchAll( /<script>([^<]{1,200})<\\?\/script>/g ) ].map( ( m ) => m[ 1 ] ) ) ]
 	.map( ( text ) => `'sha256-${ createHash( 'sha256' ).update( text ).digest( 'base64' ) }'` )
 	.sort();

@@ -3,6 +3,7 @@
 // the active theme (supports), its theme.json settings and styles (the
 // global-styles theme route), plus the site's upload limits and image
 // sizes that the gateway puts in the bootstrap data.
+import siteEditorDefaults from './site-editor-defaults.json';
 import defaultEditorStyles from '@wordpress/block-editor/build-style/default-editor-styles.css?raw';
 
 // preloaded reads a preloaded answer without consuming it (api-fetch's
@@ -103,4 +104,30 @@ function newerAutosave( boot ) {
 		return undefined;
 	}
 	return { editLink: newest.preview_link || boot.siteURL };
+}
+
+// siteEditorSettings is what wp-admin/site-editor.php hands to
+// wp.editSite.initializeEditor: get_block_editor_settings() for the
+// core/edit-site context with the screen's own additions. The template
+// types and template part areas are WordPress 6.9's
+// (get_default_block_template_types, get_allowed_block_template_part_areas),
+// in site-editor-defaults.json.
+export function siteEditorSettings( boot ) {
+	// The post editor's rendering mode and autosave notice are its own
+	// (edit-form-blocks.php); the site editor picks its modes itself.
+	const { autosave, defaultRenderingMode, ...settings } = editorSettings( boot );
+	return {
+		...settings,
+		siteUrl: boot.siteURL.replace( /\/$/, '' ),
+		defaultTemplateTypes: siteEditorDefaults.defaultTemplateTypes,
+		defaultTemplatePartAreas: siteEditorDefaults.defaultTemplatePartAreas,
+		supportsLayout: true,
+		supportsTemplatePartsMode: false,
+		supportsTemplateMode: true,
+		// The site editor's "back" link (get_default_block_editor_settings:
+		// admin_url( '/' )).
+		__experimentalDashboardLink: boot.dashboardURL,
+		__experimentalAdditionalBlockPatterns: [],
+		__experimentalAdditionalBlockPatternCategories: [],
+	};
 }

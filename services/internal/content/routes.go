@@ -95,6 +95,8 @@ func (s *Service) Routes() []rest.Route {
 	routes = append(routes, s.pluginRoutes()...)
 	routes = append(routes, s.widgetRoutes()...)
 	routes = append(routes, s.abilitiesRoutes()...) // abilities.go
+	// the site editor's font library (fonts.go)
+	routes = append(routes, s.fontRoutes()...)
 	return limitSmallBodies(append(routes, s.globalStylesRoutes()...))
 }
 

@@ -54,6 +54,10 @@ type adminBundle struct {
 	JS     string `json:"admin.js"`
 	CSS    string `json:"admin.css"`
 	Canvas string `json:"canvas.css"`
+	// SiteJS and SiteCSS are the site editor's own bundle (its screen
+	// only: the post editor does not carry @wordpress/edit-site).
+	SiteJS  string `json:"siteeditor.js"`
+	SiteCSS string `json:"siteeditor.css"`
 	// ScriptHashes are the CSP sources ('sha256-...') of the canvas
 	// iframe's two fixed inline scripts (block-editor's Iframe component).
 	ScriptHashes []string `json:"scriptHashes"`
@@ -80,7 +84,8 @@ func loadAdminBundle(files fs.FS) adminBundle {
 func (b adminBundle) built() bool { return b.JS != "" && b.CSS != "" && b.Canvas != "" }
 
 // adminScreens are the admin's page names under /cms-admin/.
-var adminScreens = map[string]bool{"": true, "index.php": true, "edit.php": true, "post.php": true, "post-new.php": true, "upload.php": true}
+var adminScreens = map[string]bool{"": true, "index.php": true, "edit.php": true, "post.php": true, "post-new.php": true, "upload.php": true,
+	siteEditorScreen: true}
 
 func isAdminPath(p string) bool {
 	if strings.HasPrefix(p, adminAssetsPath) {
@@ -126,11 +131,15 @@ func (g *Gateway) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		redirect(w, loginPath+"?redirect_to="+url.QueryEscape(r.URL.RequestURI()))
 		return
 	}
+	name := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/cms-admin"), "/")
+	if name == siteEditorScreen {
+		g.serveSiteEditor(w, r, sess)
+		return
+	}
 	if !sess.User.Role.Can("edit_posts") {
 		g.renderMessage(w, r, http.StatusForbidden, "Not allowed", "Sorry, you are not allowed to access this page.")
 		return
 	}
-	name := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/cms-admin"), "/")
 	if name == "" || name == "index.php" {
 		redirect(w, adminPrefix+"edit.php")
 		return
@@ -145,6 +154,16 @@ func (g *Gateway) serveAdmin(w http.ResponseWriter, r *http.Request) {
 // serveAdminScreen builds the bootstrap data of one screen and renders the shell.
 func (g *Gateway) serveAdminScreen(w http.ResponseWriter, r *http.Request, sess accounts.Session, name string) {
 	boot, status, msg := g.adminBoot(r, sess, name)
+	g.renderAdminPage(w, r, boot, status, msg, adminShell{JS: g.admin.JS, CSS: g.admin.CSS, RootID: "editor", RootClass: "block-editor__container"})
+}
+
+// adminShell names what differs between the screens' pages: the bundle
+// and the element the screen renders into.
+type adminShell struct{ JS, CSS, RootID, RootClass string }
+
+// renderAdminPage answers the shell with the bootstrap data, or the
+// status and message for the person (302 with the target in msg).
+func (g *Gateway) renderAdminPage(w http.ResponseWriter, r *http.Request, boot adminBootData, status int, msg string, shell adminShell) {
 	if status == http.StatusFound {
 		redirect(w, msg)
 		return
@@ -160,8 +179,8 @@ func (g *Gateway) serveAdminScreen(w http.ResponseWriter, r *http.Request, sess 
 	}
 	var buf bytes.Buffer
 	err = adminPage.Execute(&buf, map[string]any{
-		"Title": boot.Title + " ‹ " + boot.SiteTitle, "Style": adminAssetsPath + g.admin.CSS,
-		"Script": adminAssetsPath + g.admin.JS, "Boot": template.JS(data), //nolint:gosec // json.Marshal escapes <, > and &: the JSON cannot end the element
+		"Title": boot.Title + " ‹ " + boot.SiteTitle, "Style": adminAssetsPath + shell.CSS,
+		"Script": adminAssetsPath + shell.JS, "Boot": template.JS(data), "RootID": shell.RootID, "RootClass": shell.RootClass, //nolint:gosec // json.Marshal escapes <, > and &: the JSON cannot end the element
 	})
 	if err != nil {
 		logging.FromContext(r.Context(), g.cfg.Logger).Error("render admin page", "error", err.Error())

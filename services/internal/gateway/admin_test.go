@@ -21,6 +21,7 @@ func testBundle(t *testing.T) fstest.MapFS {
 	_ = w.Close()
 	return fstest.MapFS{
 		"manifest.json": {Data: []byte(`{"admin.js":"admin-AAAAAAAA.js","admin.css":"admin-BBBBBBBB.css","canvas.css":"canvas-CCCCCCCC.css",` +
+			`"siteeditor.js":"siteeditor-DDDDDDDD.js","siteeditor.css":"siteeditor-EEEEEEEE.css",` +
 			`"scriptHashes":["'sha256-canvasScript='"]}`)},
 		"admin-AAAAAAAA.js":    {Data: []byte("console.log('admin')")},
 		"admin-AAAAAAAA.js.gz": {Data: gz.Bytes()},

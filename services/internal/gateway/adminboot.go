@@ -97,30 +97,21 @@ type adminBootData struct {
 	// meta.persisted_preferences, userprefs.go), as WordPress prints
 	// them into the editor's page for its preferences persistence layer
 	Preferences json.RawMessage `json:"preferences,omitempty"`
+	// DashboardURL is where the site editor's back link leads.
+	DashboardURL string `json:"dashboardURL,omitempty"`
 }
 
 // adminBoot answers the data of one screen, or a status and message for
 // the person (302 with the target in msg).
 func (g *Gateway) adminBoot(r *http.Request, sess accounts.Session, screen string) (adminBootData, int, string) {
-	u := sess.User
-	role := u.Role
+	b := g.adminBase(sess)
+	role := sess.User.Role
 	q := r.URL.Query()
-	b := adminBootData{
-		SiteTitle: g.cfg.Site.Title, SiteURL: g.cfg.Site.URL + "/", Root: g.apiRoot(),
-		Nonce:         g.nonces.create(g.cfg.Now(), actionREST, u.ID, sess.TokenHash),
-		NonceEndpoint: ajaxPath + "?action=rest-nonce", LogoutURL: loginPath + "?action=logout",
-		User:  adminUser{ID: u.ID, Name: u.DisplayName, CanUnfilteredHTML: role.Can("unfiltered_html"), CanManageOptions: role.Can("manage_options")},
-		Paths: map[string]string{}, Preload: map[string]json.RawMessage{}, Upload: adminUploadLimits(),
-		CanvasStyle: adminAssetsPath + g.admin.Canvas, PostsPerPage: 10,
-	}
-	if b.SiteTitle == "" {
-		b.SiteTitle = "Siteplane"
-	}
 	postType := q.Get("post_type")
 	if postType == "" {
 		postType = "post"
 	}
-	ctx := identity.NewContext(r.Context(), u.Identity())
+	ctx := identity.NewContext(r.Context(), sess.User.Identity())
 	switch screen {
 	case "upload.php":
 		if !role.Can("upload_files") {
@@ -151,10 +142,29 @@ func (g *Gateway) adminBoot(r *http.Request, sess accounts.Session, screen strin
 		}
 		b.View, b.Title, b.PostType, b.PostID = "editor", "Edit "+adminPostTypes[pt].singular, pt, id
 		g.preloadEditor(ctx, &b)
-		b.Preferences = g.adminPreferences(ctx, u.ID)
+		b.Preferences = g.adminPreferences(ctx, sess.User.ID)
 	}
 	b.Menu = adminMenu(role, screen, postType)
 	return b, http.StatusOK, ""
+}
+
+// adminBase is the bootstrap data every screen has: the site, the REST
+// root and nonce, the person, the upload limits.
+func (g *Gateway) adminBase(sess accounts.Session) adminBootData {
+	u := sess.User
+	role := u.Role
+	b := adminBootData{
+		SiteTitle: g.cfg.Site.Title, SiteURL: g.cfg.Site.URL + "/", Root: g.apiRoot(),
+		Nonce:         g.nonces.create(g.cfg.Now(), actionREST, u.ID, sess.TokenHash),
+		NonceEndpoint: ajaxPath + "?action=rest-nonce", LogoutURL: loginPath + "?action=logout",
+		User:  adminUser{ID: u.ID, Name: u.DisplayName, CanUnfilteredHTML: role.Can("unfiltered_html"), CanManageOptions: role.Can("manage_options")},
+		Paths: map[string]string{}, Preload: map[string]json.RawMessage{}, Upload: adminUploadLimits(),
+		CanvasStyle: adminAssetsPath + g.admin.Canvas, PostsPerPage: 10,
+	}
+	if b.SiteTitle == "" {
+		b.SiteTitle = "Siteplane"
+	}
+	return b
 }
 
 func adminUploadLimits() adminUpload {
@@ -267,6 +277,19 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	calls := editorPreloads(g.cfg.Site.Stylesheet(), postPath, b.PostType, slug.Slug)
 	b.Paths["post"] = postPath + "?context=edit"
 	b.Paths["autosaves"] = postPath + "/autosaves?context=edit"
+	gsContext := "view"
+	if identity.FromContext(ctx).Can("edit_theme_options") {
+		gsContext = "edit"
+	}
+	g.runEditorPreloads(ctx, b, calls, gsContext)
+}
+
+// runEditorPreloads runs an editor's preloads (calls) as the person, with
+// the theme's stylesheet beside them; the person's global styles post is
+// named by the active theme's answer (its wp:user-global-styles link,
+// WP_Theme_JSON_Resolver::get_user_global_styles_post_id): a second round,
+// in gsContext. The answers go into b.Preload.
+func (g *Gateway) runEditorPreloads(ctx context.Context, b *adminBootData, calls []preloadCall, gsContext string) {
 	b.Paths["activeTheme"] = "/cms/v2/themes?context=edit&status=active"
 	b.Paths["themeGlobalStyles"] = "/cms/v2/global-styles/themes/" + g.cfg.Site.Stylesheet() + "?context=view"
 	var wg sync.WaitGroup
@@ -274,19 +297,19 @@ func (g *Gateway) preloadEditor(ctx context.Context, b *adminBootData) {
 	go func() { defer wg.Done(); b.ThemeStyles = g.themeStylesheet(ctx) }()
 	defer wg.Wait()
 	results := g.runPreloads(ctx, calls)
-	// The person's global styles post is named by the active theme's
-	// answer (its wp:user-global-styles link): a second round.
 	if id := userGlobalStylesID(results[b.Paths["activeTheme"]]); id != "" {
-		gsContext := "view"
-		if identity.FromContext(ctx).Can("edit_theme_options") {
-			gsContext = "edit"
-		}
 		more := g.runPreloads(ctx, []preloadCall{{http.MethodOptions, "/cms/v2/global-styles/" + id},
 			{http.MethodGet, "/cms/v2/global-styles/" + id + "?context=" + gsContext}})
 		for k, v := range more {
 			results[k] = v
 		}
 	}
+	b.storePreloads(results)
+}
+
+// storePreloads keeps the answers as api-fetch's preloading middleware
+// expects them ({body, headers}; OPTIONS under "OPTIONS").
+func (b *adminBootData) storePreloads(results map[string]rest.Result) {
 	options := map[string]json.RawMessage{}
 	for key, res := range results {
 		entry, _ := json.Marshal(map[string]any{"body": res.Body, "headers": preloadHeaders(res.Header)})
