@@ -29,12 +29,12 @@ func (s *Service) abilitiesRoutes() []rest.Route {
 	categories, abilities := abilityCategorySchema(), abilitySchema()
 	return []rest.Route{
 		{Namespace: abilitiesNamespace, Path: "/categories", Schema: categories, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
-			Args: abilitiesPageArgs(), Permission: canRead, Handler: emptyAbilitiesPage}}},
+			Args: abilitiesPageArgs(), Permission: canRead, Handler: emptyPage}}},
 		{Namespace: abilitiesNamespace, Path: `/categories/(?P<slug>` + abilityCategoryPattern + `)`, Schema: categories, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Args: rest.Props{slug}, Permission: canRead, Handler: abilityNotFound("rest_ability_category_not_found", "Ability category not found.")}}},
 		{Namespace: abilitiesNamespace, Path: "/abilities", Schema: abilities, Endpoints: []rest.Endpoint{{Methods: rest.Readable,
 			Args:       append(abilitiesPageArgs(), rest.Prop{Name: "category", Schema: &rest.Schema{Type: "string", Description: "Limit results to abilities in specific ability category."}}),
-			Permission: canRead, Handler: emptyAbilitiesPage}}},
+			Permission: canRead, Handler: emptyPage}}},
 		// every method, as WordPress registers it: whether an ability takes
 		// GET, POST or DELETE depends on its annotations
 		{Namespace: abilitiesNamespace, Path: `/abilities/(?P<name>` + abilityNamePattern + `?)/run`, Schema: abilityRunSchema(), Endpoints: []rest.Endpoint{{Methods: rest.AllMethods,
@@ -73,9 +73,10 @@ func abilitiesPageArgs() rest.Props {
 	}
 }
 
-// emptyAbilitiesPage is an empty registry's page: no items, X-WP-Total and
+// emptyPage is the page of a collection this site never holds items of
+// (the abilities registry, the font library): no items, X-WP-Total and
 // X-WP-TotalPages 0, and a previous-page link past the first page.
-func emptyAbilitiesPage(r *rest.Request) (*rest.Response, error) {
+func emptyPage(r *rest.Request) (*rest.Response, error) {
 	res := rest.OK([]any{})
 	rest.Paginate(r, res, 0, int(r.Int("page")), int(r.Int("per_page")))
 	return res, nil

@@ -41,12 +41,12 @@ func (s *Service) fontRoutes() []rest.Route {
 	}
 	familyID := rest.Props{{Name: "id", Schema: &rest.Schema{Description: "Unique identifier for the post.", Type: "integer"}}}
 	return []rest.Route{
-		{Namespace: Namespace, Path: "/font-collections", Schema: collection, Endpoints: withArgs(read("Sorry, you are not allowed to access font collections.", emptyFontList), rest.CollectionArgs(collection))},
+		{Namespace: Namespace, Path: "/font-collections", Schema: collection, Endpoints: withArgs(read("Sorry, you are not allowed to access font collections.", emptyPage), rest.CollectionArgs(collection))},
 		{Namespace: Namespace, Path: `/font-collections/(?P<slug>[\/\w-]+)`, Schema: collection, Endpoints: read("Sorry, you are not allowed to access font collections.",
 			func(*rest.Request) (*rest.Response, error) {
 				return nil, rest.NewError("rest_font_collection_not_found", "Font collection not found.", http.StatusNotFound)
 			})},
-		{Namespace: Namespace, Path: "/font-families", Schema: family, Endpoints: withArgs(read("Sorry, you are not allowed to access font families.", emptyFontList), rest.CollectionArgs(family))},
+		{Namespace: Namespace, Path: "/font-families", Schema: family, Endpoints: withArgs(read("Sorry, you are not allowed to access font families.", emptyPage), rest.CollectionArgs(family))},
 		// get_item_permissions_check looks the post up first: no font
 		// family exists, so every id is WordPress's "Invalid post ID.".
 		{Namespace: Namespace, Path: `/font-families/(?P<id>[\d]+)`, Schema: family, Endpoints: withArgs([]rest.Endpoint{{Methods: rest.Readable,
@@ -74,13 +74,6 @@ func fontReadPermission(msg string) rest.PermissionFunc {
 	}
 }
 
-// emptyFontList is an empty collection with its headers (X-WP-Total 0,
-// X-WP-TotalPages 0).
-func emptyFontList(r *rest.Request) (*rest.Response, error) {
-	resp := rest.OK([]any{})
-	rest.Paginate(r, resp, 0, int(r.Int("page")), int(r.Int("per_page")))
-	return resp, nil
-}
 
 // noFontFamily is get_parent_font_family_post for an id that names no
 // font family.
