@@ -74,7 +74,6 @@ func fontReadPermission(msg string) rest.PermissionFunc {
 	}
 }
 
-
 // noFontFamily is get_parent_font_family_post for an id that names no
 // font family.
 func noFontFamily(*rest.Request) (*rest.Response, error) {
