@@ -12,6 +12,15 @@ const (
 	EnvDatabaseURL = "SITEPLANE_DATABASE_URL"
 	// EnvDatabaseURLFile names a file holding the DSN (a mounted Secret key).
 	EnvDatabaseURLFile = "SITEPLANE_DATABASE_URL_FILE"
+	// EnvDatabaseReadURL is the DSN of a read-only PostgreSQL (a streaming
+	// replica, CNPG's -ro Service). Secret. When set, content and media send
+	// anonymous reads and the website's pages to it; writes and
+	// authenticated reads stay on EnvDatabaseURL. Unset: every query goes to
+	// the primary (docs/operator.md, read pool).
+	EnvDatabaseReadURL = "SITEPLANE_DATABASE_READ_URL"
+	// EnvDatabaseReadURLFile names a file holding the read DSN (a mounted
+	// Secret key); it wins over EnvDatabaseReadURL like EnvDatabaseURLFile.
+	EnvDatabaseReadURLFile = "SITEPLANE_DATABASE_READ_URL_FILE"
 	// EnvInternalKey is the HMAC key that signs the identity header. Secret.
 	EnvInternalKey = "SITEPLANE_INTERNAL_KEY"
 	// EnvInternalKeyFile names a file holding the internal key.
