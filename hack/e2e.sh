@@ -8,6 +8,7 @@
 #   existing the cluster of KUBECONFIG, whose nodes already have the images
 #            (REGISTRY=... make images pushes them)
 # Every step prints its time. E2E_KEEP=1 leaves the local cluster up.
+# E2E_CNPG=1 adds CloudNativePG (its image and the TestCNPG steps).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -43,6 +44,9 @@ if [[ $provider != existing ]]; then
 fi
 archives=()
 for f in pause postgres gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
+# E2E_CNPG=1: CloudNativePG's operator image too, and TestCNPG runs
+# (docs/operator.md, database modes; the manager's first build takes minutes).
+if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
 
 case $provider in
   local)

@@ -18,7 +18,9 @@ cp -a $PG/bin $PG/lib "$R/usr/lib/postgresql/15/"
 cp -a /usr/share/postgresql/15 "$R/usr/share/postgresql/"
 rm -rf "$R/usr/share/postgresql/15/man"
 cp -a /usr/share/zoneinfo "$R/usr/share/"   # Debian's PostgreSQL uses the system zone database
-libs=$(for f in "$R"/usr/lib/postgresql/15/bin/{postgres,initdb,pg_ctl,psql,pg_isready} "$R"/usr/lib/postgresql/15/lib/*.so; do
+# Every program: CloudNativePG's instance manager also runs pg_controldata,
+# pg_basebackup, pg_rewind and pg_archivecleanup.
+libs=$(for f in "$R"/usr/lib/postgresql/15/bin/* "$R"/usr/lib/postgresql/15/lib/*.so; do
   ldd "$f" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3}'; done | sort -u)
 for l in $libs /lib/x86_64-linux-gnu/libnss_files.so.2; do
   [[ -e $l ]] || continue
@@ -28,8 +30,10 @@ done
 cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
 cp "$(command -v busybox)" "$R/bin/busybox"
 for a in sh ls cat mkdir chown chmod id env sleep rm; do ln -sf busybox "$R/bin/$a"; done
-printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh\n' >"$R/etc/passwd"
-printf 'root:x:0:\npostgres:x:999:\n' >"$R/etc/group"
+# UID 26 is the user CloudNativePG runs PostgreSQL as (its postgresUID);
+# initdb refuses a user without a name.
+printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh\ncnpg:x:26:26:CloudNativePG:/var/lib/postgresql:/bin/sh\n' >"$R/etc/passwd"
+printf 'root:x:0:\npostgres:x:999:\ncnpg:x:26:\n' >"$R/etc/group"
 printf 'passwd: files\ngroup: files\n' >"$R/etc/nsswitch.conf"
 cat >"$R/bin/pg-entrypoint" <<'EOS'
 #!/bin/sh

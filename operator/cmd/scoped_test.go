@@ -98,7 +98,7 @@ func TestOperatorBinary(t *testing.T) {
 		mustCreate(t, c,
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s-db", Namespace: ns}, Data: map[string][]byte{"dsn": []byte("postgres://x")}},
 			&sitev1.Site{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: ns},
-				Spec: sitev1.SiteSpec{URL: "https://s.example.com", Database: sitev1.DatabaseSpec{SecretRef: sitev1.DatabaseSecretRef{Name: "s-db"}},
+				Spec: sitev1.SiteSpec{URL: "https://s.example.com", Database: sitev1.DatabaseSpec{SecretRef: &sitev1.DatabaseSecretRef{Name: "s-db"}},
 					Marketplace: sitev1.MarketplaceSpec{APIKeys: []sitev1.APIKeySpec{{Name: "k", Account: "a"}}}}})
 	}
 	// Ready only once the namespaced caches synced, which a cluster-wide

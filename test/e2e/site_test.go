@@ -49,7 +49,7 @@ func TestSite(t *testing.T) {
 		Spec: sitev1.SiteSpec{
 			Title:       "E2E Blog",
 			URL:         "http://blog.e2e.test",
-			Database:    sitev1.DatabaseSpec{SecretRef: sitev1.DatabaseSecretRef{Name: dbSecret, Key: "dsn"}},
+			Database:    sitev1.DatabaseSpec{SecretRef: &sitev1.DatabaseSecretRef{Name: dbSecret, Key: "dsn"}},
 			Admin:       sitev1.AdminSpec{Username: "admin", Email: "admin@e2e.test"},
 			Marketplace: sitev1.MarketplaceSpec{APIKeys: []sitev1.APIKeySpec{{Name: "author", Account: "acme"}}},
 		},

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	sitev1 "siteplane.dev/operator/api/v1alpha1"
+	"siteplane.dev/operator/internal/resources"
 )
 
 // optionalAPIs follows the kinds a cluster may or may not serve (HTTPRoute,
@@ -51,8 +52,13 @@ func (r *SiteReconciler) checkOptionalAPIs(ctx context.Context) (bool, error) {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
 		// The same watch Owns sets up: events of a child reach its Site.
-		src := source.Kind[*unstructured.Unstructured](o.cache, u,
-			handler.TypedEnqueueRequestForOwner[*unstructured.Unstructured](o.scheme, o.mapper, &sitev1.Site{}, handler.OnlyControllerOwner()))
+		h := handler.TypedEnqueueRequestForOwner[*unstructured.Unstructured](o.scheme, o.mapper, &sitev1.Site{}, handler.OnlyControllerOwner())
+		if gvk == resources.CNPGClusterGVK {
+			// A Cluster reaches every Site whose database is on it, owned
+			// (managed) or not (existing, shared).
+			h = handler.TypedEnqueueRequestsFromMapFunc(r.sitesOnCluster)
+		}
+		src := source.Kind[*unstructured.Unstructured](o.cache, u, h)
 		if err := o.ctrl.Watch(src); err != nil {
 			return started, err
 		}

@@ -11,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -33,40 +35,7 @@ import (
 // serves both kinds from the start.
 func TestOptionalAPIsInstalledLater(t *testing.T) {
 	requireEnv(t)
-	assets, _ := assetsDir()
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = env.Stop() }()
-	scheme := k8s.Scheme()
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
-		Cache: CacheOptions(""),
-		// The suite's manager runs a controller named "site" in this process too.
-		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &SiteReconciler{Client: mgr.GetClient(), Scheme: scheme, Clock: clock.RealClock{},
-		Images: resources.PodDefaults{Registry: "example.test"}, OptionalAPIInterval: 200 * time.Millisecond}
-	if err := r.SetupWithManager(mgr); err != nil {
-		t.Fatal(err)
-	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() { defer close(stopped); _ = mgr.Start(runCtx) }()
-	defer func() { cancel(); <-stopped }()
+	c, cfg := startOwnOperator(t, nil)
 
 	ns := "later"
 	bg := context.Background()
@@ -167,4 +136,49 @@ func TestOptionalAPIsInstalledLater(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the ServiceMonitor came back after %s: not through a watch", d)
 	}
+}
+
+// startOwnOperator starts an API server with no optional kinds served and
+// an operator on it that re-checks them every 200 ms, for the tests of
+// kinds installed later; both stop with the test. onReconcile, when set,
+// counts its passes.
+func startOwnOperator(t *testing.T, onReconcile func(types.NamespacedName)) (client.Client, *rest.Config) {
+	t.Helper()
+	assets, _ := assetsDir()
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+		BinaryAssetsDirectory: assets,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	scheme := k8s.Scheme()
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
+		Cache: CacheOptions(""),
+		// The suite's manager runs a controller named "site" in this process too.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &SiteReconciler{Client: mgr.GetClient(), Scheme: scheme, Clock: clock.RealClock{}, OnReconcile: onReconcile,
+		Images: resources.PodDefaults{Registry: "example.test"}, OptionalAPIInterval: 200 * time.Millisecond}
+	if err := r.SetupWithManager(mgr); err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); _ = mgr.Start(runCtx) }()
+	// Registered after env.Stop, so it runs first: the manager stops
+	// before its API server.
+	t.Cleanup(func() { cancel(); <-stopped })
+	return c, cfg
 }

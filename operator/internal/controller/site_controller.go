@@ -174,6 +174,9 @@ func (r *SiteReconciler) reconcile(ctx context.Context, site *sitev1.Site) (ctrl
 	if err := r.reconcileSecrets(ctx, site, p); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.reconcileDatabase(ctx, site, p); err != nil {
+		return ctrl.Result{}, err
+	}
 	ok, err := r.reconcileConfig(ctx, site, p)
 	if err != nil || !ok {
 		// Invalid settings are a spec problem: report it, don't retry.

@@ -33,12 +33,18 @@ func validS3() *sitev1.MediaS3Spec {
 // waitSecretsReason returns the SecretsReady condition once its reason is want.
 func waitSecretsReason(t *testing.T, ns, name, want string) *metav1.Condition {
 	t.Helper()
+	return waitReason(t, ns, name, sitev1.ConditionSecretsReady, want)
+}
+
+// waitReason returns the condType condition once its reason is want.
+func waitReason(t *testing.T, ns, name, condType, want string) *metav1.Condition {
+	t.Helper()
 	var c *metav1.Condition
-	eventually(t, "SecretsReady reason "+want, func() error {
+	eventually(t, condType+" reason "+want, func() error {
 		s := getSite(t, ns, name)
-		c = meta.FindStatusCondition(s.Status.Conditions, sitev1.ConditionSecretsReady)
+		c = meta.FindStatusCondition(s.Status.Conditions, condType)
 		if c == nil || c.Reason != want || c.ObservedGeneration != s.Generation {
-			return fmt.Errorf("SecretsReady %+v", c)
+			return fmt.Errorf("%s %+v", condType, c)
 		}
 		return nil
 	})

@@ -52,11 +52,18 @@ func (r *SiteReconciler) reconcileSecrets(ctx context.Context, site *sitev1.Site
 	// wait for the volume instead of crash-looping.
 	cond := metav1.Condition{Type: sitev1.ConditionSecretsReady, Status: metav1.ConditionTrue,
 		Reason: sitev1.ReasonSecretsGenerated, Message: "generated Secrets are in place and the database Secret has its key"}
-	dbRef := site.Spec.Database.SecretRef
-	problems, err := r.checkUserSecret(ctx, site, p, "database", dbRef.Name, []string{resources.DatabaseKey(site)},
-		sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing)
-	if err != nil {
-		return err
+	var problems []secretProblem
+	if dbRef := site.Spec.Database.SecretRef; dbRef != nil {
+		var err error
+		problems, err = r.checkUserSecret(ctx, site, p, "database", dbRef.Name, []string{resources.DatabaseKey(site)},
+			sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing)
+		if err != nil {
+			return err
+		}
+	} else {
+		// The operator writes the DSN Secret of a database CloudNativePG
+		// runs (reconcileDatabase, DatabaseReady).
+		cond.Message = "generated Secrets are in place"
 	}
 	if s3 := site.Spec.Media.S3; s3 != nil {
 		idKey, secretKey := resources.S3CredentialKeys(s3.CredentialsSecretRef)

@@ -10,6 +10,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
@@ -51,7 +52,15 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, userSecretIndex,
 		func(o client.Object) []string {
 			site := o.(*sitev1.Site)
-			names := []string{site.Spec.Database.SecretRef.Name}
+			var names []string
+			if ref := site.Spec.Database.SecretRef; ref != nil {
+				names = append(names, ref.Name)
+			}
+			if cluster := resources.CNPGClusterName(site); cluster != "" && site.Spec.Database.Shared == nil {
+				// CloudNativePG writes the application Secret after the
+				// bootstrap: its arrival (or a new password) wakes the Site.
+				names = append(names, resources.CNPGAppSecretName(cluster))
+			}
 			if s3 := site.Spec.Media.S3; s3 != nil && !slices.Contains(names, s3.CredentialsSecretRef.Name) {
 				names = append(names, s3.CredentialsSecretRef.Name)
 			}
@@ -59,6 +68,15 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 				names = append(names, ref.Name)
 			}
 			return names
+		}); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sitev1.Site{}, cnpgClusterIndex,
+		func(o client.Object) []string {
+			if name := resources.CNPGClusterName(o.(*sitev1.Site)); name != "" {
+				return []string{name}
+			}
+			return nil
 		}); err != nil {
 		return err
 	}
@@ -90,7 +108,8 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	r.optional = &optionalAPIs{
-		kinds:    []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK},
+		kinds: []schema.GroupVersionKind{resources.HTTPRouteGVK, resources.ServiceMonitorGVK,
+			resources.CNPGClusterGVK, resources.CNPGDatabaseGVK},
 		watching: map[schema.GroupVersionKind]bool{},
 		ctrl:     c,
 		cache:    mgr.GetCache(),
@@ -104,12 +123,26 @@ func (r *SiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return mgr.Add(manager.RunnableFunc(r.followOptionalAPIs))
 }
 
+// cnpgClusterIndex indexes Sites by the CloudNativePG Cluster their
+// database is on.
+const cnpgClusterIndex = ".spec.database.cnpgCluster"
+
+// sitesOnCluster maps a CloudNativePG Cluster to the Sites whose database
+// is on it.
+func (r *SiteReconciler) sitesOnCluster(ctx context.Context, o *unstructured.Unstructured) []reconcile.Request {
+	return r.sitesByIndex(ctx, o.GetNamespace(), cnpgClusterIndex, o.GetName())
+}
+
 // sitesForUserSecret maps a Secret to the Sites using it as database or
 // media S3 credentials.
 func (r *SiteReconciler) sitesForUserSecret(ctx context.Context, o client.Object) []reconcile.Request {
+	return r.sitesByIndex(ctx, o.GetNamespace(), userSecretIndex, o.GetName())
+}
+
+// sitesByIndex lists the Sites of namespace whose index holds value.
+func (r *SiteReconciler) sitesByIndex(ctx context.Context, namespace, index, value string) []reconcile.Request {
 	var sites sitev1.SiteList
-	if err := r.List(ctx, &sites, client.InNamespace(o.GetNamespace()),
-		client.MatchingFields{userSecretIndex: o.GetName()}); err != nil {
+	if err := r.List(ctx, &sites, client.InNamespace(namespace), client.MatchingFields{index: value}); err != nil {
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(sites.Items))

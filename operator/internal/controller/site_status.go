@@ -63,13 +63,16 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 		types = append(types, sitev1.ComponentConditionType(c))
 	}
 	types = append(types, sitev1.ConditionExposed)
+	if site.Spec.Database.UsesCNPG() {
+		types = append(types, sitev1.ConditionDatabaseReady)
+	}
 	var notReady, why []string
 	failed, degraded, pending := false, false, false
 	available := 0
 	for _, t := range types {
 		c := findCondition(site, t)
 		if c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == site.Generation {
-			if t != sitev1.ConditionSecretsReady && t != sitev1.ConditionRoutesReady && t != sitev1.ConditionExposed {
+			if t != sitev1.ConditionSecretsReady && t != sitev1.ConditionRoutesReady && t != sitev1.ConditionExposed && t != sitev1.ConditionDatabaseReady {
 				available++
 			}
 			continue
@@ -86,7 +89,8 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 			degraded = true
 		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing,
 			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing,
-			sitev1.ReasonAdminPasswordSecretMissing, sitev1.ReasonAdminPasswordKeyMissing:
+			sitev1.ReasonAdminPasswordSecretMissing, sitev1.ReasonAdminPasswordKeyMissing,
+			sitev1.ReasonCNPGNotInstalled, sitev1.ReasonDatabaseClusterMissing:
 			pending = true
 		}
 	}

@@ -77,8 +77,12 @@ func runSuite(m *testing.M) int {
 		return m.Run()
 	}
 	logf.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.UseDevMode(false), zap.Level(zapLevel())))
+	crds := []string{filepath.Join("..", "..", "..", "config", "crd", "bases"), filepath.Join("testdata", "crds")}
+	if cnpgCRDs, cnpgErr = cnpgCRDDir(); cnpgErr == nil {
+		crds = append(crds, cnpgCRDs)
+	}
 	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases"), filepath.Join("testdata", "crds")},
+		CRDDirectoryPaths:     crds,
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
 	}
@@ -260,7 +264,7 @@ func newSite(ns, name string) *sitev1.Site {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: sitev1.SiteSpec{
 			URL:      "https://" + name + ".example.com",
-			Database: sitev1.DatabaseSpec{SecretRef: sitev1.DatabaseSecretRef{Name: name + "-db"}},
+			Database: sitev1.DatabaseSpec{SecretRef: &sitev1.DatabaseSecretRef{Name: name + "-db"}},
 		},
 	}
 }

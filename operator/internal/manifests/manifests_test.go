@@ -67,6 +67,13 @@ func TestSampleSiteDecodesStrictly(t *testing.T) {
 	if s3.Kind != "Site" || s3.Spec.Media.S3 == nil || s3.Spec.Media.S3.CredentialsSecretRef.Name == "" {
 		t.Errorf("S3 sample does not use S3: %+v", s3.Spec.Media)
 	}
+	var cnpg sitev1.Site
+	if err := yaml.UnmarshalStrict(read(t, "config/samples/siteplane_v1alpha1_site_cnpg.yaml"), &cnpg); err != nil {
+		t.Fatal(err)
+	}
+	if cnpg.Kind != "Site" || cnpg.Spec.Database.Managed == nil || cnpg.Spec.Database.Managed.Instances < 2 {
+		t.Errorf("CloudNativePG sample does not ask for a managed Cluster with replicas: %+v", cnpg.Spec.Database)
+	}
 }
 
 // TestChartValuesSchemaIsClosed keeps values.schema.json in step with

@@ -118,7 +118,6 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 		}
 		return out
 	}
-	dbKey := DatabaseKey(site)
 	internal := InternalKeySecretName(site.Name)
 	list := []mount{
 		{
@@ -127,15 +126,7 @@ func mounts(site *sitev1.Site, component string, m Mounted) []mount {
 			mountPath:  contract.ConfigMountPath,
 			configKeys: configKeys,
 		},
-		{
-			// The DSN's key in the user's Secret may be anything (CloudNativePG
-			// calls it "uri"); it is always mounted as the contract's file name.
-			volume: corev1ac.Volume().WithName(volDatabase).WithSecret(corev1ac.SecretVolumeSource().
-				WithSecretName(site.Spec.Database.SecretRef.Name).
-				WithItems(corev1ac.KeyToPath().WithKey(dbKey).WithPath(contract.DatabaseURLSecretKey))),
-			mountPath:  contract.DatabaseMountPath,
-			secretKeys: map[string][]string{site.Spec.Database.SecretRef.Name: {dbKey}},
-		},
+		databaseMount(site, component),
 	}
 	if component != contract.ServiceMarketplace {
 		// The marketplace takes no identities and holds no internal key.
@@ -218,15 +209,6 @@ func TmpSizeLimit(component string) string {
 	return "64Mi"
 }
 
-// DatabaseKey is the key of the DSN in the user's database Secret:
-// spec.database.secretRef.key, or the contract's name when unset.
-func DatabaseKey(site *sitev1.Site) string {
-	if k := site.Spec.Database.SecretRef.Key; k != "" {
-		return k
-	}
-	return contract.DatabaseURLSecretKey
-}
-
 // PodHashes returns the config and secret hashes of component's pod template.
 func PodHashes(site *sitev1.Site, component string, m Mounted) (configHash, secretHash string) {
 	cfg := map[string]map[string][]byte{}
@@ -261,6 +243,9 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 		{Name: contract.EnvShutdownTimeout, Value: contract.DefaultShutdown},
 		{Name: contract.EnvSiteFile, Value: path.Join(contract.ConfigMountPath, contract.SiteFileName)},
 		{Name: contract.EnvDatabaseURLFile, Value: path.Join(contract.DatabaseMountPath, contract.DatabaseURLSecretKey)},
+	}
+	if readPool(site, component) {
+		env = append(env, corev1.EnvVar{Name: contract.EnvDatabaseReadURLFile, Value: path.Join(contract.DatabaseMountPath, DatabaseReadURLSecretKey)})
 	}
 	if component != contract.ServiceMarketplace {
 		env = append(env, corev1.EnvVar{Name: contract.EnvInternalKeyFile, Value: path.Join(contract.InternalKeyMountPath, contract.InternalKeySecretKey)})
@@ -314,6 +299,7 @@ func Env(site *sitev1.Site, component string, d PodDefaults) []corev1.EnvVar {
 // a file to the _FILE variant the operator sets.
 var fileVariants = map[string]string{
 	contract.EnvDatabaseURL:            contract.EnvDatabaseURLFile,
+	contract.EnvDatabaseReadURL:        contract.EnvDatabaseReadURLFile,
 	contract.EnvInternalKey:            contract.EnvInternalKeyFile,
 	contract.EnvGatewaySecret:          contract.EnvGatewaySecretFile,
 	contract.EnvMediaS3AccessKeyID:     contract.EnvMediaS3AccessKeyIDFile,

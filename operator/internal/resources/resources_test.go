@@ -19,7 +19,7 @@ func testSite() *sitev1.Site {
 			URL:       "https://blog.example.com/",
 			Timezone:  "UTC",
 			FrontPage: sitev1.FrontPageSpec{Show: "posts"},
-			Database:  sitev1.DatabaseSpec{SecretRef: sitev1.DatabaseSecretRef{Name: "blog-db", Key: "uri"}},
+			Database:  sitev1.DatabaseSpec{SecretRef: &sitev1.DatabaseSecretRef{Name: "blog-db", Key: "uri"}},
 			Admin:     sitev1.AdminSpec{Username: "admin"},
 			Components: sitev1.ComponentsSpec{
 				Gateway: sitev1.ComponentSpec{Replicas: ptr.To[int32](2)},

@@ -6,6 +6,7 @@
 //
 //	go run ./test/cmd/images                       # product images
 //	go run ./test/cmd/images -e2e                  # + pause and PostgreSQL for the e2e cluster
+//	go run ./test/cmd/images -e2e -cnpg-manager $(hack/cluster/cnpg.sh build)   # + CloudNativePG's operator
 //	go run ./test/cmd/images -list                 # the release references, built or not
 //	go run ./test/cmd/images -registry 127.0.0.1:5001/siteplane -push
 package main
@@ -30,6 +31,10 @@ import (
 const (
 	PauseRef    = "siteplane.local/pause:3.10"
 	PostgresRef = "siteplane.local/postgres:15"
+	// CNPGRef is CloudNativePG's operator (hack/cluster/cnpg.sh pins the
+	// version). Its Clusters run PostgresRef: CloudNativePG reads the major
+	// version from the tag.
+	CNPGRef = "siteplane.local/cnpg:1.29.1"
 )
 
 func main() {
@@ -41,6 +46,7 @@ func main() {
 	list := flag.Bool("list", false, "print the release references and exit (builds nothing)")
 	e2e := flag.Bool("e2e", false, "also build the pause image and, from -postgres-rootfs, the PostgreSQL image")
 	pgRoot := flag.String("postgres-rootfs", "", "root file system of the PostgreSQL image (hack/images-postgres-rootfs.sh)")
+	cnpgManager := flag.String("cnpg-manager", "", "with -e2e: CloudNativePG's manager binary (hack/cluster/cnpg.sh build), for its operator image")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("images: ")
@@ -58,12 +64,12 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *out, *registry, *tag, *push, *e2e, *pgRoot); err != nil {
+	if err := run(*root, *out, *registry, *tag, *push, *e2e, *pgRoot, *cnpgManager); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(root, out, registry, tag string, push, e2e bool, pgRoot string) error {
+func run(root, out, registry, tag string, push, e2e bool, pgRoot, cnpgManager string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -124,35 +130,8 @@ func run(root, out, registry, tag string, push, e2e bool, pgRoot string) error {
 		}
 	}
 	if e2e {
-		bin, err := os.ReadFile(filepath.Join(bins, "pause"))
-		if err != nil {
+		if err := e2eImages(bins, pgRoot, cnpgManager, write); err != nil {
 			return err
-		}
-		img, err := images.Image([]images.File{{Path: "/pause", Mode: 0o755, Data: bin}},
-			images.Config{Entrypoint: []string{"/pause"}, User: "65535:65535"})
-		if err != nil {
-			return fmt.Errorf("pause: %w", err)
-		}
-		if err := write("pause.tar", img, []string{PauseRef}, false); err != nil {
-			return fmt.Errorf("pause: %w", err)
-		}
-		if pgRoot != "" {
-			files, err := images.DirFiles(pgRoot)
-			if err != nil {
-				return err
-			}
-			img, err := images.Image(files, images.Config{
-				Entrypoint:   []string{"/bin/pg-entrypoint"},
-				User:         "999:999",
-				Env:          []string{"PATH=/usr/lib/postgresql/15/bin:/bin", "PGDATA=/var/lib/postgresql/data"},
-				ExposedPorts: []string{"5432/tcp"},
-			})
-			if err != nil {
-				return fmt.Errorf("postgres: %w", err)
-			}
-			if err := write("postgres.tar", img, []string{PostgresRef}, false); err != nil {
-				return fmt.Errorf("postgres: %w", err)
-			}
 		}
 	}
 	idx := filepath.Join(out, "images.txt")
@@ -173,6 +152,70 @@ func goBuild(root, pkg, out, tag string) error {
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	return nil
+}
+
+// cnpgImage writes CloudNativePG's operator image as its Dockerfile lays it
+// out: the static manager as /operator/manager_amd64 (the operator finds the
+// instance manager of each architecture there, and refuses to run without)
+// and /manager linked to it, the entrypoint, as the user its Deployment
+// runs (10001). The PostgreSQL pods' init container copies the same binary
+// from this image.
+func cnpgImage(manager string, write func(string, v1.Image, []string, bool) error) error {
+	bin, err := os.ReadFile(manager)
+	if err != nil {
+		return err
+	}
+	img, err := images.Image([]images.File{
+		{Path: "/operator", Dir: true, Mode: 0o755},
+		{Path: "/operator/manager_amd64", Mode: 0o755, Data: bin},
+		{Path: "/manager", Link: "operator/manager_amd64"},
+	}, images.Config{Entrypoint: []string{"/manager"}, User: "10001:10001"})
+	if err != nil {
+		return err
+	}
+	return write("cnpg.tar", img, []string{CNPGRef}, false)
+}
+
+// e2eImages writes the images the e2e cluster needs besides the product:
+// pause, PostgreSQL (from pgRoot) and CloudNativePG's operator (from
+// cnpgManager), the last two when given.
+func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []string, bool) error) error {
+	bin, err := os.ReadFile(filepath.Join(bins, "pause"))
+	if err != nil {
+		return err
+	}
+	img, err := images.Image([]images.File{{Path: "/pause", Mode: 0o755, Data: bin}},
+		images.Config{Entrypoint: []string{"/pause"}, User: "65535:65535"})
+	if err != nil {
+		return fmt.Errorf("pause: %w", err)
+	}
+	if err := write("pause.tar", img, []string{PauseRef}, false); err != nil {
+		return fmt.Errorf("pause: %w", err)
+	}
+	if pgRoot != "" {
+		files, err := images.DirFiles(pgRoot)
+		if err != nil {
+			return err
+		}
+		img, err := images.Image(files, images.Config{
+			Entrypoint:   []string{"/bin/pg-entrypoint"},
+			User:         "999:999",
+			Env:          []string{"PATH=/usr/lib/postgresql/15/bin:/bin", "PGDATA=/var/lib/postgresql/data"},
+			ExposedPorts: []string{"5432/tcp"},
+		})
+		if err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		if err := write("postgres.tar", img, []string{PostgresRef}, false); err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+	}
+	if cnpgManager != "" {
+		if err := cnpgImage(cnpgManager, write); err != nil {
+			return fmt.Errorf("cnpg: %w", err)
+		}
 	}
 	return nil
 }

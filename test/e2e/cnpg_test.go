@@ -1,0 +1,206 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sitev1 "siteplane.dev/operator/api/v1alpha1"
+)
+
+// CloudNativePG's operator image (test/cmd/images, built from the module
+// at the version hack/cluster/cnpg.sh pins) and its namespace.
+const (
+	cnpgImage     = "siteplane.local/cnpg:1.29.1"
+	cnpgNamespace = "cnpg-system"
+)
+
+// TestCNPG runs Sites whose database CloudNativePG runs: a managed Cluster,
+// and two Sites on one shared Cluster that cannot read each other's tables.
+// It needs the CloudNativePG image (E2E_IMAGES=1 E2E_CNPG=1 make images,
+// imported into the cluster), so it runs with E2E_CNPG=1 only.
+func TestCNPG(t *testing.T) {
+	if os.Getenv("E2E_CNPG") != "1" {
+		t.Skip("E2E_CNPG=1 runs CloudNativePG's steps (its image: E2E_IMAGES=1 E2E_CNPG=1 make images)")
+	}
+	t0 := time.Now()
+	installCNPG(t)
+	t.Logf("CloudNativePG ready in %.1fs", time.Since(t0).Seconds())
+	ns := namespace(t, "e2e-cnpg")
+
+	t.Run("a Site with a managed database becomes Ready", func(t *testing.T) {
+		mediaVolume(t, ns, "managed")
+		site := cnpgSite(ns, "managed", sitev1.DatabaseSpec{Managed: &sitev1.ManagedDatabase{
+			Instances: 1, ImageName: postgresImage, Parameters: map[string]string{"fsync": "off"}}})
+		t0 := time.Now()
+		if err := env.c.Create(context.Background(), site); err != nil {
+			t.Fatal(err)
+		}
+		waitReady(t, ns, "managed", 6*time.Minute)
+		t.Logf("managed Site Ready %.1fs after create", time.Since(t0).Seconds())
+	})
+
+	t.Run("two Sites on a shared Cluster cannot read each other's tables", func(t *testing.T) {
+		sharedCluster(t, ns, "shared")
+		for _, name := range []string{"alpha", "beta"} {
+			mediaVolume(t, ns, name)
+			if err := env.c.Create(context.Background(), cnpgSite(ns, name,
+				sitev1.DatabaseSpec{Shared: &sitev1.SharedDatabase{Cluster: "shared"}})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range []string{"alpha", "beta"} {
+			waitReady(t, ns, name, 6*time.Minute)
+		}
+		// alpha's credentials on beta's database: the connection opens
+		// (PUBLIC may connect), the content schema is closed to it.
+		alpha := secretValue(t, ns, "alpha-database", "dsn")
+		cross := strings.Replace(alpha, "/siteplane_alpha?", "/siteplane_beta?", 1)
+		out, err := psqlJob(t, ns, cross, "SELECT count(*) FROM content.posts")
+		if err == nil || !strings.Contains(out, "permission denied") {
+			t.Fatalf("alpha reading beta's posts: err %v, output %q; want permission denied", err, out)
+		}
+		if out, err := psqlJob(t, ns, alpha, "SELECT count(*) FROM content.posts"); err != nil {
+			t.Fatalf("alpha reading its own posts: %v: %s", err, out)
+		}
+	})
+}
+
+// cnpgSite is a Site of the e2e namespace with the given database.
+func cnpgSite(ns, name string, db sitev1.DatabaseSpec) *sitev1.Site {
+	return &sitev1.Site{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: sitev1.SiteSpec{Title: "CNPG " + name, URL: "http://" + name + ".e2e.test", Database: db,
+			Admin: sitev1.AdminSpec{Username: "admin", Email: "admin@e2e.test"}},
+	}
+}
+
+// installCNPG applies CloudNativePG's manifests (hack/cluster/cnpg.sh) with
+// server-side apply and waits for its operator, whose webhooks must answer
+// before a Cluster can be created.
+func installCNPG(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(env.root, "hack", "cluster", "cnpg.sh"), "manifests", cnpgImage)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	manifests, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cnpg.sh manifests: %v\n%s", err, stderr.String())
+	}
+	ctx := context.Background()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(manifests), 4096)
+	var objs []*unstructured.Unstructured
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(&u.Object); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if len(u.Object) > 0 {
+			objs = append(objs, u)
+		}
+	}
+	// CRDs and the namespace first; the rest once they are served.
+	for _, first := range []bool{true, false} {
+		for _, u := range objs {
+			if k := u.GetKind(); (k == "CustomResourceDefinition" || k == "Namespace") != first {
+				continue
+			}
+			eventually(t, "apply "+u.GetKind()+" "+u.GetName(), time.Minute, func() (bool, string) {
+				err := env.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("e2e"), client.ForceOwnership)
+				return err == nil, fmt.Sprint(err)
+			})
+		}
+	}
+	eventually(t, "CloudNativePG's operator ready", 3*time.Minute, func() (bool, string) {
+		d, err := env.kube.AppsV1().Deployments(cnpgNamespace).Get(ctx, "cnpg-controller-manager", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return d.Status.ReadyReplicas >= 1, fmt.Sprintf("%d ready", d.Status.ReadyReplicas)
+	})
+}
+
+// sharedCluster creates the platform's shared Cluster of one instance.
+func sharedCluster(t *testing.T, ns, name string) {
+	t.Helper()
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "postgresql.cnpg.io/v1", "kind": "Cluster",
+		"metadata": map[string]any{"name": name, "namespace": ns},
+		"spec": map[string]any{"instances": int64(1), "imageName": postgresImage,
+			"storage":    map[string]any{"size": "1Gi"},
+			"postgresql": map[string]any{"parameters": map[string]any{"fsync": "off"}}},
+	}}
+	// The webhook may still be starting: retry for a while.
+	eventually(t, "create the shared Cluster", time.Minute, func() (bool, string) {
+		err := env.c.Create(context.Background(), u.DeepCopy())
+		return err == nil, fmt.Sprint(err)
+	})
+}
+
+// psqlJob runs one statement with psql against dsn in a Job and returns
+// its output, and an error when psql failed.
+func psqlJob(t *testing.T, ns, dsn, sql string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	job := &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: "psql-", Namespace: ns},
+		Spec: batchv1.JobSpec{
+			BackoffLimit: ptr.To[int32](0),
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy:   corev1.RestartPolicyNever,
+				SecurityContext: &corev1.PodSecurityContext{RunAsUser: ptr.To[int64](999), RunAsGroup: ptr.To[int64](999)},
+				Containers: []corev1.Container{{
+					Name: "psql", Image: postgresImage, ImagePullPolicy: corev1.PullIfNotPresent,
+					Command: []string{"psql", "-v", "ON_ERROR_STOP=1", "-tA", dsn, "-c", sql},
+				}},
+			}},
+		},
+	}
+	created, err := env.kube.BatchV1().Jobs(ns).Create(ctx, job, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed bool
+	err = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		j, err := env.kube.BatchV1().Jobs(ns).Get(ctx, created.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil //nolint:nilerr // a failed read while polling is retried
+		}
+		failed = j.Status.Failed > 0
+		return failed || j.Status.Succeeded > 0, nil
+	})
+	if err != nil {
+		t.Fatalf("psql job %s: %v", created.Name, err)
+	}
+	pods, err := env.kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "job-name=" + created.Name})
+	if err != nil || len(pods.Items) == 0 {
+		t.Fatalf("pods of job %s: %v", created.Name, err)
+	}
+	out, _ := env.kube.CoreV1().Pods(ns).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{}).DoRaw(ctx)
+	if failed {
+		return string(out), fmt.Errorf("psql failed")
+	}
+	return string(out), nil
+}
