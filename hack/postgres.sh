@@ -154,7 +154,13 @@ case $verb in
     dsn
     ;;
   stop)
-    if [[ -f $data/postmaster.pid ]]; then as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true; fi
+    # A fast shutdown still writes a checkpoint, which on a loaded machine
+    # can outlast pg_ctl's wait: then stop at once (crash recovery at the
+    # next start) rather than leave a server running behind the caller.
+    if [[ -f $data/postmaster.pid ]]; then
+      as_owner "$bin/pg_ctl" -D "$data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+        as_owner "$bin/pg_ctl" -D "$data" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
+    fi
     ;;
   status)
     running
