@@ -1,17 +1,43 @@
 package blocks
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // elementSelectors are theme.json's elements as CSS selectors; h1–h6 are
 // their own names.
 var elementSelectors = map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
+
+// elementOrder is WordPress's order of the elements' rules (its
+// WP_Theme_JSON::ELEMENTS): "heading" before h1–h6, so that a level's own
+// value (Twenty Twenty-Three's h1 and h2 line height 1.2) wins over the
+// one of all headings (1.4) at the same specificity.
+var elementOrder = []string{"link", "heading", "h1", "h2", "h3", "h4", "h5", "h6", "button"}
+
+// orderedElements lists the names of elements in elementOrder, then any
+// other in name order.
+func orderedElements(elements map[string]any) []string {
+	var out []string
+	for _, name := range elementOrder {
+		if _, ok := elements[name]; ok {
+			out = append(out, name)
+		}
+	}
+	for _, name := range sortedKeys(elements) {
+		if !slices.Contains(elementOrder, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // elementsCSS writes the rules of a styles.elements object: the root's
 // (scope "") or a block's (styles.blocks.X.elements, scope its class), as
 // WordPress scopes a block's element styles to the block, e.g. the site
 // title's links without their underline in Twenty Twenty-Three.
 func elementsCSS(sb *strings.Builder, scope string, elements map[string]any) {
-	for _, name := range sortedKeys(elements) {
+	for _, name := range orderedElements(elements) {
 		sel, ok := elementSelectors[name]
 		if !ok {
 			if len(name) != 2 || name[0] != 'h' {

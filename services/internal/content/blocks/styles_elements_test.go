@@ -31,3 +31,22 @@ func TestGlobalCSSBlockElements(t *testing.T) {
 		}
 	}
 }
+
+// The rules of the elements come in WordPress's order, whatever their
+// names' order: a heading level's own line height follows, and so
+// overrides, the one of all headings (Twenty Twenty-Three's h1 and h2 at
+// 1.2 under headings at 1.4; in name order h1 and h2 came first and lost).
+func TestGlobalCSSElementOrder(t *testing.T) {
+	lh := func(v string) map[string]any { return map[string]any{"typography": map[string]any{"lineHeight": v}} }
+	css := GlobalCSS(map[string]any{}, map[string]any{"elements": map[string]any{
+		"h2": lh("1.2"), "heading": lh("1.4"), "h1": lh("1.2"), "button": lh("1"), "link": lh("2")}})
+	order := []string{"a{", "h1,h2,h3,h4,h5,h6{", "h1{", "h2{", ".wp-element-button,.wp-block-button__link{"}
+	for _, tc := range []struct{ before, after string }{
+		{order[0], order[1]}, {order[1], order[2]}, {order[2], order[3]}, {order[3], order[4]},
+	} {
+		i, j := strings.Index(css, tc.before), strings.Index(css, tc.after)
+		if i < 0 || j < 0 || i > j {
+			t.Errorf("%q (at %d) should come before %q (at %d) in %s", tc.before, i, tc.after, j, css)
+		}
+	}
+}
