@@ -62,6 +62,9 @@ func GlobalCSS(settings, styles map[string]any) string {
 	elementsCSS(&sb, "", obj(styles, "elements"))
 	blocks := obj(styles, "blocks")
 	for _, name := range sortedKeys(blocks) {
+		if _, ok := unstyledCoreBlocks[name]; ok {
+			continue
+		}
 		sel := ".wp-block-" + cssIdent(strings.TrimPrefix(name, "core/"))
 		if d := declarations(obj(blocks, name)); d != "" {
 			sb.WriteString(sel + "{" + d + "}")

@@ -9,6 +9,22 @@ import (
 // their own names.
 var elementSelectors = map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
 
+// unstyledCoreBlocks are WordPress 6.9's core blocks without a front-end
+// stylesheet (no style.css in wp-includes/blocks/NAME/). With a block
+// theme WordPress prints a core block's theme.json styles only beside its
+// enqueued stylesheet (wp_add_global_styles_for_blocks), so these blocks'
+// styles never reach the page: Twenty Twenty-Three's core/query h2 size
+// (x-large) is not applied there, and the listing's titles are h2-sized.
+var unstyledCoreBlocks = map[string]struct{}{
+	"core/block": {}, "core/column": {}, "core/comments-pagination-next": {}, "core/comments-pagination-numbers": {},
+	"core/comments-pagination-previous": {}, "core/comments-title": {}, "core/freeform": {}, "core/home-link": {},
+	"core/html": {}, "core/legacy-widget": {}, "core/list-item": {}, "core/missing": {}, "core/more": {},
+	"core/navigation-submenu": {}, "core/nextpage": {}, "core/page-list-item": {}, "core/pattern": {},
+	"core/query-no-results": {}, "core/query-pagination-next": {}, "core/query-pagination-numbers": {},
+	"core/query-pagination-previous": {}, "core/query": {}, "core/shortcode": {}, "core/social-link": {},
+	"core/template-part": {}, "core/terms-query": {}, "core/widget-group": {},
+}
+
 // elementOrder is WordPress's order of the elements' rules (its
 // WP_Theme_JSON::ELEMENTS): "heading" before h1–h6, so that a level's own
 // value (Twenty Twenty-Three's h1 and h2 line height 1.2) wins over the

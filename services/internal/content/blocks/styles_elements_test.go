@@ -50,3 +50,27 @@ func TestGlobalCSSElementOrder(t *testing.T) {
 		}
 	}
 }
+
+// A core block without a front-end stylesheet gets none of its theme.json
+// styles, as on WordPress: Twenty Twenty-Three's core/query h2 size and
+// core/comments-title size are left out, core/post-title's kept.
+func TestGlobalCSSUnstyledCoreBlocks(t *testing.T) {
+	size := func(v string) map[string]any { return map[string]any{"typography": map[string]any{"fontSize": v}} }
+	css := GlobalCSS(map[string]any{}, map[string]any{"blocks": map[string]any{
+		"core/query":          map[string]any{"elements": map[string]any{"h2": size("36px")}},
+		"core/comments-title": size("28px"),
+		"core/post-title":     size("20px"),
+	}})
+	for _, tc := range []struct {
+		rule string
+		want bool
+	}{
+		{".wp-block-query h2{font-size:36px}", false},
+		{".wp-block-comments-title{font-size:28px}", false},
+		{".wp-block-post-title{font-size:20px}", true},
+	} {
+		if strings.Contains(css, tc.rule) != tc.want {
+			t.Errorf("CSS has %q: %v, want %v", tc.rule, !tc.want, tc.want)
+		}
+	}
+}
