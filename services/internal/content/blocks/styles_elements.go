@@ -94,3 +94,23 @@ const postTemplateGridCSS = ".wp-block-post-template.is-flex-container{display:f
 	".wp-block-post-template.is-flex-container.columns-4>li{width:calc(25% - .9375em)}" +
 	".wp-block-post-template.is-flex-container.columns-5>li{width:calc(20% - 1em)}" +
 	".wp-block-post-template.is-flex-container.columns-6>li{width:calc(16.66667% - 1.04167em)}}"
+
+// featuredImageCSS is the block library's stylesheet of the featured
+// image (wp-includes/blocks/post-featured-image/style.css): the image fills
+// its figure, a link fills the figure's height, the overlay covers it at
+// the dimRatio opacity.
+const featuredImageCSS = ".wp-block-post-featured-image{margin-left:0;margin-right:0;position:relative}" +
+	".wp-block-post-featured-image a{display:block;height:100%}" +
+	".wp-block-post-featured-image :where(img){box-sizing:border-box;height:auto;max-width:100%;vertical-align:bottom;width:100%}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim{background-color:#000;inset:0;position:absolute}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-0{opacity:0}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-10{opacity:.1}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-20{opacity:.2}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-30{opacity:.3}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-40{opacity:.4}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-50{opacity:.5}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-60{opacity:.6}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-70{opacity:.7}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-80{opacity:.8}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-90{opacity:.9}" +
+	".wp-block-post-featured-image .wp-block-post-featured-image__overlay.has-background-dim-100{opacity:1}"
