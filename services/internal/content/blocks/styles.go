@@ -20,9 +20,14 @@ func GlobalCSS(settings, styles map[string]any) string {
 	}
 	for _, p := range presets {
 		for _, it := range presetList(settings, p.path) {
-			sb.WriteString("--wp--preset--" + p.prefix + "--" + cssIdent(it[p.key]) + ":" + cssValue(it[p.value]) + ";")
+			v := cssValue(it[p.value])
+			if p.prefix == "font-size" {
+				v = cssValue(fluidSize(settings, v, it["fluid"]))
+			}
+			sb.WriteString("--wp--preset--" + p.prefix + "--" + cssIdent(it[p.key]) + ":" + v + ";")
 		}
 	}
+	styles = fluidStyles(settings, styles)
 	layout := obj(settings, "layout")
 	content, wide := cssValue(layout["contentSize"]), cssValue(layout["wideSize"])
 	if content == "" {
