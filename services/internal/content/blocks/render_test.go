@@ -92,6 +92,9 @@ func TestRender(t *testing.T) {
 			[]string{"None"}},
 		{"query displayLayout grid", `<!-- wp:query {"displayLayout":{"type":"flex","columns":3},"align":"wide"} --><div class="wp-block-query"><!-- wp:post-template {"align":"wide"} --><!-- wp:query --><div class="wp-block-query"><!-- wp:post-template /--></div><!-- /wp:query --><!-- /wp:post-template --></div><!-- /wp:query -->`,
 			[]string{`<div class="wp-block-query alignwide"><ul class="wp-block-post-template alignwide is-flex-container columns-3">`, `<li class="wp-block-post post-7 type-post"><div class="wp-block-query"><ul class="wp-block-post-template"><li`}, nil},
+		// Twenty Twenty-Three's pagination row spans the wide size, as the listing does
+		{"query pagination aligned", `<!-- wp:query --><div class="wp-block-query"><!-- wp:post-template /--><!-- wp:query-pagination {"align":"wide","layout":{"type":"flex","justifyContent":"space-between"}} --><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --></div><!-- /wp:query -->`,
+			[]string{`<nav class="wp-block-query-pagination alignwide is-layout-flex is-content-justification-space-between" aria-label="Pagination">`}, nil},
 		{"query displayLayout list", `<!-- wp:query {"displayLayout":{"type":"list"}} --><div class="wp-block-query"><!-- wp:post-template /--></div><!-- /wp:query -->`,
 			[]string{`<ul class="wp-block-post-template"><li`}, []string{"is-flex-container"}},
 		{"search form", `<!-- wp:search {"label":"Search","showLabel":false} /-->`,
