@@ -213,7 +213,7 @@ func pixelDifference(a, b []byte) (float64, error) {
 	differ := w*h - common.Dx()*common.Dy()
 	for y := 0; y < common.Dy(); y++ {
 		for x := 0; x < common.Dx(); x++ {
-			if !samePixel(ia.At(ra.Min.X+x, ra.Min.Y+y).RGBA()) (ib.At(rb.Min.X+x, rb.Min.Y+y).RGBA()) {
+			if !samePixel(ia.At(ra.Min.X+x, ra.Min.Y+y).RGBA())(ib.At(rb.Min.X+x, rb.Min.Y+y).RGBA()) {
 				differ++
 			}
 		}
