@@ -95,10 +95,7 @@ func TestBrowserTwentyTwentyThreeBesideWordPress(t *testing.T) {
 	var report strings.Builder
 	report.WriteString("# Twenty Twenty-Three: Siteplane beside WordPress\n")
 	var failed []string
-	for _, width := range []struct {
-		name string
-		w, h int64
-	}{{"desktop", 1280, 900}, {"mobile", 390, 844}} {
+	for _, width := range tt3Widths {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width.w, width.h)); err != nil {
 			t.Fatal(err)
 		}
