@@ -21,16 +21,16 @@ import (
 // against WordPress's rendering of it: what was measured when the
 // comparison was written (docs/website.md lists the differences left: the
 // navigation's responsive menu on phones, the post meta's columns, the
-// comment form's field layout and cookies checkbox) plus 5 points for
+// comment form's cookies checkbox and button) plus 5 points for
 // run-to-run noise (ids and dates in the text). The fixes this comparison
 // led to moved pages by up to 47 points (the single post from 60.3% to
 // 13.5% at desktop width), so a regression of that kind fails; the figure
 // is sensitive to vertical shifts, as a block of another height moves every
 // pixel below it.
 var tt3MaxDifference = map[string]float64{
-	"front-desktop": 0.15, "single-desktop": 0.19, "page-desktop": 0.06, "category-desktop": 0.17,
+	"front-desktop": 0.15, "single-desktop": 0.11, "page-desktop": 0.06, "category-desktop": 0.17,
 	"search-desktop": 0.18, "404-desktop": 0.07,
-	"front-mobile": 0.21, "single-mobile": 0.32, "page-mobile": 0.09, "category-mobile": 0.18,
+	"front-mobile": 0.21, "single-mobile": 0.19, "page-mobile": 0.09, "category-mobile": 0.18,
 	"search-mobile": 0.28, "404-mobile": 0.09,
 }
 
@@ -74,7 +74,9 @@ await document.fonts.ready; return true; })()`
 // Chromium at desktop and mobile widths. Per page it reports the share of
 // differing pixels and the main elements' computed styles side by side
 // (.cache/test-output/tt3-wordpress/: both screenshots, report.md), and
-// fails when a page differs more than tt3MaxDifference allows.
+// fails when a page differs more than tt3MaxDifference allows. It wants
+// the stack to itself (as make test-differential runs it): pages other
+// tests create would join the header's page list on Siteplane only.
 func TestBrowserTwentyTwentyThreeBesideWordPress(t *testing.T) {
 	needs(t, contract.ServiceContent, contract.ServiceMedia)
 	tt3Dir(t)
