@@ -75,8 +75,9 @@ func (a *callbackApp) wait(t *testing.T) *url.URL {
 
 func newBrowserContext(t *testing.T) context.Context { return newBrowserContextFor(t, 90*time.Second) }
 
-// newBrowserContextFor starts Chromium; its steps share the budget.
-func newBrowserContextFor(t *testing.T, budget time.Duration) context.Context {
+// newBrowserContextFor starts Chromium (with extra flags, if any); its
+// steps share the budget.
+func newBrowserContextFor(t *testing.T, budget time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	path := chromiumPath(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -91,6 +92,7 @@ func newBrowserContextFor(t *testing.T, budget time.Duration) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	// The first call starts the browser, which lives as long as ctx: no

@@ -52,6 +52,12 @@ func useTT3(t *testing.T) {
 	})
 }
 
+// tt3Widths are the windows the pages are rendered in: desktop and phone.
+var tt3Widths = []struct {
+	name string
+	w, h int64
+}{{"desktop", 1280, 900}, {"mobile", 390, 844}}
+
 // tt3Page is one page kind the comparison covers.
 type tt3Page struct {
 	name, path string
@@ -137,10 +143,7 @@ func TestBrowserTwentyTwentyThree(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := map[string]any{"theme": dir}
-	for _, width := range []struct {
-		name string
-		w, h int64
-	}{{"desktop", 1280, 900}, {"mobile", 390, 844}} {
+	for _, width := range tt3Widths {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width.w, width.h)); err != nil {
 			t.Fatal(err)
 		}

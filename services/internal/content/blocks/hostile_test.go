@@ -90,7 +90,7 @@ func renderBoth(src string, env func() *Env) []string {
 var rendererAttributes = map[string]bool{
 	"class": true, "href": true, "rel": true, "aria-label": true, "style": true, "id": true, "for": true, "type": true,
 	"name": true, "value": true, "required": true, "role": true, "method": true, "action": true, "src": true, "alt": true,
-	"loading": true, "datetime": true, "aria-current": true,
+	"loading": true, "datetime": true, "aria-current": true, "aria-hidden": true,
 	// the avatar's image
 	"srcset": true, "height": true, "width": true, "decoding": true,
 	// the comments blocks and form
@@ -156,7 +156,7 @@ func unsafeAttribute(el string, a html.Attribute) []string {
 	return problems
 }
 
-var spacingProperty = regexp.MustCompile(`^(gap|(padding|margin)-(top|right|bottom|left))$`)
+var spacingProperty = regexp.MustCompile(`^(gap|(padding|margin)-(top|right|bottom|left)|width|height|object-fit)$`)
 
 // hostile are strings an author may put in any attribute.
 var hostile = []string{
@@ -188,6 +188,7 @@ var attributeKeys = []string{
 	"textColor", "backgroundColor", "align", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
 	"term", "separator", "prefix", "moreText", "type", "buttonText",
 	"anchor", "id", "href", "linkTarget", "rel", "alt", "level", "ref", "content",
+	"width", "height", "scale", "dimRatio", "overlayColor",
 }
 
 // hostileAttrs sets every attribute to h: the layout as flex (so that its

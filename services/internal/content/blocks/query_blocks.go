@@ -108,7 +108,7 @@ func queryPagination(b *Block, env *Env) string {
 
 // paginationNav is a pagination block's nav around its inner blocks.
 func paginationNav(b *Block, env *Env, base, label string) string {
-	cls := classes(b, base)
+	cls := classes(b, base) + alignClass(b)
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}

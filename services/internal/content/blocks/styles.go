@@ -20,9 +20,14 @@ func GlobalCSS(settings, styles map[string]any) string {
 	}
 	for _, p := range presets {
 		for _, it := range presetList(settings, p.path) {
-			sb.WriteString("--wp--preset--" + p.prefix + "--" + cssIdent(it[p.key]) + ":" + cssValue(it[p.value]) + ";")
+			v := cssValue(it[p.value])
+			if p.prefix == "font-size" {
+				v = cssValue(fluidSize(settings, v, it["fluid"]))
+			}
+			sb.WriteString("--wp--preset--" + p.prefix + "--" + cssIdent(it[p.key]) + ":" + v + ";")
 		}
 	}
+	styles = fluidStyles(settings, styles)
 	layout := obj(settings, "layout")
 	content, wide := cssValue(layout["contentSize"]), cssValue(layout["wideSize"])
 	if content == "" {
@@ -54,7 +59,8 @@ func GlobalCSS(settings, styles map[string]any) string {
 	sb.WriteString(".is-content-justification-space-between{justify-content:space-between}.is-content-justification-right{justify-content:flex-end}.is-content-justification-center{justify-content:center}")
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
 	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
-	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}.wp-block-post-featured-image img{max-width:100%;height:auto}")
+	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}")
+	sb.WriteString(featuredImageCSS)
 	sb.WriteString(postTemplateGridCSS)
 	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
 	sb.WriteString(commentsCSS)
@@ -62,6 +68,9 @@ func GlobalCSS(settings, styles map[string]any) string {
 	elementsCSS(&sb, "", obj(styles, "elements"))
 	blocks := obj(styles, "blocks")
 	for _, name := range sortedKeys(blocks) {
+		if _, ok := unstyledCoreBlocks[name]; ok {
+			continue
+		}
 		sel := ".wp-block-" + cssIdent(strings.TrimPrefix(name, "core/"))
 		if d := declarations(obj(blocks, name)); d != "" {
 			sb.WriteString(sel + "{" + d + "}")

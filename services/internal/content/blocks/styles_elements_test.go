@@ -31,3 +31,46 @@ func TestGlobalCSSBlockElements(t *testing.T) {
 		}
 	}
 }
+
+// The rules of the elements come in WordPress's order, whatever their
+// names' order: a heading level's own line height follows, and so
+// overrides, the one of all headings (Twenty Twenty-Three's h1 and h2 at
+// 1.2 under headings at 1.4; in name order h1 and h2 came first and lost).
+func TestGlobalCSSElementOrder(t *testing.T) {
+	lh := func(v string) map[string]any { return map[string]any{"typography": map[string]any{"lineHeight": v}} }
+	css := GlobalCSS(map[string]any{}, map[string]any{"elements": map[string]any{
+		"h2": lh("1.2"), "heading": lh("1.4"), "h1": lh("1.2"), "button": lh("1"), "link": lh("2")}})
+	order := []string{"a{", "h1,h2,h3,h4,h5,h6{", "h1{", "h2{", ".wp-element-button,.wp-block-button__link{"}
+	for _, tc := range []struct{ before, after string }{
+		{order[0], order[1]}, {order[1], order[2]}, {order[2], order[3]}, {order[3], order[4]},
+	} {
+		i, j := strings.Index(css, tc.before), strings.Index(css, tc.after)
+		if i < 0 || j < 0 || i > j {
+			t.Errorf("%q (at %d) should come before %q (at %d) in %s", tc.before, i, tc.after, j, css)
+		}
+	}
+}
+
+// A core block without a front-end stylesheet gets none of its theme.json
+// styles, as on WordPress: Twenty Twenty-Three's core/query h2 size and
+// core/comments-title size are left out, core/post-title's kept.
+func TestGlobalCSSUnstyledCoreBlocks(t *testing.T) {
+	size := func(v string) map[string]any { return map[string]any{"typography": map[string]any{"fontSize": v}} }
+	css := GlobalCSS(map[string]any{}, map[string]any{"blocks": map[string]any{
+		"core/query":          map[string]any{"elements": map[string]any{"h2": size("36px")}},
+		"core/comments-title": size("28px"),
+		"core/post-title":     size("20px"),
+	}})
+	for _, tc := range []struct {
+		rule string
+		want bool
+	}{
+		{".wp-block-query h2{font-size:36px}", false},
+		{".wp-block-comments-title{font-size:28px}", false},
+		{".wp-block-post-title{font-size:20px}", true},
+	} {
+		if strings.Contains(css, tc.rule) != tc.want {
+			t.Errorf("CSS has %q: %v, want %v", tc.rule, !tc.want, tc.want)
+		}
+	}
+}
