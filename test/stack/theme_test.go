@@ -49,7 +49,9 @@ func TestThemeTemplatesAndGlobalStylesOverHTTP(t *testing.T) {
 	}
 	// The later tests of the stack (the page validators' contrast checks
 	// among them) see the theme's own colours again.
-	t.Cleanup(func() { call(t, "PUT", gsPath, map[string]any{"styles": map[string]any{}, "settings": map[string]any{}}, admin()...) })
+	t.Cleanup(func() {
+		call(t, "PUT", gsPath, map[string]any{"styles": map[string]any{}, "settings": map[string]any{}}, admin()...)
+	})
 	if rv := call(t, "GET", gsPath+"/revisions", nil, admin()...); rv.Status != 200 || rv.Header.Get("X-WP-Total") != "1" {
 		t.Errorf("global styles revisions: %d %s", rv.Status, rv.Raw)
 	}
