@@ -79,16 +79,7 @@ func TestEditorAuthorFlows(t *testing.T) {
 	rec := newEditorRecorder()
 	ctx := editorBrowser(t, rec)
 	// Leaving a post with unsaved changes asks; the test answers "Leave".
-	// (Listen's function may not call the browser: a goroutine answers.)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if _, ok := ev.(*cdppage.EventJavascriptDialogOpening); ok {
-			go func() {
-				_, _ = chromedp.Call(ctx, cdppage.HandleJavaScriptDialog, cdppage.HandleJavaScriptDialogParams{Accept: true})
-			}()
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
+	acceptDialogs(t, ctx)
 	browserSignIn(t, ctx, "editor-flows", password, "/cms-admin/post-new.php")
 	waitEditor(t, ctx)
 	id := editorPostID(t, ctx)
@@ -231,4 +222,19 @@ func editorUserMeta(t *testing.T, login string) any {
 	u := call(t, "GET", "/cms-json/cms/v2/users/"+id+"?context=edit", nil, admin()...)
 	meta, _ := u.Obj()["meta"].(map[string]any)
 	return meta["persisted_preferences"]
+}
+
+// acceptDialogs answers every JavaScript dialog of the browser with OK (or
+// "Leave"). Listen's function may not call the browser: a goroutine answers.
+func acceptDialogs(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if _, ok := ev.(*cdppage.EventJavascriptDialogOpening); ok {
+			go func() {
+				_, _ = chromedp.Call(ctx, cdppage.HandleJavaScriptDialog, cdppage.HandleJavaScriptDialogParams{Accept: true})
+			}()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
