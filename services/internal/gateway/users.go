@@ -213,6 +213,10 @@ func (g *Gateway) usersRoutes() []rest.Route {
 		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
 		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
 	}
+	// /users/me's GET has no permission check in WordPress
+	// (__return_true): its handler answers rest_not_logged_in, so an
+	// anonymous caller still gets "Allow: GET".
+	me := append([]rest.Endpoint{{Methods: rest.Readable, Args: single[0].Args, Handler: g.getUser}}, single[1:]...)
 	// /users and /users/{id} are batchable as in WordPress (allow_batch v1);
 	// /users/me is not.
 	batch := &rest.Batch{V1: true}
@@ -222,7 +226,7 @@ func (g *Gateway) usersRoutes() []rest.Route {
 			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.canCreateUser, Handler: g.createUser},
 		}},
 		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch, Endpoints: single},
-		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: single},
+		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: me},
 	}
 }
 
@@ -296,10 +300,12 @@ func (g *Gateway) canViewUser(r *rest.Request) error {
 	if c.UserID == u.ID {
 		return nil
 	}
-	if r.ViewContext() == "edit" && !c.Can("list_users") {
-		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to list users.")
+	// WordPress asks edit_user for the edit context before list_users
+	// for the rest (get_item_permissions_check).
+	if r.ViewContext() == "edit" && !c.Can("edit_users") {
+		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit this user.")
 	}
-	if !c.Can("list_users") && !publiclyVisible(u) {
+	if !c.Can("edit_users") && !c.Can("list_users") && !publiclyVisible(u) {
 		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to list users.")
 	}
 	return nil
