@@ -200,23 +200,35 @@ func (g *Gateway) usersRoutes() []rest.Route {
 		rest.Prop{Name: "orderby", Schema: &rest.Schema{Type: "string", Default: "name", Enum: []any{"id", "include", "name", "registered_date", "slug", "include_slugs", "email", "url"}}},
 		rest.Prop{Name: "slug", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
 		rest.Prop{Name: "roles", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
+		rest.Prop{Name: "capabilities", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
 		rest.Prop{Name: "who", Schema: &rest.Schema{Type: "string", Enum: []any{"authors"}}},
+		rest.Prop{Name: "has_published_posts", Schema: &rest.Schema{Types: []string{"boolean", "array"},
+			Items: &rest.Schema{Type: "string", Enum: publishedPostTypes}}},
+		rest.Prop{Name: "search_columns", Schema: &rest.Schema{Type: "array", Default: []any{},
+			Items: &rest.Schema{Type: "string", Enum: []any{"email", "name", "id", "username", "slug"}}}},
 	)
 	updateArgs := rest.ArgsFromSchema(item, false)
 	deleteArgs := rest.Props{
 		{Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false, Description: "Required to be true, as users do not support trashing."}},
-		{Name: "reassign", Schema: &rest.Schema{Types: []string{"integer"}, Required: true, Description: "Reassign the deleted user's posts and links to this user ID."}},
+		{Name: "reassign", Schema: &rest.Schema{Type: "integer", Required: true, Description: "Reassign the deleted user's posts and links to this user ID.",
+			Validate: acceptAny, Sanitize: checkReassign}},
 	}
+	readArgs := rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}}
+	// /users/{id} declares its id for every method, as WordPress's
+	// route-level args; /users/me has none.
 	single := []rest.Endpoint{
-		{Methods: rest.Readable, Args: rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}},
-			Permission: g.canViewUser, Handler: g.getUser},
-		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
-		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
+		{Methods: rest.Readable, Args: withUserID(readArgs), Permission: g.canViewUser, Handler: g.getUser},
+		{Methods: rest.Editable, Args: withUserID(updateArgs), Permission: g.canEditUser, Handler: g.updateUser},
+		{Methods: rest.Deletable, Args: withUserID(deleteArgs), Permission: g.canDeleteUser, Handler: g.deleteUser},
 	}
 	// /users/me's GET has no permission check in WordPress
 	// (__return_true): its handler answers rest_not_logged_in, so an
 	// anonymous caller still gets "Allow: GET".
-	me := append([]rest.Endpoint{{Methods: rest.Readable, Args: single[0].Args, Handler: g.getUser}}, single[1:]...)
+	me := []rest.Endpoint{
+		{Methods: rest.Readable, Args: readArgs, Handler: g.getUser},
+		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
+		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
+	}
 	// /users and /users/{id} are batchable as in WordPress (allow_batch v1);
 	// /users/me is not.
 	batch := &rest.Batch{V1: true}
@@ -230,13 +242,18 @@ func (g *Gateway) usersRoutes() []rest.Route {
 	}
 }
 
+// canListUsers keeps get_items_permissions_check's order: the role and
+// capability filters, then the edit context, then the order.
 func (g *Gateway) canListUsers(r *rest.Request) error {
 	c := callerID(r)
-	if r.ViewContext() == "edit" && !c.Can("list_users") {
-		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to list users.")
-	}
 	if len(r.Strings("roles")) > 0 && !c.Can("list_users") {
 		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to filter users by role.")
+	}
+	if len(r.Strings("capabilities")) > 0 && !c.Can("list_users") {
+		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to filter users by capability.")
+	}
+	if r.ViewContext() == "edit" && !c.Can("list_users") {
+		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit users.")
 	}
 	switch r.String("orderby") {
 	case "email", "registered_date":
@@ -257,9 +274,13 @@ func (g *Gateway) listUsers(r *rest.Request) (*rest.Response, error) {
 		q.Offset = int(r.Int("offset"))
 	}
 	q.SearchPublic = !c.Can("list_users")
-	if r.String("who") == "authors" || !c.Can("list_users") {
+	if r.String("who") == "authors" || !c.Can("list_users") || publishedPostsFilter(r) {
 		q.Roles = intersectRoles(q.Roles, []string{"administrator", "editor", "author", "contributor"})
 	}
+	if caps := r.Strings("capabilities"); len(caps) > 0 {
+		q.Roles = intersectRoles(q.Roles, rolesWithCapabilities(caps))
+	}
+	q.SearchColumns = searchColumns(r, c.Can("list_users"))
 	users, total, err := g.cfg.Store.ListUsers(r.Context(), q)
 	if err != nil {
 		return nil, storeFailure(err)
