@@ -164,12 +164,21 @@ func (s *Service) deleteRevisionPermission(pt *store.PostType) rest.PermissionFu
 }
 
 // listTermsPermission and getTermPermission keep WordPress's order: the
-// terms controller's checks (the term, then the edit context), then the
-// menus controller's read-only access.
-func listTermsPermission(tax *store.Taxonomy) rest.PermissionFunc {
+// terms controller's checks (the term, or the edit context then the post
+// filter), then the menus controller's read-only access. The post filter
+// is checked here, not in the handler, because WordPress's Allow header
+// asks every endpoint's permission check (rest_send_allow_header): a
+// missing post, or one the client gave as a non-integer, takes GET out of
+// Allow even when the answer is a validation error.
+func (s *Service) listTermsPermission(tax *store.Taxonomy) rest.PermissionFunc {
 	return func(c *rest.Request) error {
 		if c.String("context") == "edit" && !caller(c).Can(tax.EditCap) {
 			return rest.Denied(c, "rest_forbidden_context", "Sorry, you are not allowed to edit terms in this taxonomy.")
+		}
+		if postID, ok := termPostFilter(c); ok {
+			if _, err := c.Memo(memoKey("term-post"), func() (any, error) { return nil, s.checkTermPost(c, tax, postID) }); err != nil {
+				return err
+			}
 		}
 		return canReadTerms(c, tax)
 	}

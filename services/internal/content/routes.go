@@ -62,7 +62,7 @@ func (s *Service) Routes() []rest.Route {
 		base := "/" + tax.Base
 		routes = append(routes,
 			rest.Route{Namespace: Namespace, Path: base, Schema: termSchema(tax), Endpoints: []rest.Endpoint{
-				{Methods: rest.Readable, Args: termCollectionArgs(tax), Permission: listTermsPermission(tax), Handler: s.listTerms(tax)},
+				{Methods: rest.Readable, Args: termCollectionArgs(tax), Permission: s.listTermsPermission(tax), Handler: s.listTerms(tax)},
 				{Methods: rest.Creatable, Args: termWriteArgs(tax, true), AllowBatch: batchV1, Permission: createTermPermission(tax), Handler: s.createTerm(tax)},
 			}},
 			rest.Route{Namespace: Namespace, Path: base + `/(?P<id>[\d]+)`, Schema: termSchema(tax), Endpoints: []rest.Endpoint{

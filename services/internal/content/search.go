@@ -1,6 +1,7 @@
 package content
 
 import (
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,9 +12,14 @@ import (
 )
 
 // GET /cms/v2/search (WP_REST_Search_Controller): published posts and pages
-// (type=post) or public terms (type=term) matching a search, as
-// {id, title, url, type, subtype} with embeddable self links (the gateway's
-// _embed follows them).
+// (type=post), public terms (type=term) or post formats (type=post-format)
+// matching a search, as {id, title, url, type, subtype} with embeddable self
+// links (the gateway's _embed follows them), about and collection links.
+//
+// WordPress's post-format handler lists only the formats whose post_format
+// term has an archive (get_post_format_link); the website serves no
+// post-format archives, so that search answers [] with a total of 0, as a
+// WordPress site does before any format term exists.
 
 // searchPostTypes and searchTaxonomies are what the post and term search
 // handlers cover: public types and taxonomies.
@@ -36,7 +42,7 @@ func searchRoutes(s *Service) []rest.Route {
 		{Name: "page", Schema: &rest.Schema{Type: "integer", Default: 1, Minimum: rest.Ptr(1.0)}},
 		{Name: "per_page", Schema: &rest.Schema{Type: "integer", Default: 10, Minimum: rest.Ptr(1.0), Maximum: rest.Ptr(100.0)}},
 		{Name: "search", Schema: &rest.Schema{Type: "string"}},
-		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term"), Default: "post"}},
+		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term", "post-format"), Default: "post"}},
 		{Name: "subtype", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string", Enum: strEnum(subtypes...)}, Default: "any"}},
 		{Name: "exclude", Schema: intArray()},
 		{Name: "include", Schema: intArray()},
@@ -45,7 +51,7 @@ func searchRoutes(s *Service) []rest.Route {
 		{Name: "id", Schema: &rest.Schema{Types: []string{"integer", "string"}, Context: []string{"view", "embed"}, Readonly: true}},
 		{Name: "title", Schema: &rest.Schema{Type: "string", Context: []string{"view", "embed"}, Readonly: true}},
 		{Name: "url", Schema: &rest.Schema{Type: "string", Format: "uri", Context: []string{"view", "embed"}, Readonly: true}},
-		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term"), Context: []string{"view", "embed"}, Readonly: true}},
+		{Name: "type", Schema: &rest.Schema{Type: "string", Enum: strEnum("post", "term", "post-format"), Context: []string{"view", "embed"}, Readonly: true}},
 		{Name: "subtype", Schema: &rest.Schema{Type: "string", Enum: strEnum(subtypes[1:]...), Context: []string{"view", "embed"}, Readonly: true}},
 	}}
 	return []rest.Route{{Namespace: Namespace, Path: "/search", Schema: schema, Endpoints: []rest.Endpoint{
@@ -76,7 +82,9 @@ func (s *Service) search(c *rest.Request) (*rest.Response, error) {
 	var hits []searchHit
 	var total int
 	var err error
-	if c.String("type") == "term" {
+	switch c.String("type") {
+	case "post-format":
+	case "term":
 		var taxes []string
 		for _, tax := range searchTaxonomies {
 			if anySub || slices.Contains(subs, tax.Name) {
@@ -84,7 +92,7 @@ func (s *Service) search(c *rest.Request) (*rest.Response, error) {
 			}
 		}
 		hits, total, err = s.searchTerms(c, taxes, page, perPage)
-	} else {
+	default:
 		var types []string
 		for _, pt := range searchPostTypes {
 			if anySub || slices.Contains(subs, pt.Name) {
@@ -99,19 +107,19 @@ func (s *Service) search(c *rest.Request) (*rest.Response, error) {
 	if pages := (total + perPage - 1) / perPage; page > pages && total > 0 {
 		return nil, rest.NewError("rest_search_invalid_page_number", "The page number requested is larger than the number of pages available.", http.StatusBadRequest)
 	}
-	embed := c.String("context") == "embed"
+	collection := []any{href(s.restRoot + "/cms/v2/search")}
 	items := make([]any, 0, len(hits))
 	for _, h := range hits {
 		o := rest.Object{{Key: "id", Value: h.id}, {Key: "title", Value: h.title}, {Key: "url", Value: h.url},
 			{Key: "type", Value: h.kind}, {Key: "subtype", Value: h.sub}}
-		links := rest.Object{{Key: "self", Value: []any{href(h.obj, "embeddable", true)}}}
-		if !embed {
-			links = append(links, rest.Member{Key: "about", Value: []any{href(h.about)}})
-		}
+		// every context: WordPress's controller adds collection to the
+		// handler's self and about links (prepare_item_for_response)
+		links := rest.Object{{Key: "self", Value: []any{href(h.obj, "embeddable", true)}},
+			{Key: "about", Value: []any{href(h.about)}}, {Key: "collection", Value: collection}}
 		items = append(items, append(o, rest.Member{Key: "_links", Value: links}))
 	}
 	res := rest.OK(items)
-	rest.Paginate(c, res, int64(total), page, perPage)
+	rest.PaginateUnclamped(c, res, int64(total), page, perPage)
 	return res, nil
 }
 
@@ -125,6 +133,14 @@ func (s *Service) searchPosts(c *rest.Request, types []string, page, perPage int
 	ids, total, err := store.SearchPostIDs(ctx, s.db(ctx), store.SearchQuery{Types: types, Search: strings.TrimSpace(c.String("search")),
 		ExcludeProtected: !caller(c).LoggedIn(), Include: c.Ints("include"), Exclude: c.Ints("exclude"), Page: page, PerPage: perPage})
 	if err != nil || len(ids) == 0 {
+		// WP_Query leaves found_posts at 0 for an empty page, so a page
+		// past the end answers 200 [] with a total of 0 (terms count apart
+		// and answer rest_search_invalid_page_number). Past PHP's integers
+		// the offset wraps to a page that has posts, so the total stays
+		// and the page check refuses it, as the peer does.
+		if page-1 <= math.MaxInt64/perPage {
+			total = 0
+		}
 		return nil, total, err
 	}
 	objs, err := store.LoadMenuObjects(ctx, s.db(ctx), postRefs(ids))

@@ -146,11 +146,8 @@ func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 		tq := &store.TermQuery{Tax: tax, Search: strings.TrimSpace(c.String("search")), Include: c.Ints("include"),
 			Exclude: c.Ints("exclude"), Slugs: c.Strings("slug"), HideEmpty: c.Bool("hide_empty"),
 			Order: c.String("order"), OrderBy: c.String("orderby")}
-		if postID := c.Int("post"); c.Has("post") && postID != 0 {
-			if err := s.checkTermPost(c, tax, postID); err != nil {
-				return nil, err
-			}
-			tq.Post = postID
+		if postID, ok := termPostFilter(c); ok {
+			tq.Post = postID // checked by listTermsPermission
 		}
 		if tax.Hierarchical && c.Has("parent") {
 			parent := c.Int("parent")
@@ -194,9 +191,37 @@ func (s *Service) listTerms(tax *store.Taxonomy) rest.HandlerFunc {
 	}
 }
 
+// termPostFilter is the ?post= filter as WordPress's `! empty(
+// $request['post'] )` sees it: absent, 0 and "" filter nothing; a value
+// the client sent as a non-integer (left raw by a failed validation) names
+// no post (get_post refuses non-numeric ids), so it reads as 0.
+func termPostFilter(c *rest.Request) (int64, bool) {
+	switch v := c.Param("post").(type) {
+	case nil, bool:
+		return 0, v == true
+	case string:
+		if v == "" || v == "0" {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, true
+		}
+		return n, true
+	default:
+		if n, ok := v.(int64); ok {
+			return n, n != 0
+		}
+		return 0, true
+	}
+}
+
 // checkTermPost is the post filter's check: the post must exist, have the
 // taxonomy and be readable by the caller.
 func (s *Service) checkTermPost(c *rest.Request, tax *store.Taxonomy, postID int64) error {
+	if postID <= 0 {
+		return rest.NewError("rest_post_invalid_id", "Invalid post ID.", http.StatusBadRequest)
+	}
 	p, ok := aheadPost(c.Context(), postID)
 	if !ok {
 		var err error

@@ -200,16 +200,32 @@ func (g *Gateway) usersRoutes() []rest.Route {
 		rest.Prop{Name: "orderby", Schema: &rest.Schema{Type: "string", Default: "name", Enum: []any{"id", "include", "name", "registered_date", "slug", "include_slugs", "email", "url"}}},
 		rest.Prop{Name: "slug", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
 		rest.Prop{Name: "roles", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
+		rest.Prop{Name: "capabilities", Schema: &rest.Schema{Type: "array", Items: &rest.Schema{Type: "string"}}},
 		rest.Prop{Name: "who", Schema: &rest.Schema{Type: "string", Enum: []any{"authors"}}},
+		rest.Prop{Name: "has_published_posts", Schema: &rest.Schema{Types: []string{"boolean", "array"},
+			Items: &rest.Schema{Type: "string", Enum: publishedPostTypes}}},
+		rest.Prop{Name: "search_columns", Schema: &rest.Schema{Type: "array", Default: []any{},
+			Items: &rest.Schema{Type: "string", Enum: []any{"email", "name", "id", "username", "slug"}}}},
 	)
 	updateArgs := rest.ArgsFromSchema(item, false)
 	deleteArgs := rest.Props{
 		{Name: "force", Schema: &rest.Schema{Type: "boolean", Default: false, Description: "Required to be true, as users do not support trashing."}},
-		{Name: "reassign", Schema: &rest.Schema{Types: []string{"integer"}, Required: true, Description: "Reassign the deleted user's posts and links to this user ID."}},
+		{Name: "reassign", Schema: &rest.Schema{Type: "integer", Required: true, Description: "Reassign the deleted user's posts and links to this user ID.",
+			Validate: acceptAny, Sanitize: checkReassign}},
 	}
+	readArgs := rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}}
+	// /users/{id} declares its id for every method, as WordPress's
+	// route-level args; /users/me has none.
 	single := []rest.Endpoint{
-		{Methods: rest.Readable, Args: rest.Props{{Name: "context", Schema: rest.ContextArg(item, "view")}},
-			Permission: g.canViewUser, Handler: g.getUser},
+		{Methods: rest.Readable, Args: withUserID(readArgs), Permission: g.canViewUser, Handler: g.getUser},
+		{Methods: rest.Editable, Args: withUserID(updateArgs), Permission: g.canEditUser, Handler: g.updateUser},
+		{Methods: rest.Deletable, Args: withUserID(deleteArgs), Permission: g.canDeleteUser, Handler: g.deleteUser},
+	}
+	// /users/me's GET has no permission check in WordPress
+	// (__return_true): its handler answers rest_not_logged_in, so an
+	// anonymous caller still gets "Allow: GET".
+	me := []rest.Endpoint{
+		{Methods: rest.Readable, Args: readArgs, Handler: g.getUser},
 		{Methods: rest.Editable, Args: updateArgs, Permission: g.canEditUser, Handler: g.updateUser},
 		{Methods: rest.Deletable, Args: deleteArgs, Permission: g.canDeleteUser, Handler: g.deleteUser},
 	}
@@ -222,17 +238,22 @@ func (g *Gateway) usersRoutes() []rest.Route {
 			{Methods: rest.Creatable, Args: rest.ArgsFromSchema(item, true), Permission: g.canCreateUser, Handler: g.createUser},
 		}},
 		{Namespace: "cms/v2", Path: `/users/(?P<id>[\d]+)`, Schema: item, AllowBatch: batch, Endpoints: single},
-		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: single},
+		{Namespace: "cms/v2", Path: "/users/me", Schema: item, Endpoints: me},
 	}
 }
 
+// canListUsers keeps get_items_permissions_check's order: the role and
+// capability filters, then the edit context, then the order.
 func (g *Gateway) canListUsers(r *rest.Request) error {
 	c := callerID(r)
-	if r.ViewContext() == "edit" && !c.Can("list_users") {
-		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to list users.")
-	}
 	if len(r.Strings("roles")) > 0 && !c.Can("list_users") {
 		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to filter users by role.")
+	}
+	if len(r.Strings("capabilities")) > 0 && !c.Can("list_users") {
+		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to filter users by capability.")
+	}
+	if r.ViewContext() == "edit" && !c.Can("list_users") {
+		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit users.")
 	}
 	switch r.String("orderby") {
 	case "email", "registered_date":
@@ -253,9 +274,13 @@ func (g *Gateway) listUsers(r *rest.Request) (*rest.Response, error) {
 		q.Offset = int(r.Int("offset"))
 	}
 	q.SearchPublic = !c.Can("list_users")
-	if r.String("who") == "authors" || !c.Can("list_users") {
+	if r.String("who") == "authors" || !c.Can("list_users") || publishedPostsFilter(r) {
 		q.Roles = intersectRoles(q.Roles, []string{"administrator", "editor", "author", "contributor"})
 	}
+	if caps := r.Strings("capabilities"); len(caps) > 0 {
+		q.Roles = intersectRoles(q.Roles, rolesWithCapabilities(caps))
+	}
+	q.SearchColumns = searchColumns(r, c.Can("list_users"))
 	users, total, err := g.cfg.Store.ListUsers(r.Context(), q)
 	if err != nil {
 		return nil, storeFailure(err)
@@ -296,10 +321,12 @@ func (g *Gateway) canViewUser(r *rest.Request) error {
 	if c.UserID == u.ID {
 		return nil
 	}
-	if r.ViewContext() == "edit" && !c.Can("list_users") {
-		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to list users.")
+	// WordPress asks edit_user for the edit context before list_users
+	// for the rest (get_item_permissions_check).
+	if r.ViewContext() == "edit" && !c.Can("edit_users") {
+		return rest.Denied(r, "rest_forbidden_context", "Sorry, you are not allowed to edit this user.")
 	}
-	if !c.Can("list_users") && !publiclyVisible(u) {
+	if !c.Can("edit_users") && !c.Can("list_users") && !publiclyVisible(u) {
 		return rest.Denied(r, "rest_user_cannot_view", "Sorry, you are not allowed to list users.")
 	}
 	return nil

@@ -203,14 +203,17 @@ type ListQuery struct {
 	// user_nicename and display_name for callers without list_users, so
 	// e-mail addresses and URLs are no oracle.
 	SearchPublic bool
-	Include      []int64
-	Exclude      []int64
-	Roles        []string
-	Slugs        []string
-	OrderBy      string // id, name, registered_date, slug, email, url, include
-	Desc         bool
-	Offset       int
-	Limit        int
+	// SearchColumns, when set, are the only columns Search looks in
+	// (search_columns: id, username, slug, email, name).
+	SearchColumns []string
+	Include       []int64
+	Exclude       []int64
+	Roles         []string
+	Slugs         []string
+	OrderBy       string // id, name, registered_date, slug, email, url, include
+	Desc          bool
+	Offset        int
+	Limit         int
 }
 
 // ListUsers returns one page of users and the total number of matches.
@@ -220,7 +223,9 @@ func (s *Store) ListUsers(ctx context.Context, q ListQuery) ([]User, int, error)
 	arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
 	if q.Search != "" {
 		p := arg("%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q.Search)) + "%")
-		if q.SearchPublic {
+		if len(q.SearchColumns) > 0 {
+			where = append(where, searchIn(q.SearchColumns, p, func() string { return arg(strings.ToLower(q.Search)) }))
+		} else if q.SearchPublic {
 			where = append(where, fmt.Sprintf("(lower(login) LIKE %[1]s OR lower(display_name) LIKE %[1]s OR lower(slug) LIKE %[1]s)", p))
 		} else {
 			where = append(where, fmt.Sprintf("(lower(login) LIKE %[1]s OR lower(email) LIKE %[1]s OR lower(display_name) LIKE %[1]s OR lower(slug) LIKE %[1]s OR lower(url) LIKE %[1]s)", p))
@@ -275,6 +280,25 @@ func (s *Store) ListUsers(ctx context.Context, q ListQuery) ([]User, int, error)
 		out = append(out, u)
 	}
 	return out, total, rows.Err()
+}
+
+// searchIn is the search condition over the named columns: like, or for
+// the id an exact match (WordPress compares ID with =).
+func searchIn(columns []string, like string, exact func() string) string {
+	var ors []string
+	for _, c := range columns {
+		switch c {
+		case "id":
+			ors = append(ors, "id::text = "+exact())
+		case "username", "slug", "email", "name":
+			col := map[string]string{"username": "login", "slug": "slug", "email": "email", "name": "display_name"}[c]
+			ors = append(ors, "lower("+col+") LIKE "+like)
+		}
+	}
+	if ors == nil {
+		return "false"
+	}
+	return "(" + strings.Join(ors, " OR ") + ")"
 }
 
 // UserPatch holds the fields to change; nil means unchanged.

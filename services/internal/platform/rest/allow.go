@@ -9,7 +9,13 @@ import (
 // Allow and OPTIONS: which endpoints of a route the caller may use.
 
 // allowedMask runs every endpoint's permission check for req (no check
-// counts as allowed) and returns the set of permitted endpoints.
+// counts as allowed) and returns the set of permitted endpoints. This is
+// WordPress's rest_send_allow_header rule, for every answer of a matched
+// route, errors included: each check sees the request as dispatched, so
+// after a failed validation it reads the client's raw values (a
+// ?post=notanint names no post). A check WordPress makes in a permission
+// callback therefore belongs in Permission, not in the handler, or Allow
+// lists a method WordPress leaves out.
 func (s *Server) allowedMask(req *Request, cr *compiledRoute) uint64 {
 	var mask uint64
 	for i := range cr.Endpoints {

@@ -61,6 +61,17 @@ func (resp *Response) SetHeader(key, value string) *Response {
 // number of pages (the caller decides whether page > pages is an error, as
 // the code differs per controller). perPage < 1 counts as 1.
 func Paginate(r *Request, resp *Response, total int64, page, perPage int) int {
+	return paginate(r, resp, total, page, perPage, true)
+}
+
+// PaginateUnclamped is Paginate with rel="prev" always naming page-1, as
+// WordPress's search controller writes it (the others clamp it to the
+// last page).
+func PaginateUnclamped(r *Request, resp *Response, total int64, page, perPage int) int {
+	return paginate(r, resp, total, page, perPage, false)
+}
+
+func paginate(r *Request, resp *Response, total int64, page, perPage int, clampPrev bool) int {
 	if perPage < 1 {
 		perPage = 1
 	}
@@ -80,7 +91,7 @@ func Paginate(r *Request, resp *Response, total int64, page, perPage int) int {
 		buf := make([]byte, 0, 2*(len(base)+r.queryLen())+160)
 		if page > 1 {
 			prev := page - 1
-			if prev > pages {
+			if clampPrev && prev > pages {
 				prev = pages
 			}
 			buf = r.appendPageLink(buf, base, prev, "prev")
