@@ -45,16 +45,7 @@ func TestForwardKeepsConnectionsUnderConcurrency(t *testing.T) {
 			}
 			up.Start()
 			defer up.Close()
-			tb, err := Compile(contract.RouteFile{Version: 1,
-				Services: []contract.Backend{{Name: "content", URL: up.URL}},
-				Routes:   []contract.Route{{Prefix: "/cms-json", Service: "content"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			backend, _ := tb.Backend("content")
-			p := NewProxy(tc.cfg, func(w http.ResponseWriter, _ *http.Request, status int, _, _ string) {
-				w.WriteHeader(status)
-			}, nil)
+			backend, p := contentProxy(t, up.URL, tc.cfg)
 			defer p.Transport().CloseIdleConnections()
 
 			const rounds = 20
@@ -84,4 +75,20 @@ func TestForwardKeepsConnectionsUnderConcurrency(t *testing.T) {
 			}
 		})
 	}
+}
+
+// contentProxy is a proxy with cfg and the backend "content" at url, whose
+// failures are answered with their status alone.
+func contentProxy(t *testing.T, url string, cfg ProxyConfig) (*Backend, *Proxy) {
+	t.Helper()
+	tb, err := Compile(contract.RouteFile{Version: 1,
+		Services: []contract.Backend{{Name: "content", URL: url}},
+		Routes:   []contract.Route{{Prefix: "/cms-json", Service: "content"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend, _ := tb.Backend("content")
+	return backend, NewProxy(cfg, func(w http.ResponseWriter, _ *http.Request, status int, _, _ string) {
+		w.WriteHeader(status)
+	}, nil)
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"siteplane.dev/services/pkg/contract"
 )
 
 // TestForwardRetriesARefusedConnection: a service that starts listening a
@@ -45,16 +43,7 @@ func TestForwardRetriesARefusedConnection(t *testing.T) {
 					}
 				})
 			}
-			tb, err := Compile(contract.RouteFile{Version: 1,
-				Services: []contract.Backend{{Name: "content", URL: "http://" + addr}},
-				Routes:   []contract.Route{{Prefix: "/cms-json", Service: "content"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			backend, _ := tb.Backend("content")
-			p := NewProxy(tc.cfg, func(w http.ResponseWriter, _ *http.Request, status int, _, _ string) {
-				w.WriteHeader(status)
-			}, nil)
+			backend, p := contentProxy(t, "http://"+addr, tc.cfg)
 			defer p.Transport().CloseIdleConnections()
 			start := time.Now()
 			rec := httptest.NewRecorder()
