@@ -30,6 +30,7 @@
 # Each call recopies, so posts created by a previous bench are gone. Needs
 # root (MariaDB over its socket, /etc/wordpress, nginx).
 set -euo pipefail
+. "$(dirname "$0")/lib/wp-copy.sh"
 kind=${1:?siteplane or wordpress}
 posts=${2:?number of posts}
 [[ $posts =~ ^[0-9]+$ ]] || { echo "bench-content: $posts is no number" >&2; exit 2; }
@@ -98,9 +99,7 @@ wordpress)
   if [[ $WP_PEER_MODE == tarball ]]; then peer_conf=$WP_PEER_ROOT/wp-config.php; fi
   [[ -r $peer_conf ]] || { echo "bench-content: no $peer_conf (is the peer set up?)" >&2; exit 1; }
   SECONDS=0
-  mysql -e "DROP DATABASE IF EXISTS $db; CREATE DATABASE $db DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci;
-    GRANT ALL PRIVILEGES ON $db.* TO 'wp_peer'@'localhost';"
-  mysqldump --single-transaction "$WP_PEER_DB" | mysql "$db"
+  wp_copy_database "$WP_PEER_DB" "$db"
   add=$((posts - $(mysql -N "$db" -e "SELECT count(*) FROM wp_posts WHERE post_type = 'post' AND post_status = 'publish'")))
   if ((add > 0)); then
     mysql "$db" <<SQL
@@ -123,26 +122,11 @@ WHERE taxonomy IN ('category', 'post_tag');
 ANALYZE TABLE wp_posts, wp_term_relationships, wp_term_taxonomy;
 SQL
   fi
-  conf=/etc/wordpress/config-$host.php
   if [[ $WP_PEER_MODE == tarball ]]; then
-    tree=/var/lib/wp-peer/bench-$host
-    rm -rf "$tree"
-    cp -a "$WP_PEER_ROOT" "$tree"
-    conf=$tree/wp-config.php
-    site=/etc/nginx/sites-enabled/wp-bench-$host.conf
-    sed -e "s#server_name 127.0.0.1;#server_name $host;#" \
-      -e "s#root  *$WP_PEER_ROOT;#root $tree;#" -e "s#wp-peer\.\(access\|error\)\.log#wp-bench.\1.log#" \
-      /etc/nginx/sites-enabled/wp-peer.conf >"$site"
-    grep -q "server_name $host;" "$site" && grep -q "root $tree;" "$site" ||
-      { rm -f "$site"; echo "bench-content: could not write an nginx server for $host" >&2; exit 1; }
-    nginx -t -q && nginx -s reload
+    wp_copy_tree bench "$host" "$db" "http://$host"
+  else
+    wp_copy_config "$peer_conf" "/etc/wordpress/config-$host.php" "$db" "http://$host"
   fi
-  tmp=$(mktemp)
-  sed -e "s/define( *'DB_NAME', *'[^']*' *);/define( 'DB_NAME', '$db' );/" \
-    -e "s#http://127.0.0.1:8081#http://$host#g" "$peer_conf" >"$tmp"
-  grep -q "'DB_NAME', '$db'" "$tmp" || { rm -f "$tmp"; echo "bench-content: could not point a copy of $peer_conf at $db" >&2; exit 1; }
-  install -o root -g www-data -m 0640 "$tmp" "$conf"
-  rm -f "$tmp"
   echo "bench-content: WordPress copy ($db, Host: $host) with $posts posts in ${SECONDS} s" >&2
   ;;
 *)

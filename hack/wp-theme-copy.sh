@@ -17,6 +17,7 @@
 # (curl --resolve, Chromium --host-resolver-rules). Needs root (MariaDB over
 # its socket, nginx), as hack/bench-content.sh's wordpress copy does.
 set -euo pipefail
+. "$(dirname "$0")/lib/wp-copy.sh"
 host=${1:?Host name, e.g. tt3.wp.test}
 theme=${2:?theme directory name, e.g. twentytwentythree}
 [[ $host =~ ^[a-z0-9.-]+$ ]] || { echo "wp-theme-copy: bad host $host" >&2; exit 2; }
@@ -30,34 +31,16 @@ WP_PEER_MODE= WP_PEER_ROOT= WP_PEER_DB=
   { echo "wp-theme-copy: the peer has no theme $theme" >&2; exit 1; }
 db=wp_theme_${host//[.-]/_}
 tree=/var/lib/wp-peer/theme-$host
-site=/etc/nginx/sites-enabled/wp-theme-$host.conf
 url=http://$host:8081
 SECONDS=0
 
-mysql -e "DROP DATABASE IF EXISTS $db; CREATE DATABASE $db DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci;
-  GRANT ALL PRIVILEGES ON $db.* TO 'wp_peer'@'localhost';"
-mysqldump --single-transaction "$WP_PEER_DB" | mysql "$db"
+wp_copy_database "$WP_PEER_DB" "$db"
 # WordPress reads the theme from these two options; home and siteurl are
 # overridden by the config's WP_HOME / WP_SITEURL but kept consistent.
 mysql "$db" -e "UPDATE wp_options SET option_value = '$theme' WHERE option_name IN ('template', 'stylesheet');
   UPDATE wp_options SET option_value = '$url' WHERE option_name IN ('home', 'siteurl');"
 
-rm -rf "$tree"
-cp -a "$WP_PEER_ROOT" "$tree"
-tmp=$(mktemp)
-sed -e "s/define( *'DB_NAME', *'[^']*' *);/define( 'DB_NAME', '$db' );/" \
-  -e "s#http://127.0.0.1:8081#$url#g" "$WP_PEER_ROOT/wp-config.php" >"$tmp"
-grep -q "'DB_NAME', '$db'" "$tmp" && grep -q "'$url'" "$tmp" ||
-  { rm -f "$tmp"; echo "wp-theme-copy: could not point a copy of wp-config.php at $db and $url" >&2; exit 1; }
-install -o root -g www-data -m 0640 "$tmp" "$tree/wp-config.php"
-rm -f "$tmp"
-
-sed -e "s#server_name 127.0.0.1;#server_name $host;#" \
-  -e "s#root  *$WP_PEER_ROOT;#root $tree;#" -e "s#wp-peer\.\(access\|error\)\.log#wp-theme.\1.log#" \
-  /etc/nginx/sites-enabled/wp-peer.conf >"$site"
-grep -q "server_name $host;" "$site" && grep -q "root $tree;" "$site" ||
-  { rm -f "$site"; echo "wp-theme-copy: could not write an nginx server for $host" >&2; exit 1; }
-nginx -t -q && nginx -s reload
+wp_copy_tree theme "$host" "$db" "$url"
 
 # nginx reloads in the background: wait until the copy answers as itself
 for _ in $(seq 50); do
