@@ -2,7 +2,7 @@
 
 /*
 Generated code (make generate, controller-gen): one DeepCopy function set per
-API type, so its length follows the API and the file is not split by hand.
+API type: the file is as long as the API is wide, and is not split by hand.
 
 Copyright 2026 The Siteplane Authors.
 
