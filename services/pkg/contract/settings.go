@@ -27,8 +27,10 @@ type SiteSettings struct {
 	// are the answering replica's site file's values. During a rollout that
 	// replica may still run the previous site file (an old spec.title), so
 	// the gateway takes only the stored values and its own site file's for
-	// the rest. Nil (a content service from before this field) means all.
-	Stored []string `json:"stored,omitempty"`
+	// the rest. Nil (a content service from before this field) means all,
+	// so an empty list must reach the wire as [] (no omitempty: it would
+	// drop the empty list and the gateway would take the old title).
+	Stored []string `json:"stored"`
 }
 
 // SiteSettingNames are the settings SiteSettings carries, by their REST names.

@@ -1,6 +1,9 @@
 package contract
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestSiteSettingsApply(t *testing.T) {
 	ours := Site{Title: "New title", Description: "New tagline", Timezone: "UTC", ShowOnFront: "posts"}
@@ -18,8 +21,17 @@ func TestSiteSettingsApply(t *testing.T) {
 			Site{Title: "New title", Description: "Stored tagline", Timezone: "UTC", ShowOnFront: "posts", PageOnFront: 7}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := answer
-			s.Stored = tt.stored
+			// through the wire, as the gateway reads content's answer
+			sent := answer
+			sent.Stored = tt.stored
+			b, err := json.Marshal(sent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s SiteSettings
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
 			if got := s.Apply(ours); got != tt.want {
 				t.Errorf("Apply = %+v, want %+v", got, tt.want)
 			}
