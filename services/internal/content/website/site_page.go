@@ -337,10 +337,11 @@ func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 		return c.css
 	}
 	settings, styles := th.Settings, th.Styles
-	if us, ust, ok := store.DecodeUserThemeJSON(userStyles); ok {
+	us, ust, ok := store.DecodeUserThemeJSON(userStyles)
+	if ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
 	}
-	css := fontFaceCSS(th, s.site.URL) + blocks.GlobalCSS(settings, styles)
+	css := fontFaceCSS(th, us, s.site.URL) + blocks.GlobalCSS(settings, styles)
 	s.siteCSS.Store(cssCache{key: userStyles, css: css})
 	return css
 }

@@ -70,9 +70,23 @@ type fontFace struct {
 // fontFaceCSS is WordPress's wp_print_font_faces for the theme's fonts:
 // an @font-face rule per face of settings.typography.fontFamilies, "file:./"
 // sources resolved against the theme's public URI.
-func fontFaceCSS(th *theme.Theme, siteURL string) string {
+//
+// userSettings are the user's global styles settings: the site editor's
+// font library activates an installed font by writing it to
+// typography.fontFamilies.custom there (an object by origin), and
+// WordPress prints those faces too (WP_Font_Face_Resolver reads the merged
+// settings).
+func fontFaceCSS(th *theme.Theme, userSettings map[string]any, siteURL string) string {
 	typo, _ := th.Settings["typography"].(map[string]any)
 	fams, _ := typo["fontFamilies"].([]any)
+	userTypo, _ := userSettings["typography"].(map[string]any)
+	switch uf := userTypo["fontFamilies"].(type) {
+	case []any:
+		fams = append(fams[:len(fams):len(fams)], uf...)
+	case map[string]any:
+		custom, _ := uf["custom"].([]any)
+		fams = append(fams[:len(fams):len(fams)], custom...)
+	}
 	var sb strings.Builder
 	for _, f := range fams {
 		fm, _ := f.(map[string]any)
