@@ -17,6 +17,7 @@ import (
 
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
 )
 
 // Font files uploaded with a font face. WordPress accepts ttf, otf, woff
@@ -29,8 +30,8 @@ import (
 // (a variable woff2 of a large script is a few MiB).
 const maxFontUpload = 8 << 20
 
-// FontFilesPath is the public path of the installed font files.
-const FontFilesPath = "/cms-content/fonts/"
+// fontFilesPath is the public path of the installed font files.
+const fontFilesPath = contract.FontsPath + "/"
 
 // fontFile is one uploaded file, read and typed.
 type fontFile struct {
@@ -130,7 +131,7 @@ func (s *Service) storeFontFiles(ctx context.Context, tx pgx.Tx, face int64, src
 		if err != nil {
 			return nil, err
 		}
-		out[i] = strings.TrimRight(s.site.URL, "/") + FontFilesPath + name
+		out[i] = strings.TrimRight(s.site.URL, "/") + fontFilesPath + name
 	}
 	return out, nil
 }
@@ -161,15 +162,11 @@ func deleteFontFiles(ctx context.Context, q store.Querier, faces ...int64) error
 	return nil
 }
 
-// FontFiles serves the installed font files (GET and HEAD), under
-// FontFilesPath of the site the gateway forwards.
+// FontFiles serves the installed font files (GET and HEAD) at
+// contract.FontsPath, a public route of the gateway's table.
 func (s *Service) FontFiles() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		i := strings.Index(r.URL.Path, FontFilesPath)
-		name := ""
-		if i >= 0 {
-			name = r.URL.Path[i+len(FontFilesPath):]
-		}
+		name, _ := strings.CutPrefix(r.URL.Path, fontFilesPath)
 		var mime string
 		var data []byte
 		var created time.Time

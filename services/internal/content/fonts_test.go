@@ -265,7 +265,7 @@ func TestFontFaces(t *testing.T) {
 	up := e.doMultipart(admin, faces, settings(`{"fontFamily":"Inter","fontWeight":"100 900","src":"file-0"}`), fontUpload{"file-0", "Inter Var.png", ttfFont})
 	wantStatus(t, up, 201)
 	src := str(field(up.obj(), "font_face_settings", "src"))
-	if src != "http://example.test"+FontFilesPath+"Inter-Var.ttf" || field(up.obj(), "font_face_settings", "fontFamily") != "Inter" {
+	if src != "http://example.test"+fontFilesPath+"Inter-Var.ttf" || field(up.obj(), "font_face_settings", "fontFamily") != "Inter" {
 		t.Fatalf("uploaded: %s", up.Raw)
 	}
 	wantError(t, e.doMultipart(admin, faces, settings(`{"fontFamily":"Inter","fontWeight":"100 900","src":"https://fonts.example/i.woff2"}`)),
@@ -273,7 +273,7 @@ func TestFontFaces(t *testing.T) {
 	byURL := e.doMultipart(admin, faces, settings(`{"fontFamily":"Inter","fontStyle":"italic","src":["https://fonts.example/i.woff2"]}`))
 	wantStatus(t, byURL, 201)
 	file := httptest.NewRecorder()
-	e.svc.FontFiles().ServeHTTP(file, httptest.NewRequest("GET", contract.SitePath+FontFilesPath+"Inter-Var.ttf", nil))
+	e.svc.FontFiles().ServeHTTP(file, httptest.NewRequest("GET", fontFilesPath+"Inter-Var.ttf", nil))
 	if file.Code != 200 || !bytes.Equal(file.Body.Bytes(), ttfFont) || file.Header().Get("Content-Type") != "font/sfnt" {
 		t.Fatalf("font file: %d %v", file.Code, file.Header())
 	}
@@ -289,7 +289,7 @@ func TestFontFaces(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
 	file = httptest.NewRecorder()
-	e.svc.FontFiles().ServeHTTP(file, httptest.NewRequest("GET", contract.SitePath+FontFilesPath+"Inter-Var.ttf", nil))
+	e.svc.FontFiles().ServeHTTP(file, httptest.NewRequest("GET", fontFilesPath+"Inter-Var.ttf", nil))
 	wantStatus(t, &resp{Status: file.Code}, 404)
 	wantStatus(t, e.do(admin, "DELETE", "/cms/v2/font-families/"+fmt.Sprint(fam.id())+"?force=true", nil), 200)
 	wantError(t, e.do(admin, "GET", faces+"/"+fmt.Sprint(byURL.id()), nil), 404, "rest_post_invalid_id", "Invalid post ID.")

@@ -44,8 +44,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	// the public website, forwarded by the gateway (docs/website.md), and
 	// the site theme's files
 	env.Router.PathPrefix(contract.ThemesPath + "/").Handler(svc.web.ThemeAssets())
-	// installed font files (fonts_files.go), before the pages
-	env.Router.PathPrefix(contract.SitePath + FontFilesPath).Handler(svc.FontFiles())
+	env.Router.PathPrefix(contract.FontsPath + "/").Handler(svc.FontFiles()) // installed fonts (fonts_files.go)
 	env.Router.PathPrefix(contract.SitePath + "/").Handler(svc.SiteHandler(env.Logger))
 	// the kit is the catch-all: it matches routes case-insensitively and
 	// answers rest_no_route for the rest, in WordPress's envelope

@@ -62,8 +62,9 @@ func TestRouteFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the theme files' route (ThemesPath) and cms-abilities/v1 are the seventh and eighth
-	if len(back.Routes) != 8 || len(back.Services) != 3 {
+	// the theme files' route (ThemesPath), the installed fonts' (FontsPath)
+	// and cms-abilities/v1 are the seventh to ninth
+	if len(back.Routes) != 9 || len(back.Services) != 3 {
 		t.Fatalf("parsed %d routes, %d services", len(back.Routes), len(back.Services))
 	}
 	if b, ok := back.Backend(ServiceMedia); !ok || !b.Describes {
@@ -73,7 +74,7 @@ func TestRouteFileRoundTrip(t *testing.T) {
 		t.Fatal("an unknown field must be refused: a typo must not silently drop a route")
 	}
 	// Services missing from the URL map are left out with their routes.
-	if f := DefaultRoutes(map[string]string{ServiceContent: "http://c"}); len(f.Services) != 1 || len(f.Routes) != 5 {
+	if f := DefaultRoutes(map[string]string{ServiceContent: "http://c"}); len(f.Services) != 1 || len(f.Routes) != 6 {
 		t.Fatalf("content only: %+v", f)
 	}
 }

@@ -151,6 +151,11 @@ func IsSiteReserved(path string) bool {
 // served by the content service from the theme directory it loaded.
 const ThemesPath = "/cms-content/themes"
 
+// FontsPath is where the fonts installed through the font library are
+// public (WordPress's wp-content/uploads/fonts), served by the content
+// service from its database.
+const FontsPath = "/cms-content/fonts"
+
 // DefaultRoutes is the standard table for a site whose services are reachable
 // at the given base URLs (keyed by service name). Services missing from urls
 // are left out, with their routes.
@@ -173,6 +178,7 @@ func DefaultRoutes(urls map[string]string) RouteFile {
 	add(ServiceContent, true, Route{Prefix: "/cms/v2", Service: ServiceContent},
 		Route{Prefix: "/cms-block-editor/v1", Service: ServiceContent},
 		Route{Prefix: ThemesPath + "/", Service: ServiceContent, Public: true},
+		Route{Prefix: FontsPath + "/", Service: ServiceContent, Public: true},
 		Route{Prefix: "/cms-abilities/v1", Service: ServiceContent},
 		Route{Prefix: "/", Service: ServiceContent, Public: true, Site: true})
 	add(ServiceMedia, true,
