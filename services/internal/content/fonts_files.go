@@ -166,6 +166,11 @@ func deleteFontFiles(ctx context.Context, q store.Querier, faces ...int64) error
 // contract.FontsPath, a public route of the gateway's table.
 func (s *Service) FontFiles() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
 		name, _ := strings.CutPrefix(r.URL.Path, fontFilesPath)
 		var mime string
 		var data []byte

@@ -277,6 +277,9 @@ func TestFontFaces(t *testing.T) {
 	if file.Code != 200 || !bytes.Equal(file.Body.Bytes(), ttfFont) || file.Header().Get("Content-Type") != "font/sfnt" {
 		t.Fatalf("font file: %d %v", file.Code, file.Header())
 	}
+	file = httptest.NewRecorder()
+	e.svc.FontFiles().ServeHTTP(file, httptest.NewRequest("POST", fontFilesPath+"Inter-Var.ttf", nil))
+	wantStatus(t, &resp{Status: file.Code}, 405)
 	family := e.do(admin, "GET", "/cms/v2/font-families/"+fmt.Sprint(fam.id()), nil)
 	if ids, _ := family.obj()["font_faces"].([]any); len(ids) != 2 || ids[0] != float64(up.id()) {
 		t.Fatalf("family: %s", family.Raw)
@@ -293,4 +296,38 @@ func TestFontFaces(t *testing.T) {
 	wantStatus(t, &resp{Status: file.Code}, 404)
 	wantStatus(t, e.do(admin, "DELETE", "/cms/v2/font-families/"+fmt.Sprint(fam.id())+"?force=true", nil), 200)
 	wantError(t, e.do(admin, "GET", faces+"/"+fmt.Sprint(byURL.id()), nil), 404, "rest_post_invalid_id", "Invalid post ID.")
+}
+
+// TestFontHostileInput: settings of the wrong shape are 400s in
+// WordPress's envelope, never a server error.
+func TestFontHostileInput(t *testing.T) {
+	e := newEnv(t)
+	fam := e.do(admin, "POST", "/cms/v2/font-families", fontFamilyForm(`{"name":"Inter","slug":"inter","fontFamily":"Inter"}`))
+	wantStatus(t, fam, 201)
+	faces := "/cms/v2/font-families/" + fmt.Sprint(fam.id()) + "/font-faces"
+	cases := []struct {
+		path string
+		body any
+	}{
+		{"/cms/v2/font-families", map[string]any{"font_family_settings": map[string]any{"name": "x"}}},
+		{"/cms/v2/font-families", map[string]any{"font_family_settings": 5}},
+		{"/cms/v2/font-families", map[string]any{"font_family_settings": "[]"}},
+		{"/cms/v2/font-families", map[string]any{"font_family_settings": `{"name":["x"],"slug":"s","fontFamily":"f"}`}},
+		{"/cms/v2/font-families", map[string]any{}},
+		{"/cms/v2/font-families/" + fmt.Sprint(fam.id()), map[string]any{"font_family_settings": `{"name":""}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":[1,2]}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":[]}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"   "}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"ftp://x/y.woff2"}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"https://x/y.woff2","fontWeight":true}`}},
+		{faces, map[string]any{"font_face_settings": []any{"x"}}},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.body), func(t *testing.T) {
+			r := e.do(admin, "POST", c.path, c.body)
+			if r.Status != 400 || r.obj()["code"] == nil {
+				t.Fatalf("want a 400 error, got %d %s", r.Status, r.Raw)
+			}
+		})
+	}
 }
