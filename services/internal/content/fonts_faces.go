@@ -1,6 +1,7 @@
 package content
 
 import (
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -37,7 +38,7 @@ var fontFaceSettingsSchema = func() *rest.Schema {
 }()
 
 func (s *Service) fontFaceCreateArgs() rest.Props {
-	callbacks := map[string]func(any) any{"fontFamily": sanitizeFontFamily, "preview": urlField, "src": sanitizeFontSrc}
+	callbacks := map[string]func(any) any{"fontFamily": sanitizeFontFamily, "preview": urlField, "src": s.sanitizeFontSrc}
 	for _, k := range fontFaceKeys {
 		if callbacks[k] == nil {
 			callbacks[k] = textField
@@ -65,10 +66,10 @@ func fontSrcs(v any) []string {
 
 // sanitizeFontSrc is sanitize_src for one src or each of a list: a URL is
 // sanitize_url'd, a file key kept.
-func sanitizeFontSrc(v any) any {
+func (s *Service) sanitizeFontSrc(v any) any {
 	one := func(src string) any {
 		src = strings.TrimLeft(src, " \t\n\r\x00\x0B")
-		if !validFontURL(src) {
+		if !s.validFontURL(src) {
 			return src
 		}
 		return urlField(src)
@@ -85,10 +86,19 @@ func sanitizeFontSrc(v any) any {
 
 // validFontURL is wp_http_validate_url as far as it can be decided
 // without resolving the host (this site makes no outside lookups): an
-// http or https URL with a host, no user or password, and a web port.
-func validFontURL(src string) bool {
+// http or https URL with a host and no user or password; on another host
+// than the site's, a web port (80, 443, 8080) and no loopback, private or
+// unspecified IPv4 address.
+func (s *Service) validFontURL(src string) bool {
 	u, err := url.Parse(src)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
+		return false
+	}
+	if site, err := url.Parse(s.site.URL); err == nil && strings.EqualFold(site.Host, u.Host) {
+		return true
+	}
+	if ip := net.ParseIP(strings.Trim(u.Hostname(), ".")).To4(); ip != nil &&
+		(ip[0] == 127 || ip[0] == 10 || ip[0] == 0 || ip[0] == 172 && ip[1] >= 16 && ip[1] <= 31 || ip[0] == 192 && ip[1] == 168) {
 		return false
 	}
 	switch u.Port() {
@@ -117,7 +127,7 @@ func (s *Service) validateFontFaceSettings(r *rest.Request, v any, _ string) err
 		if src == "" || src == "0" {
 			return fontParamError("font_face_settings[src] values must be non-empty strings.")
 		}
-		if _, isFile := r.Files[src]; !isFile && !validFontURL(src) {
+		if _, isFile := r.Files[src]; !isFile && !s.validFontURL(src) {
 			return fontParamError(`font_face_settings[src] value "` + src + `" must be a valid URL or file reference.`)
 		}
 	}

@@ -319,6 +319,8 @@ func TestFontHostileInput(t *testing.T) {
 		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":[]}`}},
 		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"   "}`}},
 		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"ftp://x/y.woff2"}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"http://127.0.0.1/y.woff2"}`}},
+		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"http://fonts.example:22/y.woff2"}`}},
 		{faces, map[string]any{"font_face_settings": `{"fontFamily":"A","src":"https://x/y.woff2","fontWeight":true}`}},
 		{faces, map[string]any{"font_face_settings": []any{"x"}}},
 	}
