@@ -38,8 +38,9 @@ func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 		t.Fatalf("set site_icon: %d %s", r.Status, r.Raw)
 	}
 	t.Cleanup(func() { call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": 0}, admin()...) })
-	cat := create(t, "categories", map[string]any{"name": "Validated things"})
-	tag := create(t, "tags", map[string]any{"name": "checked"})
+	run := randomHex(3) // the built-in theme's and TT3's tests share the stack
+	cat := create(t, "categories", map[string]any{"name": "Validated things " + run})
+	tag := create(t, "tags", map[string]any{"name": "checked " + run})
 	for i := range 11 { // one more than a page of posts, so /page/2/ exists
 		create(t, "posts", map[string]any{"title": fmt.Sprintf("Filler %d", i), "status": "publish",
 			"content": "<!-- wp:paragraph -->\n<p>Filler.</p>\n<!-- /wp:paragraph -->"})
