@@ -20,7 +20,8 @@ import (
 // tt3MaxDifference is the share of differing pixels each page may have
 // against WordPress's rendering of it: what was measured when the
 // comparison was written (docs/website.md lists the differences left: the
-// post meta's columns, the comment form's cookies checkbox and button)
+// post meta's columns, the comment form's button; its cookies box is
+// WordPress's since the commenter cookies)
 // plus 5 points for run-to-run noise (ids and dates in the text). The
 // navigation's overlay menu on phones then brought the mobile pages 0.4 to
 // 1.1 points closer, but for the front page: its header now has
