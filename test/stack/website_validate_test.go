@@ -27,7 +27,8 @@ type validatedPage struct {
 	status    int
 }
 
-// validationSite creates what every page kind needs (a site icon, posts in a
+// validationSite creates what every page kind needs (a site icon, whose
+// attachment page is shown with wp_attachment_pages_enabled on, posts in a
 // category and a tag, a threaded comment, a page, a protected post, a post
 // split into pages) and lists the pages.
 func validationSite(t *testing.T) (pages []validatedPage, postID any) {
@@ -38,6 +39,12 @@ func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 		t.Fatalf("set site_icon: %d %s", r.Status, r.Raw)
 	}
 	t.Cleanup(func() { call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"site_icon": 0}, admin()...) })
+	// the icon's attachment page is a page kind too; its image links the file,
+	// so it needs its alternative text (the link's only content)
+	setAttachmentPages(t, "1")
+	if r := call(t, "POST", fmt.Sprintf("/cms-json/cms/v2/media/%v", icon["id"]), map[string]any{"alt_text": "The site's icon"}, admin()...); r.Status != 200 {
+		t.Fatalf("alt text: %d %s", r.Status, r.Raw)
+	}
 	run := randomHex(3) // the built-in theme's and TT3's tests share the stack
 	cat := create(t, "categories", map[string]any{"name": "Validated things " + run})
 	tag := create(t, "tags", map[string]any{"name": "checked " + run})
@@ -90,6 +97,7 @@ func validationSite(t *testing.T) (pages []validatedPage, postID any) {
 		{"search-none", "/?s=nothing-matches-this", 200},
 		{"not-found", "/no-such-page-here/", 404},
 		{"embed", parsed.Path + "embed/", 200},
+		{"attachment", mustPath(t, icon["link"].(string)), 200},
 	}, id
 }
 
