@@ -20,17 +20,24 @@ import (
 // tt3MaxDifference is the share of differing pixels each page may have
 // against WordPress's rendering of it: what was measured when the
 // comparison was written (docs/website.md lists the differences left: the
-// navigation's responsive menu on phones, the post meta's columns, the
-// comment form's cookies checkbox and button) plus 5 points for
-// run-to-run noise (ids and dates in the text). The fixes this comparison
+// post meta's columns, the comment form's button; its cookies box is
+// WordPress's since the commenter cookies)
+// plus 5 points for run-to-run noise (ids and dates in the text). The
+// navigation's overlay menu on phones then brought the mobile pages 0.4 to
+// 1.1 points closer, but for the front page: its header now has
+// WordPress's height, which moved the listing below (still 16 px lower than
+// WordPress's, as before, from the featured image's margin) onto other
+// pixels, 15.9% → 19.8%; its limit allows that. The comment form's
+// cookies box brought the single post to 3.6% and 8.2%: its limits are
+// those plus 5 points. The fixes this comparison
 // led to moved pages by up to 47 points (the single post from 60.3% to
 // 13.5% at desktop width), so a regression of that kind fails; the figure
 // is sensitive to vertical shifts, as a block of another height moves every
 // pixel below it.
 var tt3MaxDifference = map[string]float64{
-	"front-desktop": 0.15, "single-desktop": 0.11, "page-desktop": 0.06, "category-desktop": 0.17,
+	"front-desktop": 0.15, "single-desktop": 0.09, "page-desktop": 0.06, "category-desktop": 0.17,
 	"search-desktop": 0.18, "404-desktop": 0.07,
-	"front-mobile": 0.21, "single-mobile": 0.19, "page-mobile": 0.09, "category-mobile": 0.18,
+	"front-mobile": 0.25, "single-mobile": 0.14, "page-mobile": 0.09, "category-mobile": 0.18,
 	"search-mobile": 0.28, "404-mobile": 0.09,
 }
 

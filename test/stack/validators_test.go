@@ -25,6 +25,12 @@ var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa"}
 // reason. Only a theme's own defects may be listed, never Siteplane's.
 var axeExceptions = map[string]string{}
 
+// tt3Exceptions are the findings (an axe rule's id, or a part of the Nu
+// HTML Checker's message) Twenty Twenty-Three's pages may have: defects of
+// the theme itself, each found on WordPress's own rendering of the same
+// page too (docs/website.md, "Validators").
+var tt3Exceptions = map[string]string{}
+
 type validators struct {
 	java, vnu, axe string
 }

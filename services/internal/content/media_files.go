@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"sort"
@@ -86,4 +87,29 @@ func (g GatewayMedia) AttachmentURL(ctx context.Context, id int64) (fileURL stri
 		return "", false, err
 	}
 	return item.SourceURL, item.SourceURL != "", nil
+}
+
+// AttachmentPage implements website.AttachmentPageMedia (an attachment
+// page, wp_attachment_pages_enabled on).
+func (g GatewayMedia) AttachmentPage(ctx context.Context, id int64) (a website.Attachment, found bool, err error) {
+	type rendered struct {
+		Rendered string `json:"rendered"`
+	}
+	var item struct {
+		ID          int64    `json:"id"`
+		Author      int64    `json:"author"`
+		DateGMT     string   `json:"date_gmt"`
+		Slug        string   `json:"slug"`
+		Title       rendered `json:"title"`
+		Caption     rendered `json:"caption"`
+		Description rendered `json:"description"`
+		MimeType    string   `json:"mime_type"`
+	}
+	if found, err = g.mediaItem(ctx, id, "id,author,date_gmt,slug,title,caption,description,mime_type", &item); !found || err != nil {
+		return a, false, err
+	}
+	date, _ := time.Parse("2006-01-02T15:04:05", item.DateGMT)
+	return website.Attachment{ID: item.ID, Author: item.Author, DateGMT: date.UTC(), Slug: item.Slug,
+		Title: html.UnescapeString(item.Title.Rendered), CaptionHTML: item.Caption.Rendered, DescHTML: item.Description.Rendered,
+		MimeType: item.MimeType}, item.ID == id, nil
 }

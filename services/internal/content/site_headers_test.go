@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
 )
 
@@ -13,7 +14,7 @@ func TestSitePageHeaders(t *testing.T) {
 	e := newEnv(t)
 	wantStatus(t, e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "Header post", "slug": "header-post", "status": "publish", "content": "Words"}), 201)
 	wantStatus(t, e.do(admin, "POST", "/cms/v2/pages", map[string]any{"title": "About", "slug": "about", "status": "publish", "content": "About"}), 201)
-	const csp = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'; " +
+	csp := "default-src 'self'; script-src " + blocks.NavScriptHash() + "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'; " +
 		"img-src 'self' https: data:; media-src 'self' https:; style-src 'self' 'unsafe-inline'"
 	for _, tt := range []struct {
 		kind, path string

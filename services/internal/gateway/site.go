@@ -3,6 +3,7 @@ package gateway
 import (
 	"html"
 	"net/http"
+	"strings"
 
 	"siteplane.dev/services/internal/gateway/accounts"
 	"siteplane.dev/services/internal/gateway/routing"
@@ -12,9 +13,34 @@ import (
 )
 
 // PostPassCookie holds the password a visitor typed into a protected
-// post's form (WordPress's wp-postpass_ cookie); it is the only cookie the
-// website's renderer receives.
+// post's form (WordPress's wp-postpass_ cookie); it and the commenter
+// cookies are the only cookies the website's renderer receives.
 const PostPassCookie = "cms-postpass"
+
+// CommenterCookiePrefix starts the names of the cookies an anonymous
+// commenter keeps their name, e-mail and URL in (WordPress's
+// comment_author_{hash}, comment_author_email_{hash},
+// comment_author_url_{hash}); the website fills the comment form from them.
+const CommenterCookiePrefix = "comment_author_"
+
+// siteCookies is the Cookie header a site request forwards: the post
+// password and at most three commenter cookies, nothing else (not the
+// sign-in session).
+func siteCookies(r *http.Request) string {
+	var out []string
+	commenter := 0
+	for _, c := range r.Cookies() {
+		switch {
+		case c.Name == PostPassCookie:
+		case strings.HasPrefix(c.Name, CommenterCookiePrefix) && commenter < 3:
+			commenter++
+		default:
+			continue
+		}
+		out = append(out, (&http.Cookie{Name: c.Name, Value: c.Value}).String())
+	}
+	return strings.Join(out, "; ")
+}
 
 // serveSite forwards a website page to the service that renders it (the
 // content service, docs/website.md): the path under contract.SitePath, the
@@ -30,8 +56,8 @@ func (g *Gateway) serveSite(w http.ResponseWriter, r *http.Request, b *routing.B
 	if caller := g.siteVisitor(r); caller.LoggedIn() {
 		set.Set(contract.IdentityHeader, g.sign(caller, b.Name))
 	}
-	if c, err := r.Cookie(PostPassCookie); err == nil {
-		set.Set("Cookie", (&http.Cookie{Name: c.Name, Value: c.Value}).String())
+	if c := siteCookies(r); c != "" {
+		set.Set("Cookie", c)
 	}
 	ours := w.Header()
 	g.cfg.Proxy.Forward(w, r, routing.Target{

@@ -47,15 +47,19 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 		header       http.Header
 		wantPath     string // "" = not forwarded
 		wantRole     string
+		wantCookie   string // the Cookie header forwarded, when one is sent
 	}{
-		{"front page", "/", nil, contract.SitePath + "/", ""},
-		{"nested page with query", "/a/b/?x=1", nil, contract.SitePath + "/a/b/", ""},
-		{"logged in", "/hello/", basic("admin", f.adminPW), contract.SitePath + "/hello/", "administrator"},
-		{"bad credentials are anonymous", "/hello/", basic("admin", "wrong"), contract.SitePath + "/hello/", ""},
-		{"only the post password cookie passes", "/locked/", cookies, contract.SitePath + "/locked/", ""},
-		{"admin pages are reserved", "/cms-admin/", nil, "", ""},
-		{"login page is reserved", "/cms-login.php", nil, "", ""},
-		{"uploads are reserved", "/cms-content/uploads/a.png", nil, "", ""},
+		{"front page", "/", nil, contract.SitePath + "/", "", ""},
+		{"nested page with query", "/a/b/?x=1", nil, contract.SitePath + "/a/b/", "", ""},
+		{"logged in", "/hello/", basic("admin", f.adminPW), contract.SitePath + "/hello/", "administrator", ""},
+		{"bad credentials are anonymous", "/hello/", basic("admin", "wrong"), contract.SitePath + "/hello/", "", ""},
+		{"only the post password cookie passes", "/locked/", cookies, contract.SitePath + "/locked/", "", "cms-postpass=abc"},
+		{"and the commenter's three cookies", "/hello/", http.Header{"Cookie": {"session=secret; comment_author_ab=Ann; comment_author_email_ab=ann%40x.test; " +
+			"comment_author_url_ab=; comment_author_more=4; cms-postpass=abc"}}, contract.SitePath + "/hello/", "",
+			"comment_author_ab=Ann; comment_author_email_ab=ann%40x.test; comment_author_url_ab=; cms-postpass=abc"},
+		{"admin pages are reserved", "/cms-admin/", nil, "", "", ""},
+		{"login page is reserved", "/cms-login.php", nil, "", "", ""},
+		{"uploads are reserved", "/cms-content/uploads/a.png", nil, "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +89,7 @@ func TestSiteRequestsGoToTheRenderer(t *testing.T) {
 			if got.Header.Get("Authorization") != "" {
 				t.Error("credentials reached the renderer")
 			}
-			if c := got.Header.Values("Cookie"); tt.header.Get("Cookie") != "" && (len(c) != 1 || c[0] != "cms-postpass=abc") {
+			if c := got.Header.Values("Cookie"); tt.header.Get("Cookie") != "" && (len(c) != 1 || c[0] != tt.wantCookie) {
 				t.Errorf("cookies forwarded: %v", c)
 			}
 			role := ""

@@ -15,6 +15,9 @@ func Compile(nodes []Node, env *Env) []Node {
 	if env == nil {
 		env = &Env{}
 	}
+	if env.modals == nil { // shared with the parts compiled inside
+		env.modals = new(int)
+	}
 	out := make([]Node, 0, len(nodes))
 	for _, n := range nodes {
 		if n.Block != nil {

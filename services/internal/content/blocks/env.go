@@ -41,6 +41,8 @@ type Env struct {
 	comment *Comment
 	// ids numbers the ids blocks give their elements, unique in a page.
 	ids *int
+	// modals numbers the overlay menus (navigation), unique in a page
+	modals *int
 }
 
 // nextID returns prefix with a number unique within the render.

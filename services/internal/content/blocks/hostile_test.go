@@ -95,6 +95,11 @@ var rendererAttributes = map[string]bool{
 	"srcset": true, "height": true, "width": true, "decoding": true,
 	// the comments blocks and form
 	"target": true, "data-commentid": true, "data-postid": true, "data-belowelement": true, "data-respondelement": true,
+	// the navigation's overlay menu (WordPress's markup, its script's hooks)
+	"data-wp-interactive": true, "data-wp-context": true, "aria-haspopup": true, "data-wp-on--click": true,
+	"data-wp-on--keydown": true, "data-wp-class--has-modal-open": true, "data-wp-class--is-menu-open": true,
+	"data-wp-watch": true, "data-wp-on--focusout": true, "tabindex": true, "data-wp-bind--aria-modal": true,
+	"data-wp-bind--aria-label": true, "data-wp-bind--role": true, "xmlns": true, "viewbox": true, "focusable": true, "d": true,
 	"data-replyto": true, "size": true, "maxlength": true, "autocomplete": true, "aria-describedby": true, "cols": true, "rows": true,
 }
 
@@ -103,6 +108,7 @@ var rendererElements = map[string]bool{
 	"a": true, "p": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "div": true, "nav": true,
 	"ul": true, "li": true, "header": true, "footer": true, "main": true, "section": true, "article": true, "aside": true,
 	"ol": true, "small": true, "em": true, "textarea": true, "figure": true, "img": true, "span": true, "time": true, "form": true, "label": true, "input": true, "button": true,
+	"svg": true, "path": true,
 }
 
 var urlAttributes = map[string]bool{"href": true, "src": true, "action": true}
@@ -122,6 +128,12 @@ func unsafeMarkup(out string) []string {
 			continue
 		}
 		tok := z.Token()
+		if tok.Data == "script" { // only the navigation's own script, as it is
+			if z.Next() != html.TextToken || string(z.Text()) != navScript {
+				problems = append(problems, "a script other than the navigation's")
+			}
+			continue
+		}
 		if !rendererElements[tok.Data] {
 			problems = append(problems, "element <"+tok.Data+">")
 		}
@@ -188,7 +200,7 @@ var attributeKeys = []string{
 	"textColor", "backgroundColor", "align", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
 	"term", "separator", "prefix", "moreText", "type", "buttonText",
 	"anchor", "id", "href", "linkTarget", "rel", "alt", "level", "ref", "content",
-	"width", "height", "scale", "dimRatio", "overlayColor",
+	"width", "height", "scale", "dimRatio", "overlayColor", "overlayMenu",
 }
 
 // hostileAttrs sets every attribute to h: the layout as flex (so that its

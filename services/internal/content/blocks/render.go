@@ -12,6 +12,9 @@ func Render(nodes []Node, env *Env) string {
 	if env.ids == nil {
 		env.ids = new(int)
 	}
+	if env.modals == nil {
+		env.modals = new(int)
+	}
 	var sb strings.Builder
 	sb.Grow(env.SizeHint)
 	renderNodes(&sb, nodes, env)

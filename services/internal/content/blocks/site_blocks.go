@@ -41,6 +41,9 @@ func navigation(b *Block, env *Env) string {
 	if l := layoutClass(b); l != "" {
 		cls += " " + l
 	}
+	if overlay := str(b, "overlayMenu", "mobile"); overlay != "never" {
+		return navOverlay(b, env, overlay, cls, strings.Join(items, ""))
+	}
 	return `<nav class="` + cls + `" aria-label="` + esc(str(b, "ariaLabel", "Navigation")) + `"><ul class="wp-block-navigation__container">` +
 		strings.Join(items, "") + `</ul></nav>`
 }

@@ -130,16 +130,20 @@ type SiteComment struct {
 }
 
 // PostComments reads the comments a page of post shows, oldest first: the
-// approved ones (viewer and held 0), or only the held ones a viewer sees —
-// a signed-in viewer's (viewer ≠ 0) own (the "awaiting moderation"
-// preview) and comment held (an anonymous commenter's preview).
-func PostComments(ctx context.Context, q Querier, post, viewer, held int64) ([]*SiteComment, error) {
+// approved ones (viewer and held 0, email ""), or only the held ones a
+// viewer sees — a signed-in viewer's (viewer ≠ 0) own (the "awaiting
+// moderation" preview), comment held (an anonymous commenter's preview),
+// and the anonymous comments written with email (the commenter's cookie,
+// WordPress's include_unapproved; a user's held comments are not shown by
+// an e-mail anyone could type).
+func PostComments(ctx context.Context, q Querier, post, viewer, held int64, email string) ([]*SiteComment, error) {
 	rows, err := q.Query(ctx, `SELECT id, parent, author, author_name, author_url, content, date_gmt, status = 'hold',
 		encode(sha256(convert_to(lower(btrim(author_email)), 'UTF8')), 'hex')
 		FROM comments WHERE post = $1 AND type = 'comment'
-		AND CASE WHEN $2 = 0 AND $3 = 0 THEN status = 'approved'
-			ELSE status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3) END
-		ORDER BY date_gmt, id`, post, viewer, held)
+		AND CASE WHEN $2 = 0 AND $3 = 0 AND $4::text = '' THEN status = 'approved'
+			ELSE status = 'hold' AND (($2 <> 0 AND author = $2) OR id = $3
+				OR ($4::text <> '' AND author = 0 AND lower(btrim(author_email)) = lower(btrim($4::text)))) END
+		ORDER BY date_gmt, id`, post, viewer, held, email)
 	if err != nil {
 		return nil, fmt.Errorf("select comments of post %d: %w", post, err)
 	}

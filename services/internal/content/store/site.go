@@ -171,6 +171,9 @@ type themeRows struct {
 	Parts     map[string]string
 	Styles    string // the global styles post's content, "" when none
 	SiteIcon  []byte // the site_icon setting's stored JSON, nil when unset
+	// AttachmentPages is the wp_attachment_pages_enabled setting's stored
+	// JSON, nil when unset (off, as WordPress 6.4+ installs)
+	AttachmentPages []byte
 }
 
 // LoadThemeRows reads the theme's stored templates, parts and user global
@@ -179,7 +182,7 @@ func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRow
 	rows, err := q.Query(ctx, `SELECT type, slug, content FROM (
   SELECT 0 AS k, id, type, slug, content FROM posts WHERE theme = $1 AND status = 'publish' AND
    type IN ('wp_template', 'wp_template_part', $2)
-  UNION ALL SELECT 1, 0, 'setting', name, value::text FROM settings WHERE name = 'site_icon') r
+  UNION ALL SELECT 1, 0, 'setting', name, value::text FROM settings WHERE name IN ('site_icon', 'wp_attachment_pages_enabled')) r
  ORDER BY k, id`, stylesheet, GlobalStylesType)
 	if err != nil {
 		return nil, fmt.Errorf("load theme rows: %w", err)
@@ -197,7 +200,11 @@ func LoadThemeRows(ctx context.Context, q Querier, stylesheet string) (*themeRow
 		case "wp_template_part":
 			out.Parts[slug] = content
 		case "setting":
-			out.SiteIcon = []byte(content)
+			if slug == "wp_attachment_pages_enabled" {
+				out.AttachmentPages = []byte(content)
+			} else {
+				out.SiteIcon = []byte(content)
+			}
 		default:
 			if out.Styles == "" {
 				out.Styles = content

@@ -56,6 +56,7 @@ func (s *Handler) commentPost(req *siteReq) error {
 	if err != nil {
 		return s.commentFailure(req, err)
 	}
+	s.setCommenterCookies(req, m, req.r.PostForm.Has("wp-comment-cookies-consent"))
 	pt := store.TypeByName(post.Type)
 	link := s.permalinks.Post(pt, post)
 	to := link + "#comment-" + strconv.FormatInt(m.ID, 10)

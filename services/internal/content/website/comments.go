@@ -45,7 +45,7 @@ func (sn *siteSnapshot) approvedComments(ctx context.Context, s *Handler, p *sto
 	if v, ok := sn.comments.Load(p.ID); ok {
 		return v.([]commentRow), nil
 	}
-	list, err := store.PostComments(ctx, s.db(ctx), p.ID, 0, 0)
+	list, err := store.PostComments(ctx, s.db(ctx), p.ID, 0, 0, "")
 	if err != nil {
 		return nil, err
 	}
@@ -59,15 +59,16 @@ func (sn *siteSnapshot) approvedComments(ctx context.Context, s *Handler, p *sto
 }
 
 // heldComments are the held comments of p the request may see: a
-// signed-in viewer's own, and the one a preview link names (one statement;
-// none for an anonymous reader without a preview link).
-func (s *Handler) heldComments(req *siteReq, p *store.Post) ([]commentRow, error) {
+// signed-in viewer's own, an anonymous commenter's (by the e-mail of
+// their cookie), and the one a preview link names (one statement; none
+// for an anonymous reader without either).
+func (s *Handler) heldComments(req *siteReq, p *store.Post, who commenter) ([]commentRow, error) {
 	ctx := req.r.Context()
 	viewer, held := req.caller.UserID, queryID(req.query.Get("unapproved"))
-	if viewer == 0 && held == 0 {
+	if viewer == 0 && held == 0 && who.email == "" {
 		return nil, nil
 	}
-	list, err := store.PostComments(ctx, s.db(ctx), p.ID, viewer, held)
+	list, err := store.PostComments(ctx, s.db(ctx), p.ID, viewer, held, who.email)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,8 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 	if err != nil {
 		return nil, err
 	}
-	held, err := s.heldComments(req, p)
+	who := s.currentCommenter(req)
+	held, err := s.heldComments(req, p, who)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +205,14 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 		}
 	}
 	if !req.caller.LoggedIn() {
-		return cs, nil
+		if who == (commenter{}) {
+			return cs, nil
+		}
+		// the commenter's cookies fill the form (the page is theirs alone:
+		// commentsCacheControl)
+		own := *cs
+		own.Form.Author, own.Form.Email, own.Form.URL = who.name, who.email, who.url
+		return &own, nil
 	}
 	// the form names its reader
 	u, err := conv.user(ctx, req.caller.UserID)
@@ -350,8 +359,9 @@ func numberComments(list []*blocks.Comment, depth int, n *int) {
 	}
 }
 
-// commentsCacheControl: a page showing a held comment is its author's
-// alone (the edge cache and shared caches never keep it).
+// commentsCacheControl: a page showing a held comment, or a form filled
+// from the commenter's cookies, is its reader's alone (the edge cache and
+// shared caches never keep it).
 func commentsCacheControl(h http.Header, cs *blocks.Comments) {
 	if cs == nil {
 		return
@@ -365,7 +375,7 @@ func commentsCacheControl(h http.Header, cs *blocks.Comments) {
 		}
 		return false
 	}
-	if held(cs.Threads) {
+	if held(cs.Threads) || cs.Form.Author != "" || cs.Form.Email != "" || cs.Form.URL != "" {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
 	}
 }

@@ -3,17 +3,19 @@ package website
 import (
 	"net/http"
 	"strings"
+
+	"siteplane.dev/services/internal/content/blocks"
 )
 
 // Every website answer carries a Content-Security-Policy that would stop
-// script in content even if some got through the filters (no script runs:
-// the theme and the pages need none; style attributes of blocks need
-// 'unsafe-inline' for styles), nosniff, a referrer policy, and frame
-// protection. The /embed/ pages are made to be framed by other sites (the
+// script in content even if some got through the filters (the one script
+// that runs is the navigation's overlay menu's, allowed by its hash; style
+// attributes of blocks need 'unsafe-inline' for styles), nosniff, a
+// referrer policy, and frame protection. The /embed/ pages are made to be framed by other sites (the
 // oEmbed iframe), so they alone leave framing open, as WordPress does.
 
 // pageCSP is the policy of website answers.
-const pageCSP = "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+var pageCSP = "default-src 'self'; script-src " + blocks.NavScriptHash() + "; object-src 'none'; base-uri 'none'; form-action 'self'; " +
 	"frame-ancestors 'self'; img-src 'self' https: data:; media-src 'self' https:; style-src 'self' 'unsafe-inline'"
 
 // embedCSP is pageCSP without frame-ancestors: any site may frame an embed.

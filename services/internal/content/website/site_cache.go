@@ -72,6 +72,8 @@ type siteSnapshot struct {
 	disc      atomic.Pointer[store.Discussion]
 	icon      atomic.Pointer[string] // the site icon's links (site_icon.go)
 	iconID    int64                  // the site_icon setting, 0 for none
+	// attachmentPages is the wp_attachment_pages_enabled setting
+	attachmentPages bool
 	// commentPages are anonymous readers' comment pages (commentPageKey →
 	// *blocks.Comments, arranged; comments.go)
 	commentPages sync.Map
@@ -158,6 +160,7 @@ func (s *Handler) loadSnapshot(ctx context.Context, gen uint64) (*siteSnapshot, 
 	}
 	sn.css = s.globalCSS(th, rows.Styles)
 	sn.iconID = settingID(rows.SiteIcon)
+	sn.attachmentPages = attachmentPagesOn(rows.AttachmentPages)
 	return sn, nil
 }
 

@@ -379,6 +379,9 @@ func (s *Handler) siteEnv(req *siteReq, sp *sitePage, sn *siteSnapshot) (*blocks
 			return nil, nil, err
 		}
 		env.Post = bp[0]
+		if sp.pt == attachmentType { // its link is the media's, ?attachment_id=
+			env.Post.URL = sp.canonical
+		}
 		if env.Comments, err = s.commentsEnv(req, sn, sp.pt, sp.post, conv); err != nil {
 			return nil, nil, err
 		}
