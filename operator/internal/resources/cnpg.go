@@ -108,6 +108,7 @@ func ManagedCluster(site *sitev1.Site) *unstructured.Unstructured {
 	if m.ImageName != "" {
 		spec["imageName"] = m.ImageName
 	}
+	managedBackupSpec(site, spec)
 	u.Object["spec"] = spec
 	return u
 }
