@@ -63,6 +63,28 @@ func (p *switchProxy) serve() {
 	}
 }
 
+// startStackOn starts a stack of the test's own on a PostgreSQL server
+// and a read replica (StartWith), stopped when the test ends, with the
+// services' logs dumped when it failed.
+func startStackOn(t *testing.T, server, readServer string) *Stack {
+	t.Helper()
+	s, err := StartWith(server, readServer, st.bins)
+	if err != nil {
+		if s != nil {
+			s.DumpLogs(os.Stderr)
+			s.Stop()
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			s.DumpLogs(os.Stderr)
+		}
+		s.Stop()
+	})
+	return s
+}
+
 // withHost is dsn with its host:port replaced.
 func withHost(t *testing.T, dsn, host string) string {
 	t.Helper()
@@ -99,20 +121,7 @@ func TestFailoverUnderLoad(t *testing.T) {
 	}
 	pair := startReplicaPair(t)
 	rw := newSwitchProxy(t, hostOf(t, pair.primary))
-	s, err := StartWith(withHost(t, pair.primary, rw.ln.Addr().String()), pair.replica, st.bins)
-	if err != nil {
-		if s != nil {
-			s.DumpLogs(os.Stderr)
-			s.Stop()
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			s.DumpLogs(os.Stderr)
-		}
-		s.Stop()
-	})
+	s := startStackOn(t, withHost(t, pair.primary, rw.ln.Addr().String()), pair.replica)
 	req, _ := http.NewRequest("GET", "/", nil)
 	req.SetBasicAuth(s.AdminUser, s.AdminPass)
 	promote := func() error {
