@@ -44,9 +44,10 @@ if [[ $provider != existing ]]; then
 fi
 archives=()
 for f in pause postgres gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
-# E2E_CNPG=1: CloudNativePG's operator image too, and TestCNPG runs
-# (docs/operator.md, database modes; the manager's first build takes minutes).
-if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
+# E2E_CNPG=1: CloudNativePG's operator and versitygw images too (and
+# PostgreSQL with barman-cli-cloud), and TestCNPG runs (docs/operator.md,
+# database modes; the manager's first build takes minutes).
+if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar" "$root/$images/versitygw.tar"); fi
 
 case $provider in
   local)

@@ -3,6 +3,9 @@
 # PostgreSQL image from this machine's Debian postgresql-15 (binaries, their
 # shared libraries, share/, a busybox shell) and print DIR. No image of
 # PostgreSQL can be pulled where there is no registry. Needs root (owners).
+# POSTGRES_BARMAN=1 adds Debian's barman-cli-cloud (Python 3.11 and the
+# packages it depends on, file by file from dpkg -L): CloudNativePG's WAL
+# archiving and backups run barman-cloud-* inside the PostgreSQL image.
 set -euo pipefail
 R=${1:?usage: postgres-rootfs.sh DIR}
 PG=/usr/lib/postgresql/15
@@ -27,6 +30,31 @@ for l in $libs /lib/x86_64-linux-gnu/libnss_files.so.2; do
   mkdir -p "$R$(dirname "$l")"
   cp -L "$l" "$R$l"
 done
+if [[ ${POSTGRES_BARMAN:-0} == 1 ]]; then
+  # Debian's packages as they are installed on this machine; the Python
+  # extension modules' libraries join the ldd pass below.
+  barman=(barman-cli-cloud python3-barman python3-boto3 python3-botocore python3-s3transfer python3-jmespath
+    python3-dateutil python3-six python3-urllib3 python3-certifi python3-idna python3-charset-normalizer
+    python3-chardet python3-requests python3-psycopg2 python3-pkg-resources python3-argcomplete
+    python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3-minimal python3 ca-certificates)
+  for p in "${barman[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      { echo "postgres-rootfs: $p missing (apt-get install barman-cli-cloud)" >&2; exit 1; }
+  done
+  # Files and symbolic links only (tar would copy a listed directory whole).
+  dpkg -L "${barman[@]}" | grep -vE '^/usr/share/(doc|man|lintian)/|/test/|/tests/' | sort -u |
+    while read -r f; do if [[ -f $f || -L $f ]]; then echo "$f"; fi; done >"$R/.barman-files"
+  echo /etc/ssl/certs/ca-certificates.crt >>"$R/.barman-files"
+  tar -C / -cf - --no-recursion -T "$R/.barman-files" 2>/dev/null | tar -C "$R" -xf -
+  rm -f "$R/.barman-files"
+  libs=$(for f in /usr/bin/python3.11 "$R"/usr/lib/python3.11/lib-dynload/*.so $(find "$R/usr/lib/python3/dist-packages" -name '*.so'); do
+    ldd "$f" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3}'; done | sort -u)
+  for l in $libs; do
+    [[ -e $R$l ]] && continue
+    mkdir -p "$R$(dirname "$l")"
+    cp -L "$l" "$R$l"
+  done
+fi
 cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
 cp "$(command -v busybox)" "$R/bin/busybox"
 for a in sh ls cat mkdir chown chmod id env sleep rm; do ln -sf busybox "$R/bin/$a"; done

@@ -3,6 +3,9 @@
 # (root). Installs only what is missing, so a warm machine pays nothing.
 set -euo pipefail
 pkgs=(containerd runc containernetworking-plugins iptables conntrack busybox-static postgresql-15 openssl curl iproute2)
+# E2E_CNPG=1: the PostgreSQL image carries barman-cli-cloud (CloudNativePG's
+# WAL archiving and backups), copied from this machine's package.
+if [[ ${E2E_CNPG:-0} == 1 ]]; then pkgs+=(barman-cli-cloud); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -47,16 +47,33 @@ func TestCNPG(t *testing.T) {
 	t.Logf("CloudNativePG ready in %.1fs", time.Since(t0).Seconds())
 	ns := namespace(t, "e2e-cnpg")
 
-	t.Run("a Site with a managed database becomes Ready", func(t *testing.T) {
+	// One managed Site of three instances (a primary, two replicas) serves
+	// the read-pool and failover steps.
+	if !t.Run("a Site with a managed database becomes Ready", func(t *testing.T) {
 		mediaVolume(t, ns, "managed")
 		site := cnpgSite(ns, "managed", sitev1.DatabaseSpec{Managed: &sitev1.ManagedDatabase{
-			Instances: 1, ImageName: postgresImage, Parameters: map[string]string{"fsync": "off"}}})
+			Instances: 3, ImageName: postgresImage, Parameters: map[string]string{"fsync": "off"}}})
 		t0 := time.Now()
 		if err := env.c.Create(context.Background(), site); err != nil {
 			t.Fatal(err)
 		}
-		waitReady(t, ns, "managed", 6*time.Minute)
-		t.Logf("managed Site Ready %.1fs after create", time.Since(t0).Seconds())
+		waitReady(t, ns, "managed", 8*time.Minute)
+		t.Logf("managed Site (3 instances) Ready %.1fs after create", time.Since(t0).Seconds())
+	}) {
+		t.FailNow()
+	}
+	cluster := "managed-db" // the managed Cluster, "<site>-db"
+
+	t.Run("anonymous reads are served by a replica", func(t *testing.T) {
+		readsOnReplicas(t, ns, "managed", cluster, adminAuth(t, ns, "managed"))
+	})
+
+	t.Run("failover under load", func(t *testing.T) {
+		failoverUnderLoad(t, ns, "managed", cluster, adminAuth(t, ns, "managed"))
+	})
+
+	t.Run("scheduled backups and a Site restored to a point in time", func(t *testing.T) {
+		backupAndRestore(t, ns)
 	})
 
 	t.Run("two Sites on a shared Cluster cannot read each other's tables", func(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -32,20 +31,7 @@ func TestReadPoolOnStreamingReplica(t *testing.T) {
 		t.Skip("starts a primary and a replica")
 	}
 	pair := startReplicaPair(t)
-	s, err := StartWith(pair.primary, pair.replica, st.bins)
-	if err != nil {
-		if s != nil {
-			s.DumpLogs(os.Stderr)
-			s.Stop()
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			s.DumpLogs(os.Stderr)
-		}
-		s.Stop()
-	})
+	s := startStackOn(t, pair.primary, pair.replica)
 	as := []string{s.AdminUser, s.AdminPass}
 	created := sendJSONTo(t, s.Gateway, "POST", "/cms-json/cms/v2/posts", map[string]any{"title": "readpool-old", "status": "publish"}, as)
 	if created.Status != http.StatusCreated {

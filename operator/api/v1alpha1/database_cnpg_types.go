@@ -14,6 +14,7 @@ type CNPGClusterRef struct {
 
 // ManagedDatabase is the CloudNativePG Cluster the operator runs for one
 // site.
+// +kubebuilder:validation:XValidation:rule="has(self.restore) == has(oldSelf.restore) && (!has(self.restore) || self.restore == oldSelf.restore)",message="database.managed.restore is immutable: it only says how the Cluster was created"
 type ManagedDatabase struct {
 	// Instances is the number of PostgreSQL instances: one primary, the
 	// rest streaming replicas that serve the read pool and take over on
@@ -39,6 +40,18 @@ type ManagedDatabase struct {
 	// +kubebuilder:validation:MaxLength=512
 	// +optional
 	ImageName string `json:"imageName,omitempty"`
+
+	// Backup archives the Cluster's WAL continuously and takes scheduled
+	// base backups to an S3-compatible object store (CloudNativePG's own
+	// mechanism: Barman Cloud). The image must hold barman-cli-cloud.
+	// +optional
+	Backup *ManagedDatabaseBackup `json:"backup,omitempty"`
+
+	// Restore creates the Cluster from another Cluster's backups, to a
+	// point in time, instead of an empty database. It is read once, when
+	// the Cluster is created, and cannot change afterwards.
+	// +optional
+	Restore *ManagedDatabaseRestore `json:"restore,omitempty"`
 }
 
 // ManagedDatabaseStorage is the volume of each PostgreSQL instance.

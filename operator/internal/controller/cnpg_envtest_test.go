@@ -195,6 +195,7 @@ func TestCNPGManagedCluster(t *testing.T) {
 		{[]string{"spec", "postgresql", "parameters", "max_connections"}, "200"},
 		{[]string{"spec", "imageName"}, "example.test/postgresql:17"},
 		{[]string{"spec", "enableSuperuserAccess"}, "false"},
+		{[]string{"spec", "smartShutdownTimeout"}, "10"},
 	} {
 		got, _, _ := unstructured.NestedFieldNoCopy(cluster.Object, tc.path...)
 		if fmt.Sprint(got) != tc.want {

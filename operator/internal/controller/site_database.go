@@ -22,6 +22,7 @@ const rolePasswordLength = 32
 
 // +kubebuilder:rbac:groups=postgresql.cnpg.io,resources=clusters,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=postgresql.cnpg.io,resources=databases,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups=postgresql.cnpg.io,resources=scheduledbackups,verbs=get;list;watch;create;patch
 
 // reconcileDatabase makes the database of a Site whose database
 // CloudNativePG runs: the managed Cluster, or on a shared Cluster the
@@ -105,6 +106,13 @@ func (r *SiteReconciler) cnpgDatabase(ctx context.Context, site *sitev1.Site, p 
 	}
 
 	ready, status := clusterReady(cluster)
+	if sb := resources.ManagedScheduledBackup(site); sb != nil && ready {
+		// Once the Cluster is Ready: the first backup runs at once, and
+		// CloudNativePG backs up only a running primary.
+		if err := r.apply(ctx, client.ApplyConfigurationFromUnstructured(sb)); err != nil {
+			return cond, fmt.Errorf("apply ScheduledBackup: %w", err)
+		}
+	}
 	switch {
 	case !ready:
 		cond.Reason, cond.Message = sitev1.ReasonDatabaseClusterNotReady, fmt.Sprintf("CloudNativePG Cluster %q: %s", name, status)

@@ -33,6 +33,11 @@ const DatabaseReadURLSecretKey = "read-dsn"
 // managed role's password), so a changed password reaches the role.
 const cnpgReloadLabel = "cnpg.io/reload"
 
+// managedSmartShutdownTimeout is how long, in seconds, a managed
+// Cluster's stopping primary waits for its sessions before a fast
+// shutdown (ManagedCluster).
+const managedSmartShutdownTimeout = 10
+
 // cnpgPort is the port of CloudNativePG's Services.
 const cnpgPort = "5432"
 
@@ -97,6 +102,13 @@ func ManagedCluster(site *sitev1.Site) *unstructured.Unstructured {
 		// The site needs its application user only; a superuser password
 		// in the namespace would be one more secret to protect.
 		"enableSuperuserAccess": false,
+		// A primary that is stopped (its pod deleted, drained) first
+		// waits for its sessions to end (a smart shutdown). The services'
+		// pooled sessions never end on their own, so CloudNativePG's 180 s
+		// default held writes off for 3 minutes in the e2e failover step;
+		// after 10 s the fast shutdown ends them and the failover goes on.
+		// Writes cut off answer 503 and are retried (Idempotency-Key).
+		"smartShutdownTimeout": int64(managedSmartShutdownTimeout),
 	}
 	if len(m.Parameters) > 0 {
 		params := make(map[string]any, len(m.Parameters))
@@ -108,6 +120,7 @@ func ManagedCluster(site *sitev1.Site) *unstructured.Unstructured {
 	if m.ImageName != "" {
 		spec["imageName"] = m.ImageName
 	}
+	managedBackupSpec(site, spec)
 	u.Object["spec"] = spec
 	return u
 }

@@ -35,6 +35,10 @@ const (
 	// version). Its Clusters run PostgresRef: CloudNativePG reads the major
 	// version from the tag.
 	CNPGRef = "siteplane.local/cnpg:1.29.1"
+	// VersitygwRef is the S3-compatible server of the media tests
+	// (hack/versitygw.sh pins the version), run in the cluster as the
+	// object store of CloudNativePG's backups.
+	VersitygwRef = "siteplane.local/versitygw:1.8.0"
 )
 
 func main() {
@@ -47,6 +51,7 @@ func main() {
 	e2e := flag.Bool("e2e", false, "also build the pause image and, from -postgres-rootfs, the PostgreSQL image")
 	pgRoot := flag.String("postgres-rootfs", "", "root file system of the PostgreSQL image (hack/images-postgres-rootfs.sh)")
 	cnpgManager := flag.String("cnpg-manager", "", "with -e2e: CloudNativePG's manager binary (hack/cluster/cnpg.sh build), for its operator image")
+	versitygw := flag.String("versitygw", "", "with -e2e: the versitygw binary (hack/versitygw.sh), for its image")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("images: ")
@@ -64,12 +69,18 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *out, *registry, *tag, *push, *e2e, *pgRoot, *cnpgManager); err != nil {
+	if err := run(*root, *out, *registry, *tag, *push, *e2e, e2eInputs{*pgRoot, *cnpgManager, *versitygw}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(root, out, registry, tag string, push, e2e bool, pgRoot, cnpgManager string) error {
+// e2eInputs are the files of the e2e images besides pause: each image is
+// written when its input is given.
+type e2eInputs struct {
+	pgRoot, cnpgManager, versitygw string
+}
+
+func run(root, out, registry, tag string, push, e2e bool, in e2eInputs) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -130,7 +141,7 @@ func run(root, out, registry, tag string, push, e2e bool, pgRoot, cnpgManager st
 		}
 	}
 	if e2e {
-		if err := e2eImages(bins, pgRoot, cnpgManager, write); err != nil {
+		if err := e2eImages(bins, in, write); err != nil {
 			return err
 		}
 	}
@@ -178,10 +189,37 @@ func cnpgImage(manager string, write func(string, v1.Image, []string, bool) erro
 	return write("cnpg.tar", img, []string{CNPGRef}, false)
 }
 
+// versitygwImage writes the versitygw image: the static server and a
+// busybox shell (the e2e Deployment makes its bucket's directory before
+// starting it), as an unprivileged user.
+func versitygwImage(bin string, write func(string, v1.Image, []string, bool) error) error {
+	server, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	busybox, err := os.ReadFile("/bin/busybox")
+	if err != nil {
+		return fmt.Errorf("busybox (apt-get install busybox-static): %w", err)
+	}
+	img, err := images.Image([]images.File{
+		{Path: "/bin", Dir: true, Mode: 0o755},
+		{Path: "/bin/versitygw", Mode: 0o755, Data: server},
+		{Path: "/bin/busybox", Mode: 0o755, Data: busybox},
+		{Path: "/bin/sh", Link: "busybox"},
+		{Path: "/bin/mkdir", Link: "busybox"},
+		{Path: "/tmp", Dir: true, Mode: 0o1777},
+	}, images.Config{Entrypoint: []string{"/bin/versitygw"}, User: "65532:65532",
+		Env: []string{"PATH=/bin"}, ExposedPorts: []string{"7070/tcp"}})
+	if err != nil {
+		return err
+	}
+	return write("versitygw.tar", img, []string{VersitygwRef}, false)
+}
+
 // e2eImages writes the images the e2e cluster needs besides the product:
-// pause, PostgreSQL (from pgRoot) and CloudNativePG's operator (from
-// cnpgManager), the last two when given.
-func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []string, bool) error) error {
+// pause, PostgreSQL (from in.pgRoot), CloudNativePG's operator (from
+// in.cnpgManager) and versitygw, the last three when given.
+func e2eImages(bins string, in e2eInputs, write func(string, v1.Image, []string, bool) error) error {
 	bin, err := os.ReadFile(filepath.Join(bins, "pause"))
 	if err != nil {
 		return err
@@ -194,15 +232,17 @@ func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []
 	if err := write("pause.tar", img, []string{PauseRef}, false); err != nil {
 		return fmt.Errorf("pause: %w", err)
 	}
-	if pgRoot != "" {
-		files, err := images.DirFiles(pgRoot)
+	if in.pgRoot != "" {
+		files, err := images.DirFiles(in.pgRoot)
 		if err != nil {
 			return err
 		}
 		img, err := images.Image(files, images.Config{
-			Entrypoint:   []string{"/bin/pg-entrypoint"},
-			User:         "999:999",
-			Env:          []string{"PATH=/usr/lib/postgresql/15/bin:/bin", "PGDATA=/var/lib/postgresql/data"},
+			Entrypoint: []string{"/bin/pg-entrypoint"},
+			User:       "999:999",
+			// /usr/bin: barman-cloud-* when the root has them
+			// (POSTGRES_BARMAN=1), which CloudNativePG looks up on PATH.
+			Env:          []string{"PATH=/usr/lib/postgresql/15/bin:/usr/bin:/bin", "PGDATA=/var/lib/postgresql/data"},
 			ExposedPorts: []string{"5432/tcp"},
 		})
 		if err != nil {
@@ -212,9 +252,14 @@ func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []
 			return fmt.Errorf("postgres: %w", err)
 		}
 	}
-	if cnpgManager != "" {
-		if err := cnpgImage(cnpgManager, write); err != nil {
+	if in.cnpgManager != "" {
+		if err := cnpgImage(in.cnpgManager, write); err != nil {
 			return fmt.Errorf("cnpg: %w", err)
+		}
+	}
+	if in.versitygw != "" {
+		if err := versitygwImage(in.versitygw, write); err != nil {
+			return fmt.Errorf("versitygw: %w", err)
 		}
 	}
 	return nil
