@@ -297,7 +297,7 @@ func (s *Service) getThemeGlobalStyles(r *rest.Request) (*rest.Response, error) 
 	if ss != th.Stylesheet {
 		return nil, rest.NewError("rest_theme_not_found", "Theme not found.", http.StatusNotFound)
 	}
-	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: th.Settings}, {Key: "styles", Value: th.Styles}},
+	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: themeRESTSettings(th.Settings)}, {Key: "styles", Value: th.Styles}},
 		Links: rest.Links{{Rel: "self", Href: s.restRoot + "/" + Namespace + "/global-styles/themes/" + ss}}}), nil
 }
 
@@ -308,7 +308,7 @@ func (s *Service) getThemeVariations(r *rest.Request) (*rest.Response, error) {
 	}
 	out := make([]any, 0, len(th.Variations))
 	for _, v := range th.Variations {
-		out = append(out, v.Data)
+		out = append(out, themeRESTVariation(v.Data))
 	}
 	return rest.OK(out), nil
 }

@@ -1,0 +1,58 @@
+package content
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The theme's global styles and its variations answer with the theme
+// origin's merged settings, as WordPress does: preset lists keyed by
+// origin, the appearance tools opted in, WordPress's default flags (the
+// site editor's canvas and Styles panels are built from these).
+func TestThemeGlobalStylesMergedSettings(t *testing.T) {
+	e := newEnv(t)
+	theme := e.do(admin, "GET", "/cms/v2/global-styles/themes/siteplane", nil)
+	wantStatus(t, theme, 200)
+	variations := e.do(admin, "GET", "/cms/v2/global-styles/themes/siteplane/variations", nil)
+	wantStatus(t, variations, 200)
+	var midnight map[string]any
+	for _, v := range variations.list() {
+		if v["title"] == "Midnight" {
+			midnight = v
+		}
+	}
+	slug := func(v any) any {
+		list, _ := v.([]any)
+		if len(list) == 0 {
+			return nil
+		}
+		m, _ := list[0].(map[string]any)
+		return m["slug"]
+	}
+	tests := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"theme palette keyed by origin", slug(field(theme.obj(), "settings", "color", "palette", "theme")), "base"},
+		{"theme font sizes keyed by origin", slug(field(theme.obj(), "settings", "typography", "fontSizes", "theme")), "small"},
+		{"theme spacing sizes keyed by origin", slug(field(theme.obj(), "settings", "spacing", "spacingSizes", "theme")), "20"},
+		{"appearanceTools opts in border colour", field(theme.obj(), "settings", "border", "color"), true},
+		{"appearanceTools opts in link colour", field(theme.obj(), "settings", "color", "link"), true},
+		{"appearanceTools itself is gone", field(theme.obj(), "settings", "appearanceTools"), nil},
+		{"default flag: text colour", field(theme.obj(), "settings", "color", "text"), true},
+		{"default flag: custom font size", field(theme.obj(), "settings", "typography", "customFontSize"), true},
+		{"the theme's own flag wins", field(theme.obj(), "settings", "color", "defaultPalette"), false},
+		{"styles as in the file", field(theme.obj(), "styles", "typography", "lineHeight"), "1.65"},
+		{"variation palette keyed by origin", slug(field(midnight, "settings", "color", "palette", "theme")), "base"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := json.Marshal(tc.got)
+			want, _ := json.Marshal(tc.want)
+			if string(got) != string(want) {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
