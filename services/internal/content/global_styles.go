@@ -96,7 +96,10 @@ func (s *Service) globalStylesRoutes() []rest.Route {
 			{Methods: rest.Readable, Args: rest.Props{ssArg}, Permission: gsThemePermission, Handler: s.getThemeGlobalStyles}}},
 		{Namespace: Namespace, Path: `/global-styles/(?P<id>[\/\w-]+)`, Schema: itemSch, AllowBatch: gsNoBatch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{idArg}, Permission: s.getGSPermission, Handler: s.getGlobalStyles},
-			{Methods: rest.Editable, Args: append(rest.Props{idArg}, gsWriteArgs()...), Permission: s.updateGSPermission, Handler: s.updateGlobalStyles},
+			// No id argument, as in WordPress (the schema's id is read-only,
+			// so get_endpoint_args_for_item_schema leaves it out): the site
+			// editor sends the post's id as a number in the body.
+			{Methods: rest.Editable, Args: gsWriteArgs(), Permission: s.updateGSPermission, Handler: s.updateGlobalStyles},
 		}},
 	}
 }
