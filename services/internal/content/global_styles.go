@@ -270,7 +270,12 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 		if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
-		return store.SaveTmplRevision(ctx, tx, row)
+		// The revision is the saver's, as WordPress's (wp_insert_post
+		// gives a revision the current user): the site editor's revisions
+		// panel names who saved each one.
+		rev := *row
+		rev.Author = caller(r).UserID
+		return store.SaveTmplRevision(ctx, tx, &rev)
 	})
 	if err != nil {
 		return nil, err

@@ -91,3 +91,18 @@ func TestGlobalStylesUpdateWithNumericID(t *testing.T) {
 		t.Errorf("the update route describes an id argument: %.300s", opts.Raw)
 	}
 }
+
+// A saved revision of the global styles is its saver's (the site editor's
+// revisions panel names them); it was the post's author, no one.
+func TestGlobalStylesRevisionAuthor(t *testing.T) {
+	e := newEnv(t)
+	id := gsID(t, e)
+	wantStatus(t, e.do(admin, "POST", "/cms/v2/global-styles/"+id, map[string]any{
+		"styles": map[string]any{"color": map[string]any{"text": "#123456"}}}), 200)
+	revs := e.do(admin, "GET", "/cms/v2/global-styles/"+id+"/revisions", nil)
+	wantStatus(t, revs, 200)
+	saver := float64(callers[admin].UserID)
+	if len(revs.list()) == 0 || revs.list()[0]["author"] != saver {
+		t.Fatalf("the revision's author: %.300s (the saver is %v)", revs.Raw, saver)
+	}
+}
