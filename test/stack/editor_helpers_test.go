@@ -35,6 +35,9 @@ var editorExpected = []struct{ match, why string }{
 	// The welcome guide's pictures are on s.w.org, as in WordPress; the
 	// test machine has no Internet.
 	{"https://s.w.org/", "welcome guide images (no Internet)"},
+	// The site editor's styles revisions show each saver's avatar, from
+	// gravatar.com as in WordPress; the test machine has no Internet.
+	{"https://secure.gravatar.com/avatar/", "revision authors' avatars (no Internet)"},
 	// WordPress answers an author's context=edit term query with 403 too
 	// (rest_forbidden_context: terms are edited with manage_categories);
 	// the editor's taxonomy panels ask it and carry on (the same on the
