@@ -17,15 +17,15 @@ import (
 // coreSettingFlags are the boolean settings of WordPress 6.9's own
 // theme.json (wp-includes/theme.json, the default origin) that the editor's
 // panels read; the theme's file overrides them.
+// The default* flags (defaultPalette, defaultFontSizes…) are left out:
+// they say whether WordPress's own preset lists are offered, and those
+// lists are not part of the answer (see themeRESTSettings).
 var coreSettingFlags = map[string]map[string]any{
 	"color": {"background": true, "button": true, "caption": true, "custom": true, "customDuotone": true,
-		"customGradient": true, "defaultDuotone": true, "defaultGradients": true, "defaultPalette": true,
-		"heading": true, "link": false, "text": true},
-	"border":     {"color": false, "radius": false, "style": false, "width": false},
-	"dimensions": {"defaultAspectRatios": true},
-	"shadow":     {"defaultPresets": true},
-	"spacing":    {"margin": false, "padding": false, "customSpacingSize": true, "defaultSpacingSizes": true},
-	"typography": {"customFontSize": true, "defaultFontSizes": true, "dropCap": true, "fontStyle": true,
+		"customGradient": true, "heading": true, "link": false, "text": true},
+	"border":  {"color": false, "radius": false, "style": false, "width": false},
+	"spacing": {"margin": false, "padding": false, "customSpacingSize": true},
+	"typography": {"customFontSize": true, "dropCap": true, "fontStyle": true,
 		"fontWeight": true, "letterSpacing": true, "lineHeight": false, "textAlign": true, "textDecoration": true,
 		"textTransform": true, "writingMode": false},
 }
