@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,9 @@ func TestSiteEditorCanvasMatchesWebsite(t *testing.T) {
 			// The blocks that load their data (navigation, query) settle.
 			time.Sleep(1500 * time.Millisecond)
 			canvas := readFigures(t, ctx, canvasJS, tpl)
+			if v.Title == "Default" && tpl.blocks[0] == "template-part" && tpl.path == "/" {
+				canvasScreenshot(t, ctx)
+			}
 			if visitor == nil {
 				visitor = visitorBrowser(t, frameWidth(t, ctx))
 			}
@@ -169,6 +173,24 @@ func TestSiteEditorCanvasMatchesWebsite(t *testing.T) {
 // templateElements are the main elements of the templates.
 var templateElements = [][2]string{{"body", "body"}, {"site title", ".wp-block-site-title"}, {"post title", ".wp-block-post-title"},
 	{"heading", "h1"}, {"post date", ".wp-block-post-date"}}
+
+// canvasScreenshot writes docs/admin-site-editor.png (the home template
+// with a post and a page in place, the theme's own styles) when
+// SITEPLANE_SITE_EDITOR_CANVAS_SCREENSHOT names the file.
+func canvasScreenshot(t *testing.T, ctx context.Context) {
+	t.Helper()
+	out := os.Getenv("SITEPLANE_SITE_EDITOR_CANVAS_SCREENSHOT")
+	if out == "" {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		err = os.WriteFile(out, png, 0o644)
+	}
+	if err != nil {
+		t.Fatalf("the screenshot %s: %v", out, err)
+	}
+}
 
 // frameWidth is the width of the editor canvas's frame.
 func frameWidth(t *testing.T, ctx context.Context) int64 {

@@ -64,8 +64,8 @@ func TestSiteEditorStyles(t *testing.T) {
 	clickButton(t, ctx, ".components-navigator-screen", "Large")
 	canvasSize := evalString(t, ctx, `getComputedStyle(`+stylesPreviewJS+`.body).fontSize`)
 	saveStyles(t, ctx, gs, func(o map[string]any) bool {
-		return field(o, "styles", "color", "background") == "var:preset|color|subtle" &&
-			field(o, "styles", "typography", "fontSize") == "var:preset|font-size|large" && paletteBase(o) == "#14161b"
+		return jsonAt(o, "styles", "color", "background") == "var:preset|color|subtle" &&
+			jsonAt(o, "styles", "typography", "fontSize") == "var:preset|font-size|large" && paletteBase(o) == "#14161b"
 	})
 	rec.check(t, "change the background colour and the font size")
 	visitorSees(t, visitor, "the colour and font size", map[string]string{"body.backgroundColor": midnightSubtle, "body.fontSize": canvasSize})
@@ -78,12 +78,16 @@ func TestSiteEditorStyles(t *testing.T) {
 	time.Sleep(time.Second)
 	js(t, ctx, "close the Styles guide", `document.querySelector('.components-guide button[aria-label="Close"]')?.click()`)
 	closeWelcomeGuides(t, ctx)
-	earlier := `document.querySelectorAll('.edit-site-global-styles-screen-revisions__revision-item')[1]`
-	waitJS(t, ctx, "the earlier revision", earlier)
-	js(t, ctx, "choose the earlier revision", earlier+`.click()`)
+	// The list renders again as the revisions load: click the second saved
+	// revision until it stays selected.
+	waitJS(t, ctx, "the earlier revision selected", `(() => {
+		const e = [...document.querySelectorAll('.edit-site-global-styles-screen-revisions__revision-item')]
+			.filter(i => /^Changes saved/.test(i.getAttribute('aria-label')))[1];
+		if (e && e.getAttribute('aria-selected') !== 'true') e.click();
+		return e && e.getAttribute('aria-selected') === 'true' })()`)
 	clickButton(t, ctx, "body", "Apply")
 	saveStyles(t, ctx, gs, func(o map[string]any) bool {
-		return field(o, "styles", "color", "background") == nil && field(o, "styles", "typography", "fontSize") == nil && paletteBase(o) == "#14161b"
+		return jsonAt(o, "styles", "color", "background") == nil && jsonAt(o, "styles", "typography", "fontSize") == nil && paletteBase(o) == "#14161b"
 	})
 	rec.check(t, "restore the earlier revision")
 	visitorSees(t, visitor, "the restored revision", map[string]string{"body.backgroundColor": midnightBase, "body.color": midnightText})
@@ -123,7 +127,7 @@ func userGlobalStyles(t *testing.T) string {
 // paletteBase is the colour of the Base slug of the user's theme palette
 // (a style variation's), "" without one.
 func paletteBase(o map[string]any) string {
-	list, _ := field(o, "settings", "color", "palette", "theme").([]any)
+	list, _ := jsonAt(o, "settings", "color", "palette", "theme").([]any)
 	for _, c := range list {
 		if m, _ := c.(map[string]any); m["slug"] == "base" {
 			s, _ := m["color"].(string)
@@ -213,15 +217,11 @@ func jsString(s string) string {
 	return string(b)
 }
 
-// field reads a nested member of a decoded JSON object (nil when absent).
-func field(m map[string]any, path ...string) any {
-	var cur any = m
-	for _, p := range path {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[p]
+// jsonAt reads a nested member of decoded JSON (nil when absent).
+func jsonAt(v any, path ...string) any {
+	if len(path) == 0 || v == nil {
+		return v
 	}
-	return cur
+	m, _ := v.(map[string]any)
+	return jsonAt(m[path[0]], path[1:]...)
 }
