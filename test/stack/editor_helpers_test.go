@@ -35,6 +35,13 @@ var editorExpected = []struct{ match, why string }{
 	// The welcome guide's pictures are on s.w.org, as in WordPress; the
 	// test machine has no Internet.
 	{"https://s.w.org/", "welcome guide images (no Internet)"},
+	// The site editor's styles revisions show each saver's avatar, from
+	// gravatar.com as in WordPress; the test machine has no Internet.
+	{"https://secure.gravatar.com/avatar/", "revision authors' avatars (no Internet)"},
+	// The editor canvas is a blob: document; when the site editor swaps its
+	// view (the Styles revisions open the canvas) while one is loading, the
+	// browser aborts that load: nothing is lost, the new canvas loads.
+	{"request failed (net::ERR_ABORTED): blob:", "a replaced canvas document"},
 	// WordPress answers an author's context=edit term query with 403 too
 	// (rest_forbidden_context: terms are edited with manage_categories);
 	// the editor's taxonomy panels ask it and carry on (the same on the

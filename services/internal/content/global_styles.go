@@ -96,7 +96,10 @@ func (s *Service) globalStylesRoutes() []rest.Route {
 			{Methods: rest.Readable, Args: rest.Props{ssArg}, Permission: gsThemePermission, Handler: s.getThemeGlobalStyles}}},
 		{Namespace: Namespace, Path: `/global-styles/(?P<id>[\/\w-]+)`, Schema: itemSch, AllowBatch: gsNoBatch, Endpoints: []rest.Endpoint{
 			{Methods: rest.Readable, Args: rest.Props{idArg}, Permission: s.getGSPermission, Handler: s.getGlobalStyles},
-			{Methods: rest.Editable, Args: append(rest.Props{idArg}, gsWriteArgs()...), Permission: s.updateGSPermission, Handler: s.updateGlobalStyles},
+			// No id argument, as in WordPress (the schema's id is read-only,
+			// so get_endpoint_args_for_item_schema leaves it out): the site
+			// editor sends the post's id as a number in the body.
+			{Methods: rest.Editable, Args: gsWriteArgs(), Permission: s.updateGSPermission, Handler: s.updateGlobalStyles},
 		}},
 	}
 }
@@ -267,7 +270,12 @@ func (s *Service) updateGlobalStyles(r *rest.Request) (*rest.Response, error) {
 		if err := store.UpdateTmplRow(ctx, tx, row); err != nil {
 			return err
 		}
-		return store.SaveTmplRevision(ctx, tx, row)
+		// The revision is the saver's, as WordPress's (wp_insert_post
+		// gives a revision the current user): the site editor's revisions
+		// panel names who saved each one.
+		rev := *row
+		rev.Author = caller(r).UserID
+		return store.SaveTmplRevision(ctx, tx, &rev)
 	})
 	if err != nil {
 		return nil, err
@@ -297,7 +305,7 @@ func (s *Service) getThemeGlobalStyles(r *rest.Request) (*rest.Response, error) 
 	if ss != th.Stylesheet {
 		return nil, rest.NewError("rest_theme_not_found", "Theme not found.", http.StatusNotFound)
 	}
-	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: th.Settings}, {Key: "styles", Value: th.Styles}},
+	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: themeRESTSettings(th.Settings)}, {Key: "styles", Value: th.Styles}},
 		Links: rest.Links{{Rel: "self", Href: s.restRoot + "/" + Namespace + "/global-styles/themes/" + ss}}}), nil
 }
 
@@ -308,7 +316,7 @@ func (s *Service) getThemeVariations(r *rest.Request) (*rest.Response, error) {
 	}
 	out := make([]any, 0, len(th.Variations))
 	for _, v := range th.Variations {
-		out = append(out, v.Data)
+		out = append(out, themeRESTVariation(v.Data))
 	}
 	return rest.OK(out), nil
 }

@@ -148,9 +148,8 @@ func MergeStyles(base, over map[string]any) map[string]any {
 
 func presetList(settings map[string]any, path string) []map[string]any {
 	group, key, _ := strings.Cut(path, ".")
-	list, _ := obj(settings, group)[key].([]any)
 	var out []map[string]any
-	for _, it := range list {
+	for _, it := range presetItems(obj(settings, group)[key]) {
 		if m, ok := it.(map[string]any); ok {
 			out = append(out, m)
 		}

@@ -336,7 +336,10 @@ func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 	if c, ok := s.siteCSS.Load().(cssCache); ok && c.key == userStyles {
 		return c.css
 	}
-	settings, styles := th.Settings, th.Styles
+	// The theme's preset lists keyed by origin, as the user's global
+	// styles (saved by the site editor) key theirs: a user's "custom"
+	// palette then adds to the theme's instead of replacing it.
+	settings, styles := blocks.OriginPresets(th.Settings), th.Styles
 	us, ust, ok := store.DecodeUserThemeJSON(userStyles)
 	if ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
