@@ -218,12 +218,21 @@ func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
 }
 
 // batch fetches targets of one service in one call of its internal batch
-// endpoint. Whatever the call does not answer (a service that cannot, a
+// endpoint (content's embed endpoint, embedframe.go, when it has one).
+// Whatever the call does not answer (a service that cannot, a
 // failed call) is fetched on its own, as before.
 func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 	var payload contract.BatchRequest
 	for _, t := range targets {
 		payload.Requests = append(payload.Requests, contract.BatchSubRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
+	}
+	if len(targets) > 1 && b.Name == contract.ServiceContent {
+		if answers, err := e.g.postEmbed(e.ctx, b, payload); err == nil {
+			for i, t := range targets {
+				e.keep(t, answers[i].status, answers[i].body, nil)
+			}
+			return
+		}
 	}
 	var responses []contract.BatchSubResponse
 	if len(targets) > 1 {

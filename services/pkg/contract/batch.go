@@ -62,3 +62,18 @@ type BatchSubResponse struct {
 	Headers map[string]string `json:"headers"`
 	Body    json.RawMessage   `json:"body"`
 }
+
+// EmbedPath is content's internal endpoint for the gateway's _embed reads
+// (docs/performance.md, _embed): the body is a BatchRequest of GET (or
+// HEAD) requests, run as BatchPath runs a batch of reads, and the 200
+// answer, of type EmbedContentType, is each response's status and body
+// only, framed rather than in JSON, so that the gateway copies the bodies
+// without validating and scanning them again:
+//
+//	"<status> <body length>\n<body>" for each request, in order
+//
+// A service without it answers 404; the gateway then uses BatchPath.
+const EmbedPath = "/internal/embed/v1"
+
+// EmbedContentType is the media type of EmbedPath's answer.
+const EmbedContentType = "application/vnd.siteplane.embed"

@@ -1,0 +1,193 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"siteplane.dev/services/internal/content/store"
+	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/rest"
+	"siteplane.dev/services/pkg/contract"
+)
+
+// The gateway's _embed reads (contract.EmbedPath; docs/performance.md,
+// _embed). A page of 100 posts embeds ~300 lookups of content —
+// categories?post=ID, tags?post=ID, comments?post=ID — which the batch
+// endpoint ran one by one through the route kit (matching, parsing and
+// validating the query, the permission check, encoding the list): two
+// thirds of content's CPU on such a page, for answers that rarely change.
+// The embed endpoint reads the page's posts, terms and replies ahead in
+// three statements, as the batch does (terms_ahead.go), and answers an
+// anonymous caller's plain lookup from the answer the kit gave last time,
+// kept with what it was made from (the post, the rows the lookup lists,
+// the time zone) and used only while what was read now equals that field
+// for field, like the encoded posts and terms (post_cache.go,
+// term_cache.go): a change made anywhere, even in SQL, is answered anew by
+// the next read that sees it, and nothing needs invalidating. Every other
+// call, and every call of a logged-in caller, runs through the kit as on
+// the batch endpoint. The answer is each response's status and body,
+// framed, not JSON: the gateway copies the bodies without scanning them.
+
+// maxEmbedBody bounds the request: a thousand lookups (the gateway's cap on
+// one answer's links) are ~100 KB.
+const maxEmbedBody = 4 << 20
+
+// embedAnswersMax bounds the kept answers: a lookup's is a few hundred
+// bytes to a few KB (three comments), so at most a few MiB.
+const embedAnswersMax = 4096
+
+// embedAnswer is a lookup's answer with what it was made from.
+type embedAnswer struct {
+	loc      *time.Location
+	post     *store.Post // nil: no such post
+	terms    []store.Term
+	comments []store.Comment
+	status   int
+	body     []byte
+}
+
+// embedAnswers is the cache (Service.embedAnswers), keyed by method and
+// path.
+type embedAnswers struct {
+	mu sync.RWMutex
+	m  map[string]*embedAnswer
+}
+
+// EmbedHandler serves contract.EmbedPath with srv's routes.
+func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			rest.WriteError(w, rest.NoRoute())
+			return
+		}
+		var in contract.BatchRequest
+		if err := json.NewDecoder(io.LimitReader(r.Body, maxEmbedBody)).Decode(&in); err != nil {
+			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
+			return
+		}
+		calls, ok := embedCalls(in.Requests)
+		if !ok {
+			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
+			return
+		}
+		ctx := s.readAhead(r.Context(), calls)
+		anonymous := !identity.FromContext(ctx).LoggedIn()
+		var out bytes.Buffer
+		for _, call := range calls {
+			status, body := s.embedAnswer(ctx, srv, call, anonymous)
+			out.WriteString(strconv.Itoa(status))
+			out.WriteByte(' ')
+			out.WriteString(strconv.Itoa(len(body)))
+			out.WriteByte('\n')
+			out.Write(body)
+		}
+		w.Header().Set("Content-Type", contract.EmbedContentType)
+		w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(out.Bytes())
+	})
+}
+
+// embedCalls are the in-process calls of the requests, as the batch
+// endpoint makes them; ok is false when one is not a plain read (another
+// method, a body or headers, which the gateway's _embed never sends).
+func embedCalls(reqs []contract.BatchSubRequest) ([]rest.Call, bool) {
+	calls := make([]rest.Call, len(reqs))
+	for i, req := range reqs {
+		method := strings.ToUpper(req.Method)
+		if (method != http.MethodGet && method != http.MethodHead) || len(req.Headers) > 0 || req.Body != nil {
+			return nil, false
+		}
+		path := req.Route
+		if req.Query != "" {
+			path += "?" + req.Query
+		}
+		calls[i] = rest.Call{Method: method, Path: path, Header: http.Header{}}
+	}
+	return calls, true
+}
+
+// embedAnswer is call's status and body: kept, or from the kit.
+func (s *Service) embedAnswer(ctx context.Context, srv *rest.Server, call rest.Call, anonymous bool) (int, []byte) {
+	now, keyable := embedInputs(ctx, call, anonymous)
+	if keyable {
+		now.loc = s.location()
+		key := call.Method + " " + call.Path
+		s.embedAnswers.mu.RLock()
+		kept := s.embedAnswers.m[key]
+		s.embedAnswers.mu.RUnlock()
+		if kept != nil && sameInputs(kept, now) {
+			return kept.status, kept.body
+		}
+		now.status, now.body = kitAnswer(ctx, srv, call)
+		s.keepEmbedAnswer(key, now)
+		return now.status, now.body
+	}
+	return kitAnswer(ctx, srv, call)
+}
+
+// kitAnswer runs call through the route kit, as the batch endpoint does.
+func kitAnswer(ctx context.Context, srv *rest.Server, call rest.Call) (int, []byte) {
+	res := srv.Do(ctx, call)
+	if len(bytes.TrimSpace(res.Body)) == 0 {
+		return res.Status, []byte("null")
+	}
+	return res.Status, res.Body
+}
+
+// embedInputs is what call's answer is made of, read ahead: ok is false
+// when the answer may depend on more (a logged-in caller's capabilities, a
+// call that is not a plain lookup, a post or rows not read ahead).
+func embedInputs(ctx context.Context, call rest.Call, anonymous bool) (*embedAnswer, bool) {
+	a, _ := ctx.Value(termsAheadKey{}).(*termsAhead)
+	if !anonymous || a == nil {
+		return nil, false
+	}
+	base, id := postLookup(call)
+	p, ok := a.posts[id]
+	if base == "" || !ok {
+		return nil, false
+	}
+	in := &embedAnswer{}
+	if p != nil {
+		row := *p
+		in.post = &row
+	}
+	switch tax := taxonomyOf(base); {
+	case base == "comments" && a.replied[id]:
+		for _, m := range a.replies[id] {
+			in.comments = append(in.comments, *m)
+		}
+	case tax != nil && a.taxes[tax.Name]:
+		for _, t := range a.terms[tax.Name][id] {
+			in.terms = append(in.terms, *t)
+		}
+	default:
+		return nil, false
+	}
+	return in, true
+}
+
+// sameInputs reports whether kept was made from what was read now.
+func sameInputs(kept, now *embedAnswer) bool {
+	return kept.loc == now.loc && reflect.DeepEqual(kept.post, now.post) &&
+		reflect.DeepEqual(kept.terms, now.terms) && reflect.DeepEqual(kept.comments, now.comments)
+}
+
+// keepEmbedAnswer keeps an answer; a full cache is emptied first.
+func (s *Service) keepEmbedAnswer(key string, a *embedAnswer) {
+	s.embedAnswers.mu.Lock()
+	defer s.embedAnswers.mu.Unlock()
+	if s.embedAnswers.m == nil || len(s.embedAnswers.m) >= embedAnswersMax {
+		s.embedAnswers.m = make(map[string]*embedAnswer)
+	}
+	s.embedAnswers.m[key] = a
+}
