@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -178,4 +179,45 @@ func postEmbed(t *testing.T, e *testEnv, who string, reqs []contract.BatchSubReq
 		t.Fatalf("%d answers for %d reads", len(out), len(reqs))
 	}
 	return out
+}
+
+// lookupPost reads a query as url.ParseQuery did (the old postLookup).
+func TestLookupPost(t *testing.T) {
+	reference := func(raw string) (string, bool) {
+		q, err := url.ParseQuery(raw)
+		if err != nil || len(q["post"]) != 1 {
+			return "", false
+		}
+		for k := range q {
+			if !aheadLookupParams[k] {
+				return "", false
+			}
+		}
+		return q.Get("post"), true
+	}
+	tests := []struct{ name, raw string }{
+		{"the gateway's", "post=5&context=embed&per_page=100"},
+		{"post alone", "post=5"},
+		{"twice", "post=5&post=6"},
+		{"none", "context=embed&per_page=100"},
+		{"another parameter", "post=5&orderby=id"},
+		{"empty pairs", "&post=5&&context=embed&"},
+		{"no value", "post"},
+		{"empty value", "post=&context=embed"},
+		{"escaped", "post=%35&context=embed"},
+		{"escaped key", "p%6Fst=5"},
+		{"plus", "post=5+"},
+		{"semicolon", "post=5;context=embed"},
+		{"empty", ""},
+		{"two equals", "post=5=6"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, gotOK := lookupPost(tc.raw)
+			want, wantOK := reference(tc.raw)
+			if got != want || gotOK != wantOK {
+				t.Fatalf("%q: %q %v, want %q %v", tc.raw, got, gotOK, want, wantOK)
+			}
+		})
+	}
 }
