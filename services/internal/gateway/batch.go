@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -291,7 +290,7 @@ func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path 
 		return nil, "", err
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	body, err := readBody(res.Body, res.ContentLength, 64<<20)
 	if err != nil {
 		return nil, "", err
 	}

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
@@ -278,7 +277,7 @@ func (e *embedder) fromEdge(t embedTarget) bool {
 // answer (anonymous caller, 200), in the edge cache; header gives the
 // replica position of an answer read from one (Cache.Put decides on it).
 func (e *embedder) keep(t embedTarget, status int, body []byte, header http.Header) {
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte(`null`)
 	}
 	e.cache[t.href] = json.RawMessage(body)

@@ -264,3 +264,29 @@ func TestSplitFramed(t *testing.T) {
 		})
 	}
 }
+
+// readBody reads what io.ReadAll of the limited body read, in one buffer
+// when the length is known, and fails on a body shorter than its length.
+func TestReadBody(t *testing.T) {
+	tests := []struct {
+		name, body string
+		n, limit   int64
+		want       string
+		fails      bool
+	}{
+		{"length known", "abcdef", 6, 100, "abcdef", false},
+		{"length unknown", "abcdef", -1, 100, "abcdef", false},
+		{"unknown, over the limit", "abcdef", -1, 4, "abcd", false},
+		{"known, over the limit", "abcdef", 6, 4, "abcd", false},
+		{"shorter than its length", "abc", 6, 100, "", true},
+		{"empty", "", 0, 100, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readBody(strings.NewReader(tc.body), tc.n, tc.limit)
+			if (err != nil) != tc.fails || (!tc.fails && string(got) != tc.want) {
+				t.Fatalf("got %q, %v; want %q (fails %v)", got, err, tc.want, tc.fails)
+			}
+		})
+	}
+}

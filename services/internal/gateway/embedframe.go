@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	"siteplane.dev/services/internal/gateway/routing"
@@ -69,4 +70,19 @@ func splitFramed(b []byte, n int) ([]framedAnswer, error) {
 		return nil, errFrame
 	}
 	return out, nil
+}
+
+// readBody reads at most limit bytes of r, whose length is n when n >= 0
+// (a Content-Length): into one buffer of that size rather than through
+// io.ReadAll's doublings, which were a third of the bytes the gateway
+// allocated on an _embed page (its list and content's embed answer).
+func readBody(r io.Reader, n, limit int64) ([]byte, error) {
+	if n < 0 || n > limit {
+		return io.ReadAll(io.LimitReader(r, limit))
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
