@@ -3,7 +3,6 @@ package content
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"reflect"
@@ -69,12 +68,12 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 			rest.WriteError(w, rest.NoRoute())
 			return
 		}
-		var in embedRequest
-		if err := json.NewDecoder(io.LimitReader(r.Body, maxEmbedBody)).Decode(&in); err != nil {
-			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.")
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxEmbedBody))
+		if err != nil {
+			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed request could not be read.")
 			return
 		}
-		calls, ok := embedCalls(in)
+		calls, ok := embedCalls(string(body))
 		if !ok {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
 			return
@@ -97,40 +96,17 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 	})
 }
 
-// embedRequest is contract.BatchRequest as the embed endpoint reads it: a
-// body or headers are only told apart from none (decoding 300 empty maps
-// was a tenth of the endpoint's CPU).
-type embedRequest struct {
-	Requests []struct {
-		Method, Route, Query string
-		Body, Headers        json.RawMessage
-	}
-}
-
-// none reports whether a member was absent, null or empty.
-func none(raw json.RawMessage) bool {
-	switch string(bytes.TrimSpace(raw)) {
-	case "", "null", "{}":
-		return true
-	}
-	return false
-}
-
-// embedCalls are the in-process calls of the requests, as the batch
-// endpoint makes them; ok is false when one is not a plain read (another
-// method, a body or headers, which the gateway's _embed never sends).
-func embedCalls(in embedRequest) ([]rest.Call, bool) {
-	calls := make([]rest.Call, len(in.Requests))
-	for i, req := range in.Requests {
-		method := strings.ToUpper(req.Method)
-		if (method != http.MethodGet && method != http.MethodHead) || !none(req.Headers) || !none(req.Body) {
+// embedCalls are the in-process calls of the request's lines
+// (contract.EmbedPath), as the batch endpoint makes them; ok is false when
+// one is not a read.
+func embedCalls(body string) ([]rest.Call, bool) {
+	calls := make([]rest.Call, 0, strings.Count(body, "\n"))
+	for line := range strings.SplitSeq(strings.TrimSuffix(body, "\n"), "\n") {
+		method, path, _ := strings.Cut(line, " ")
+		if (method != http.MethodGet && method != http.MethodHead) || !strings.HasPrefix(path, "/") {
 			return nil, false
 		}
-		path := req.Route
-		if req.Query != "" {
-			path += "?" + req.Query
-		}
-		calls[i] = rest.Call{Method: method, Path: path, Header: http.Header{}}
+		calls = append(calls, rest.Call{Method: method, Path: path, Header: http.Header{}})
 	}
 	return calls, true
 }

@@ -2,7 +2,6 @@ package content
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -144,16 +143,16 @@ type embedAnswerOf struct {
 // answer.
 func postEmbed(t *testing.T, e *testEnv, who string, reqs []contract.BatchSubRequest) []embedAnswerOf {
 	t.Helper()
-	body, err := json.Marshal(contract.BatchRequest{Requests: reqs})
-	if err != nil {
-		t.Fatal(err)
+	var body bytes.Buffer
+	for _, req := range reqs {
+		fmt.Fprintf(&body, "%s %s?%s\n", req.Method, req.Route, req.Query)
 	}
 	srv, err := e.svc.NewServer(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, nil)(e.svc.EmbedHandler(srv))
-	req := httptest.NewRequest("POST", contract.EmbedPath, bytes.NewReader(body))
+	req := httptest.NewRequest("POST", contract.EmbedPath, &body)
 	if id := callers[who]; id.LoggedIn() {
 		req.Header.Set(contract.IdentityHeader, identity.Sign(identity.NewKey(testKey), contract.ServiceContent, id, time.Now().Add(time.Minute)))
 	}
@@ -217,6 +216,37 @@ func TestLookupPost(t *testing.T) {
 			want, wantOK := reference(tc.raw)
 			if got != want || gotOK != wantOK {
 				t.Fatalf("%q: %q %v, want %q %v", tc.raw, got, gotOK, want, wantOK)
+			}
+		})
+	}
+}
+
+// The embed endpoint's request is reads only, one a line.
+func TestEmbedCalls(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string // method and path of each call; nil: refused
+	}{
+		{"two reads", "GET /cms/v2/tags?post=5&context=embed\nHEAD /cms/v2/pages/3\n", []string{"GET /cms/v2/tags?post=5&context=embed", "HEAD /cms/v2/pages/3"}},
+		{"no last newline", "GET /cms/v2/tags", []string{"GET /cms/v2/tags"}},
+		{"a query with a space", "GET /cms/v2/tags?search=a b\n", []string{"GET /cms/v2/tags?search=a b"}},
+		{"a write", "GET /cms/v2/tags\nPOST /cms/v2/tags\n", nil},
+		{"lower case", "get /cms/v2/tags\n", nil},
+		{"no path", "GET\n", nil},
+		{"not a route", "GET cms/v2/tags\n", nil},
+		{"an empty line", "GET /cms/v2/tags\n\nGET /cms/v2/tags\n", nil},
+		{"empty", "", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls, ok := embedCalls(tc.body)
+			if ok != (tc.want != nil) || len(calls) != len(tc.want) {
+				t.Fatalf("%d calls (%v), want %q", len(calls), ok, tc.want)
+			}
+			for i, c := range calls {
+				if got := c.Method + " " + c.Path; got != tc.want[i] {
+					t.Fatalf("call %d: %q, want %q", i, got, tc.want[i])
+				}
 			}
 		})
 	}

@@ -259,7 +259,11 @@ func headerOf(m map[string]string) http.Header {
 // postInternal posts JSON to a service's internal endpoint with the
 // caller's identity and decodes the 200 answer.
 func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path string, payload any) (*contract.BatchResponse, error) {
-	body, _, err := g.postInternalRaw(ctx, b, path, payload)
+	buf, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	body, _, err := g.postInternalRaw(ctx, b, path, buf, "application/json")
 	if err != nil {
 		return nil, err
 	}
@@ -270,20 +274,17 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	return out, nil
 }
 
-// postInternalRaw posts JSON to a service's internal endpoint with the
-// caller's identity and returns the 200 answer's body and content type.
-func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path string, payload any) ([]byte, string, error) {
-	buf, err := json.Marshal(payload)
-	if err != nil {
-		return nil, "", err
-	}
+// postInternalRaw posts buf (of type ctype) to a service's internal
+// endpoint with the caller's identity and returns the 200 answer's body and
+// content type.
+func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path string, buf []byte, ctype string) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.Base.String()+path, bytes.NewReader(buf))
 	if err != nil {
 		return nil, "", err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", ctype)
 	g.signInto(ctx, req.Header, b.Name)
 	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
 	if err != nil {

@@ -226,7 +226,7 @@ func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 		payload.Requests = append(payload.Requests, contract.BatchSubRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
 	}
 	if len(targets) > 1 && b.Name == contract.ServiceContent {
-		if answers, err := e.g.postEmbed(e.ctx, b, payload); err == nil {
+		if answers, err := e.g.postEmbed(e.ctx, b, targets); err == nil {
 			for i, t := range targets {
 				e.keep(t, answers[i].status, answers[i].body, nil)
 			}

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -194,14 +193,15 @@ func embedInBatches(t *testing.T, s *embedSite, framed bool, want string) {
 // run as the batch endpoint runs a read, answered framed.
 func framedHandler(srv *rest.Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var in contract.BatchRequest
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		var out bytes.Buffer
-		for _, req := range in.Requests {
-			res := srv.Do(r.Context(), rest.Call{Method: req.Method, Path: req.Route + "?" + req.Query})
+		for _, line := range strings.Split(strings.TrimSuffix(string(body), "\n"), "\n") {
+			method, path, _ := strings.Cut(line, " ")
+			res := srv.Do(r.Context(), rest.Call{Method: method, Path: path})
 			fmt.Fprintf(&out, "%d %d\n%s", res.Status, len(res.Body), res.Body)
 		}
 		w.Header().Set("Content-Type", contract.EmbedContentType)

@@ -31,15 +31,25 @@ var errFrame = errors.New("malformed embed answer")
 // postEmbed runs targets on b's EmbedPath; an error (a service without
 // the endpoint answers 404, an old replica during a rollout) sends the
 // caller back to BatchPath.
-func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, payload contract.BatchRequest) ([]framedAnswer, error) {
-	body, ctype, err := g.postInternalRaw(ctx, b, contract.EmbedPath, payload)
+func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, targets []embedTarget) ([]framedAnswer, error) {
+	var lines bytes.Buffer
+	for _, t := range targets {
+		lines.WriteString("GET ")
+		lines.WriteString(t.route)
+		if t.query != "" {
+			lines.WriteByte('?')
+			lines.WriteString(t.query)
+		}
+		lines.WriteByte('\n')
+	}
+	body, ctype, err := g.postInternalRaw(ctx, b, contract.EmbedPath, lines.Bytes(), contract.EmbedRequestType)
 	if err != nil {
 		return nil, err
 	}
 	if ctype != contract.EmbedContentType {
 		return nil, fmt.Errorf("%s%s answered %q", b.Name, contract.EmbedPath, ctype)
 	}
-	return splitFramed(body, len(payload.Requests))
+	return splitFramed(body, len(targets))
 }
 
 // splitFramed splits an EmbedPath answer into its n responses; the bodies

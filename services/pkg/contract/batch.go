@@ -64,16 +64,24 @@ type BatchSubResponse struct {
 }
 
 // EmbedPath is content's internal endpoint for the gateway's _embed reads
-// (docs/performance.md, _embed): the body is a BatchRequest of GET (or
-// HEAD) requests, run as BatchPath runs a batch of reads, and the 200
-// answer, of type EmbedContentType, is each response's status and body
-// only, framed rather than in JSON, so that the gateway copies the bodies
-// without validating and scanning them again:
+// (docs/performance.md, _embed): the body, of type EmbedRequestType, is
+// one read a line,
 //
-//	"<status> <body length>\n<body>" for each request, in order
+//	"GET <route>[?<query>]\n" (or HEAD)
+//
+// run as BatchPath runs a batch of reads, and the 200 answer, of type
+// EmbedContentType, is each response's status and body only, framed rather
+// than in JSON, so that neither side encodes, validates or scans JSON
+// around the bodies:
+//
+//	"<status> <body length>\n<body>" for each read, in order
 //
 // A service without it answers 404; the gateway then uses BatchPath.
 const EmbedPath = "/internal/embed/v1"
 
-// EmbedContentType is the media type of EmbedPath's answer.
-const EmbedContentType = "application/vnd.siteplane.embed"
+// EmbedRequestType and EmbedContentType are the media types of EmbedPath's
+// request and answer.
+const (
+	EmbedRequestType = "text/plain; charset=utf-8"
+	EmbedContentType = "application/vnd.siteplane.embed"
+)
