@@ -75,16 +75,7 @@ func postLookup(c rest.Call) (string, int64) {
 // page's 300 lookups was a tenth of content's CPU on an _embed page.
 func lookupPost(rawQuery string) (string, bool) {
 	if strings.ContainsAny(rawQuery, "%+;") {
-		q, err := url.ParseQuery(rawQuery)
-		if err != nil || len(q["post"]) != 1 {
-			return "", false
-		}
-		for k := range q {
-			if !aheadLookupParams[k] {
-				return "", false
-			}
-		}
-		return q.Get("post"), true
+		return parsedLookupPost(rawQuery)
 	}
 	post, posts := "", 0
 	for pair := range strings.SplitSeq(rawQuery, "&") {
@@ -103,6 +94,20 @@ func lookupPost(rawQuery string) (string, bool) {
 		return "", false
 	}
 	return post, true
+}
+
+// parsedLookupPost is lookupPost through url.ParseQuery, for any query.
+func parsedLookupPost(rawQuery string) (string, bool) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil || len(q["post"]) != 1 {
+		return "", false
+	}
+	for k := range q {
+		if !aheadLookupParams[k] {
+			return "", false
+		}
+	}
+	return q.Get("post"), true
 }
 
 // taxonomyOf is the taxonomy whose collection is base; nil when none.
