@@ -44,10 +44,11 @@ hack/bench-content.sh siteplane "$posts" "$SITEPLANE_DATABASE_URL"
 
 content=$(pgrep -f "^$root/bin/content\$" | head -1)
 gateway=$(pgrep -f "^$root/bin/gateway\$" | head -1)
+media=$(pgrep -f "^$root/bin/media\$" | head -1)
 postmaster=$(pgrep -f "postgres -D $root/.cache/postgres/$stack/" | head -1 || true)
 # shellcheck source=hack/lib/cpu.sh
 . hack/lib/cpu.sh
-printf '| read | requests | req/s | CPU ms/request | gateway | content | postgres |\n|---|---:|---:|---:|---:|---:|---:|\n'
+printf '| read | requests | req/s | CPU ms/request | gateway | content | postgres | media |\n|---|---:|---:|---:|---:|---:|---:|---:|\n'
 auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
 for name in ${READ_CPU_READS:-list single}; do
   case $name in
@@ -66,6 +67,6 @@ for name in ${READ_CPU_READS:-list single}; do
     ;;
   *) echo "unknown read: $name" >&2; exit 2 ;;
   esac
-  printf '| %s | %d | %s | %s | %s | %s | %s |\n' "$name" "$req_n" "$req_rps" "$ms_total" "$ms_gateway" "$ms_content" "$ms_postgres"
+  printf '| %s | %d | %s | %s | %s | %s | %s | %s |\n' "$name" "$req_n" "$req_rps" "$ms_total" "$ms_gateway" "$ms_content" "$ms_postgres" "$ms_media"
 done
 echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg); pprof listeners: grep -i pprof .cache/$stack/logs/*)"

@@ -40,6 +40,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())
 	env.Router.Handle(contract.BatchPath, svc.BatchHandler(srv, env.Logger))
+	env.Router.Handle(contract.EmbedPath, svc.EmbedHandler(srv))
 	env.Router.Handle(contract.SettingsPath, svc.SettingsHandler())
 	// the public website, forwarded by the gateway (docs/website.md), and
 	// the site theme's files

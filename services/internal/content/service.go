@@ -96,6 +96,8 @@ type Service struct {
 	theme *theme.Theme
 	// encodedTerms: anonymous term JSON (term_cache.go)
 	encodedTerms encodedTerms
+	// embedAnswers: anonymous _embed lookups' answers (embed_answers.go)
+	embedAnswers embedAnswers
 }
 
 // New returns a Service over pool for site; users validates author ids.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -264,29 +263,40 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.Base.String()+path, bytes.NewReader(buf))
+	body, _, err := g.postInternalRaw(ctx, b, path, buf, "application/json")
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	g.signInto(ctx, req.Header, b.Name)
-	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
-	if err != nil {
-		return nil, err
-	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s%s answered %d", b.Name, path, res.StatusCode)
 	}
 	out, err := decodeBatchResponse(body)
 	if err != nil {
 		return nil, fmt.Errorf("%s%s: %w", b.Name, path, err)
 	}
 	return out, nil
+}
+
+// postInternalRaw posts buf (of type ctype) to a service's internal
+// endpoint with the caller's identity and returns the 200 answer's body and
+// content type.
+func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path string, buf []byte, ctype string) ([]byte, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.Base.String()+path, bytes.NewReader(buf))
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("Content-Type", ctype)
+	g.signInto(ctx, req.Header, b.Name)
+	res, err := g.cfg.Proxy.Transport().RoundTrip(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer res.Body.Close()
+	body, err := readBody(res.Body, res.ContentLength, 64<<20)
+	if err != nil {
+		return nil, "", err
+	}
+	if res.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("%s%s answered %d", b.Name, path, res.StatusCode)
+	}
+	return body, res.Header.Get("Content-Type"), nil
 }

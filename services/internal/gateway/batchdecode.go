@@ -146,15 +146,21 @@ func skipSpace(b []byte, i *int) {
 	}
 }
 
-// stringEnd is the index after the string literal starting at b[i].
+// stringEnd is the index after the string literal starting at b[i]. It
+// looks for the next quote and then for an escape before it with
+// bytes.IndexByte rather than byte by byte: a post's rendered content is
+// most of an _embed page's bytes, walked by every scan.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i++; i < len(b); {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
 		}
+		if k := bytes.IndexByte(b[i:i+j], '\\'); k >= 0 {
+			i += k + 2 // past the escape and the character it escapes
+			continue
+		}
+		return i + j + 1
 	}
 	return len(b)
 }

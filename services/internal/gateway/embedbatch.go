@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
@@ -218,12 +217,21 @@ func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
 }
 
 // batch fetches targets of one service in one call of its internal batch
-// endpoint. Whatever the call does not answer (a service that cannot, a
+// endpoint (content's embed endpoint, embedframe.go, when it has one).
+// Whatever the call does not answer (a service that cannot, a
 // failed call) is fetched on its own, as before.
 func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 	var payload contract.BatchRequest
 	for _, t := range targets {
 		payload.Requests = append(payload.Requests, contract.BatchSubRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
+	}
+	if len(targets) > 1 && b.Name == contract.ServiceContent {
+		if answers, err := e.g.postEmbed(e.ctx, b, targets); err == nil {
+			for i, t := range targets {
+				e.keep(t, answers[i].status, answers[i].body, nil)
+			}
+			return
+		}
 	}
 	var responses []contract.BatchSubResponse
 	if len(targets) > 1 {
@@ -269,7 +277,7 @@ func (e *embedder) fromEdge(t embedTarget) bool {
 // answer (anonymous caller, 200), in the edge cache; header gives the
 // replica position of an answer read from one (Cache.Put decides on it).
 func (e *embedder) keep(t embedTarget, status int, body []byte, header http.Header) {
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte(`null`)
 	}
 	e.cache[t.href] = json.RawMessage(body)

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -24,13 +25,15 @@ import (
 // embedSite is a gateway in front of a kit service holding 100 posts, each
 // linking an author (a gateway user), featured media (one item; every
 // tenth refused), its tags and its replies (collections), and counting the
-// HTTP requests the service receives.
+// HTTP requests the service receives. With framed, the service also has
+// content's embed endpoint (contract.EmbedPath), answering as its batch
+// endpoint does.
 type embedSite struct {
 	gw       *Gateway
 	requests atomic.Int64
 }
 
-func newEmbedSite(t *testing.T) *embedSite {
+func newEmbedSite(t *testing.T, framed bool) *embedSite {
 	t.Helper()
 	pool := pgtest.NewPool(t, "gateway", migrations.FS)
 	store := accounts.New(pool, accounts.NewHasher(testKey))
@@ -87,6 +90,9 @@ func newEmbedSite(t *testing.T) *embedSite {
 	mux.Handle(contract.BatchPath, rest.TxBatchHandler(srv, func(ctx context.Context, _ []rest.Call) (*rest.Tx, error) {
 		return &rest.Tx{Context: ctx, Commit: noop, Rollback: noop}, nil
 	}, nil))
+	if framed {
+		mux.Handle(contract.EmbedPath, framedHandler(srv))
+	}
 	mux.Handle("/", srv)
 	s := &embedSite{}
 	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -129,36 +135,16 @@ func (s *embedSite) get(t *testing.T, target string) (string, int64) {
 // embedded resources then come from the edge cache, so a cache-buster costs
 // only the list itself.
 func TestEmbedFetchesInBatches(t *testing.T) {
-	serial := newEmbedSite(t)
+	serial := newEmbedSite(t, false)
 	prefetchEmbeds = false
 	want, oneByOne := serial.get(t, "/cms-json/cms/v2/posts?per_page=100&_embed")
 	prefetchEmbeds = true
 	if oneByOne < 300 {
 		t.Fatalf("one link at a time cost %d requests, want 301 (the reference)", oneByOne)
 	}
-	s := newEmbedSite(t)
-	tests := []struct {
-		name, target string
-		most         int64
-	}{
-		// The list, then 100 media and 200 tags and replies, one call
-		// each (not one per 100 links: content would read the page's
-		// posts ahead for every call); the author is the gateway's own.
-		{"first page", "/cms-json/cms/v2/posts?per_page=100&_embed", 3},
-		// A cache-buster misses the edge cache for the list, not for what
-		// it embeds: only the refused media (errors are never cached) are
-		// asked again, in one call.
-		{"cache-buster", "/cms-json/cms/v2/posts?per_page=100&_embed&buster=1", 2},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, n := s.get(t, tc.target)
-			if got != want {
-				t.Fatalf("answer differs from one link at a time:\n%.400s\nwant\n%.400s", got, want)
-			}
-			if n > tc.most {
-				t.Fatalf("%d requests to the service, want at most %d", n, tc.most)
-			}
+	for _, framed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("framed=%v", framed), func(t *testing.T) {
+			embedInBatches(t, newEmbedSite(t, framed), framed, want)
 		})
 	}
 	if !strings.Contains(want, `"rest_forbidden"`) || !strings.Contains(want, `"comments of 1"`) {
@@ -166,9 +152,66 @@ func TestEmbedFetchesInBatches(t *testing.T) {
 	}
 }
 
+// embedInBatches checks s's embedded pages against want, the answer of one
+// link at a time: through content's embed endpoint (framed) or, for a
+// service without it, its batch endpoint, the page costs the same calls.
+func embedInBatches(t *testing.T, s *embedSite, framed bool, want string) {
+	tests := []struct {
+		name, target string
+		// most is the calls with the embed endpoint; a service without
+		// it (an old replica during a rollout) is asked on it first, then
+		// on its batch endpoint: one call more for content's links
+		most, unframed int64
+	}{
+		// The list, then 100 media and 200 tags and replies, one call
+		// each (not one per 100 links: content would read the page's
+		// posts ahead for every call); the author is the gateway's own.
+		{"first page", "/cms-json/cms/v2/posts?per_page=100&_embed", 3, 4},
+		// A cache-buster misses the edge cache for the list, not for what
+		// it embeds: only the refused media (errors are never cached) are
+		// asked again, in one call.
+		{"cache-buster", "/cms-json/cms/v2/posts?per_page=100&_embed&buster=1", 2, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, n := s.get(t, tc.target)
+			if got != want {
+				t.Fatalf("answer differs from one link at a time:\n%.400s\nwant\n%.400s", got, want)
+			}
+			most := tc.most
+			if !framed {
+				most = tc.unframed
+			}
+			if n > most {
+				t.Fatalf("%d requests to the service, want at most %d", n, most)
+			}
+		})
+	}
+}
+
+// framedHandler is content's embed endpoint for srv's routes: each request
+// run as the batch endpoint runs a read, answered framed.
+func framedHandler(srv *rest.Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var out bytes.Buffer
+		for _, line := range strings.Split(strings.TrimSuffix(string(body), "\n"), "\n") {
+			method, path, _ := strings.Cut(line, " ")
+			res := srv.Do(r.Context(), rest.Call{Method: method, Path: path})
+			fmt.Fprintf(&out, "%d %d\n%s", res.Status, len(res.Body), res.Body)
+		}
+		w.Header().Set("Content-Type", contract.EmbedContentType)
+		_, _ = w.Write(out.Bytes())
+	})
+}
+
 // At most maxEmbedded distinct links are resolved for one answer.
 func TestEmbedIsCapped(t *testing.T) {
-	s := newEmbedSite(t)
+	s := newEmbedSite(t, true)
 	defer func(n int) { maxEmbedded = n }(maxEmbedded)
 	maxEmbedded = 7
 	got, _ := s.get(t, "/cms-json/cms/v2/posts?per_page=100&_embed")
@@ -176,5 +219,74 @@ func TestEmbedIsCapped(t *testing.T) {
 	// media 2, tags and replies of post 2; nothing of post 3 on.
 	if media, tags := strings.Count(got, `"source_url"`), strings.Count(got, `"tags of`); media != 2 || tags != 2 {
 		t.Fatalf("%d media and %d tags embedded, want 2 and 2", media, tags)
+	}
+}
+
+// splitFramed takes exactly the responses an embed answer frames, bodies
+// as they are, and refuses anything else (the caller then asks the batch
+// endpoint).
+func TestSplitFramed(t *testing.T) {
+	tests := []struct {
+		name, in string
+		n        int
+		want     []framedAnswer
+	}{
+		{"two", "200 2\n[]401 12\n{\"code\":\"x\"}", 2, []framedAnswer{{200, []byte("[]")}, {401, []byte(`{"code":"x"}`)}}},
+		{"a body with newlines", "200 5\n[\n1\n]", 1, []framedAnswer{{200, []byte("[\n1\n]")}}},
+		{"empty body", "200 0\n", 1, []framedAnswer{{200, []byte{}}}},
+		{"none", "", 0, []framedAnswer{}},
+		{"too few", "200 2\n[]", 2, nil},
+		{"too many", "200 2\n[]200 2\n[]", 1, nil},
+		{"short body", "200 9\n[]", 1, nil},
+		{"no length", "200\n[]", 1, nil},
+		{"bad status", "abc 2\n[]", 1, nil},
+		{"status out of range", "20 2\n[]", 1, nil},
+		{"negative length", "200 -1\n", 1, nil},
+		{"no newline", "200 2", 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := splitFramed([]byte(tc.in), tc.n)
+			if tc.want == nil {
+				if err == nil {
+					t.Fatalf("split %q into %d answers, want an error", tc.in, len(got))
+				}
+				return
+			}
+			if err != nil || len(got) != len(tc.want) {
+				t.Fatalf("got %d answers (%v), want %d", len(got), err, len(tc.want))
+			}
+			for i := range got {
+				if got[i].status != tc.want[i].status || !bytes.Equal(got[i].body, tc.want[i].body) {
+					t.Fatalf("answer %d: %d %q, want %d %q", i, got[i].status, got[i].body, tc.want[i].status, tc.want[i].body)
+				}
+			}
+		})
+	}
+}
+
+// readBody reads what io.ReadAll of the limited body read, in one buffer
+// when the length is known, and fails on a body shorter than its length.
+func TestReadBody(t *testing.T) {
+	tests := []struct {
+		name, body string
+		n, limit   int64
+		want       string
+		fails      bool
+	}{
+		{"length known", "abcdef", 6, 100, "abcdef", false},
+		{"length unknown", "abcdef", -1, 100, "abcdef", false},
+		{"unknown, over the limit", "abcdef", -1, 4, "abcd", false},
+		{"known, over the limit", "abcdef", 6, 4, "abcd", false},
+		{"shorter than its length", "abc", 6, 100, "", true},
+		{"empty", "", 0, 100, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readBody(strings.NewReader(tc.body), tc.n, tc.limit)
+			if (err != nil) != tc.fails || (!tc.fails && string(got) != tc.want) {
+				t.Fatalf("got %q, %v; want %q (fails %v)", got, err, tc.want, tc.fails)
+			}
+		})
 	}
 }

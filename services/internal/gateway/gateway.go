@@ -442,7 +442,7 @@ func remoteIP(r *http.Request) string {
 // links resolved (the body is buffered; responses are bounded by the
 // services' own page sizes).
 func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []string, enveloped bool) error {
-	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	body, err := readBody(res.Body, res.ContentLength, 64<<20)
 	res.Body.Close()
 	if err != nil {
 		return err
@@ -456,7 +456,9 @@ func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []
 	} else {
 		out = g.embedBody(ctx, inner, rels)
 	}
-	out = append(append(append(make([]byte, 0, len(prefix)+len(out)+len(suffix)), prefix...), out...), suffix...)
+	if len(prefix)+len(suffix) > 0 {
+		out = append(append(append(make([]byte, 0, len(prefix)+len(out)+len(suffix)), prefix...), out...), suffix...)
+	}
 	res.Body = io.NopCloser(bytes.NewReader(out))
 	res.ContentLength = int64(len(out))
 	res.Header.Set("Content-Length", strconv.Itoa(len(out)))

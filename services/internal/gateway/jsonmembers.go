@@ -85,8 +85,15 @@ func memberKey(quoted []byte) (string, bool) {
 	if len(quoted) < 2 {
 		return "", false
 	}
-	if bytes.IndexByte(quoted, '\\') < 0 {
-		return string(quoted[1 : len(quoted)-1]), true
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	// Links are written with WordPress's escaped slashes ("http:\/\/…"):
+	// an escape that is only ever \/ is undone without encoding/json,
+	// which decoded every href of a 100-post _embed.
+	if bytes.Count(inner, []byte{'\\'}) == bytes.Count(inner, []byte(`\/`)) {
+		return strings.ReplaceAll(string(inner), `\/`, "/"), true
 	}
 	var k string
 	if json.Unmarshal(quoted, &k) != nil {
@@ -145,40 +152,55 @@ func scanLinkRefs(raw []byte) ([]linkRef, bool) {
 	return list, true
 }
 
-// scanLinkRef reads one link object of the plain shape.
+// scanLinkRef reads one link object of the plain shape, walking its
+// members in place: splitting them into a list first (a slice and a key
+// string per member) made most of the garbage of a 100-post _embed.
 func scanLinkRef(raw []byte) (linkRef, bool) {
-	members, ok := splitMembers(raw)
-	if !ok {
-		return linkRef{}, false
-	}
 	var l linkRef
-	for _, m := range members {
-		switch {
-		case m.key == "href":
-			// json.Unmarshal would replace invalid UTF-8: left to it
-			if len(m.raw) < 2 || m.raw[0] != '"' || !utf8.Valid(m.raw) {
-				return linkRef{}, false
-			}
-			href, ok := memberKey(m.raw) // a string literal, decoded as a key is
+	ok := walkObject(raw, func(quoted, value []byte) bool {
+		if len(quoted) < 2 {
+			return false
+		}
+		key := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(key, '\\') >= 0 { // a key with an escape, decoded
+			k, ok := memberKey(quoted)
 			if !ok {
-				return linkRef{}, false
+				return false
+			}
+			key = []byte(k)
+		}
+		switch {
+		case string(key) == "href":
+			// json.Unmarshal would replace invalid UTF-8: left to it
+			if len(value) < 2 || value[0] != '"' || !utf8.Valid(value) {
+				return false
+			}
+			href, ok := memberKey(value) // a string literal, decoded as a key is
+			if !ok {
+				return false
 			}
 			l.Href = href
-		case m.key == "embeddable":
-			switch string(m.raw) {
+		case string(key) == "embeddable":
+			switch string(value) {
 			case "true":
 				l.Embeddable = true
 			case "false":
 				l.Embeddable = false
 			default:
-				return linkRef{}, false
+				return false
 			}
-		case strings.EqualFold(m.key, "href") || strings.EqualFold(m.key, "embeddable"):
-			return linkRef{}, false
+		case bytes.EqualFold(key, hrefKey) || bytes.EqualFold(key, embeddableName):
+			return false
 		}
+		return true
+	})
+	if !ok {
+		return linkRef{}, false
 	}
 	return l, true
 }
+
+var hrefKey, embeddableName = []byte("href"), []byte("embeddable")
 
 // linksMember is the "_links" member of the object raw (valid JSON), nil
 // when it has none; ok is false when raw is not an object or has an

@@ -72,6 +72,7 @@ func TestLinkRefs(t *testing.T) {
 		`[{"embeddable":true,"taxonomy":"category","href":"http://x/?rest_route=\/cms\/v2\/categories&post=5"},{"href":"h","embeddable":false,"x":{"href":"no"}}]`,
 		` [ { "href" : "a\"b\u00e9" , "embeddable" : true } , { } ] `,
 		`[{"href":"a"}]`,
+		`[{"href":"http:\/\/x\/a\\\/b\\/c\u002f","embeddable":true}]`,
 		`[{"href":"a","href":"b","embeddable":true,"embeddable":false}]`,
 		`[null,{"href":"a","embeddable":true}]`,
 		`[{"HREF":"a","Embeddable":true}]`,

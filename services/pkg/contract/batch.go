@@ -62,3 +62,26 @@ type BatchSubResponse struct {
 	Headers map[string]string `json:"headers"`
 	Body    json.RawMessage   `json:"body"`
 }
+
+// EmbedPath is content's internal endpoint for the gateway's _embed reads
+// (docs/performance.md, _embed): the body, of type EmbedRequestType, is
+// one read a line,
+//
+//	"GET <route>[?<query>]\n" (or HEAD)
+//
+// run as BatchPath runs a batch of reads, and the 200 answer, of type
+// EmbedContentType, is each response's status and body only, framed rather
+// than in JSON, so that neither side encodes, validates or scans JSON
+// around the bodies:
+//
+//	"<status> <body length>\n<body>" for each read, in order
+//
+// A service without it answers 404; the gateway then uses BatchPath.
+const EmbedPath = "/internal/embed/v1"
+
+// EmbedRequestType and EmbedContentType are the media types of EmbedPath's
+// request and answer.
+const (
+	EmbedRequestType = "text/plain; charset=utf-8"
+	EmbedContentType = "application/vnd.siteplane.embed"
+)
