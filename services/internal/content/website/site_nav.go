@@ -7,8 +7,8 @@ import (
 	"siteplane.dev/services/internal/content/store"
 )
 
-// navigationLinks reads a navigation post's links (ref 0: the oldest
-// published navigation post); without one, the published top-level pages,
+// navigationLinks reads a navigation post's links (ref 0: the most
+// recently published navigation post, WordPress's fallback); without one, the published top-level pages,
 // as the navigation block falls back to a page list.
 func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
 	q := s.db(ctx)
