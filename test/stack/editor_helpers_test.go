@@ -35,6 +35,9 @@ var editorExpected = []struct{ match, why string }{
 	// The welcome guide's pictures are on s.w.org, as in WordPress; the
 	// test machine has no Internet.
 	{"https://s.w.org/", "welcome guide images (no Internet)"},
+	// The site editor's Pages list shows the authors' avatars, Gravatar
+	// URLs as in WordPress (avatar_urls); the test machine has no Internet.
+	{"https://secure.gravatar.com/", "author avatars (no Internet)"},
 	// WordPress answers an author's context=edit term query with 403 too
 	// (rest_forbidden_context: terms are edited with manage_categories);
 	// the editor's taxonomy panels ask it and carry on (the same on the
