@@ -128,7 +128,7 @@ func measure(chromium string, s site, ready string) (cold, warm sample, err erro
 	if err := chromedp.Do(ctx); err != nil {
 		return cold, warm, err
 	}
-	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
 	defer cancelTime()
 	m := &meter{}
 	if err := chromedp.Listen(ctx, m.listen); err != nil {
@@ -200,17 +200,27 @@ func main() {
 		}
 		s := site{p[0], p[1], p[2], p[3], p[4], p[5]}
 		var colds, warms []sample
+		// A run whose editor never became ready (within the budget) is
+		// said and left out of the medians; the name says how many counted.
 		for range *runs {
 			c, w, err := measure(*chromium, s, ready)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "editorbench: %s: %v\n", s.name, err)
-				os.Exit(1)
+				continue
 			}
 			colds, warms = append(colds, c), append(warms, w)
 		}
+		name := s.name
+		if len(colds) < *runs {
+			name = fmt.Sprintf("%s (%d of %d runs)", s.name, len(colds), *runs)
+		}
+		if len(colds) == 0 {
+			fmt.Printf("| %s | – | – | – | – | – |\n", name)
+			continue
+		}
 		ms := func(x sample) float64 { return float64(x.ready.Milliseconds()) }
 		kib := func(x sample) float64 { return float64(x.bytes) / 1024 }
-		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", s.name, median(colds, ms), median(warms, ms),
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", name, median(colds, ms), median(warms, ms),
 			median(colds, kib), median(warms, kib), median(warms, func(x sample) float64 { return float64(x.rest) }))
 	}
 }
