@@ -3,6 +3,8 @@
 // the core/edit-site context, api-fetch with the preloaded answers, then
 // wp.editSite.initializeEditor). Its own bundle, so the post editor's page
 // does not carry the site editor's code.
+// First: it adapts the editor's private APIs before edit-site reads them.
+import './site-editor-compat.js';
 import { initializeEditor } from '@wordpress/edit-site';
 import '@wordpress/format-library';
 import { addFilter } from '@wordpress/hooks';

@@ -35,9 +35,10 @@ var editorExpected = []struct{ match, why string }{
 	// The welcome guide's pictures are on s.w.org, as in WordPress; the
 	// test machine has no Internet.
 	{"https://s.w.org/", "welcome guide images (no Internet)"},
-	// The site editor's styles revisions show each saver's avatar, from
-	// gravatar.com as in WordPress; the test machine has no Internet.
-	{"https://secure.gravatar.com/avatar/", "revision authors' avatars (no Internet)"},
+	// The site editor shows people's avatars (the styles revisions' savers,
+	// the Pages list's authors), Gravatar URLs as in WordPress; the test
+	// machine has no Internet.
+	{"https://secure.gravatar.com/", "avatars (no Internet)"},
 	// The editor canvas is a blob: document; when the site editor swaps its
 	// view (the Styles revisions open the canvas) while one is loading, the
 	// browser aborts that load: nothing is lost, the new canvas loads.

@@ -1,9 +1,11 @@
 // Command editorbench measures opening an existing post in the block editor
-// in headless Chromium, on Siteplane and (optionally) on a WordPress beside
-// it: the time from navigation to an editable title with a cold browser
-// cache and a warm one, the bytes transferred (as sent, gzip where the
-// server compresses), and the REST requests the page makes. It prints a
-// Markdown table (docs/admin.md, Speed). hack/admin-bench.sh runs it.
+// (or, with -screen site, the site editor on a template) in headless
+// Chromium, on Siteplane and (optionally) on a WordPress beside it: the time
+// from navigation to an editable title (the site editor: a canvas showing
+// the template's blocks) with a cold browser cache and a warm one, the
+// bytes transferred (as sent, gzip where the server compresses), and the
+// REST requests the page makes. It prints a Markdown table (docs/admin.md,
+// Speed). hack/admin-bench.sh runs it.
 //
 //	editorbench -chromium /usr/bin/chromium -runs 3 \
 //	  -site 'Siteplane|http://127.0.0.1:8080|admin|PASSWORD|/cms-login.php|/cms-admin/post.php?post=1&action=edit' \
@@ -74,24 +76,32 @@ func (m *meter) read() (int64, int) {
 	return m.bytes, m.rest
 }
 
+// titleReady: the post editor's title takes typing.
 const titleReady = `(() => { try { const d = document.querySelector('iframe[name="editor-canvas"]')?.contentDocument || document;
 	return !!d.querySelector('.editor-post-title__input[contenteditable="true"]') } catch (e) { return false } })()`
 
-// open navigates to the editor and waits for an editable title; the
-// transfer counts what arrived until the page settled (one more second).
-func open(ctx context.Context, m *meter, u string) (sample, error) {
+// canvasReady: the site editor's canvas shows the template's blocks, its
+// loading overlay gone (edit-site hides the canvas behind a loader until
+// the template's entities resolved).
+const canvasReady = `(() => { try { const d = document.querySelector('iframe[name="editor-canvas"]')?.contentDocument;
+	return !!d?.querySelector('.is-root-container .wp-block') && !document.querySelector('.edit-site-canvas-loader') } catch (e) { return false } })()`
+
+// open navigates to the editor and waits for ready (titleReady or
+// canvasReady); the transfer counts what arrived until the page settled
+// (one more second).
+func open(ctx context.Context, m *meter, u, ready string) (sample, error) {
 	m.reset()
 	start := time.Now()
 	if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
 		return sample{}, err
 	}
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](titleReady))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](ready))
 		if err == nil && ok {
 			break
 		}
 		if ctx.Err() != nil {
-			return sample{}, errors.New("no editable title")
+			return sample{}, errors.New("the editor never became ready")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -103,7 +113,7 @@ func open(ctx context.Context, m *meter, u string) (sample, error) {
 
 // measure signs in with a fresh profile, empties the cache, and opens the
 // editor cold, then warm.
-func measure(chromium string, s site) (cold, warm sample, err error) {
+func measure(chromium string, s site, ready string) (cold, warm sample, err error) {
 	dir, err := os.MkdirTemp("", "editorbench")
 	if err != nil {
 		return cold, warm, err
@@ -118,7 +128,7 @@ func measure(chromium string, s site) (cold, warm sample, err error) {
 	if err := chromedp.Do(ctx); err != nil {
 		return cold, warm, err
 	}
-	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
 	defer cancelTime()
 	m := &meter{}
 	if err := chromedp.Listen(ctx, m.listen); err != nil {
@@ -137,10 +147,10 @@ func measure(chromium string, s site) (cold, warm sample, err error) {
 	if err != nil {
 		return cold, warm, fmt.Errorf("sign in: %w", err)
 	}
-	if cold, err = open(ctx, m, s.base+s.editPath); err != nil {
+	if cold, err = open(ctx, m, s.base+s.editPath, ready); err != nil {
 		return cold, warm, fmt.Errorf("cold: %w", err)
 	}
-	warm, err = open(ctx, m, s.base+s.editPath)
+	warm, err = open(ctx, m, s.base+s.editPath, ready)
 	return cold, warm, err
 }
 
@@ -149,17 +159,38 @@ func median(xs []sample, f func(sample) float64) float64 {
 	for i, x := range xs {
 		v[i] = f(x)
 	}
+	return medianOf(v)
+}
+
+func medianOf(v []float64) float64 {
 	slices.Sort(v)
 	return v[len(v)/2]
 }
 
 func main() {
-	var sites siteFlags
+	var sites, visible siteFlags
 	chromium := flag.String("chromium", "chromium", "the browser")
 	runs := flag.Int("runs", 3, "openings per site and cache state (the median is printed)")
+	screen := flag.String("screen", "post", "post: wait for an editable title; site: for the site editor's canvas")
 	flag.Var(&sites, "site", "name|base URL|login|password|sign-in path|editor path (repeatable)")
+	flag.Var(&visible, "visibility", "name|base URL|REST root (wp/v2 or cms/v2)|login:application password|template id|website path (repeatable): save the template through REST and read the page once")
+	saves := flag.Int("saves", 10, "template saves per -visibility site")
 	flag.Parse()
-	fmt.Println("| editor | title editable, cold cache (ms) | warm cache (ms) | transferred, cold (KiB) | warm (KiB) | REST requests |")
+	if len(visible) > 0 {
+		if err := printVisibility(visible, *saves); err != nil {
+			fmt.Fprintln(os.Stderr, "editorbench:", err)
+			os.Exit(1)
+		}
+		if len(sites) == 0 {
+			return
+		}
+		fmt.Println()
+	}
+	ready, what := titleReady, "title editable"
+	if *screen == "site" {
+		ready, what = canvasReady, "canvas ready"
+	}
+	fmt.Printf("| editor | %s, cold cache (ms) | warm cache (ms) | transferred, cold (KiB) | warm (KiB) | REST requests |\n", what)
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, raw := range sites {
 		p := strings.Split(raw, "|")
@@ -169,17 +200,27 @@ func main() {
 		}
 		s := site{p[0], p[1], p[2], p[3], p[4], p[5]}
 		var colds, warms []sample
+		// A run whose editor never became ready (within the budget) is
+		// said and left out of the medians; the name says how many counted.
 		for range *runs {
-			c, w, err := measure(*chromium, s)
+			c, w, err := measure(*chromium, s, ready)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "editorbench: %s: %v\n", s.name, err)
-				os.Exit(1)
+				continue
 			}
 			colds, warms = append(colds, c), append(warms, w)
 		}
+		name := s.name
+		if len(colds) < *runs {
+			name = fmt.Sprintf("%s (%d of %d runs)", s.name, len(colds), *runs)
+		}
+		if len(colds) == 0 {
+			fmt.Printf("| %s | – | – | – | – | – |\n", name)
+			continue
+		}
 		ms := func(x sample) float64 { return float64(x.ready.Milliseconds()) }
 		kib := func(x sample) float64 { return float64(x.bytes) / 1024 }
-		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", s.name, median(colds, ms), median(warms, ms),
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", name, median(colds, ms), median(warms, ms),
 			median(colds, kib), median(warms, kib), median(warms, func(x sample) float64 { return float64(x.rest) }))
 	}
 }

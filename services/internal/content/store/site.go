@@ -230,12 +230,14 @@ func TermSlugByID(ctx context.Context, q Querier, tax *Taxonomy, id int64) (*Ter
 }
 
 // NavigationContent reads a published navigation post's content (ref 0:
-// the oldest); found is false when there is none.
+// the most recently published, as WordPress's navigation fallback and
+// LatestNavigationID, so the website shows the menu the editors show);
+// found is false when there is none.
 func NavigationContent(ctx context.Context, q Querier, ref int64) (content string, found bool, err error) {
 	if ref > 0 {
 		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE id = $1 AND type = 'wp_navigation' AND status = 'publish'`, ref).Scan(&content)
 	} else {
-		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY id LIMIT 1`).Scan(&content)
+		err = q.QueryRow(ctx, `SELECT content FROM posts WHERE type = 'wp_navigation' AND status = 'publish' ORDER BY date_gmt DESC, id DESC LIMIT 1`).Scan(&content)
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", false, nil

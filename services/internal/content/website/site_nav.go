@@ -7,8 +7,8 @@ import (
 	"siteplane.dev/services/internal/content/store"
 )
 
-// navigationLinks reads a navigation post's links (ref 0: the oldest
-// published navigation post); without one, the published top-level pages,
+// navigationLinks reads a navigation post's links (ref 0: the most
+// recently published navigation post, WordPress's fallback); without one, the published top-level pages,
 // as the navigation block falls back to a page list.
 func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
 	q := s.db(ctx)
@@ -20,18 +20,24 @@ func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 		if ref > 0 {
 			return nil, nil
 		}
-		pages, _, err := store.ListPosts(ctx, q, &store.ListQuery{Type: store.TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
-			Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
-		if err != nil {
-			return nil, err
-		}
-		var out []blocks.Link
-		for _, p := range pages {
-			out = append(out, blocks.Link{Label: p.Title, URL: s.permalinks.Post(store.TypePage, p)})
-		}
-		return out, nil
+		return s.pageListLinks(ctx)
 	}
 	return s.resolveNavLinks(ctx, blocks.Parse(content))
+}
+
+// pageListLinks are the published top-level pages, as the page-list block
+// lists them.
+func (s *Handler) pageListLinks(ctx context.Context) ([]blocks.Link, error) {
+	pages, _, err := store.ListPosts(ctx, s.db(ctx), &store.ListQuery{Type: store.TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
+		Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
+	if err != nil {
+		return nil, err
+	}
+	var out []blocks.Link
+	for _, p := range pages {
+		out = append(out, blocks.Link{Label: p.Title, URL: s.permalinks.Post(store.TypePage, p)})
+	}
+	return out, nil
 }
 
 // resolveNavLinks turns navigation-link blocks into links: a link to a post
@@ -41,6 +47,9 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 	type item struct {
 		label, url string
 		id         int64
+		// pageList: a core/page-list block (the menu WordPress's fallback
+		// makes when there is no classic menu), the pages in its place.
+		pageList bool
 	}
 	var items []item
 	var ids []int64
@@ -50,6 +59,9 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 			b := n.Block
 			if b == nil {
 				continue
+			}
+			if b.Name == "core/page-list" {
+				items = append(items, item{pageList: true})
 			}
 			if b.Name == "core/navigation-link" || b.Name == "core/navigation-submenu" {
 				it := item{}
@@ -76,6 +88,14 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 	}
 	var out []blocks.Link
 	for _, it := range items {
+		if it.pageList {
+			pages, err := s.pageListLinks(ctx)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, pages...)
+			continue
+		}
 		if it.id > 0 {
 			p, ok := posts[it.id]
 			if !ok {
