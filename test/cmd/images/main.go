@@ -7,6 +7,7 @@
 //	go run ./test/cmd/images                       # product images
 //	go run ./test/cmd/images -e2e                  # + pause and PostgreSQL for the e2e cluster
 //	go run ./test/cmd/images -e2e -cnpg-manager $(hack/cluster/cnpg.sh build)   # + CloudNativePG's operator
+//	go run ./test/cmd/images -e2e -versitygw $(hack/cluster/versitygw.sh build)   # + versitygw (S3)
 //	go run ./test/cmd/images -list                 # the release references, built or not
 //	go run ./test/cmd/images -registry 127.0.0.1:5001/siteplane -push
 package main
@@ -35,6 +36,9 @@ const (
 	// version). Its Clusters run PostgresRef: CloudNativePG reads the major
 	// version from the tag.
 	CNPGRef = "siteplane.local/cnpg:1.29.1"
+	// VersityGWRef is versitygw (hack/cluster/versitygw.sh), the
+	// S3-compatible server the e2e's media uses and CNPG backups may.
+	VersityGWRef = "siteplane.local/versitygw:1.8.0"
 )
 
 func main() {
@@ -47,6 +51,7 @@ func main() {
 	e2e := flag.Bool("e2e", false, "also build the pause image and, from -postgres-rootfs, the PostgreSQL image")
 	pgRoot := flag.String("postgres-rootfs", "", "root file system of the PostgreSQL image (hack/images-postgres-rootfs.sh)")
 	cnpgManager := flag.String("cnpg-manager", "", "with -e2e: CloudNativePG's manager binary (hack/cluster/cnpg.sh build), for its operator image")
+	versitygw := flag.String("versitygw", "", "with -e2e: versitygw's binary (hack/cluster/versitygw.sh build), for its S3 server image")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("images: ")
@@ -64,12 +69,16 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *out, *registry, *tag, *push, *e2e, *pgRoot, *cnpgManager); err != nil {
+	if err := run(*root, *out, *registry, *tag, *push, *e2e, e2eExtras{*pgRoot, *cnpgManager, *versitygw}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(root, out, registry, tag string, push, e2e bool, pgRoot, cnpgManager string) error {
+// e2eExtras are the inputs of the e2e cluster's other images; an empty one
+// is not built.
+type e2eExtras struct{ pgRoot, cnpgManager, versitygw string }
+
+func run(root, out, registry, tag string, push, e2e bool, extras e2eExtras) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -130,7 +139,7 @@ func run(root, out, registry, tag string, push, e2e bool, pgRoot, cnpgManager st
 		}
 	}
 	if e2e {
-		if err := e2eImages(bins, pgRoot, cnpgManager, write); err != nil {
+		if err := e2eImages(bins, extras, write); err != nil {
 			return err
 		}
 	}
@@ -178,10 +187,27 @@ func cnpgImage(manager string, write func(string, v1.Image, []string, bool) erro
 	return write("cnpg.tar", img, []string{CNPGRef}, false)
 }
 
+// versitygwImage writes the S3-compatible server's image: the static binary
+// as its entrypoint, as an unprivileged user (its posix backend writes the
+// buckets under the directory it is given, a volume the pod mounts).
+func versitygwImage(bin string, write func(string, v1.Image, []string, bool) error) error {
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	img, err := images.Image([]images.File{{Path: "/versitygw", Mode: 0o755, Data: data}},
+		images.Config{Entrypoint: []string{"/versitygw"}, User: "65532:65532", ExposedPorts: []string{"7070/tcp"}})
+	if err != nil {
+		return err
+	}
+	return write("versitygw.tar", img, []string{VersityGWRef}, false)
+}
+
 // e2eImages writes the images the e2e cluster needs besides the product:
-// pause, PostgreSQL (from pgRoot) and CloudNativePG's operator (from
-// cnpgManager), the last two when given.
-func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []string, bool) error) error {
+// pause, PostgreSQL (from pgRoot), CloudNativePG's operator (from
+// cnpgManager) and versitygw, the last three when given.
+func e2eImages(bins string, extras e2eExtras, write func(string, v1.Image, []string, bool) error) error {
+	pgRoot, cnpgManager := extras.pgRoot, extras.cnpgManager
 	bin, err := os.ReadFile(filepath.Join(bins, "pause"))
 	if err != nil {
 		return err
@@ -215,6 +241,11 @@ func e2eImages(bins, pgRoot, cnpgManager string, write func(string, v1.Image, []
 	if cnpgManager != "" {
 		if err := cnpgImage(cnpgManager, write); err != nil {
 			return fmt.Errorf("cnpg: %w", err)
+		}
+	}
+	if extras.versitygw != "" {
+		if err := versitygwImage(extras.versitygw, write); err != nil {
+			return fmt.Errorf("versitygw: %w", err)
 		}
 	}
 	return nil
