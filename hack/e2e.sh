@@ -39,15 +39,14 @@ export SITEPLANE_HELM
 
 images=.cache/images
 if [[ $provider != existing ]]; then
-  step "images (make images, with pause and PostgreSQL)"
+  step "images (make images, with pause, PostgreSQL and versitygw)"
   E2E_IMAGES=1 IMAGES_DIR="$root/$images" hack/images.sh
 fi
 archives=()
-for f in pause postgres gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
-# E2E_CNPG=1: CloudNativePG's operator and versitygw images too (and
-# PostgreSQL with barman-cli-cloud), and TestCNPG runs (docs/operator.md,
-# database modes; the manager's first build takes minutes).
-if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar" "$root/$images/versitygw.tar"); fi
+for f in pause postgres versitygw gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
+# E2E_CNPG=1: CloudNativePG's operator image too, and TestCNPG runs
+# (docs/operator.md, database modes; the manager's first build takes minutes).
+if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
 
 case $provider in
   local)

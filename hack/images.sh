@@ -7,9 +7,9 @@
 #   make images                                   # ghcr.io/siteplane/<component>:<appVersion> (+ content tag)
 #   REGISTRY=127.0.0.1:5001/siteplane make images # named there, and pushed
 #   TAG=0.2.0-rc1 make images                     # another release tag
-#   E2E_IMAGES=1 make images                      # + pause and PostgreSQL 15 (from Debian's postgresql-15)
+#   E2E_IMAGES=1 make images                      # + pause, PostgreSQL 15 (from Debian's postgresql-15) and versitygw (S3)
 #   E2E_IMAGES=1 E2E_CNPG=1 make images           # + CloudNativePG's operator (hack/cluster/cnpg.sh build),
-#                                                 #   versitygw, PostgreSQL with barman-cli-cloud
+#                                                 #   PostgreSQL with barman-cli-cloud (CloudNativePG's backups)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,12 +18,12 @@ args=(-root "$root" -out "$out")
 if [[ -n ${REGISTRY:-} ]]; then args+=(-registry "$REGISTRY" -push); fi
 if [[ -n ${TAG:-} ]]; then args+=(-tag "$TAG"); fi
 if [[ ${E2E_IMAGES:-0} == 1 ]]; then
-  # E2E_CNPG=1: PostgreSQL with barman-cli-cloud (CloudNativePG's backups),
-  # CloudNativePG's operator and versitygw (the backups' object store).
+  # E2E_CNPG=1: PostgreSQL with barman-cli-cloud (CloudNativePG's backups)
+  # and CloudNativePG's operator.
   barman=0
   if [[ ${E2E_CNPG:-0} == 1 ]]; then barman=1; fi
-  args+=(-e2e -postgres-rootfs "$(POSTGRES_BARMAN=$barman hack/postgres-rootfs.sh "$out/postgres-rootfs")")
-  if [[ ${E2E_CNPG:-0} == 1 ]]; then args+=(-cnpg-manager "$(hack/cluster/cnpg.sh build)" -versitygw "$(hack/versitygw.sh)"); fi
+  args+=(-e2e -postgres-rootfs "$(POSTGRES_BARMAN=$barman hack/postgres-rootfs.sh "$out/postgres-rootfs")" -versitygw "$(hack/cluster/versitygw.sh build)")
+  if [[ ${E2E_CNPG:-0} == 1 ]]; then args+=(-cnpg-manager "$(hack/cluster/cnpg.sh build)"); fi
 fi
 # The gateway's image embeds the admin bundle (docs/admin.md).
 hack/admin.sh

@@ -233,9 +233,11 @@ func TestMediaCustomCredentialKeys(t *testing.T) {
 }
 
 // TestMediaSwitchToS3KeepsTheClaim: a claim site may move to S3 (the rules
-// that freeze the claim do not apply across the switch); the operator
-// stops writing the claim but never deletes it, since it may hold files
-// nobody has copied yet.
+// that freeze the claim do not apply across the switch), but the media pods
+// stay on the claim, with MediaReady False (MediaCopyRequired, phase
+// Pending), until the Site says the files were copied
+// (siteplane.dev/media-copied-to-s3=true); then they move to the bucket.
+// The operator stops writing the claim but never deletes it.
 func TestMediaSwitchToS3KeepsTheClaim(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -257,6 +259,30 @@ func TestMediaSwitchToS3KeepsTheClaim(t *testing.T) {
 		s.Spec.Components.Media.Replicas = ptr.To[int32](2)
 	}); err != nil {
 		t.Fatalf("switch to S3 refused: %v", err)
+	}
+	if err := k8s.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3-creds", Namespace: ns},
+		Data: map[string][]byte{contract.S3AccessKeyIDSecretKey: []byte("AKID"), contract.S3SecretAccessKeySecretKey: []byte("s")}}); err != nil {
+		t.Fatal(err)
+	}
+	c := waitReason(t, ns, "move", sitev1.ComponentConditionType(contract.ServiceMedia), sitev1.ReasonMediaCopyRequired)
+	if c.Status != metav1.ConditionFalse || !strings.Contains(c.Message, `names bucket "site-media"`) ||
+		!strings.Contains(c.Message, "kubectl annotate site move siteplane.dev/media-copied-to-s3=true") {
+		t.Errorf("MediaReady while the files are on the claim: %+v", c)
+	}
+	if s := getSite(t, ns, "move"); s.Status.Phase != sitev1.PhasePending {
+		t.Errorf("phase %s while the switch waits for the copy, want Pending", s.Status.Phase)
+	}
+	var held appsv1.Deployment
+	if err := get(t, ns, "move-media", &held); err != nil {
+		t.Fatal(err)
+	}
+	if containerEnv(&held)[contract.EnvMediaS3Bucket] != "" || *held.Spec.Replicas != 1 {
+		t.Errorf("the media Deployment changed before the files were copied: env %v, %d replicas", containerEnv(&held), *held.Spec.Replicas)
+	}
+	if err := tryUpdate(t, ns, "move", func(s *sitev1.Site) {
+		s.Annotations = map[string]string{sitev1.AnnotationMediaCopiedToS3: "true"}
+	}); err != nil {
+		t.Fatal(err)
 	}
 	eventually(t, "the media Deployment on S3", func() error {
 		var d appsv1.Deployment

@@ -90,7 +90,7 @@ func (r *SiteReconciler) updateReadiness(site *sitev1.Site) bool {
 		case sitev1.ReasonDatabaseSecretMissing, sitev1.ReasonDatabaseKeyMissing, sitev1.ReasonGatewayAPIMissing,
 			sitev1.ReasonMediaCredentialsSecretMissing, sitev1.ReasonMediaCredentialsKeyMissing,
 			sitev1.ReasonAdminPasswordSecretMissing, sitev1.ReasonAdminPasswordKeyMissing,
-			sitev1.ReasonCNPGNotInstalled, sitev1.ReasonDatabaseClusterMissing:
+			sitev1.ReasonCNPGNotInstalled, sitev1.ReasonDatabaseClusterMissing, sitev1.ReasonMediaCopyRequired:
 			pending = true
 		}
 	}

@@ -35,6 +35,13 @@ func (r *SiteReconciler) reconcileWorkloads(ctx context.Context, site *sitev1.Si
 		if err != nil {
 			return err
 		}
+		if cond, held := mediaSwitchHeld(site, live); held && component == contract.ServiceMedia {
+			setCondition(site, cond)
+			if err := r.applyMemoized(ctx, resources.Service(site, component)); err != nil {
+				return fmt.Errorf("apply Service %s: %w", name, err)
+			}
+			continue
+		}
 		var oldHashes map[string]string
 		oldSources := ""
 		if live != nil {

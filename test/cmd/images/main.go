@@ -7,6 +7,7 @@
 //	go run ./test/cmd/images                       # product images
 //	go run ./test/cmd/images -e2e                  # + pause and PostgreSQL for the e2e cluster
 //	go run ./test/cmd/images -e2e -cnpg-manager $(hack/cluster/cnpg.sh build)   # + CloudNativePG's operator
+//	go run ./test/cmd/images -e2e -versitygw $(hack/cluster/versitygw.sh build)   # + versitygw (S3)
 //	go run ./test/cmd/images -list                 # the release references, built or not
 //	go run ./test/cmd/images -registry 127.0.0.1:5001/siteplane -push
 package main
@@ -37,7 +38,8 @@ const (
 	CNPGRef = "siteplane.local/cnpg:1.29.1"
 	// VersitygwRef is the S3-compatible server of the media tests
 	// (hack/versitygw.sh pins the version), run in the cluster as the
-	// object store of CloudNativePG's backups.
+	// bucket of the e2e's media (hack/cluster/versitygw.sh) and of
+	// CloudNativePG's backups.
 	VersitygwRef = "siteplane.local/versitygw:1.8.0"
 )
 
