@@ -85,7 +85,7 @@ func listFontPosts(ctx context.Context, q store.Querier, fq fontQuery) ([]*fontP
 	if err := q.QueryRow(ctx, `SELECT count(*) FROM posts WHERE `+cond, b.Args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count %s: %w", fq.typ, err)
 	}
-	offset := (fq.page - 1) * fq.perPage
+	offset := rest.Offset(fq.page, fq.perPage) // saturates for absurd pages
 	if fq.offset != nil {
 		offset = max(*fq.offset, 0)
 	}

@@ -137,6 +137,8 @@ func TestFontRoutes(t *testing.T) {
 		{admin, "GET", "/cms/v2/font-families?search_semantics=zz-invalid", 400, "rest_invalid_param", "Invalid parameter(s): search_semantics"},
 		{admin, "GET", "/cms/v2/font-families?orderby=include", 400, "rest_orderby_include_missing_include", "You need to define an include parameter to order by include."},
 		{admin, "GET", "/cms/v2/font-families?page=2", 400, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available."},
+		// page × per_page past int64 (the OFFSET saturates, never a 500)
+		{admin, "GET", "/cms/v2/font-families?page=9223372036854775807", 400, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available."},
 		{admin, "GET", "/cms/v2/font-families/999999", 404, "rest_post_invalid_id", "Invalid post ID."},
 		{anon, "GET", "/cms/v2/font-families/" + id, 401, "rest_cannot_read", "Sorry, you are not allowed to access this font family."},
 		{admin, "GET", "/cms/v2/font-families/999999/font-faces", 404, "rest_post_invalid_parent", "Invalid post parent ID."},
