@@ -3,11 +3,13 @@ package content
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"siteplane.dev/services/internal/platform/identity"
+	"siteplane.dev/services/internal/platform/pgtest"
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
 )
@@ -44,6 +46,7 @@ func TestWebsiteFollowsSiteSettings(t *testing.T) {
 	for _, e := range []*testEnv{a, b} { // prime each snapshot with the old site
 		wantPage(t, e.page(anon, "/"), 200, "home", "Siteplane", "Just another Siteplane site", "Latest entry")
 	}
+	heard := pgtest.ListenChanges(t, a.pool.Config().ConnConfig.Copy()) // as a gateway's edge cache
 	wantStatus(t, a.do(admin, "POST", "/cms/v2/settings", map[string]any{"title": "Harbour Notes",
 		"description": "Tides and boats", "show_on_front": "page", "page_on_front": front}), 200)
 
@@ -86,6 +89,12 @@ func TestWebsiteFollowsSiteSettings(t *testing.T) {
 				t.Error("the static front page lists the latest posts")
 			}
 		})
+	}
+	// the write's two notifications, then each replica's swap announced
+	// once: an edge cache drops what it kept from a replica before its swap
+	want := []string{contract.SettingsChangedPayload, contract.ServiceContent, contract.ServiceContent, contract.ServiceContent}
+	if got := heard(); !slices.Equal(got, want) {
+		t.Errorf("notifications: %q, want %q", got, want)
 	}
 }
 
