@@ -256,7 +256,8 @@ func (rs *replicaSite) writeThenReadEverywhere(t *testing.T) {
 
 // settingsEverywhere changes two settings through one gateway pod and asks
 // every pod at once: the tagline in each gateway's REST index (kept per
-// change generation), and the time zone of each content replica (kept in
+// change generation) and on the website's front page through every gateway
+// and every content pod, and the time zone of each content replica (kept in
 // its memory, reloaded on the settings notification), seen in a post's
 // local date read on every content pod directly.
 func (rs *replicaSite) settingsEverywhere(t *testing.T) {
@@ -268,14 +269,18 @@ func (rs *replicaSite) settingsEverywhere(t *testing.T) {
 	id := fmt.Sprint(p.JSON()["id"])
 	tagline, zone, offset := "Tagline "+randomHex(4), "Asia/Tokyo", 9*time.Hour
 	gws, contents := rs.pods(t, contract.ServiceGateway), rs.pods(t, contract.ServiceContent)
-	var index, dates []string
+	var index, dates, pages []string
 	for _, gw := range gws {
 		index = append(index, gw+"/cms-json/")
+		pages = append(pages, gw+"/")
 	}
-	for _, c := range contents { // content serves REST routes at their own path
+	for _, c := range contents { // content serves REST routes at their own path, pages under contract.SitePath
 		dates = append(dates, c+"/cms/v2/posts/"+id+"?_fields=date,date_gmt")
+		pages = append(pages, c+contract.SitePath+"/")
 	}
-	for _, u := range append(append([]string{}, index...), dates...) { // every replica holds the old settings
+	// every replica holds the old settings (each edge cache and website
+	// snapshot the old front page)
+	for _, u := range append(append(append([]string{}, index...), dates...), pages...) {
 		if r := request("GET", u, nil, nil); r.Status != 200 {
 			t.Fatalf("GET %s: %s", u, r)
 		}
@@ -291,9 +296,13 @@ func (rs *replicaSite) settingsEverywhere(t *testing.T) {
 		gmt, err2 := time.Parse("2006-01-02T15:04:05", fmt.Sprint(r.JSON()["date_gmt"]))
 		return r.Status == 200 && err1 == nil && err2 == nil && local.Sub(gmt) == offset
 	})
-	t.Logf("after the settings write: stale index answers %d (of %d gateway pods), stale dates %d (of %d content pods)",
-		staleIndex, len(index), staleDates, len(dates))
-	if staleIndex+staleDates > 0 {
-		t.Errorf("%d stale answers after the settings write: want the next request on every pod to see it", staleIndex+staleDates)
+	// the website's tagline (the site-tagline block) follows the setting too
+	stalePages := freshEverywhere(t, "website tagline", pages, 2*time.Second, func(r response) bool {
+		return r.Status == 200 && strings.Contains(string(r.Body), tagline+"</p>")
+	})
+	t.Logf("after the settings write: stale index answers %d (of %d gateway pods), stale dates %d (of %d content pods), stale pages %d (of %d gateway and content pods)",
+		staleIndex, len(index), staleDates, len(dates), stalePages, len(pages))
+	if staleIndex+staleDates+stalePages > 0 {
+		t.Errorf("%d stale answers after the settings write: want the next request on every pod to see it", staleIndex+staleDates+stalePages)
 	}
 }

@@ -46,7 +46,9 @@ func roleUser(t *testing.T, role string) []string {
 
 var roleOrder = []string{"anonymous", "subscriber", "contributor", "author", "editor", "administrator"}
 
-// A settings change shows in the index (GET /).
+// A settings change shows in the index (GET /) and on the website's pages
+// and feed at once, though the edge cache and the website's snapshot held
+// them with the old title.
 func TestSettingsShowInIndex(t *testing.T) {
 	needs(t, contract.ServiceContent)
 	t.Cleanup(func() {
@@ -55,6 +57,13 @@ func TestSettingsShowInIndex(t *testing.T) {
 	for i, who := range roleOrder[:5] {
 		r := call(t, "GET", "/cms-json/cms/v2/settings", nil, roleUser(t, who)...)
 		expectError(t, r, []int{401, 403, 403, 403, 403}[i], "rest_forbidden")
+	}
+	for range 2 { // the second answer comes from the edge cache
+		for _, path := range []string{"/", "/feed/"} {
+			if p := page(t, "GET", path); p.Status != 200 || strings.Contains(string(p.Raw), "Renamed site") {
+				t.Fatalf("%s before the change: %d %.300s", path, p.Status, p.Raw)
+			}
+		}
 	}
 	r := call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"title": "Renamed site", "description": "New tagline",
 		"timezone": "Asia/Kolkata"}, admin()...)
@@ -65,6 +74,15 @@ func TestSettingsShowInIndex(t *testing.T) {
 	o := ix.Obj()
 	if o["name"] != "Renamed site" || o["description"] != "New tagline" || o["timezone_string"] != "Asia/Kolkata" || o["gmt_offset"] != "5.5" {
 		t.Fatalf("index after the settings change: name=%v description=%v tz=%v offset=%v", o["name"], o["description"], o["timezone_string"], o["gmt_offset"])
+	}
+	for path, want := range map[string][]string{"/": {"<title>Renamed site – New tagline</title>", "Renamed site</a>", "New tagline</p>"},
+		"/feed/": {"<title>Renamed site</title>", "<description>New tagline</description>"}} {
+		p := page(t, "GET", path)
+		for _, w := range want {
+			if !strings.Contains(string(p.Raw), w) {
+				t.Errorf("%s after the settings change lacks %q: %.600s", path, w, p.Raw)
+			}
+		}
 	}
 }
 

@@ -51,6 +51,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	// answers rest_no_route for the rest, in WordPress's envelope
 	env.Router.PathPrefix("/").Handler(srv)
 	go svc.RunScheduler(ctx, time.Minute, env.Logger)
+	svc.LoadSettings(ctx, env.Logger) // before serving: pages never show the site file's title over a stored one
 	go svc.RefreshSettings(ctx, time.Minute, env.Logger)
 	go svc.ListenChanges(ctx, env.Logger) // the website's snapshot per change generation
 	return nil

@@ -74,17 +74,14 @@ type Service struct {
 	site contract.Site
 	// tz is the site's time zone: the timezone setting, else the site
 	// file's (settings.go keeps it current)
-	tz atomic.Pointer[time.Location]
-	// settingsChanged wakes RefreshSettings when another replica's settings
-	// write is heard (buffered 1: a burst of writes is one reload)
-	settingsChanged chan struct{}
-	restRoot        string
-	permalinks      store.Links
-	users           store.Users
-	media           store.Media // media.go
-	now             func() time.Time
-	statics         sync.Map // *PostType → *typeStatic (response.go)
-	termSchemas     sync.Map // *Taxonomy → *rest.Schema (terms.go)
+	tz          atomic.Pointer[time.Location]
+	restRoot    string
+	permalinks  store.Links
+	users       store.Users
+	media       store.Media // media.go
+	now         func() time.Time
+	statics     sync.Map // *PostType → *typeStatic (response.go)
+	termSchemas sync.Map // *Taxonomy → *rest.Schema (terms.go)
 	// commits announces the end of every write transaction (inTx,
 	// insertNewPost) to its subscribers: the website's snapshot
 	commits store.Commits
@@ -112,7 +109,6 @@ func NewWithReplicas(pool *pgxpool.Pool, site contract.Site, users store.Users, 
 	s := &Service{pool: pool, site: site, restRoot: links.RESTRoot, permalinks: links,
 		users: users, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	s.tz.Store(site.Location())
-	s.settingsChanged = make(chan struct{}, 1)
 	s.web = website.New(website.Config{Pool: pool, Site: &s.site, Users: users, Zone: s.location, Commits: &s.commits,
 		Changed: s.heard, ReadReplicas: readReplicas})
 	return s

@@ -203,10 +203,10 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	// committed: this replica's dates follow the time zone at once (the
-	// others when they hear contract.SettingsChangedPayload)
-	if tz, ok := values["timezone"].(string); ok {
-		s.applyTimezone(tz)
+	// committed: this replica's dates and pages follow at once (the others
+	// when they hear contract.SettingsChangedPayload)
+	if s.applySettings(values) {
+		s.announceSite(c.Context(), slog.Default())
 	}
 	return rest.OK(settingsObject(values)), nil
 }
@@ -228,10 +228,9 @@ func (s *Service) SettingsHandler() http.Handler {
 			http.Error(w, "settings unavailable", http.StatusServiceUnavailable)
 			return
 		}
-		str := func(k string) string { v, _ := values[k].(string); return v }
-		num := func(k string) int64 { v, _ := values[k].(int64); return v }
-		out := contract.SiteSettings{Title: str("title"), Description: str("description"), Timezone: str("timezone"),
-			ShowOnFront: str("show_on_front"), PageOnFront: num("page_on_front"), PageForPosts: num("page_for_posts"),
+		site := s.effectiveSite(values)
+		out := contract.SiteSettings{Title: site.Title, Description: site.Description, Timezone: site.Timezone,
+			ShowOnFront: site.ShowOnFront, PageOnFront: site.PageOnFront, PageForPosts: site.PageForPosts,
 			Stored: []string{}}
 		for _, name := range contract.SiteSettingNames {
 			if _, ok := stored[name]; ok {
@@ -241,6 +240,37 @@ func (s *Service) SettingsHandler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
 	})
+}
+
+// effectiveSite is the site file's values with the settings' values
+// (settingsOver) over them: the one place the site pages show is made.
+func (s *Service) effectiveSite(values map[string]any) contract.Site {
+	str := func(k string) string { v, _ := values[k].(string); return v }
+	num := func(k string) int64 { v, _ := values[k].(int64); return v }
+	site := s.site
+	site.Title, site.Description, site.Timezone = str("title"), str("description"), str("timezone")
+	site.ShowOnFront, site.PageOnFront, site.PageForPosts = str("show_on_front"), num("page_on_front"), num("page_for_posts")
+	return site
+}
+
+// applySettings makes the settings' values (loadSettings) this replica's:
+// the time zone of its dates and the site its website shows. It reports
+// whether that site changed.
+func (s *Service) applySettings(values map[string]any) bool {
+	site := s.effectiveSite(values)
+	s.applyTimezone(site.Timezone)
+	return s.web.SetSite(site)
+}
+
+// announceSite says on the change channel that this replica's website
+// shows a new site: a gateway that heard the settings write before this
+// replica swapped may have edge-cached a page this replica rendered with
+// the old site in between; the notification drops it (one per content
+// replica and settings change; settings writes are rare).
+func (s *Service) announceSite(ctx context.Context, logger *slog.Logger) {
+	if err := postgres.NotifyChanged(ctx, s.pool, contract.ServiceContent); err != nil && logger != nil {
+		logger.Warn("announce the new site settings", "error", err)
+	}
 }
 
 // location is the site's current time zone: dates are shown and read in it.
@@ -254,34 +284,57 @@ func (s *Service) applyTimezone(name string) {
 	}
 }
 
-// RefreshSettings reloads the stored time zone: at start-up, whenever a
-// settings write is heard on the change channel (so every replica follows
-// a change made through another one as soon as its notification arrives),
-// and every interval in case the listener was offline when it came.
+// RefreshSettings reloads the stored settings (the time zone, the website's
+// title, tagline and front page) every interval, in case the listener was
+// offline when a change was announced; LoadSettings has loaded them before
+// the service serves. A change heard on the change channel is reloaded at
+// once (heard), so every replica follows one made through another as soon
+// as its notification arrives.
 func (s *Service) RefreshSettings(ctx context.Context, interval time.Duration, logger *slog.Logger) {
 	for {
-		values, err := s.loadSettings(ctx, s.pool)
-		if err == nil {
-			tz, _ := values["timezone"].(string)
-			s.applyTimezone(tz)
-		} else if ctx.Err() == nil && logger != nil {
-			logger.Warn("reload settings", "error", err)
-		}
+		s.reloadSettings(ctx, logger, true)
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.settingsChanged:
 		case <-time.After(interval):
 		}
 	}
 }
 
-// heard receives every change notification's payload.
-func (s *Service) heard(payload string) {
-	if payload == contract.SettingsChangedPayload {
-		select {
-		case s.settingsChanged <- struct{}{}:
-		default: // a reload is already due
+// LoadSettings applies the stored settings at start-up, before the service
+// serves: no page shows the site file's title when a stored one exists.
+func (s *Service) LoadSettings(ctx context.Context, logger *slog.Logger) {
+	s.reloadSettings(ctx, logger, false)
+}
+
+// reloadSettings reads the stored settings and applies them (announce: a
+// change is announced, announceSite); on an error the current ones stay.
+func (s *Service) reloadSettings(ctx context.Context, logger *slog.Logger, announce bool) {
+	values, err := s.loadSettings(ctx, s.pool)
+	if err != nil {
+		if ctx.Err() == nil && logger != nil {
+			logger.Warn("reload settings", "error", err)
 		}
+		return
+	}
+	if s.applySettings(values) && announce {
+		s.announceSite(ctx, logger)
 	}
 }
+
+// heard receives every change notification's payload, before the website's
+// generation moves: a settings write is reloaded here, in the listener, so
+// the website swaps its site before any page of the new generation is
+// rendered (a page, or an edge-cached answer, with the old title cannot be
+// made after the notification was heard).
+func (s *Service) heard(payload string) {
+	if payload == contract.SettingsChangedPayload {
+		ctx, cancel := context.WithTimeout(context.Background(), settingsReloadTimeout)
+		defer cancel()
+		s.reloadSettings(ctx, slog.Default(), true)
+	}
+}
+
+// settingsReloadTimeout bounds the listener's wait for the settings: past
+// it the periodic reload catches up.
+const settingsReloadTimeout = 5 * time.Second

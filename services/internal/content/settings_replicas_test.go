@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"testing"
 	"time"
 
-	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/pkg/contract"
 )
 
@@ -20,14 +18,7 @@ func TestSettingsReachOtherReplicas(t *testing.T) {
 	// b is a second replica: its own Service over the same database.
 	site := contract.DefaultSite("http://example.test")
 	site.Timezone = "Europe/Paris"
-	b := &testEnv{t: t, svc: New(a.pool, site, a.svc.users), pool: a.pool}
-	srv, err := b.svc.NewServer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.handler = identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
-		http.Error(w, err.Error(), http.StatusUnauthorized)
-	})(srv)
+	b := newReplica(t, a, site)
 	b.listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

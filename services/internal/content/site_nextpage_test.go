@@ -75,7 +75,7 @@ func TestSiteNextpage(t *testing.T) {
 	}
 
 	// a static front page: page 2 is /page/2/, and its links say so
-	e.svc.site.ShowOnFront, e.svc.site.PageOnFront = "page", front
+	wantStatus(t, e.do(admin, "POST", "/cms/v2/settings", map[string]any{"show_on_front": "page", "page_on_front": front}), 200)
 	r := e.page(anon, "/page/2/")
 	wantPage(t, r, 200, "page", "Second part.", `<a href="http://example.test/" class="post-page-numbers">1</a>`,
 		`<a href="http://example.test/page/3/" class="post-page-numbers">3</a>`, `<link rel="canonical" href="http://example.test/page/2/">`)

@@ -93,7 +93,7 @@ func TestSiteStaticFrontPageAndPostsPage(t *testing.T) {
 	front := e.do(admin, "POST", "/cms/v2/pages", map[string]any{"title": "Welcome", "status": "publish", "content": "<!-- wp:paragraph -->\n<p>Front words</p>\n<!-- /wp:paragraph -->"}).id()
 	blog := e.do(admin, "POST", "/cms/v2/pages", map[string]any{"title": "Journal", "slug": "journal", "status": "publish"}).id()
 	e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "Entry one", "status": "publish"})
-	e.svc.site.ShowOnFront, e.svc.site.PageOnFront, e.svc.site.PageForPosts = "page", front, blog
+	wantStatus(t, e.do(admin, "POST", "/cms/v2/settings", map[string]any{"show_on_front": "page", "page_on_front": front, "page_for_posts": blog}), 200)
 
 	r := e.page(anon, "/")
 	wantPage(t, r, 200, "page", `<meta property="og:type" content="website">`, "Welcome</h1>", "Front words", `<link rel="canonical" href="http://example.test/">`)

@@ -114,7 +114,7 @@ func (s *Service) authorText(ctx context.Context, t *tmpl, th *theme.Theme) stri
 		}
 		return t.Theme
 	case "site":
-		return s.site.Title
+		return s.web.Site().Title // the site title setting, as pages show it
 	}
 	if t.Author > 0 {
 		if u, _, err := s.users.User(ctx, t.Author); err == nil && u.Name != "" {

@@ -95,7 +95,7 @@ func (s *Handler) attachmentPage(req *siteReq, media AttachmentPageMedia, id int
 		}
 	}
 	sp := s.singularPage(attachmentType, p, append(front, "attachment"))
-	sp.canonical = s.site.URL + "/?attachment_id=" + store.Itoa(id)
+	sp.canonical = s.Site().URL + "/?attachment_id=" + store.Itoa(id)
 	sp.bodyClass = "attachment single single-attachment postid-" + store.Itoa(id) + " attachmentid-" + store.Itoa(id) + " attachment-" + cssWord(sub)
 	// the attachment's id is the media service's: its excerpt and content
 	// are rendered afresh, never kept under a post's id in the snapshot

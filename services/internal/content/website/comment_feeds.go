@@ -19,7 +19,7 @@ const commentFeedSize = 10
 func (s *Handler) commentFeed(req *siteReq, pt *store.PostType, post *store.Post, kind string) error {
 	ctx := req.r.Context()
 	var postID int64
-	title, link, self := "Comments for "+s.site.Title, s.site.URL+"/", s.site.URL+"/comments/feed/"
+	title, link, self := "Comments for "+s.Site().Title, s.Site().URL+"/", s.Site().URL+"/comments/feed/"
 	if post != nil {
 		postID = post.ID
 		link = s.permalinks.Post(pt, post)
@@ -46,7 +46,7 @@ func (s *Handler) commentFeed(req *siteReq, pt *store.PostType, post *store.Post
 	commentLink := func(c *store.FeedComment, id int64) string {
 		p := posts[c.Post]
 		if p == nil {
-			return s.site.URL + "/?p=" + store.Itoa(c.Post) + "#comment-" + store.Itoa(id)
+			return s.Site().URL + "/?p=" + store.Itoa(c.Post) + "#comment-" + store.Itoa(id)
 		}
 		return s.permalinks.Post(store.TypeByName(p.Type), p) + "#comment-" + store.Itoa(id)
 	}
@@ -59,7 +59,7 @@ func (s *Handler) commentFeed(req *siteReq, pt *store.PostType, post *store.Post
 	if kind == "atom" {
 		self += "atom/"
 		sb.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en" xmlns:thr="http://purl.org/syndication/thread/1.0">` + "\n")
-		sb.WriteString("<title type=\"text\">" + xmlEsc(title) + "</title>\n<subtitle type=\"text\">" + xmlEsc(s.site.Description) + "</subtitle>\n")
+		sb.WriteString("<title type=\"text\">" + xmlEsc(title) + "</title>\n<subtitle type=\"text\">" + xmlEsc(s.Site().Description) + "</subtitle>\n")
 		sb.WriteString("<updated>" + updated.UTC().Format(time.RFC3339) + "</updated>\n")
 		sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
 		sb.WriteString(`<link rel="self" type="application/atom+xml" href="` + xmlEsc(self) + `"/>` + "\n<id>" + xmlEsc(self) + "</id>\n")
@@ -67,7 +67,7 @@ func (s *Handler) commentFeed(req *siteReq, pt *store.PostType, post *store.Post
 		sb.WriteString(`<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom">` + "\n<channel>\n")
 		sb.WriteString("<title>" + xmlEsc(title) + "</title>\n")
 		sb.WriteString(`<atom:link href="` + xmlEsc(self) + `" rel="self" type="application/rss+xml"/>` + "\n")
-		sb.WriteString("<link>" + xmlEsc(link) + "</link>\n<description>" + xmlEsc(s.site.Description) + "</description>\n")
+		sb.WriteString("<link>" + xmlEsc(link) + "</link>\n<description>" + xmlEsc(s.Site().Description) + "</description>\n")
 		sb.WriteString("<lastBuildDate>" + updated.UTC().Format(time.RFC1123Z) + "</lastBuildDate>\n")
 	}
 	for _, c := range list {
@@ -169,7 +169,7 @@ func (s *Handler) feedOwner(req *siteReq, rest, kind string) (bool, error) {
 		}
 		lq := postsFeedQuery()
 		lq.Author = []int64{u.ID}
-		return true, s.postsFeed(req, kind, lq, u.Name+" – "+s.site.Title, s.site.URL+"/", s.site.URL+"/author/"+u.Slug+"/feed/")
+		return true, s.postsFeed(req, kind, lq, u.Name+" – "+s.Site().Title, s.Site().URL+"/", s.Site().URL+"/author/"+u.Slug+"/feed/")
 	}
 	ctx := req.r.Context()
 	page, post, err := store.SingularBySlug(ctx, s.db(ctx), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)

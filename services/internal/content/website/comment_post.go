@@ -110,7 +110,7 @@ func (s *Handler) sameOrigin(r *http.Request) bool {
 	if o == "" {
 		return true
 	}
-	want, err := url.Parse(s.site.URL)
+	want, err := url.Parse(s.Site().URL)
 	if err != nil {
 		return false
 	}
@@ -127,8 +127,8 @@ func (s *Handler) commentFailure(req *siteReq, err error) error {
 	if ce.message == "" {
 		return writeText(req, ce.status, "text/html; charset=utf-8", "")
 	}
-	back := s.site.URL + "/"
-	if ref := req.r.Header.Get("Referer"); strings.HasPrefix(ref, s.site.URL+"/") {
+	back := s.Site().URL + "/"
+	if ref := req.r.Header.Get("Referer"); strings.HasPrefix(ref, s.Site().URL+"/") {
 		back = ref
 	}
 	page := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n" +

@@ -43,7 +43,7 @@ func (s *Handler) currentCommenter(req *siteReq) commenter {
 	if req.caller.LoggedIn() {
 		return commenter{}
 	}
-	n, e, u := commenterCookieNames(s.site.URL)
+	n, e, u := commenterCookieNames(s.Site().URL)
 	read := func(name string) string {
 		c, err := req.r.Cookie(name)
 		if err != nil || len(c.Value) > 3*maxCookieValue {
@@ -68,8 +68,8 @@ func (s *Handler) setCommenterCookies(req *siteReq, m *store.Comment, consent bo
 	if req.caller.LoggedIn() {
 		return
 	}
-	secure := strings.HasPrefix(s.site.URL, "https://")
-	n, e, u := commenterCookieNames(s.site.URL)
+	secure := strings.HasPrefix(s.Site().URL, "https://")
+	n, e, u := commenterCookieNames(s.Site().URL)
 	values := [3]string{m.AuthorName, m.AuthorEmail, m.AuthorURL}
 	for i, name := range [3]string{n, e, u} {
 		c := &http.Cookie{Name: name, Value: url.QueryEscape(values[i]), Path: "/", Secure: secure, SameSite: http.SameSiteLaxMode,

@@ -220,8 +220,8 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 		return nil, err
 	}
 	own := *cs
-	own.Form.User, own.Form.ProfileURL = u.Name, s.site.URL+"/cms-admin/profile.php"
-	own.Form.LogoutURL = s.site.URL + "/cms-login.php?action=logout"
+	own.Form.User, own.Form.ProfileURL = u.Name, s.Site().URL+"/cms-admin/profile.php"
+	own.Form.LogoutURL = s.Site().URL + "/cms-login.php?action=logout"
 	if own.Form.User == "" {
 		own.Form.User = "user " + store.Itoa(req.caller.UserID)
 	}
@@ -280,12 +280,12 @@ func (s *Handler) arrangeComments(req *siteReq, d store.Discussion, pt *store.Po
 	numberComments(top, 0, new(int))
 	if moderator {
 		for id, c := range byID {
-			c.EditURL = s.site.URL + "/cms-admin/comment.php?action=editcomment&c=" + store.Itoa(id)
+			c.EditURL = s.Site().URL + "/cms-admin/comment.php?action=editcomment&c=" + store.Itoa(id)
 		}
 	}
-	cs.Form = blocks.CommentForm{Action: s.site.URL + commentFormPath, RequireNameEmail: d.RequireNameEmail}
+	cs.Form = blocks.CommentForm{Action: s.Site().URL + commentFormPath, RequireNameEmail: d.RequireNameEmail}
 	if !req.caller.LoggedIn() && d.Registration {
-		cs.Form.LoginURL = s.site.URL + "/cms-login.php?redirect_to=" + url.QueryEscape(postURL)
+		cs.Form.LoginURL = s.Site().URL + "/cms-login.php?redirect_to=" + url.QueryEscape(postURL)
 	}
 	if id := queryID(req.query.Get("replytocom")); id > 0 {
 		if c := byID[id]; c != nil && !c.Held {

@@ -29,8 +29,8 @@ import (
 // Config is what the website reads from.
 type Config struct {
 	Pool *pgxpool.Pool
-	// Site is the site file's values, shared with the REST handlers (read
-	// only while serving)
+	// Site is the site as it starts: the site file's values (SetSite puts
+	// the stored settings over them)
 	Site  *contract.Site
 	Users store.Users
 	// Media gives featured images; nil shows none
@@ -42,8 +42,9 @@ type Config struct {
 	Commits *store.Commits
 	// SnapshotBytes overrides maxSnapshotBytes (tests; 0: the default)
 	SnapshotBytes int64
-	// Changed, when set, also receives every change notification's payload
-	// (the REST handlers reload the settings another replica wrote).
+	// Changed, when set, also receives every change notification's payload,
+	// before the generation moves (the REST handlers reload the settings
+	// another replica wrote and SetSite the result).
 	Changed func(payload string)
 	// ReadReplicas: anonymous pages may read a replica (postgres.Route), so
 	// the listener tracks the newest write's WAL position and a snapshot is
@@ -53,9 +54,11 @@ type Config struct {
 
 // Handler serves the public website.
 type Handler struct {
-	pool          *pgxpool.Pool
-	changed       func(payload string)
-	site          *contract.Site
+	pool    *pgxpool.Pool
+	changed func(payload string)
+	// site is the effective site: the site file's values with the stored
+	// settings over them (title, tagline, front page), swapped by SetSite
+	site          atomic.Pointer[contract.Site]
 	permalinks    store.Links
 	restRoot      string
 	users         store.Users
@@ -76,13 +79,37 @@ type Handler struct {
 // New returns the website of cfg.Site, subscribed to cfg.Commits.
 func New(cfg Config) *Handler {
 	links := store.NewLinks(cfg.Site.URL)
-	h := &Handler{pool: cfg.Pool, site: cfg.Site, permalinks: links, restRoot: links.RESTRoot,
+	h := &Handler{pool: cfg.Pool, permalinks: links, restRoot: links.RESTRoot,
 		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed,
 		replicas: cfg.ReadReplicas, commits: cfg.Commits, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+	site := *cfg.Site
+	h.site.Store(&site)
 	if cfg.Commits != nil {
 		cfg.Commits.OnCommit(h.siteGen.bump)
 	}
 	return h
+}
+
+// Site is the site pages show now (read only): every read of the title,
+// tagline, front page or URL goes through it, so a settings change shows
+// at once.
+func (s *Handler) Site() *contract.Site { return s.site.Load() }
+
+// SetSite makes site the one pages show and reports whether it changed. A
+// change starts a new generation: a snapshot (its compiled templates hold
+// the site title and tagline) loaded before the swap, even one loaded after
+// the change notification but before the settings were reloaded, is never
+// used again.
+func (s *Handler) SetSite(site contract.Site) bool {
+	old := s.site.Load()
+	if old.Title == site.Title && old.Description == site.Description && old.URL == site.URL &&
+		old.ShowOnFront == site.ShowOnFront && old.PageOnFront == site.PageOnFront &&
+		old.PageForPosts == site.PageForPosts && old.Timezone == site.Timezone {
+		return false // the periodic reload: nothing changed, keep the snapshot
+	}
+	s.site.Store(&site)
+	s.siteGen.bump()
+	return true
 }
 
 // SetMedia replaces the featured images' source (before serving).

@@ -99,12 +99,12 @@ func (s *Handler) splitPage(req *siteReq, sp *sitePage) {
 // postPageURL is _wp_link_page's URL of page n of p.
 func (s *Handler) postPageURL(pt *store.PostType, p *store.Post, n int) string {
 	link := s.permalinks.Post(pt, p)
-	if pt == store.TypePage && s.site.ShowOnFront == "page" && s.site.PageOnFront == p.ID && p.Status == "publish" {
+	if pt == store.TypePage && s.Site().ShowOnFront == "page" && s.Site().PageOnFront == p.ID && p.Status == "publish" {
 		// the front page's permalink is the site's (get_page_link)
 		if n <= 1 {
-			return s.site.URL + "/"
+			return s.Site().URL + "/"
 		}
-		return s.site.URL + "/page/" + strconv.Itoa(n) + "/"
+		return s.Site().URL + "/page/" + strconv.Itoa(n) + "/"
 	}
 	switch {
 	case n <= 1:

@@ -63,11 +63,11 @@ func (w htmlWriter) markup(s string) { w.sb.WriteString(s) }
 // writeShell writes the page shell of sp, up to the blocks' output.
 func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet string) {
 	w := htmlWriter{sb}
-	title := s.site.Title
+	title := s.Site().Title
 	if sp.title != "" {
-		title = sp.title + " – " + s.site.Title
-	} else if s.site.Description != "" {
-		title = s.site.Title + " – " + s.site.Description
+		title = sp.title + " – " + s.Site().Title
+	} else if s.Site().Description != "" {
+		title = s.Site().Title + " – " + s.Site().Description
 	}
 	w.markup("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	w.line("meta", "name", "viewport", "content", "width=device-width, initial-scale=1")
@@ -91,16 +91,16 @@ func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet 
 		w.line("link", "rel", "canonical", "href", sp.canonical)
 	}
 	for _, og := range [...][2]string{{"type", sp.ogType}, {"title", title}, {"url", sp.canonical},
-		{"site_name", s.site.Title}, {"description", sp.description}} {
+		{"site_name", s.Site().Title}, {"description", sp.description}} {
 		if og[1] != "" {
 			w.line("meta", "property", "og:"+og[0], "content", og[1])
 		}
 	}
 	w.line("link", "rel", "https://api.w.org/", "href", s.restRoot+"/")
-	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » Feed", "href", s.site.URL+"/feed/")
-	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » Comments Feed", "href", s.site.URL+"/comments/feed/")
+	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.Site().Title+" » Feed", "href", s.Site().URL+"/feed/")
+	w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.Site().Title+" » Comments Feed", "href", s.Site().URL+"/comments/feed/")
 	if sp.feedURL != "" {
-		w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.site.Title+" » "+sp.feedTitle, "href", sp.feedURL)
+		w.line("link", "rel", "alternate", "type", "application/rss+xml", "title", s.Site().Title+" » "+sp.feedTitle, "href", sp.feedURL)
 	}
 	if p := sp.post; p != nil {
 		w.line("link", "rel", "alternate", "title", "JSON", "type", "application/json", "href", s.permalinks.PostREST(sp.pt, p.ID))
@@ -125,7 +125,7 @@ func (s *Handler) passwordForm(p *store.Post, back string) string {
 	var sb strings.Builder
 	w := htmlWriter{&sb}
 	id := "pwbox-" + store.Itoa(p.ID)
-	w.open("form", "action", s.site.URL+"/?action=postpass", "class", "post-password-form", "method", "post")
+	w.open("form", "action", s.Site().URL+"/?action=postpass", "class", "post-password-form", "method", "post")
 	w.markup(`<p>This content is password protected. To view it please enter your password below:</p><p>`)
 	w.open("label", "for", id)
 	w.markup("Password: ")

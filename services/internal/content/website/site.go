@@ -111,7 +111,7 @@ func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if !strings.HasSuffix(path, "/") {
 		// redirect_canonical: permalinks end with a slash
 		// the path as the visitor sent it (still escaped), plus the slash
-		return s.redirect(req, s.site.URL+strings.TrimPrefix(r.URL.EscapedPath(), contract.SitePath)+"/"+rawQuery(r))
+		return s.redirect(req, s.Site().URL+strings.TrimPrefix(r.URL.EscapedPath(), contract.SitePath)+"/"+rawQuery(r))
 	}
 	if m := pagedRe.FindStringSubmatch(path); m != nil {
 		n, err := strconv.Atoi(m[2])
@@ -250,7 +250,7 @@ func (s *Handler) singular(req *siteReq, segs []string) error {
 		return err
 	}
 	if page != nil && visible(req.caller, store.TypePage, page) {
-		if page.ID == s.site.PageForPosts {
+		if page.ID == s.Site().PageForPosts {
 			return s.postsListing(req, page)
 		}
 		return s.previewSingular(req, store.TypePage, page)
@@ -263,8 +263,8 @@ func (s *Handler) singular(req *siteReq, segs []string) error {
 
 // front serves the site URL: the static front page or the latest posts.
 func (s *Handler) front(req *siteReq) error {
-	if s.site.ShowOnFront == "page" && s.site.PageOnFront > 0 {
-		p, err := store.GetPostAs(req.r.Context(), s.db(req.r.Context()), s.site.PageOnFront, false, store.TypePage)
+	if s.Site().ShowOnFront == "page" && s.Site().PageOnFront > 0 {
+		p, err := store.GetPostAs(req.r.Context(), s.db(req.r.Context()), s.Site().PageOnFront, false, store.TypePage)
 		if err != nil {
 			return err
 		}
@@ -287,8 +287,8 @@ func (s *Handler) postPass(req *siteReq) error {
 	}
 	http.SetCookie(req.w, &http.Cookie{Name: postPassCookie, Value: passHash(req.r.PostForm.Get("post_password")),
 		Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: time.Now().Add(10 * 24 * time.Hour)})
-	back := s.site.URL + "/"
-	if ref := req.r.PostForm.Get("redirect_to"); strings.HasPrefix(ref, s.site.URL+"/") {
+	back := s.Site().URL + "/"
+	if ref := req.r.PostForm.Get("redirect_to"); strings.HasPrefix(ref, s.Site().URL+"/") {
 		back = ref
 	}
 	req.w.Header().Set("Location", back)
@@ -344,7 +344,7 @@ func (s *Handler) queryFormRedirect(req *siteReq) (to string, ok bool, err error
 		if err != nil || !found || u.Slug == "" {
 			return "", true, err
 		}
-		return s.site.URL + "/author/" + u.Slug + "/", true, nil
+		return s.Site().URL + "/author/" + u.Slug + "/", true, nil
 	}
 	return "", false, nil
 }

@@ -191,10 +191,13 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 		},
 		Changed: func(payload string) {
 			s.siteGen.pos.Heard()
-			s.siteGen.bump()
+			// first the receiver (a settings change: the new site is
+			// swapped in before the generation moves, so no page of the
+			// new generation shows the old title)
 			if s.changed != nil {
 				s.changed(payload)
 			}
+			s.siteGen.bump()
 		},
 		Logger: logger, Name: "website snapshot",
 	}
@@ -246,7 +249,7 @@ func (sn *siteSnapshot) compiledNodes(ctx context.Context, s *Handler, kind, slu
 // the error of the first failed read is put in *navErr).
 func (s *Handler) siteWideEnv(ctx context.Context, sn *siteSnapshot) (*blocks.Env, *error) {
 	navErr := new(error)
-	env := &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL}
+	env := &blocks.Env{SiteTitle: s.Site().Title, Tagline: s.Site().Description, HomeURL: s.Site().URL}
 	env.Navigation = func(ref int64) []blocks.Link {
 		if l, ok := sn.nav.Load(ref); ok {
 			return l.([]blocks.Link)

@@ -18,7 +18,7 @@ import (
 // embed page: the website's machine-readable answers.
 
 func (s *Handler) robots(req *siteReq) error {
-	body := "User-agent: *\nDisallow: /cms-admin/\n\nSitemap: " + s.site.URL + "/cms-sitemap.xml\n"
+	body := "User-agent: *\nDisallow: /cms-admin/\n\nSitemap: " + s.Site().URL + "/cms-sitemap.xml\n"
 	return writeText(req, http.StatusOK, "text/plain; charset=utf-8", body)
 }
 
@@ -47,7 +47,7 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 	}
 	ctx := req.r.Context()
 	lq := postsFeedQuery()
-	title, link := s.site.Title, s.site.URL+"/"
+	title, link := s.Site().Title, s.Site().URL+"/"
 	if rest != "/" {
 		segs := strings.Split(strings.Trim(rest, "/"), "/")
 		if len(segs) != 2 || (segs[0] != "category" && segs[0] != "tag") {
@@ -65,7 +65,7 @@ func (s *Handler) feed(req *siteReq, rest, kind string) error {
 			return s.notFound(req)
 		}
 		lq.Tax = []store.TaxClause{{Tax: tax, Terms: []int64{t.ID}, IncludeChildren: tax.Hierarchical && t.HasChildren, Operator: "IN"}}
-		title, link = s.site.Title+" - "+t.Name, s.permalinks.Term(tax, t)
+		title, link = s.Site().Title+" - "+t.Name, s.permalinks.Term(tax, t)
 	}
 	return s.postsFeed(req, kind, lq, title, link, link+"feed/")
 }
@@ -95,7 +95,7 @@ func (s *Handler) postsFeed(req *siteReq, kind string, lq *store.ListQuery, titl
 	if kind == "atom" {
 		self += "atom/"
 		sb.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">` + "\n")
-		sb.WriteString("<title type=\"text\">" + xmlEsc(title) + "</title>\n<subtitle type=\"text\">" + xmlEsc(s.site.Description) + "</subtitle>\n")
+		sb.WriteString("<title type=\"text\">" + xmlEsc(title) + "</title>\n<subtitle type=\"text\">" + xmlEsc(s.Site().Description) + "</subtitle>\n")
 		sb.WriteString("<updated>" + updated.Format(time.RFC3339) + "</updated>\n<id>" + xmlEsc(self) + "</id>\n")
 		sb.WriteString(`<link rel="alternate" type="text/html" href="` + xmlEsc(link) + `"/>` + "\n")
 		sb.WriteString(`<link rel="self" type="application/atom+xml" href="` + xmlEsc(self) + `"/>` + "\n")
@@ -103,7 +103,7 @@ func (s *Handler) postsFeed(req *siteReq, kind string, lq *store.ListQuery, titl
 		sb.WriteString(`<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom">` + "\n<channel>\n")
 		sb.WriteString("<title>" + xmlEsc(title) + "</title>\n")
 		sb.WriteString(`<atom:link href="` + xmlEsc(self) + `" rel="self" type="application/rss+xml"/>` + "\n")
-		sb.WriteString("<link>" + xmlEsc(link) + "</link>\n<description>" + xmlEsc(s.site.Description) + "</description>\n")
+		sb.WriteString("<link>" + xmlEsc(link) + "</link>\n<description>" + xmlEsc(s.Site().Description) + "</description>\n")
 		sb.WriteString("<lastBuildDate>" + updated.Format(time.RFC1123Z) + "</lastBuildDate>\n<language>en</language>\n")
 	}
 	for _, p := range posts {
@@ -115,7 +115,7 @@ func (s *Handler) postsFeed(req *siteReq, kind string, lq *store.ListQuery, titl
 		excerpt := plainExcerpt(p, store.DefaultExcerptWords)
 		content := ""
 		if p.Password == "" {
-			content = s.renderPostContent(p.Content, mayPostUnfiltered(u), &blocks.Env{SiteTitle: s.site.Title, Tagline: s.site.Description, HomeURL: s.site.URL})
+			content = s.renderPostContent(p.Content, mayPostUnfiltered(u), &blocks.Env{SiteTitle: s.Site().Title, Tagline: s.Site().Description, HomeURL: s.Site().URL})
 		} else {
 			excerpt = "There is no excerpt because this is a protected post."
 		}
@@ -209,7 +209,7 @@ func (s *Handler) sitemapIndex(req *siteReq) error {
 	sb.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	sb.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	entry := func(name string, page int) {
-		sb.WriteString("<sitemap><loc>" + xmlEsc(s.site.URL+"/cms-sitemap-"+name+"-"+strconv.Itoa(page)+".xml") + "</loc></sitemap>\n")
+		sb.WriteString("<sitemap><loc>" + xmlEsc(s.Site().URL+"/cms-sitemap-"+name+"-"+strconv.Itoa(page)+".xml") + "</loc></sitemap>\n")
 	}
 	for _, pt := range []*store.PostType{store.TypePost, store.TypePage} {
 		locs, pages, err := s.sitemapPosts(ctx, pt, 1)
@@ -245,16 +245,16 @@ func (s *Handler) sitemapPosts(ctx context.Context, pt *store.PostType, page int
 		return nil, 0, err
 	}
 	pages = max((total+sitemapMax-1)/sitemapMax, 1)
-	if pt == store.TypePage && page == 1 && s.site.ShowOnFront == "posts" {
-		urls = append(urls, "<url><loc>"+xmlEsc(s.site.URL+"/")+"</loc></url>\n")
+	if pt == store.TypePage && page == 1 && s.Site().ShowOnFront == "posts" {
+		urls = append(urls, "<url><loc>"+xmlEsc(s.Site().URL+"/")+"</loc></url>\n")
 	}
 	for _, p := range posts {
 		if p.Password != "" {
 			continue
 		}
 		loc := s.permalinks.Post(pt, p)
-		if pt == store.TypePage && p.ID == s.site.PageOnFront && s.site.ShowOnFront == "page" {
-			loc = s.site.URL + "/"
+		if pt == store.TypePage && p.ID == s.Site().PageOnFront && s.Site().ShowOnFront == "page" {
+			loc = s.Site().URL + "/"
 		}
 		urls = append(urls, "<url><loc>"+xmlEsc(loc)+"</loc><lastmod>"+p.ModifiedGMT.UTC().Format(time.RFC3339)+"</lastmod></url>\n")
 	}
@@ -303,7 +303,7 @@ func (s *Handler) embed(req *siteReq, segs []string) error {
 	}
 	e := html.EscapeString
 	if p == nil {
-		body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Page not found – " + e(s.site.Title) +
+		body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Page not found – " + e(s.Site().Title) +
 			"</title>\n<meta name=\"robots\" content=\"noindex, follow\">\n</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed\"><p class=\"wp-embed-heading\">Oops! That embed cannot be found.</p></div>\n</body>\n</html>\n"
 		req.w.Header().Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
 		return writeText(req, http.StatusNotFound, "text/html; charset=utf-8", body)
@@ -313,13 +313,13 @@ func (s *Handler) embed(req *siteReq, segs []string) error {
 	if p.Password != "" {
 		excerpt = "There is no excerpt because this is a protected post."
 	}
-	body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + e(p.Title+" – "+s.site.Title) + "</title>\n" +
+	body := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + e(p.Title+" – "+s.Site().Title) + "</title>\n" +
 		"<meta name=\"robots\" content=\"noindex, follow\">\n<link rel=\"canonical\" href=\"" + e(link) + "\">\n" +
 		"<style>body{margin:0;font-family:system-ui,sans-serif}.wp-embed{padding:25px;border:1px solid #dcdcde;background:#fff;color:#50575e}.wp-embed-heading{font-size:22px;margin:0 0 12px}.wp-embed-heading a{color:#2c3338;text-decoration:none}.wp-embed-footer{margin-top:20px;font-size:14px}</style>\n" +
 		"</head>\n<body class=\"wp-embed-responsive\">\n<div class=\"wp-embed post-" + store.Itoa(p.ID) + "\">\n" +
 		"<p class=\"wp-embed-heading\"><a href=\"" + e(link) + "\" target=\"_top\">" + e(p.Title) + "</a></p>\n" +
 		"<div class=\"wp-embed-excerpt\"><p>" + e(excerpt) + "</p></div>\n" +
-		"<div class=\"wp-embed-footer\"><a href=\"" + e(s.site.URL+"/") + "\" target=\"_top\">" + e(s.site.Title) + "</a></div>\n</div>\n</body>\n</html>\n"
+		"<div class=\"wp-embed-footer\"><a href=\"" + e(s.Site().URL+"/") + "\" target=\"_top\">" + e(s.Site().Title) + "</a></div>\n</div>\n</body>\n</html>\n"
 	req.w.Header().Add("Link", "<"+s.restRoot+`/>; rel="https://api.w.org/"`)
 	return writeText(req, http.StatusOK, "text/html; charset=utf-8", body)
 }

@@ -88,7 +88,7 @@ func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
 		}
 	}
 	sp := s.singularPage(store.TypePage, p, []string{"front-page"})
-	sp.canonical = s.site.URL + "/"
+	sp.canonical = s.Site().URL + "/"
 	sp.title = ""
 	sp.ogType = "website"
 	sp.bodyClass = "home " + sp.bodyClass
@@ -99,7 +99,7 @@ func (s *Handler) renderFront(req *siteReq, p *store.Post) error {
 // postsListing renders the latest posts: the front page, or the page for
 // posts (page_for_posts) when page is that page.
 func (s *Handler) postsListing(req *siteReq, page *store.Post) error {
-	base := s.site.URL + "/"
+	base := s.Site().URL + "/"
 	sp := &sitePage{templates: []string{"home", "index"}, ogType: "website", bodyClass: "blog"}
 	if page == nil {
 		sp.templates = []string{"front-page", "home", "index"}
@@ -150,7 +150,7 @@ func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base 
 		sp.bodyClass += " paged paged-" + strconv.Itoa(req.paged)
 	}
 	if sp.description == "" {
-		sp.description = s.site.Description
+		sp.description = s.Site().Description
 	}
 	return s.render(req, sp)
 }
@@ -167,7 +167,7 @@ func (s *Handler) searchPage(req *siteReq) error {
 	if term == "" {
 		lq.Search, lq.OrderBy = "", "date"
 	}
-	return s.listing(req, sp, lq, s.site.URL+"/")
+	return s.listing(req, sp, lq, s.Site().URL+"/")
 }
 
 func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
@@ -202,10 +202,10 @@ func (s *Handler) authorArchive(req *siteReq, slug string) error {
 	}
 	sp := &sitePage{templates: []string{"author-" + u.Slug, "author-" + store.Itoa(u.ID), "author", "archive", "index"}, ogType: "profile",
 		title: u.Name, archive: "Author: " + u.Name, bodyClass: "archive author author-" + u.Slug,
-		feedTitle: "Posts by " + u.Name + " Feed", feedURL: s.site.URL + "/author/" + u.Slug + "/feed/"}
+		feedTitle: "Posts by " + u.Name + " Feed", feedURL: s.Site().URL + "/author/" + u.Slug + "/feed/"}
 	lq := s.siteListQuery(req)
 	lq.Author = []int64{u.ID}
-	return s.listing(req, sp, lq, s.site.URL+"/author/"+u.Slug+"/")
+	return s.listing(req, sp, lq, s.Site().URL+"/author/"+u.Slug+"/")
 }
 
 // dateArchive lists the posts of a year, month or day (site time zone).
@@ -234,7 +234,7 @@ func (s *Handler) dateArchive(req *siteReq, y, m, d string) error {
 		archive: title, bodyClass: "archive date"}
 	lq := s.siteListQuery(req)
 	lq.After, lq.Before = &after, &before
-	return s.listing(req, sp, lq, s.site.URL+req.path)
+	return s.listing(req, sp, lq, s.Site().URL+req.path)
 }
 
 func (s *Handler) notFound(req *siteReq) error {
@@ -344,7 +344,7 @@ func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 	if ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
 	}
-	css := fontFaceCSS(th, us, s.site.URL) + blocks.GlobalCSS(settings, styles)
+	css := fontFaceCSS(th, us, s.Site().URL) + blocks.GlobalCSS(settings, styles)
 	s.siteCSS.Store(cssCache{key: userStyles, css: css})
 	return css
 }

@@ -85,7 +85,7 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 		}
 		bp.Author.Label = u.Name
 		if u.Slug != "" {
-			bp.Author.URL = s.site.URL + "/author/" + u.Slug + "/"
+			bp.Author.URL = s.Site().URL + "/author/" + u.Slug + "/"
 		}
 		for _, id := range p.TermIDs {
 			if t, ok := terms[id]; ok {
