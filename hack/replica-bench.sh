@@ -11,11 +11,12 @@
 #    services and PostgreSQL, from /proc) of an uncached read
 #    (posts?per_page=10, edge cache off) and of a create (POST posts), with 1
 #    gateway + 1 content, then with 3 + 3 (gateway i asks content i; the load
-#    is split over the 3 gateways by connection, as kube-proxy does). The
+#    is split over the 3 gateways by connection, as kube-proxy does), and
+#    the context switches of the gateways and contents per request. The
 #    two alternate on one stack ($REPLICA_BENCH_ROUNDS rounds; the idle
 #    replicas are stopped with SIGSTOP meanwhile).
 #
-#   hack/replica-bench.sh               # both, about two minutes
+#   hack/replica-bench.sh               # both: about 40 s, then 90 s
 #   REPLICA_BENCH=hit hack/replica-bench.sh
 #   REPLICA_BENCH=cpu REPLICA_BENCH_DURATION=10s REPLICA_BENCH_CONCURRENCY=12 hack/replica-bench.sh
 #   REPLICA_BENCH=cpu REPLICA_BENCH_PER_REPLICA=1 REPLICA_BENCH_CONCURRENCY=4 hack/replica-bench.sh
@@ -56,6 +57,16 @@ stop_all() {
   bin/siteplane-run -name "$stack" -stop >/dev/null 2>&1 || true
 }
 trap stop_all EXIT
+
+# switches PID...: the context switches (voluntary and not) of every thread
+# of the given processes: a request that wakes a sleeping process costs some.
+switches() {
+  local t=0 p
+  for p in "$@"; do
+    t=$((t + $(cat /proc/"$p"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { s += $2 } END { print s + 0 }')))
+  done
+  echo "$t"
+}
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -142,7 +153,7 @@ for line in sys.stdin:
 # (its URL on the first gateway) on every gateway in ${gateways[@]} at once,
 # $concurrency connections in all; prints a row of CPU ms per request.
 measure() {
-  local name=$1 req=$2 n=${#gateways[@]} i t0 t1 total=0 g c p pids=()
+  local name=$1 req=$2 n=${#gateways[@]} i t0 t1 total=0 g c p s pids=()
   shift 2
   local per=$((concurrency / n)) method=${req%% *} rest=${req#* }
   [[ -z ${REPLICA_BENCH_PER_REPLICA:-} ]] || per=$concurrency
@@ -154,6 +165,7 @@ measure() {
   pids=()
   # shellcheck disable=SC2086
   t0=$(ticks "${gpids[@]}" "${cpids[@]}" $pm) g=$(ticks "${gpids[@]}") c=$(ticks "${cpids[@]}") p=$(ticks $pm)
+  s=$(switches "${gpids[@]}" "${cpids[@]}")
   for i in "${!gateways[@]}"; do
     bin/loadgen -duration "$duration" -concurrency "$per" -target "$name=$method ${rest/$GATEWAY_URL/${gateways[$i]}}" "$@" \
       >"$out/load-$name-$n-$i.txt" 2>/dev/null &
@@ -163,11 +175,12 @@ measure() {
   # shellcheck disable=SC2086
   t1=$(ticks "${gpids[@]}" "${cpids[@]}" $pm)
   g=$(($(ticks "${gpids[@]}") - g)) c=$(($(ticks "${cpids[@]}") - c)) p=$(($(ticks $pm) - p))
+  s=$(($(switches "${gpids[@]}" "${cpids[@]}") - s))
   for i in "${!gateways[@]}"; do
     total=$((total + $(grep "^| $name " "$out/load-$name-$n-$i.txt" | awk -F'|' '{gsub(/ /,"",$5); print $5}')))
   done
-  awk -v name="$name" -v n="$n" -v r="$total" -v hz="$hz" -v t=$((t1 - t0)) -v g="$g" -v c="$c" -v p="$p" -v d="${duration%s}" \
-    'BEGIN { f = 1000 / hz / r; printf "| %s | %d + %d | %d | %.0f | %.3f | %.3f | %.3f | %.3f |\n", name, n, n, r, r / d, t * f, g * f, c * f, p * f }'
+  awk -v name="$name" -v n="$n" -v r="$total" -v hz="$hz" -v t=$((t1 - t0)) -v g="$g" -v c="$c" -v p="$p" -v s="$s" -v d="${duration%s}" \
+    'BEGIN { f = 1000 / hz / r; printf "| %s | %d + %d | %d | %.0f | %.3f | %.3f | %.3f | %.3f | %.1f |\n", name, n, n, r, r / d, t * f, g * f, c * f, p * f, s / r }'
 }
 
 # use N: measure over the first N gateway/content pairs; the others are
@@ -195,7 +208,8 @@ cpu_phase() {
   local spread="in all"
   [[ -z ${REPLICA_BENCH_PER_REPLICA:-} ]] || spread="per gateway"
   echo "CPU per request: $duration per run, $concurrency connections $spread, edge cache off, $rounds rounds"
-  printf '| request | gateways + contents | requests | req/s | CPU ms/request | gateways | contents | postgres |\n|---|---|---:|---:|---:|---:|---:|---:|\n'
+  printf '| request | gateways + contents | requests | req/s | CPU ms/request | gateways | contents | postgres | context switches/request |\n'
+  printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
   for round in $(seq "$rounds"); do
     for n in 1 3; do
       use "$n"
