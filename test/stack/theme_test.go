@@ -89,7 +89,7 @@ func TestThemeTemplatesAndGlobalStylesOverHTTP(t *testing.T) {
 		t.Fatalf("customise: %d %s", c.Status, c.Raw)
 	}
 	call(t, "POST", "/cms-json/cms/v2/templates/siteplane//page", map[string]any{"title": "Pages, edited"}, admin()...)
-	if rv := call(t, "GET", "/cms-json/cms/v2/templates/siteplane//page/revisions", nil, admin()...); rv.Status != 200 || rv.Header.Get("X-WP-Total") != strconv.Itoa(before+1) {
+	if rv := call(t, "GET", "/cms-json/cms/v2/templates/siteplane//page/revisions", nil, admin()...); rv.Status != 200 || rv.Header.Get("X-WP-Total") != "1" {
 		t.Errorf("template revisions: %d %s", rv.Status, rv.Raw)
 	}
 	if l := call(t, "GET", "/cms-json/cms/v2/templates/lookup?slug=page-about", nil, admin()...); l.Obj()["id"] != "siteplane//page" || l.Obj()["source"] != "custom" {
