@@ -101,10 +101,7 @@ func (s *Handler) Site() *contract.Site { return s.site.Load() }
 // the change notification but before the settings were reloaded, is never
 // used again.
 func (s *Handler) SetSite(site contract.Site) bool {
-	old := s.site.Load()
-	if old.Title == site.Title && old.Description == site.Description && old.URL == site.URL &&
-		old.ShowOnFront == site.ShowOnFront && old.PageOnFront == site.PageOnFront &&
-		old.PageForPosts == site.PageForPosts && old.Timezone == site.Timezone {
+	if *s.site.Load() == site {
 		return false // the periodic reload: nothing changed, keep the snapshot
 	}
 	s.site.Store(&site)
