@@ -173,7 +173,8 @@ func TestGlobalCSS(t *testing.T) {
 		"--wp--preset--color--base:#fff;", "--wp--preset--font-size--small:0.8rem;", "--wp--preset--spacing--60:2rem;",
 		"--wp--style--global--content-size:600px;", ".has-base-color{color:var(--wp--preset--color--base) !important}",
 		".has-small-font-size{", "body{margin:0;color:#222;background-color:var(--wp--preset--color--base)}",
-		"a{color:red}", "a:hover{text-decoration:none}", ".wp-block-post-date{font-size:12px}",
+		"a:where(:not(.wp-element-button)){color:red}", ":root :where(a:where(:not(.wp-element-button)):hover){text-decoration:none}",
+		".wp-block-post-date{font-size:12px}",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %q in %s", w, got)

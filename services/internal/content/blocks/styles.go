@@ -84,14 +84,6 @@ func GlobalCSS(settings, styles map[string]any) string {
 	return sb.String()
 }
 
-func hoverOf(sel string) string {
-	parts := strings.Split(sel, ",")
-	for i, p := range parts {
-		parts[i] = p + ":hover"
-	}
-	return strings.Join(parts, ",")
-}
-
 // declarations renders the color, typography, spacing and border groups of
 // one style object.
 func declarations(st map[string]any) string {

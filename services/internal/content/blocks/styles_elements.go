@@ -5,9 +5,32 @@ import (
 	"strings"
 )
 
-// elementSelectors are theme.json's elements as CSS selectors; h1–h6 are
-// their own names.
-var elementSelectors = map[string]string{"link": "a", "heading": "h1,h2,h3,h4,h5,h6", "button": ".wp-element-button,.wp-block-button__link"}
+// elementSelectors are WordPress 6.9's element selectors
+// (WP_Theme_JSON::ELEMENTS, without its spaces): a link is an `a` that is
+// not a button, so a button block's link takes the button's colours, not
+// the links'.
+var elementSelectors = map[string]string{
+	"link":    "a:where(:not(.wp-element-button))",
+	"heading": "h1,h2,h3,h4,h5,h6",
+	"h1":      "h1", "h2": "h2", "h3": "h3", "h4": "h4", "h5": "h5", "h6": "h6",
+	"button": ".wp-element-button,.wp-block-button__link",
+	"caption": ".wp-element-caption,.wp-block-audio figcaption,.wp-block-embed figcaption,.wp-block-gallery figcaption," +
+		".wp-block-image figcaption,.wp-block-table figcaption,.wp-block-video figcaption",
+	"cite": "cite",
+}
+
+// classElements are the elements WordPress selects by class
+// (WP_Theme_JSON::__EXPERIMENTAL_ELEMENT_CLASS_NAMES): their rules are
+// wrapped in `:root :where()` even at the top level, where the others keep
+// the element-only specificity.
+var classElements = map[string]struct{}{"button": {}, "caption": {}}
+
+// elementPseudoSelectors are the states an element may style
+// (WP_Theme_JSON::VALID_ELEMENT_PSEUDO_SELECTORS), in WordPress's order.
+var elementPseudoSelectors = map[string][]string{
+	"link":   {":link", ":any-link", ":visited", ":hover", ":focus", ":focus-visible", ":active"},
+	"button": {":link", ":any-link", ":visited", ":hover", ":focus", ":focus-visible", ":active"},
+}
 
 // unstyledCoreBlocks are WordPress 6.9's core blocks without a front-end
 // stylesheet (no style.css in wp-includes/blocks/NAME/). With a block
@@ -29,7 +52,7 @@ var unstyledCoreBlocks = map[string]struct{}{
 // WP_Theme_JSON::ELEMENTS): "heading" before h1–h6, so that a level's own
 // value (Twenty Twenty-Three's h1 and h2 line height 1.2) wins over the
 // one of all headings (1.4) at the same specificity.
-var elementOrder = []string{"link", "heading", "h1", "h2", "h3", "h4", "h5", "h6", "button"}
+var elementOrder = []string{"link", "heading", "h1", "h2", "h3", "h4", "h5", "h6", "button", "caption", "cite"}
 
 // orderedElements lists the names of elements in elementOrder, then any
 // other in name order.
@@ -51,25 +74,41 @@ func orderedElements(elements map[string]any) []string {
 // elementsCSS writes the rules of a styles.elements object: the root's
 // (scope "") or a block's (styles.blocks.X.elements, scope its class), as
 // WordPress scopes a block's element styles to the block, e.g. the site
-// title's links without their underline in Twenty Twenty-Three.
+// title's links without their underline in Twenty Twenty-Three. As
+// WP_Theme_JSON::get_styles_for_block does, a rule is wrapped in
+// `:root :where()` (specificity 0,1,0) unless it is a top-level element
+// selected by tag alone; a state (":hover") is always wrapped.
 func elementsCSS(sb *strings.Builder, scope string, elements map[string]any) {
 	for _, name := range orderedElements(elements) {
 		sel, ok := elementSelectors[name]
 		if !ok {
-			if len(name) != 2 || name[0] != 'h' {
-				continue
-			}
-			sel = name
+			continue
 		}
 		sel = scoped(scope, sel)
 		el := obj(elements, name)
 		if d := declarations(el); d != "" {
-			sb.WriteString(sel + "{" + d + "}")
+			rule := sel
+			if _, byClass := classElements[name]; scope != "" || byClass {
+				rule = ":root :where(" + sel + ")"
+			}
+			sb.WriteString(rule + "{" + d + "}")
 		}
-		if d := declarations(obj(el, ":hover")); d != "" {
-			sb.WriteString(hoverOf(sel) + "{" + d + "}")
+		for _, pseudo := range elementPseudoSelectors[name] {
+			if d := declarations(obj(el, pseudo)); d != "" {
+				sb.WriteString(":root :where(" + appendToSelector(sel, pseudo) + "){" + d + "}")
+			}
 		}
 	}
+}
+
+// appendToSelector puts suffix after each selector of the list sel
+// (WP_Theme_JSON::append_to_selector).
+func appendToSelector(sel, suffix string) string {
+	parts := strings.Split(sel, ",")
+	for i, p := range parts {
+		parts[i] = p + suffix
+	}
+	return strings.Join(parts, ",")
 }
 
 // scoped puts each selector of the list sel below scope.

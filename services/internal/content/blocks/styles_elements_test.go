@@ -20,11 +20,11 @@ func TestGlobalCSSBlockElements(t *testing.T) {
 	}
 	css := GlobalCSS(map[string]any{}, styles)
 	for _, want := range []string{
-		"a{text-decoration:underline}",
+		"a:where(:not(.wp-element-button)){text-decoration:underline}",
 		".wp-block-site-title{font-weight:normal}",
-		".wp-block-site-title a{text-decoration:none}",
-		".wp-block-site-title a:hover{text-decoration:underline}",
-		".wp-block-quote h1,.wp-block-quote h2,.wp-block-quote h3,.wp-block-quote h4,.wp-block-quote h5,.wp-block-quote h6{color:red}",
+		":root :where(.wp-block-site-title a:where(:not(.wp-element-button))){text-decoration:none}",
+		":root :where(.wp-block-site-title a:where(:not(.wp-element-button)):hover){text-decoration:underline}",
+		":root :where(.wp-block-quote h1,.wp-block-quote h2,.wp-block-quote h3,.wp-block-quote h4,.wp-block-quote h5,.wp-block-quote h6){color:red}",
 	} {
 		if !strings.Contains(css, want) {
 			t.Errorf("CSS lacks %q", want)
@@ -40,13 +40,61 @@ func TestGlobalCSSElementOrder(t *testing.T) {
 	lh := func(v string) map[string]any { return map[string]any{"typography": map[string]any{"lineHeight": v}} }
 	css := GlobalCSS(map[string]any{}, map[string]any{"elements": map[string]any{
 		"h2": lh("1.2"), "heading": lh("1.4"), "h1": lh("1.2"), "button": lh("1"), "link": lh("2")}})
-	order := []string{"a{", "h1,h2,h3,h4,h5,h6{", "h1{", "h2{", ".wp-element-button,.wp-block-button__link{"}
+	order := []string{"a:where(:not(.wp-element-button)){", "h1,h2,h3,h4,h5,h6{", "h1{", "h2{", ":root :where(.wp-element-button,.wp-block-button__link){"}
 	for _, tc := range []struct{ before, after string }{
 		{order[0], order[1]}, {order[1], order[2]}, {order[2], order[3]}, {order[3], order[4]},
 	} {
 		i, j := strings.Index(css, tc.before), strings.Index(css, tc.after)
 		if i < 0 || j < 0 || i > j {
 			t.Errorf("%q (at %d) should come before %q (at %d) in %s", tc.before, i, tc.after, j, css)
+		}
+	}
+}
+
+// The elements' rules have WordPress 6.9's selectors, as its global
+// stylesheet prints them (the peer's, Twenty Twenty-Five): a link is an `a`
+// that is not a button (a button block took the link colour on the website
+// and not in the editor's canvas), the class-based elements, the states and
+// a block's elements are wrapped in `:root :where()`, and the top-level
+// elements chosen by tag are not.
+func TestGlobalCSSElementSelectors(t *testing.T) {
+	colour := func(v string) map[string]any { return map[string]any{"color": map[string]any{"text": v}} }
+	withStates := func(v string, states ...string) map[string]any {
+		el := colour(v)
+		for _, s := range states {
+			el[s] = colour(v + s)
+		}
+		return el
+	}
+	css := GlobalCSS(map[string]any{}, map[string]any{
+		"elements": map[string]any{
+			"link":    withStates("l", ":hover", ":focus", ":visited", ":active", ":focus-visible", ":link", ":any-link"),
+			"button":  withStates("b", ":hover", ":focus"),
+			"heading": colour("hd"), "h3": colour("h3"), "caption": colour("cap"), "cite": colour("ci"),
+		},
+		"blocks": map[string]any{"core/navigation": map[string]any{"elements": map[string]any{"link": withStates("n", ":hover")}}},
+	})
+	for _, want := range []string{
+		"a:where(:not(.wp-element-button)){color:l}",
+		":root :where(a:where(:not(.wp-element-button)):link){color:l:link}" +
+			":root :where(a:where(:not(.wp-element-button)):any-link){color:l:any-link}" +
+			":root :where(a:where(:not(.wp-element-button)):visited){color:l:visited}" +
+			":root :where(a:where(:not(.wp-element-button)):hover){color:l:hover}" +
+			":root :where(a:where(:not(.wp-element-button)):focus){color:l:focus}" +
+			":root :where(a:where(:not(.wp-element-button)):focus-visible){color:l:focus-visible}" +
+			":root :where(a:where(:not(.wp-element-button)):active){color:l:active}",
+		"h1,h2,h3,h4,h5,h6{color:hd}h3{color:h3}",
+		":root :where(.wp-element-button,.wp-block-button__link){color:b}",
+		":root :where(.wp-element-button:hover,.wp-block-button__link:hover){color:b:hover}",
+		":root :where(.wp-element-button:focus,.wp-block-button__link:focus){color:b:focus}",
+		":root :where(.wp-element-caption,.wp-block-audio figcaption,.wp-block-embed figcaption,.wp-block-gallery figcaption," +
+			".wp-block-image figcaption,.wp-block-table figcaption,.wp-block-video figcaption){color:cap}",
+		"}cite{color:ci}",
+		":root :where(.wp-block-navigation a:where(:not(.wp-element-button))){color:n}",
+		":root :where(.wp-block-navigation a:where(:not(.wp-element-button)):hover){color:n:hover}",
+	} {
+		if !strings.Contains(css, want) {
+			t.Errorf("CSS lacks %q", want)
 		}
 	}
 }
