@@ -17,9 +17,8 @@ import (
 // coreSettingFlags are the boolean settings of WordPress 6.9's own
 // theme.json (wp-includes/theme.json, the default origin) that the editor's
 // panels read; the theme's file overrides them.
-// The default* flags (defaultPalette, defaultFontSizes…) are left out:
-// they say whether WordPress's own preset lists are offered, and those
-// lists are not part of the answer (see themeRESTSettings).
+// The default* flags (defaultPalette, defaultFontSizes…) come with
+// WordPress's own preset lists (blocks.WithDefaultPresets).
 var coreSettingFlags = map[string]map[string]any{
 	"color": {"background": true, "button": true, "caption": true, "custom": true, "customDuotone": true,
 		"customGradient": true, "heading": true, "link": false, "text": true},
@@ -44,10 +43,11 @@ var appearanceToolsOptIns = [][2]string{
 // merged settings: WordPress's default flags under the theme's, the
 // appearance tools opted in (appearanceTools itself removed, as
 // WP_Theme_JSON::do_opt_in_into_settings does), the preset lists keyed by
-// origin. WordPress's own preset values (the default palette, font sizes,
-// spacing scale…) are not added: the website does not print them either.
+// origin, WordPress's own presets (the core palette, gradients, duotone,
+// font sizes, spacing sizes, shadows, aspect ratios) as the "default"
+// origin beside the theme's, as the website prints them.
 func themeRESTSettings(settings map[string]any) map[string]any {
-	out := blocks.OriginPresets(settings)
+	out := blocks.WithDefaultPresets(blocks.OriginPresets(settings))
 	if on, _ := out["appearanceTools"].(bool); on {
 		for _, p := range appearanceToolsOptIns {
 			group := groupCopy(out, p[0])

@@ -47,6 +47,19 @@ func TestThemeGlobalStylesMergedSettings(t *testing.T) {
 		{"the theme's own flag wins", field(theme.obj(), "settings", "color", "defaultPalette"), false},
 		{"styles as in the file", field(theme.obj(), "styles", "typography", "lineHeight"), "1.65"},
 		{"variation palette keyed by origin", slug(field(midnight, "settings", "color", "palette", "theme")), "base"},
+		// WordPress's own presets, origin "default", as the peer answers
+		// them beside Twenty Twenty-Five's (whose defaultPalette is false).
+		{"default palette", slug(field(theme.obj(), "settings", "color", "palette", "default")), "black"},
+		{"default gradients", slug(field(theme.obj(), "settings", "color", "gradients", "default")), "vivid-cyan-blue-to-vivid-purple"},
+		{"default duotone", slug(field(theme.obj(), "settings", "color", "duotone", "default")), "dark-grayscale"},
+		{"default font sizes", slug(field(theme.obj(), "settings", "typography", "fontSizes", "default")), "small"},
+		{"default spacing sizes", slug(field(theme.obj(), "settings", "spacing", "spacingSizes", "default")), "20"},
+		{"default shadows", slug(field(theme.obj(), "settings", "shadow", "presets", "default")), "natural"},
+		{"default aspect ratios", slug(field(theme.obj(), "settings", "dimensions", "aspectRatios", "default")), "square"},
+		{"default spacing scale", field(theme.obj(), "settings", "spacing", "spacingScale", "default", "steps"), 7},
+		{"default flag: gradients", field(theme.obj(), "settings", "color", "defaultGradients"), true},
+		{"default flag: shadows", field(theme.obj(), "settings", "shadow", "defaultPresets"), true},
+		{"the theme's own font sizes flag", field(theme.obj(), "settings", "typography", "defaultFontSizes"), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,13 +12,7 @@ import (
 func GlobalCSS(settings, styles map[string]any) string {
 	var sb strings.Builder
 	sb.WriteString(":root{")
-	presets := []struct{ path, key, value, prefix string }{
-		{"color.palette", "slug", "color", "color"},
-		{"typography.fontSizes", "slug", "size", "font-size"},
-		{"typography.fontFamilies", "slug", "fontFamily", "font-family"},
-		{"spacing.spacingSizes", "slug", "size", "spacing"},
-	}
-	for _, p := range presets {
+	for _, p := range presetVars {
 		for _, it := range presetList(settings, p.path) {
 			v := cssValue(it[p.value])
 			if p.prefix == "font-size" {
@@ -37,15 +31,7 @@ func GlobalCSS(settings, styles map[string]any) string {
 		wide = content
 	}
 	sb.WriteString("--wp--style--global--content-size:" + content + ";--wp--style--global--wide-size:" + wide + ";}")
-	for _, it := range presetList(settings, "color.palette") {
-		s := cssIdent(it["slug"])
-		sb.WriteString(".has-" + s + "-color{color:var(--wp--preset--color--" + s + ") !important}")
-		sb.WriteString(".has-" + s + "-background-color{background-color:var(--wp--preset--color--" + s + ") !important}")
-	}
-	for _, it := range presetList(settings, "typography.fontSizes") {
-		s := cssIdent(it["slug"])
-		sb.WriteString(".has-" + s + "-font-size{font-size:var(--wp--preset--font-size--" + s + ") !important}")
-	}
+	presetClassesCSS(&sb, settings)
 	gap := cssValue(obj(obj(styles, "spacing"), "blockGap"))
 	if gap == "" {
 		gap = "1.5rem"
@@ -138,13 +124,26 @@ func MergeStyles(base, over map[string]any) map[string]any {
 	return out
 }
 
+// presetList is one preset list of settings, its origins merged as
+// WordPress's get_settings_values_by_slug merges them: one preset per slug,
+// where the slug first came, with the value of the last origin that has it
+// (a theme's "medium" font size overrides WordPress's own).
 func presetList(settings map[string]any, path string) []map[string]any {
 	group, key, _ := strings.Cut(path, ".")
 	var out []map[string]any
+	at := map[string]int{}
 	for _, it := range presetItems(obj(settings, group)[key]) {
-		if m, ok := it.(map[string]any); ok {
-			out = append(out, m)
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
 		}
+		slug := cssIdent(m["slug"])
+		if i, seen := at[slug]; seen {
+			out[i] = m
+			continue
+		}
+		at[slug] = len(out)
+		out = append(out, m)
 	}
 	return out
 }

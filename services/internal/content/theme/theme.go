@@ -100,6 +100,7 @@ var variationKeys = map[string]bool{"version": true, "title": true, "slug": true
 
 // themeJSON is the part of theme.json the loader reads beyond settings and styles.
 type themeJSON struct {
+	Version       int            `json:"version"`
 	Settings      map[string]any `json:"settings"`
 	Styles        map[string]any `json:"styles"`
 	TemplateParts []struct {
@@ -149,6 +150,9 @@ func LoadURI(fsys fs.FS, stylesheet, themeURI string) (*Theme, error) {
 		return nil, fmt.Errorf("theme %s: theme.json: %w", stylesheet, err)
 	}
 	t.Settings, t.Styles = orEmpty(tj.Settings), orEmpty(tj.Styles)
+	if tj.Version < 3 {
+		migrateV2Settings(t.Settings)
+	}
 
 	variations, _ := fs.Glob(fsys, "styles/*.json")
 	slices.Sort(variations)
@@ -271,4 +275,18 @@ func orEmpty(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// migrateV2Settings is WP_Theme_JSON_Schema::migrate_v2_to_v3 for a
+// theme's settings: a theme.json of version 2 (Twenty Twenty-Three) was
+// written before WordPress's own font sizes and spacing sizes could
+// replace a theme's of the same slug, so a theme that has its own lists
+// keeps them (defaultFontSizes, defaultSpacingSizes false).
+func migrateV2Settings(settings map[string]any) {
+	if typo, ok := settings["typography"].(map[string]any); ok && typo["fontSizes"] != nil {
+		typo["defaultFontSizes"] = false
+	}
+	if sp, ok := settings["spacing"].(map[string]any); ok && (sp["spacingSizes"] != nil || sp["spacingScale"] != nil) {
+		sp["defaultSpacingSizes"] = false
+	}
 }

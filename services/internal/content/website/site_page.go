@@ -338,8 +338,9 @@ func (s *Handler) globalCSS(th *theme.Theme, userStyles string) string {
 	}
 	// The theme's preset lists keyed by origin, as the user's global
 	// styles (saved by the site editor) key theirs: a user's "custom"
-	// palette then adds to the theme's instead of replacing it.
-	settings, styles := blocks.OriginPresets(th.Settings), th.Styles
+	// palette then adds to the theme's instead of replacing it. WordPress's
+	// own presets are the "default" origin under them, as in WordPress.
+	settings, styles := blocks.WithDefaultPresets(blocks.OriginPresets(th.Settings)), th.Styles
 	us, ust, ok := store.DecodeUserThemeJSON(userStyles)
 	if ok {
 		settings, styles = blocks.MergeStyles(settings, us), blocks.MergeStyles(styles, ust)
