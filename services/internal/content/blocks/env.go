@@ -57,10 +57,12 @@ func (e *Env) nextID(prefix string) string {
 	return prefix + "-" + strconv.Itoa(*e.ids)
 }
 
-// Link is a label and a URL.
+// Link is a label and a URL; a submenu's (core/navigation-submenu) links
+// are its Children.
 type Link struct {
-	Label string
-	URL   string
+	Label    string
+	URL      string
+	Children []Link
 }
 
 // Post is a post as the post-* blocks show it. ContentHTML is already

@@ -27,7 +27,7 @@ func TestHostileAttributes(t *testing.T) {
 			[]string{`class="is-layout-flex is-content-justification-xautofocusonfocusalert1 wp-block-group"`}},
 		{"issue 26: navigation-link javascript: url",
 			`<!-- wp:navigation --><!-- wp:navigation-link {"label":"Go","url":"javascript:alert(1)"} /--><!-- /wp:navigation -->`,
-			[]string{`<a class="wp-block-navigation-item__content" href="">Go</a>`}},
+			[]string{`<a class="wp-block-navigation-item__content" href=""><span class="wp-block-navigation-item__label">Go</span></a>`}},
 		{"navigation-link url with blanks in its scheme", `<!-- wp:navigation-link {"url":" java\tscript:alert(1)"} /-->`, []string{`href=""`}},
 		{"navigation-link data: url", `<!-- wp:navigation-link {"label":"d","url":"data:text/html,<script>alert(1)</script>"} /-->`, []string{`href=""`}},
 		{"navigation layout and aria-label",

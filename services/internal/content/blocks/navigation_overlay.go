@@ -68,7 +68,9 @@ func (e *Env) nextModal() string {
 // modal dialog (role, aria-modal, aria-label "Menu") and focuses its first
 // link, Tab and Shift+Tab stay inside it, the close button and Escape close
 // it and give the focus back to the open button, and focus leaving it
-// (a click elsewhere) closes it.
+// (a click elsewhere) closes it. A submenu's toggle opens and closes its
+// submenu (aria-expanded, which navSubmenuCSS follows); a click elsewhere
+// closes it, Escape inside it closes it and focuses the toggle.
 const navScript = `(() => {
 const d = document, box = ".wp-block-navigation__responsive-container", openB = ".wp-block-navigation__responsive-container-open",
   closeB = ".wp-block-navigation__responsive-container-close", dlg = ".wp-block-navigation__responsive-dialog",
@@ -82,11 +84,19 @@ const toggle = (nav, on, back) => {
   if (on) { const f = c.querySelector(".wp-block-navigation-item > :first-child") || c.querySelector(focusable); if (f) f.focus(); }
   else if (back) { const o = nav.querySelector(openB); if (o) o.focus(); }
 };
+const subB = ".wp-block-navigation-submenu__toggle", expanded = subB + "[aria-expanded=true]";
+const closeSubs = (keep) => { for (const t of d.querySelectorAll(expanded)) if (!t.parentElement.contains(keep)) t.setAttribute("aria-expanded", "false"); };
 d.addEventListener("click", (e) => {
   const b = e.target.closest && e.target.closest(openB + ", " + closeB), nav = b && b.closest("nav.wp-block-navigation");
   if (nav) toggle(nav, b.matches(openB), true);
+  const s = e.target.closest && e.target.closest(subB);
+  closeSubs(s || e.target);
+  if (s) s.setAttribute("aria-expanded", s.getAttribute("aria-expanded") === "true" ? "false" : "true");
 });
 d.addEventListener("keydown", (e) => {
+  const o = e.key === "Escape" && e.target.closest && e.target.closest(".has-child");
+  const t = o && o.querySelector(expanded);
+  if (t) { t.setAttribute("aria-expanded", "false"); t.focus(); return; }
   const c = e.target.closest && e.target.closest(box + ".is-menu-open");
   if (!c) return;
   if (e.key === "Escape") { toggle(c.closest("nav.wp-block-navigation"), false, true); return; }

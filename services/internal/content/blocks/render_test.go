@@ -9,8 +9,8 @@ func testEnv() *Env {
 	post := &Post{ID: 7, Type: "post", Title: "Hello <World>", URL: "https://s.test/hello/", DateISO: "2026-01-02T03:04:05+00:00",
 		DateText: "January 2, 2026", ContentHTML: "<p>Body</p>", Excerpt: "Short", Author: Link{Label: "Ann", URL: "https://s.test/author/ann/"},
 		Image: &Image{URL: "https://s.test/img.png", Alt: "A cat"},
-		Terms: map[string][]Link{"category": {{"News", "https://s.test/category/news/"}, {"Misc", "https://s.test/category/misc/"}}},
-		Prev:  &Link{"Older", "https://s.test/older/"}}
+		Terms: map[string][]Link{"category": {{Label: "News", URL: "https://s.test/category/news/"}, {Label: "Misc", URL: "https://s.test/category/misc/"}}},
+		Prev:  &Link{Label: "Older", URL: "https://s.test/older/"}}
 	return &Env{SiteTitle: "My Site", Tagline: "Just words", HomeURL: "https://s.test", SearchQuery: `a"b`,
 		ArchiveTitle: "Category: News",
 		Part: func(slug string) ([]Node, bool) {
@@ -26,7 +26,7 @@ func testEnv() *Env {
 		},
 		Navigation: func(ref int64) []Link {
 			if ref == 0 {
-				return []Link{{"About", "https://s.test/about/"}}
+				return []Link{{Label: "About", URL: "https://s.test/about/"}}
 			}
 			return nil
 		},
@@ -53,7 +53,7 @@ func TestRender(t *testing.T) {
 			[]string{`<p class="wp-block-site-title has-small-font-size"><a href="https://s.test/" rel="home">My Site</a></p>`, `<p class="wp-block-site-tagline">Just words</p>`}, nil},
 		{"site title heading", `<!-- wp:site-title /-->`, []string{`<h1 class="wp-block-site-title">`}, nil},
 		{"navigation from the default menu, never collapsed", `<!-- wp:navigation {"overlayMenu":"never"} /-->`,
-			[]string{`<nav class="wp-block-navigation" aria-label="Navigation"><ul class="wp-block-navigation__container"><li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="https://s.test/about/">About</a></li></ul></nav>`},
+			[]string{`<nav class="wp-block-navigation" aria-label="Navigation"><ul class="wp-block-navigation__container"><li class="wp-block-navigation-item wp-block-navigation-link"><a class="wp-block-navigation-item__content" href="https://s.test/about/"><span class="wp-block-navigation-item__label">About</span></a></li></ul></nav>`},
 			[]string{"<button", "<script"}},
 		// WordPress's overlay menu (overlayMenu "mobile" by default): the
 		// responsive container's markup, and the page's first brings the script
@@ -63,7 +63,7 @@ func TestRender(t *testing.T) {
 				`<div class="wp-block-navigation__responsive-container" id="modal-1" `, `<div class="wp-block-navigation__responsive-close" tabindex="-1">`,
 				`<div class="wp-block-navigation__responsive-dialog" `, `<button aria-label="Close menu" class="wp-block-navigation__responsive-container-close" `,
 				`<div class="wp-block-navigation__responsive-container-content" data-wp-watch="callbacks.focusFirstElement" id="modal-1-content">`,
-				`<ul class="wp-block-navigation__container"><li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="https://s.test/about/">About</a></li></ul></div></div></div></div></nav>`,
+				`<ul class="wp-block-navigation__container"><li class="wp-block-navigation-item wp-block-navigation-link"><a class="wp-block-navigation-item__content" href="https://s.test/about/"><span class="wp-block-navigation-item__label">About</span></a></li></ul></div></div></div></div></nav>`,
 				"<script>" + navScript + "</script>"}, nil},
 		{"navigation always collapsed", `<!-- wp:navigation {"overlayMenu":"always"} /-->`,
 			[]string{`class="wp-block-navigation__responsive-container-open always-shown"`, `class="wp-block-navigation__responsive-container hidden-by-default" id="modal-1"`}, nil},
@@ -72,7 +72,7 @@ func TestRender(t *testing.T) {
 			[]string{"modal-3"}},
 		{"navigation with an empty ref renders nothing", `<!-- wp:navigation {"ref":5} /-->`, nil, []string{"<nav"}},
 		{"navigation with inner links", `<!-- wp:navigation --><!-- wp:navigation-link {"label":"X","url":"/x/"} /--><!-- wp:home-link /--><!-- /wp:navigation -->`,
-			[]string{`href="/x/">X</a>`, `href="https://s.test/">Home</a>`}, nil},
+			[]string{`href="/x/"><span class="wp-block-navigation-item__label">X</span></a>`, `href="https://s.test/">Home</a>`}, nil},
 		{"template part wrapper", `<!-- wp:template-part {"slug":"header","tagName":"header"} /-->`,
 			[]string{`<header class="wp-block-template-part"><p class="wp-block-site-title">`, `</header>`}, nil},
 		{"template part never nests the same element", `<!-- wp:template-part {"slug":"boxed","tagName":"header"} /-->`,

@@ -23,15 +23,24 @@ func siteTagline(b *Block, env *Env) string {
 
 func navigation(b *Block, env *Env) string {
 	var items []string
+	opts := navOptionsOf(b)
 	if inner := b.Inner(); len(inner) > 0 {
 		for _, c := range inner {
-			if h := renderBlock(c, env); h != "" {
+			h := ""
+			if c.Name == "core/navigation-link" || c.Name == "core/navigation-submenu" {
+				if l, ok := blockLink(c); ok {
+					h = navItem(l, opts)
+				}
+			} else {
+				h = renderBlock(c, env)
+			}
+			if h != "" {
 				items = append(items, h)
 			}
 		}
 	} else if env.Navigation != nil {
 		for _, l := range env.Navigation(int64(num(b, "ref", 0))) {
-			items = append(items, navItem(l))
+			items = append(items, navItem(l, opts))
 		}
 	}
 	if len(items) == 0 {
@@ -48,21 +57,17 @@ func navigation(b *Block, env *Env) string {
 		strings.Join(items, "") + `</ul></nav>`
 }
 
-func navItem(l Link) string {
-	return `<li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="` + escURL(l.URL) + `">` +
-		esc(l.Label) + `</a></li>`
-}
-
 func navigationLink(b *Block, env *Env) string {
-	u := str(b, "url", "")
-	if u == "" {
+	l, ok := blockLink(b)
+	if !ok {
 		return ""
 	}
-	return navItem(Link{Label: str(b, "label", u), URL: u})
+	return navItem(l, navOptions{icon: true})
 }
 
 func homeLink(b *Block, env *Env) string {
-	return navItem(Link{Label: str(b, "label", "Home"), URL: env.HomeURL + "/"})
+	return `<li class="wp-block-navigation-item"><a class="wp-block-navigation-item__content" href="` + escURL(env.HomeURL+"/") + `">` +
+		esc(str(b, "label", "Home")) + `</a></li>`
 }
 
 // templatePart renders a part inside its tagName wrapper; when the part's

@@ -46,6 +46,7 @@ func GlobalCSS(settings, styles map[string]any) string {
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
 	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
 	sb.WriteString(navOverlayCSS)
+	sb.WriteString(navSubmenuCSS)
 	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}")
 	sb.WriteString(featuredImageCSS)
 	sb.WriteString(postTemplateGridCSS)

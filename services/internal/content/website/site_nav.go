@@ -2,6 +2,7 @@ package website
 
 import (
 	"context"
+	"slices"
 
 	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
@@ -9,7 +10,10 @@ import (
 
 // navigationLinks reads a navigation post's links (ref 0: the most
 // recently published navigation post, WordPress's fallback); without one, the published top-level pages,
-// as the navigation block falls back to a page list.
+// as the navigation block falls back to a page list. A ref to a menu that
+// is gone (deleted in the site editor), not published or empty falls back
+// the same way, as WordPress's navigation block does
+// (WP_Navigation_Block_Renderer::get_inner_blocks).
 func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link, error) {
 	q := s.db(ctx)
 	content, found, err := store.NavigationContent(ctx, q, ref)
@@ -18,11 +22,15 @@ func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 	}
 	if !found {
 		if ref > 0 {
-			return nil, nil
+			return s.navigationLinks(ctx, 0)
 		}
 		return s.pageListLinks(ctx)
 	}
-	return s.resolveNavLinks(ctx, blocks.Parse(content))
+	nodes := blocks.Parse(content)
+	if ref > 0 && !slices.ContainsFunc(nodes, func(n blocks.Node) bool { return n.Block != nil }) {
+		return s.navigationLinks(ctx, 0)
+	}
+	return s.resolveNavLinks(ctx, nodes)
 }
 
 // pageListLinks are the published top-level pages, as the page-list block
@@ -40,45 +48,57 @@ func (s *Handler) pageListLinks(ctx context.Context) ([]blocks.Link, error) {
 	return out, nil
 }
 
-// resolveNavLinks turns navigation-link blocks into links: a link to a post
-// or page follows its current permalink (and is left out when it is not
-// published), anything else uses its url.
-func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
-	type item struct {
-		label, url string
-		id         int64
-		// pageList: a core/page-list block (the menu WordPress's fallback
-		// makes when there is no classic menu), the pages in its place.
-		pageList bool
-	}
-	var items []item
-	var ids []int64
-	var walk func([]blocks.Node)
-	walk = func(nodes []blocks.Node) {
-		for _, n := range nodes {
-			b := n.Block
-			if b == nil {
-				continue
-			}
-			if b.Name == "core/page-list" {
-				items = append(items, item{pageList: true})
-			}
-			if b.Name == "core/navigation-link" || b.Name == "core/navigation-submenu" {
-				it := item{}
-				it.label, _ = b.Attrs["label"].(string)
-				it.url, _ = b.Attrs["url"].(string)
-				if id, ok := b.Attrs["id"].(float64); ok && id > 0 {
-					if kind, _ := b.Attrs["kind"].(string); kind == "" || kind == "post-type" {
-						it.id = int64(id)
-						ids = append(ids, it.id)
-					}
+// navEntry is one item of a menu before its links are resolved.
+type navEntry struct {
+	label, url string
+	id         int64
+	// pageList: a core/page-list block (the menu WordPress's fallback
+	// makes when there is no classic menu), the pages in its place.
+	pageList bool
+	// children: a submenu's (core/navigation-submenu) own items.
+	children []navEntry
+}
+
+// navEntries collects the menu items of blocks, a submenu's items under
+// it, and the post ids they link to into ids.
+func navEntries(nodes []blocks.Node, ids *[]int64) []navEntry {
+	var out []navEntry
+	for _, n := range nodes {
+		b := n.Block
+		if b == nil {
+			continue
+		}
+		switch b.Name {
+		case "core/page-list":
+			out = append(out, navEntry{pageList: true})
+		case "core/navigation-link", "core/navigation-submenu":
+			it := navEntry{}
+			it.label, _ = b.Attrs["label"].(string)
+			it.url, _ = b.Attrs["url"].(string)
+			if id, ok := b.Attrs["id"].(float64); ok && id > 0 {
+				if kind, _ := b.Attrs["kind"].(string); kind == "" || kind == "post-type" {
+					it.id = int64(id)
+					*ids = append(*ids, it.id)
 				}
-				items = append(items, it)
 			}
-			walk(b.Parts)
+			if b.Name == "core/navigation-submenu" {
+				it.children = navEntries(b.Parts, ids)
+			}
+			out = append(out, it)
+		default:
+			out = append(out, navEntries(b.Parts, ids)...)
 		}
 	}
-	walk(nodes)
+	return out
+}
+
+// resolveNavLinks turns navigation-link and navigation-submenu blocks into
+// links: a link to a post or page follows its current permalink (and is
+// left out when it is not published), anything else uses its url; a
+// submenu keeps its links below it.
+func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]blocks.Link, error) {
+	var ids []int64
+	entries := navEntries(nodes, &ids)
 	var posts map[int64]*store.Post
 	if len(ids) > 0 {
 		var err error
@@ -86,8 +106,13 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 			return nil, err
 		}
 	}
+	return s.navLinks(ctx, entries, posts)
+}
+
+// navLinks resolves entries with the published posts they link to.
+func (s *Handler) navLinks(ctx context.Context, entries []navEntry, posts map[int64]*store.Post) ([]blocks.Link, error) {
 	var out []blocks.Link
-	for _, it := range items {
+	for _, it := range entries {
 		if it.pageList {
 			pages, err := s.pageListLinks(ctx)
 			if err != nil {
@@ -110,13 +135,17 @@ func (s *Handler) resolveNavLinks(ctx context.Context, nodes []blocks.Node) ([]b
 				it.label = p.Title
 			}
 		}
-		if it.url == "" {
+		children, err := s.navLinks(ctx, it.children, posts)
+		if err != nil {
+			return nil, err
+		}
+		if it.url == "" && len(children) == 0 {
 			continue
 		}
 		if it.label == "" {
 			it.label = it.url
 		}
-		out = append(out, blocks.Link{Label: it.label, URL: it.url})
+		out = append(out, blocks.Link{Label: it.label, URL: it.url, Children: children})
 	}
 	return out, nil
 }
