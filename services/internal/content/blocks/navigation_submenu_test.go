@@ -1,9 +1,6 @@
 package blocks
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // A submenu added in the site editor (core/navigation-submenu, in the
 // navigation's own blocks or in its menu, ref) renders with WordPress
@@ -42,17 +39,7 @@ func TestNavigationSubmenu(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Render(Parse(tc.markup), env)
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in %s", w, got)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(got, n) {
-					t.Errorf("has %q in %s", n, got)
-				}
-			}
+			wantContains(t, Render(Parse(tc.markup), env), tc.want, tc.not)
 		})
 	}
 }

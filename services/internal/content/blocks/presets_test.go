@@ -1,9 +1,6 @@
 package blocks
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The site editor saves a user's presets keyed by origin ({"theme": […]}
 // after a style variation, {"custom": […]} for an added colour), as
@@ -33,16 +30,7 @@ func TestGlobalCSSOriginPresets(t *testing.T) {
 				settings = MergeStyles(settings, tc.user)
 			}
 			css := GlobalCSS(settings, map[string]any{})
-			for _, w := range tc.want {
-				if !strings.Contains(css, w) {
-					t.Errorf("CSS lacks %q", w)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(css, n) {
-					t.Errorf("CSS has %q", n)
-				}
-			}
+			wantContains(t, css, tc.want, tc.not)
 		})
 	}
 	if _, ok := theme["color"].(map[string]any)["palette"].([]any); !ok {
@@ -85,16 +73,7 @@ func TestWithDefaultPresets(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			css := GlobalCSS(WithDefaultPresets(OriginPresets(tc.settings)), map[string]any{})
-			for _, w := range tc.want {
-				if !strings.Contains(css, w) {
-					t.Errorf("CSS lacks %q", w)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(css, n) {
-					t.Errorf("CSS has %q", n)
-				}
-			}
+			wantContains(t, css, tc.want, tc.not)
 		})
 	}
 }
