@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +58,8 @@ type editorRecorder struct {
 	urls     map[network.RequestID]string
 	requests []string
 	problems []string
+	// allowed are a test's own expected problems (allow), with their reasons.
+	allowed []struct{ match, why string }
 }
 
 func newEditorRecorder() *editorRecorder {
@@ -72,9 +75,17 @@ func expectedProblem(s string) bool {
 	return false
 }
 
+// allow makes the problems that contain match expected from now on, for
+// why (a test's own, e.g. a request of a resource it deleted).
+func (r *editorRecorder) allow(match, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.allowed = append(r.allowed, struct{ match, why string }{match, why})
+}
+
 func (r *editorRecorder) problem(format string, args ...any) {
 	s := fmt.Sprintf(format, args...)
-	if !expectedProblem(s) {
+	if !expectedProblem(s) && !slices.ContainsFunc(r.allowed, func(a struct{ match, why string }) bool { return strings.Contains(s, a.match) }) {
 		r.problems = append(r.problems, s)
 	}
 }

@@ -32,9 +32,10 @@ type compareCase struct {
 // templateBlocks are the blocks of the theme's templates whose order is
 // compared. Left out: blocks the editor shows as placeholders where the
 // website prints nothing, as WordPress does (an empty post-terms, the
-// pagination of a single page of posts, the post content in a template),
-// and the navigation block (knownDifferences).
-var templateBlocks = []string{"template-part", "site-title", "site-tagline", "query", "post-template",
+// pagination of a single page of posts, the post content in a template).
+// The navigation block is compared too: its items (navItems) and the
+// computed style of its first link.
+var templateBlocks = []string{"template-part", "site-title", "site-tagline", "navigation", "query", "post-template",
 	"post-title", "post-date", "post-excerpt", "post-content"}
 
 // contentBlocks are the blocks of the test's page: the page view shows the
@@ -65,7 +66,9 @@ func pageFigures(doc string, c compareCase) string {
 			styles[name] = [c.color, c.backgroundColor, c.fontSize, c.fontFamily.split(',')[0]].join(' | ');
 		}
 		const titles = [...d.querySelectorAll('.wp-block-post-title')].filter(visible).map(e => e.textContent.trim());
-		return JSON.stringify({order, styles, titles}) })()`
+		const nav = [...d.querySelectorAll('.wp-block-navigation')].filter(visible).map(n =>
+			[...n.querySelectorAll('.wp-block-navigation-item__content')].filter(visible).map(e => e.textContent.trim()).join(' · '));
+		return JSON.stringify({order, styles, titles, nav}) })()`
 }
 
 // styleVariation is one of the theme's style variations as REST gives it.
@@ -80,6 +83,8 @@ type figures struct {
 	Order  []string          `json:"order"`
 	Styles map[string]string `json:"styles"`
 	Titles []string          `json:"titles"`
+	// Nav are the visible links of each navigation block, in order.
+	Nav []string `json:"nav"`
 }
 
 func readFigures(t *testing.T, ctx context.Context, doc string, c compareCase) figures {
@@ -171,7 +176,7 @@ func TestSiteEditorCanvasMatchesWebsite(t *testing.T) {
 
 // templateElements are the main elements of the templates.
 var templateElements = [][2]string{{"body", "body"}, {"site title", ".wp-block-site-title"}, {"post title", ".wp-block-post-title"},
-	{"heading", "h1"}, {"post date", ".wp-block-post-date"}}
+	{"heading", "h1"}, {"post date", ".wp-block-post-date"}, {"nav link", ".wp-block-navigation .wp-block-navigation-item__content"}}
 
 // canvasScreenshot writes docs/admin-site-editor.png (the home template
 // with a post and a page in place, the theme's own styles) when
@@ -205,7 +210,8 @@ func frameWidth(t *testing.T, ctx context.Context) int64 {
 func comparePages(t *testing.T, what string, c compareCase, canvas, page figures) {
 	t.Helper()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:\n  blocks, canvas:  %s\n  blocks, website: %s\n  titles: %q / %q\n", what, strings.Join(canvas.Order, " "), strings.Join(page.Order, " "), canvas.Titles, page.Titles)
+	fmt.Fprintf(&sb, "%s:\n  blocks, canvas:  %s\n  blocks, website: %s\n  titles: %q / %q\n  navigation: %q / %q\n", what,
+		strings.Join(canvas.Order, " "), strings.Join(page.Order, " "), canvas.Titles, page.Titles, canvas.Nav, page.Nav)
 	for _, e := range c.elements {
 		cs, ps := canvas.Styles[e[0]], page.Styles[e[0]]
 		mark := "same"
@@ -220,6 +226,9 @@ func comparePages(t *testing.T, what string, c compareCase, canvas, page figures
 	}
 	if strings.Join(canvas.Order, " ") != strings.Join(page.Order, " ") {
 		t.Errorf("%s: the blocks differ", what)
+	}
+	if strings.Join(canvas.Nav, " | ") != strings.Join(page.Nav, " | ") {
+		t.Errorf("%s: the navigation's items differ: canvas %q, website %q", what, canvas.Nav, page.Nav)
 	}
 	t.Log(sb.String())
 }

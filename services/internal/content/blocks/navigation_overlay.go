@@ -69,8 +69,9 @@ func (e *Env) nextModal() string {
 // link, Tab and Shift+Tab stay inside it, the close button and Escape close
 // it and give the focus back to the open button, and focus leaving it
 // (a click elsewhere) closes it. A submenu's toggle opens and closes its
-// submenu (aria-expanded, which navSubmenuCSS follows); a click elsewhere
-// closes it, Escape inside it closes it and focuses the toggle.
+// submenu (aria-expanded, which navSubmenuCSS follows); a click elsewhere or
+// the focus leaving it closes it, Escape inside it closes it and focuses the
+// toggle.
 const navScript = `(() => {
 const d = document, box = ".wp-block-navigation__responsive-container", openB = ".wp-block-navigation__responsive-container-open",
   closeB = ".wp-block-navigation__responsive-container-close", dlg = ".wp-block-navigation__responsive-dialog",
@@ -108,6 +109,8 @@ d.addEventListener("keydown", (e) => {
   else if (!e.shiftKey && d.activeElement === last) { first.focus(); e.preventDefault(); }
 });
 d.addEventListener("focusout", (e) => {
+  const o = e.target.closest && e.target.closest(".has-child"), t = o && o.querySelector(expanded);
+  if (t && e.relatedTarget && !o.contains(e.relatedTarget)) t.setAttribute("aria-expanded", "false");
   const c = e.target.closest && e.target.closest(box + ".is-menu-open");
   if (c && e.relatedTarget && !c.contains(e.relatedTarget)) toggle(c.closest("nav.wp-block-navigation"), false, false);
 });
