@@ -30,10 +30,21 @@ func TestSiteEditorDemoScreenshot(t *testing.T) {
 	if report, err := seed.CombinedOutput(); err != nil {
 		t.Fatalf("content seed-demo: %v\n%s", err, report)
 	}
+	// make run's site: the default title and tagline (the stack's are its own).
+	demo := contract.DefaultSite(st.SiteURL)
+	if r := call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"title": demo.Title, "description": demo.Description}, admin()...); r.Status != 200 {
+		t.Fatalf("the demo site's title: %d %s", r.Status, r.Raw)
+	}
+	t.Cleanup(func() {
+		call(t, "POST", "/cms-json/cms/v2/settings", map[string]any{"title": "Stack Test", "description": "Siteplane under test"}, admin()...)
+	})
 	rec, ctx := siteEditorAdmin(t, "site-demo")
 	signInToSiteEditor(t, ctx, "site-demo")
 	openSiteEditor(t, ctx, "/wp_template/"+themeSlug()+"//home", true)
-	waitJS(t, ctx, "the demo posts in the canvas", canvasJS+`.querySelectorAll('.wp-block-post-title').length >= 3`)
+	// The query loop's other posts are previews the editor renders after
+	// the first: three shown.
+	waitJS(t, ctx, "the demo posts in the canvas", `[...`+canvasJS+`.querySelectorAll('.wp-block-post-title')].filter(e => e.getClientRects().length > 0).length >= 3`)
+	waitJS(t, ctx, "the menu's links in the canvas", canvasJS+`.querySelector('.wp-block-navigation')?.textContent.includes('Demo page 1')`)
 	// The navigation and the query loop load their data; the fonts settle.
 	time.Sleep(3 * time.Second)
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

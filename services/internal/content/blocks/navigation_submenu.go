@@ -93,14 +93,17 @@ func navItem(l Link, o navOptions) string {
 	return sb.String()
 }
 
-// navSubmenuCSS lays submenus out as the block library's navigation
-// stylesheet does: closed, a submenu takes no room and is hidden; it opens
+// navSubmenuCSS lays the items out as the block library's navigation
+// stylesheet does: a link takes the navigation's text colour, not the
+// links' (its doubled class outweighs the theme's link element rule, as in
+// WordPress and the editor's canvas); a submenu, closed, a submenu takes no room and is hidden; it opens
 // under its item (a nested one beside its parent) on hover (not for
 // "open-on-click"), on focus inside it (only when it has no toggle), and
 // when its toggle is expanded; in the open overlay menu every submenu is
 // shown in place, indented, without its toggle.
 const navSubmenuCSS = `.wp-block-navigation .wp-block-navigation-item{align-items:center;display:flex;position:relative}` +
 	`.wp-block-navigation .wp-block-navigation-item__content{display:block}` +
+	`.wp-block-navigation .wp-block-navigation-item__content.wp-block-navigation-item__content{color:inherit}` +
 	`.wp-block-navigation__submenu-icon{align-self:center;background-color:inherit;border:none;color:currentColor;cursor:pointer;display:inline-block;font-size:inherit;height:.6em;line-height:0;margin-left:.25em;padding:0;width:.6em}` +
 	`.wp-block-navigation__submenu-icon svg{display:inline-block;height:inherit;margin-top:.075em;stroke:currentColor;width:inherit}` +
 	`.wp-block-navigation .wp-block-navigation-submenu__toggle{cursor:pointer}` +

@@ -175,6 +175,8 @@ func TestGlobalCSS(t *testing.T) {
 		".has-small-font-size{", "body{margin:0;color:#222;background-color:var(--wp--preset--color--base)}",
 		"a:where(:not(.wp-element-button)){color:red}", ":root :where(a:where(:not(.wp-element-button)):hover){text-decoration:none}",
 		".wp-block-post-date{font-size:12px}",
+		// The navigation's links take its text colour (the block library's rule).
+		".wp-block-navigation .wp-block-navigation-item__content.wp-block-navigation-item__content{color:inherit}",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %q in %s", w, got)

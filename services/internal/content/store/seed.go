@@ -190,7 +190,10 @@ func (d *demoSeeder) navigation() error {
 	nav := demoPost(TypeNavigation, "Main navigation", "main-navigation", d.now)
 	var links []string
 	for i := 1; i <= 3; i++ {
-		links = append(links, fmt.Sprintf(`<!-- wp:navigation-link {"label":"Demo page %d","type":"page","id":%d,"kind":"post-type"} /-->`, i, d.parents[i-1]))
+		// The url as the editor writes one (the website follows the id): a
+		// link without it is "Select page" in the site editor's canvas.
+		links = append(links, fmt.Sprintf(`<!-- wp:navigation-link {"label":"Demo page %d","type":"page","id":%d,"url":"/?page_id=%d","kind":"post-type"} /-->`,
+			i, d.parents[i-1], d.parents[i-1]))
 	}
 	nav.Content = strings.Join(links, "\n")
 	if err := d.insert(nav); err != nil {
