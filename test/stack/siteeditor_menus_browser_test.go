@@ -113,27 +113,26 @@ func TestSiteEditorMenus(t *testing.T) {
 // newPage publishes a page and deletes it when the test ends.
 func newPage(t *testing.T, title string) int64 {
 	t.Helper()
-	p := call(t, "POST", "/cms-json/cms/v2/pages", map[string]any{"title": title, "status": "publish"}, admin()...)
-	id, _ := p.Obj()["id"].(float64)
-	if p.Status != 201 || id == 0 {
-		t.Fatalf("create %s: %d %s", title, p.Status, p.Raw)
-	}
-	t.Cleanup(func() {
-		call(t, "DELETE", fmt.Sprintf("/cms-json/cms/v2/pages/%d?force=true", int64(id)), nil, admin()...)
-	})
-	return int64(id)
+	return createdFor(t, "pages", map[string]any{"title": title, "status": "publish"})
 }
 
 // newMenu publishes a navigation menu and deletes it when the test ends.
 func newMenu(t *testing.T, title, content string) int64 {
 	t.Helper()
-	m := call(t, "POST", "/cms-json/cms/v2/navigation", map[string]any{"title": title, "status": "publish", "content": content}, admin()...)
-	id, _ := m.Obj()["id"].(float64)
-	if m.Status != 201 || id == 0 {
-		t.Fatalf("create the menu %s: %d %s", title, m.Status, m.Raw)
+	return createdFor(t, "navigation", map[string]any{"title": title, "status": "publish", "content": content})
+}
+
+// createdFor creates a post of the cms/v2 collection and deletes it for
+// good when the test ends.
+func createdFor(t *testing.T, collection string, body map[string]any) int64 {
+	t.Helper()
+	r := call(t, "POST", "/cms-json/cms/v2/"+collection, body, admin()...)
+	id, _ := r.Obj()["id"].(float64)
+	if r.Status != 201 || id == 0 {
+		t.Fatalf("create %s %v: %d %s", collection, body["title"], r.Status, r.Raw)
 	}
 	t.Cleanup(func() {
-		call(t, "DELETE", fmt.Sprintf("/cms-json/cms/v2/navigation/%d?force=true", int64(id)), nil, admin()...)
+		call(t, "DELETE", fmt.Sprintf("/cms-json/cms/v2/%s/%d?force=true", collection, int64(id)), nil, admin()...)
 	})
 	return int64(id)
 }
