@@ -4,8 +4,11 @@
 #
 #   hack/bench-content.sh siteplane N DSN    add N-200 posts to a stack's content
 #                                            schema (the demo seed has 200)
-#   hack/bench-content.sh wordpress N HOST   make HOST (a Host header) a copy of
+#   hack/bench-content.sh wordpress N HOST [THEME]
+#                                            make HOST (a Host header) a copy of
 #                                            the WordPress peer with N posts
+#                                            (and THEME active instead of the
+#                                            peer's: hack/bench-theme.sh)
 #
 # Generated posts are older than the seeded ones (page 1 of every listing is
 # unchanged), carry a category and a tag (round robin over the site's, so
@@ -19,7 +22,9 @@
 #
 # WordPress: the peer on 127.0.0.1:8081 is left as it is. Its database (the
 # one /var/lib/wp-peer/active.env names: wp_peer69 for 6.9, wp_peer for 6.1)
-# is copied to wp_siteplane_bench, and the posts are added there. Requests
+# is copied to wp_HOST (dots and dashes become _: wp_siteplane_bench for the
+# default host), and the posts are added there, so that two benches with
+# different hosts never share a database. Requests
 # whose Host is HOST are served from that copy:
 # - 6.1 (Debian's package): /etc/wordpress/config-HOST.php, a copy of the
 #   peer's config naming that database;
@@ -73,14 +78,29 @@ SELECT i.id, t.a[1 + (i.id + 1) % cardinality(t.a)], i.type, i.status, i.date_gm
 WHERE i.id % 2 = 0 AND cardinality(t.a) > 1;
 -- comments: three on every fourth bench post, the second a reply to the
 -- first (inserted from the first ones: an UPDATE joining the fresh,
--- unanalysed table with itself was planned as a nested loop)
-INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
-SELECT p.id, 0, 'Reader ' || k, 'reader' || k || '@example.test', p.date_gmt + k * interval '1 hour',
-  'Comment ' || k || ' on bench post ' || p.id, 'approved'
-FROM posts p, generate_series(1, 3, 2) k WHERE p.comment_count = 3 AND p.slug LIKE 'bench-post-%';
-INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
-SELECT f.post, f.id, 'Reader 2', 'reader2@example.test', f.date_gmt + interval '1 hour', 'Comment 2 on bench post ' || f.post, 'approved'
-FROM comments f WHERE f.content LIKE 'Comment 1 on bench post %' AND f.parent = 0;
+-- unanalysed table with itself was planned as a nested loop). The row-level
+-- trigger that keeps comment_counts (migration 0360) upserts the same count
+-- row once per comment: in one statement of 500,000 comments every upsert
+-- walks the row's versions the transaction made before it (quadratic; still
+-- running after 6 minutes at 1,000,000 posts), so it is off for the load and
+-- the counts are added once per statement.
+ALTER TABLE comments DISABLE TRIGGER comments_count;
+WITH ins AS (
+  INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
+  SELECT p.id, 0, 'Reader ' || k, 'reader' || k || '@example.test', p.date_gmt + k * interval '1 hour',
+    'Comment ' || k || ' on bench post ' || p.id, 'approved'
+  FROM posts p, generate_series(1, 3, 2) k WHERE p.comment_count = 3 AND p.slug LIKE 'bench-post-%'
+  RETURNING type, status)
+INSERT INTO comment_counts AS c (type, status, slot, n) SELECT type, status, 0, count(*) FROM ins GROUP BY 1, 2
+ON CONFLICT (type, status, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
+WITH ins AS (
+  INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
+  SELECT f.post, f.id, 'Reader 2', 'reader2@example.test', f.date_gmt + interval '1 hour', 'Comment 2 on bench post ' || f.post, 'approved'
+  FROM comments f WHERE f.content LIKE 'Comment 1 on bench post %' AND f.parent = 0
+  RETURNING type, status)
+INSERT INTO comment_counts AS c (type, status, slot, n) SELECT type, status, 0, count(*) FROM ins GROUP BY 1, 2
+ON CONFLICT (type, status, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
+ALTER TABLE comments ENABLE TRIGGER comments_count;
 :search_index;
 VACUUM ANALYZE posts;
 VACUUM ANALYZE term_relationships;
@@ -90,9 +110,11 @@ SQL
   ;;
 wordpress)
   host=${3:?Host name}
+  theme=${4:-}
   [[ $host =~ ^[a-z0-9.-]+$ ]] || { echo "bench-content: bad host $host" >&2; exit 2; }
+  [[ $theme =~ ^[a-z0-9_-]*$ ]] || { echo "bench-content: bad theme $theme" >&2; exit 2; }
   [[ $(id -u) -eq 0 ]] || { echo "bench-content: copying the WordPress peer needs root" >&2; exit 1; }
-  db=wp_siteplane_bench
+  db=wp_${host//[.-]/_}
   WP_PEER_MODE=debian WP_PEER_DB=wp_peer WP_PEER_ROOT=
   [[ -r /var/lib/wp-peer/active.env ]] && . /var/lib/wp-peer/active.env
   peer_conf=/etc/wordpress/config-127.0.0.1.php
@@ -122,12 +144,19 @@ WHERE taxonomy IN ('category', 'post_tag');
 ANALYZE TABLE wp_posts, wp_term_relationships, wp_term_taxonomy;
 SQL
   fi
+  if [[ -n $theme ]]; then
+    # WordPress reads the active theme from these two options (as
+    # hack/wp-theme-copy.sh switches its copy)
+    [[ -f ${WP_PEER_ROOT:-/usr/share/wordpress}/wp-content/themes/$theme/style.css ]] ||
+      { echo "bench-content: the peer has no theme $theme" >&2; exit 1; }
+    mysql "$db" -e "UPDATE wp_options SET option_value = '$theme' WHERE option_name IN ('template', 'stylesheet')"
+  fi
   if [[ $WP_PEER_MODE == tarball ]]; then
     wp_copy_tree bench "$host" "$db" "http://$host"
   else
     wp_copy_config "$peer_conf" "/etc/wordpress/config-$host.php" "$db" "http://$host"
   fi
-  echo "bench-content: WordPress copy ($db, Host: $host) with $posts posts in ${SECONDS} s" >&2
+  echo "bench-content: WordPress copy ($db, Host: $host${theme:+, theme $theme}) with $posts posts in ${SECONDS} s" >&2
   ;;
 *)
   echo "bench-content: siteplane or wordpress, not $kind" >&2

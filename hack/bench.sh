@@ -18,6 +18,12 @@
 #   BENCH_WORDPRESS_APP_PASSWORD_FILE  "admin:xxxx xxxx ..." (default
 #                        ../shared/peers/wordpress/app-password.txt)
 #   BENCH_MEDIA=0        skip the 30 s media upload scenario
+#   BENCH_THEME          with BENCH_WORDPRESS_URL: the block theme both sides
+#                        render in the theme table (hack/bench-theme.sh: front
+#                        page, a post with and without fifty comments, a
+#                        category archive, Siteplane beside a copy of the
+#                        peer with that theme; default twentytwentythree;
+#                        0 skips it)
 #   BENCH_SCALE=0        skip the scaling table (hack/bench-scale.sh: every GET
 #                        route at 200 posts and at BENCH_POSTS, flagging those
 #                        whose cost grows more than 1.3×)
@@ -203,6 +209,17 @@ if [[ -n $wp_url ]]; then
     -json "$out/wordpress.json" -markdown "$out/wordpress.md" "${host_header[@]}" "${cpu[@]}" "${targets[@]}" || status=$?
 fi
 
+# ---------------------------------------------------------------- the same theme beside WordPress
+# issue 30: Siteplane and a copy of the peer rendering the same block theme
+# (hack/bench-theme.sh, a stack of its own; BENCH_THEME=0 skips it)
+theme=${BENCH_THEME:-twentytwentythree}
+if [[ -n $wp_url && $theme != 0 ]]; then
+  echo "bench: $theme beside WordPress, $posts posts" >&2
+  rm -f .cache/bench-theme/theme.md
+  BENCH_POSTS=$posts BENCH_THEME=$theme BENCH_THEME_DURATION=${BENCH_THEME_DURATION:-$duration} BENCH_WORDPRESS_URL=$wp_url \
+    hack/bench-theme.sh >&2 || status=$?
+fi
+
 # ---------------------------------------------------------------- the scaling table
 # every GET route at 200 posts and at BENCH_POSTS, on a stack of its own
 # (hack/bench-scale.sh; BENCH_SCALE=0 skips it)
@@ -227,6 +244,7 @@ fi
   if [[ -f $out/wordpress.json ]]; then
     bin/loadgen -compare "$out/siteplane-cached.json,$out/wordpress.json"
   fi
+  [[ -n $wp_url && $theme != 0 && -f .cache/bench-theme/theme.md ]] && cat .cache/bench-theme/theme.md
   [[ ${BENCH_SCALE:-1} != 0 && -f .cache/bench-scale/scaling.md ]] && cat .cache/bench-scale/scaling.md
 } >"$out/results.md.tmp"
 mv "$out/results.md.tmp" "$out/results.md"

@@ -30,6 +30,11 @@ func checkCounts(t *testing.T, e *testEnv, step string) {
 		   JOIN posts p ON p.id = r.post_id GROUP BY 1, 2, 3) r
 		 FULL JOIN (SELECT term_id, type, status, sum(n) AS n FROM term_post_counts GROUP BY 1, 2, 3 HAVING sum(n) <> 0) c ON c.term_id = r.term_id AND c.type = r.type AND c.status = r.status
 		 WHERE r.n IS DISTINCT FROM c.n`,
+		// posts per author (migration 0420) that disagree with the rows
+		`SELECT count(*) FROM (SELECT author, type, status, count(*) AS n FROM posts GROUP BY 1, 2, 3) r
+		 FULL JOIN (SELECT author, type, status, sum(n) AS n FROM post_author_counts GROUP BY 1, 2, 3 HAVING sum(n) <> 0) c
+		   USING (author, type, status)
+		 WHERE r.n IS DISTINCT FROM c.n`,
 		// date buckets' counts (migration 0330) that disagree with the rows
 		`SELECT count(*) FROM (SELECT type, status, l.level, post_date_bucket(date_gmt, l.level) AS bucket, count(*) AS n
 		   FROM posts, (VALUES (12::smallint), (18::smallint), (24::smallint)) l(level) GROUP BY 1, 2, 3, 4) r

@@ -61,8 +61,18 @@ type fontQuery struct {
 
 // listFontPosts reads one page of q and the total of all pages.
 func listFontPosts(ctx context.Context, q store.Querier, fq fontQuery) ([]*fontPost, int64, error) {
+	// The type is written as a literal, not a parameter: with a parameter
+	// the connection's cached generic plan cannot tell that font posts are
+	// rare, and read every post backwards by id for the first ten of the
+	// type (1.1 s at 1,000,000 posts without one font); with the literal it
+	// reads the type's rows from the (type, status, ...) indexes. Only the
+	// two font types are ever listed here.
+	typ, ok := map[string]string{fontFamilyType: "'" + fontFamilyType + "'", fontFaceType: "'" + fontFaceType + "'"}[fq.typ]
+	if !ok {
+		return nil, 0, fmt.Errorf("list font posts of type %q: not a font type", fq.typ)
+	}
 	b := &store.SQLBuilder{}
-	where := []string{"type = " + b.Arg(fq.typ), "status = 'publish'"}
+	where := []string{"type = " + typ, "status = 'publish'"}
 	order := "id DESC"
 	if !fq.desc {
 		order = "id ASC"

@@ -51,10 +51,25 @@ func dateRangeOnly(q *ListQuery) bool {
 	return countedOnly(&rest)
 }
 
+// authorOnly reports whether q filters by one author, type and status
+// and nothing else: what post_author_counts records (migration 0420).
+func authorOnly(q *ListQuery) bool {
+	if len(q.Author) != 1 || len(q.Tax) > 0 {
+		return false
+	}
+	rest := *q
+	rest.Author = nil
+	return countedOnly(&rest)
+}
+
 // countedTotal is SQL for the number of matches of q read from the
-// maintained counts (post_counts, term_post_counts, post_date_counts), or
-// "" when q filters by more than they record.
+// maintained counts (post_counts, term_post_counts, post_date_counts,
+// post_author_counts), or "" when q filters by more than they record.
 func (b *SQLBuilder) countedTotal(q *ListQuery) string {
+	if authorOnly(q) {
+		return "(SELECT COALESCE(sum(n), 0)::bigint FROM post_author_counts WHERE author = " + b.Arg(q.Author[0]) +
+			" AND type = " + b.Arg(q.Type.Name) + " AND " + b.statusSQL(q, "status") + ")"
+	}
 	if dateRangeOnly(q) {
 		var after, before any
 		if q.After != nil {
