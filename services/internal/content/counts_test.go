@@ -441,12 +441,55 @@ func TestCommentCounts(t *testing.T) {
 		s.do()
 		check(s.name)
 	}
+	bulkCommentCounts(t, e, posts[0])
+	check("bulk statements")
 	// the default listing reads its page, not every approved comment
 	before := e.queries.n.Load()
 	wantStatus(t, e.do(anon, "GET", "/cms/v2/comments?per_page=2", nil), 200)
 	n := e.queries.n.Load() - before
 	if list := e.queries.lastSQL(int(n)); !strings.Contains(strings.Join(list, "\n"), "FROM comment_counts") {
 		t.Errorf("the default listing counts its matches: %s", list)
+	}
+}
+
+// bulkCommentCounts writes, moves and deletes 200 comments a statement at a
+// time and checks that comment_counts took one write per (type, status) each
+// statement touched, not one per comment: with a row-level trigger every
+// upsert of the same counts row steps over the versions the statement's
+// earlier upserts left, so a statement's cost grows with its comments'
+// square (migration 0425).
+func bulkCommentCounts(t *testing.T, e *testEnv, post int64) {
+	t.Helper()
+	ctx := context.Background()
+	for _, stmt := range []string{
+		`INSERT INTO comments (post, date_gmt, content, status) SELECT $1, now(), 'bulk ' || i, 'approved' FROM generate_series(1, 200) i`,
+		`UPDATE comments SET status = 'hold' WHERE post = $1 AND content LIKE 'bulk %'`,
+		`DELETE FROM comments WHERE post = $1 AND content LIKE 'bulk %' AND id % 2 = 0`,
+	} {
+		tx, err := e.pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the backend's pending figures may still hold earlier transactions'
+		// writes, so the statement's are the difference inside its transaction
+		const writesSQL = `SELECT n_tup_ins + n_tup_upd FROM pg_stat_xact_user_tables WHERE relid = 'comment_counts'::regclass`
+		var before, after int64
+		err = tx.QueryRow(ctx, writesSQL).Scan(&before)
+		if err == nil {
+			_, err = tx.Exec(ctx, stmt, post)
+		}
+		if err == nil {
+			err = tx.QueryRow(ctx, writesSQL).Scan(&after)
+		}
+		if err == nil {
+			err = tx.Commit(ctx)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+		if after-before > 2 {
+			t.Errorf("%s: %d writes to comment_counts for one statement", stmt, after-before)
+		}
 	}
 }
 
