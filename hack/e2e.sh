@@ -39,11 +39,11 @@ export SITEPLANE_HELM
 
 images=.cache/images
 if [[ $provider != existing ]]; then
-  step "images (make images, with pause, PostgreSQL and versitygw)"
+  step "images (make images, with pause, PostgreSQL, versitygw and metrics-server)"
   E2E_IMAGES=1 IMAGES_DIR="$root/$images" hack/images.sh
 fi
 archives=()
-for f in pause postgres versitygw gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
+for f in pause postgres versitygw metrics-server gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
 # E2E_CNPG=1: CloudNativePG's operator image too, and TestCNPG runs
 # (docs/operator.md, database modes; the manager's first build takes minutes).
 if [[ ${E2E_CNPG:-0} == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
@@ -70,6 +70,8 @@ case $provider in
     export KUBECONFIG
     step "kind load image-archive"
     for a in "${archives[@]}"; do [[ $a == */pause.tar ]] || kind load image-archive --name "$cluster" "$a"; done
+    step "metrics-server (kubectl top, the HPA)"
+    KUBELET_INSECURE_TLS=1 hack/cluster/metrics-server.sh manifests | kubectl apply -f - >/dev/null
     ;;
   existing)
     [[ -n ${KUBECONFIG:-} && -f ${KUBECONFIG%%:*} ]] || { echo "e2e.sh: set KUBECONFIG to an existing cluster's kubeconfig" >&2; exit 1; }
