@@ -126,7 +126,7 @@ test-e2e: ## End-to-end suite on a real cluster (E2E_PROVIDER=local|kind|existin
 cluster-up: ## Start the local single-node cluster (host processes; root) with the images; prints its kubeconfig.
 	hack/cluster/prereqs.sh
 	E2E_IMAGES=1 hack/images.sh
-	hack/cluster/up.sh $(addprefix .cache/images/,pause.tar postgres.tar versitygw.tar gateway.tar content.tar media.tar marketplace.tar operator.tar)
+	hack/cluster/up.sh $(addprefix .cache/images/,pause.tar postgres.tar versitygw.tar metrics-server.tar gateway.tar content.tar media.tar marketplace.tar operator.tar)
 cluster-down: ## Stop the local cluster and remove everything it left on the host.
 	hack/cluster/down.sh
 

@@ -42,11 +42,11 @@ export SITEPLANE_HELM
 
 images=.cache/images
 if [[ $provider != existing ]]; then
-  step "images (make images, with pause, PostgreSQL, versitygw and, with E2E_CNPG=1, CloudNativePG)"
+  step "images (make images, with pause, PostgreSQL, versitygw, metrics-server and, with E2E_CNPG=1, CloudNativePG)"
   E2E_IMAGES=1 IMAGES_DIR="$root/$images" hack/images.sh
 fi
 archives=()
-for f in pause postgres versitygw gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
+for f in pause postgres versitygw metrics-server gateway content media marketplace operator; do archives+=("$root/$images/$f.tar"); done
 # CloudNativePG's operator image too (E2E_CNPG=1, the default; its
 # manager's first build takes 2–3 minutes on 2 idle cores, then it is cached).
 if [[ $E2E_CNPG == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
@@ -54,6 +54,13 @@ if [[ $E2E_CNPG == 1 ]]; then archives+=("$root/$images/cnpg.tar"); fi
 case $provider in
   local)
     step "cluster up (hack/cluster/up.sh)"
+    # A cluster this run did not start is not this run's to tear down: refuse
+    # before the exit trap exists (up.sh refuses too, but after the trap the
+    # refusal would take the other run's cluster down).
+    if (source hack/cluster/env.sh && [[ -e $RUN/up ]]); then
+      echo "e2e.sh: a cluster is already up (another run's?); hack/cluster/down.sh first" >&2
+      exit 1
+    fi
     if [[ ${E2E_KEEP:-0} != 1 ]]; then
       trap 'printf "\n==> cluster down\n"; t=$SECONDS; hack/cluster/down.sh; printf "<== cluster down: %ds\n" $((SECONDS - t))' EXIT
     fi
@@ -73,6 +80,8 @@ case $provider in
     export KUBECONFIG
     step "kind load image-archive"
     for a in "${archives[@]}"; do [[ $a == */pause.tar ]] || kind load image-archive --name "$cluster" "$a"; done
+    step "metrics-server (kubectl top, the HPA)"
+    KUBELET_INSECURE_TLS=1 hack/cluster/metrics-server.sh manifests | kubectl apply -f - >/dev/null
     ;;
   existing)
     [[ -n ${KUBECONFIG:-} && -f ${KUBECONFIG%%:*} ]] || { echo "e2e.sh: set KUBECONFIG to an existing cluster's kubeconfig" >&2; exit 1; }

@@ -7,7 +7,8 @@
 #   make images                                   # ghcr.io/siteplane/<component>:<appVersion> (+ content tag)
 #   REGISTRY=127.0.0.1:5001/siteplane make images # named there, and pushed
 #   TAG=0.2.0-rc1 make images                     # another release tag
-#   E2E_IMAGES=1 make images                      # + pause, PostgreSQL 15 (from Debian's postgresql-15) and versitygw (S3)
+#   E2E_IMAGES=1 make images                      # + pause, PostgreSQL 15 (from Debian's postgresql-15), versitygw (S3)
+#                                                 #   and metrics-server (kubectl top, the HPA)
 #   E2E_IMAGES=1 E2E_CNPG=1 make images           # + CloudNativePG's operator (hack/cluster/cnpg.sh build),
 #                                                 #   PostgreSQL with barman-cli-cloud (CloudNativePG's backups)
 set -euo pipefail
@@ -22,7 +23,8 @@ if [[ ${E2E_IMAGES:-0} == 1 ]]; then
   # and CloudNativePG's operator.
   barman=0
   if [[ ${E2E_CNPG:-0} == 1 ]]; then barman=1; fi
-  args+=(-e2e -postgres-rootfs "$(POSTGRES_BARMAN=$barman hack/postgres-rootfs.sh "$out/postgres-rootfs")" -versitygw "$(hack/cluster/versitygw.sh build)")
+  args+=(-e2e -postgres-rootfs "$(POSTGRES_BARMAN=$barman hack/postgres-rootfs.sh "$out/postgres-rootfs")" -versitygw "$(hack/cluster/versitygw.sh build)"
+    -metrics-server "$(hack/cluster/metrics-server.sh build)")
   if [[ ${E2E_CNPG:-0} == 1 ]]; then args+=(-cnpg-manager "$(hack/cluster/cnpg.sh build)"); fi
 fi
 # The gateway's image embeds the admin bundle (docs/admin.md).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hack/cluster/up.sh — a real single-node Kubernetes cluster as host processes
 # (containerd + etcd + kube-apiserver + kube-controller-manager +
-# kube-scheduler + kubelet + kube-proxy + CoreDNS), after
+# kube-scheduler + kubelet + kube-proxy + CoreDNS, and metrics-server as a
+# pod when its image is among the archives), after
 # ../shared/reference/local-cluster.md. Needs root. Prints the admin
 # kubeconfig's path on stdout; timings and logs go to stderr and $STATE/logs.
 #
@@ -120,7 +121,11 @@ start apiserver kube-apiserver --etcd-servers=http://127.0.0.1:2379 \
   --requestheader-client-ca-file="$P/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
   --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
   --requestheader-extra-headers-prefix=X-Remote-Extra- \
-  --proxy-client-cert-file="$P/front-proxy-client.crt" --proxy-client-key-file="$P/front-proxy-client.key" --v=1
+  --proxy-client-cert-file="$P/front-proxy-client.crt" --proxy-client-key-file="$P/front-proxy-client.key" \
+  --enable-aggregator-routing=true --v=1
+# --enable-aggregator-routing: the API server calls an aggregated API
+# (metrics.k8s.io) at its endpoint's pod IP, routed by the host to the pod
+# bridge, instead of through the Service VIP.
 wait_for "kube-apiserver" 120 kc get --raw /readyz
 start kcm kube-controller-manager --kubeconfig="$P/controller-manager.kubeconfig" \
   --authentication-kubeconfig="$P/controller-manager.kubeconfig" --authorization-kubeconfig="$P/controller-manager.kubeconfig" \
@@ -128,7 +133,10 @@ start kcm kube-controller-manager --kubeconfig="$P/controller-manager.kubeconfig
   --cluster-signing-cert-file="$P/ca.crt" --cluster-signing-key-file="$P/ca.key" \
   --use-service-account-credentials=true --leader-elect=false --bind-address=127.0.0.1 --secure-port=10257 \
   --service-cluster-ip-range="$SERVICE_CIDR" --allocate-node-cidrs=true \
-  --cluster-cidr="$POD_CIDR" --node-cidr-mask-size=16 --v=1
+  --cluster-cidr="$POD_CIDR" --node-cidr-mask-size=16 \
+  --horizontal-pod-autoscaler-sync-period=5s --v=1
+# The HPA reads metrics every 5 s (default 15 s), so the e2e sees a scale-up
+# within one metrics-server resolution (10 s) plus 5 s of a load change.
 start scheduler kube-scheduler --kubeconfig="$P/scheduler.kubeconfig" \
   --authentication-kubeconfig="$P/scheduler.kubeconfig" --authorization-kubeconfig="$P/scheduler.kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=10259 --v=1
@@ -245,6 +253,13 @@ volumeBindingMode: Immediate
 reclaimPolicy: Retain
 $pvs
 YAML
+# Resource metrics (kubectl top, the HPA): metrics-server as a pod, when its
+# image was imported. Not waited for: it is Available after its first scrape
+# (about one --metric-resolution after the node is Ready).
+if ctr --address "$CTR_SOCK" -n k8s.io images ls -q 2>/dev/null | grep -q '^siteplane.local/metrics-server:'; then
+  "$here/metrics-server.sh" manifests | kc apply -f - >/dev/null || die "metrics-server manifests"
+  log "metrics-server applied"
+fi
 node_ready() { [[ $(kc get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}') == True ]]; }
 wait_for "node Ready" 120 node_ready
 wait_for "default ServiceAccount" 60 kc get sa default

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,10 +22,18 @@ type loadResult struct {
 // until the returned stop is called; stop waits for them and returns the
 // counts (a second call returns them again).
 func startLoad(url string, header http.Header, workers int) (stop func() loadResult) {
+	return startLoadPaced(func(int) string { return url }, header, workers, 0)
+}
+
+// startLoadPaced is startLoad with the URL of the n-th request (n counts
+// from 0 over all workers: a distinct URL per request misses every edge
+// cache) and a pause after each request of a worker.
+func startLoadPaced(url func(n int) string, header http.Header, workers int, pause time.Duration) (stop func() loadResult) {
 	done := make(chan struct{})
 	var mu sync.Mutex
 	var res loadResult
 	var wg sync.WaitGroup
+	var seq atomic.Int64
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -33,9 +42,9 @@ func startLoad(url string, header http.Header, workers int) (stop func() loadRes
 				select {
 				case <-done:
 					return
-				default:
+				case <-time.After(pause):
 				}
-				r := requestOnce("GET", url, nil, header)
+				r := requestOnce("GET", url(int(seq.Add(1)-1)), nil, header)
 				mu.Lock()
 				res.sent++
 				if r.Status != 200 {

@@ -91,4 +91,14 @@ type AutoscalingSpec struct {
 	// +kubebuilder:validation:Maximum=100
 	// +optional
 	TargetCPUUtilization *int32 `json:"targetCPUUtilization,omitempty"`
+
+	// ScaleDownStabilizationSeconds is how long the load must stay low
+	// before the autoscaler removes pods: it scales down only to the highest
+	// count it recommended within that window, so a short lull does not
+	// drop pods a returning load needs. Kubernetes' default (300 s) when
+	// unset; 0 scales down at once.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=3600
+	// +optional
+	ScaleDownStabilizationSeconds *int32 `json:"scaleDownStabilizationSeconds,omitempty"`
 }

@@ -171,3 +171,49 @@ func TestAutoscalingOnKeepsTheReplicaCount(t *testing.T) {
 		t.Errorf("the operator reset the autoscaler's 5 replicas to %d", *d.Spec.Replicas)
 	}
 }
+
+// TestAutoscalingScaleDownWindow: spec.components.<c>.autoscaling's
+// scaleDownStabilizationSeconds reaches the HorizontalPodAutoscaler's
+// behavior (only that field: the scale-up and the policies stay
+// Kubernetes'), follows a change, and goes when it is unset.
+func TestAutoscalingScaleDownWindow(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	createDatabaseSecret(t, ns, "calm-db")
+	site := newSite(ns, "calm")
+	site.Spec.Components.Gateway.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3, ScaleDownStabilizationSeconds: ptr.To[int32](15)}
+	if err := k8s.Create(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name   string
+		window *int32 // nil: unset
+	}{
+		{"created with 15 s", ptr.To[int32](15)},
+		{"changed to 0 s", ptr.To[int32](0)},
+		{"unset", nil},
+	}
+	for _, st := range steps {
+		updateSite(t, ns, "calm", func(s *sitev1.Site) { s.Spec.Components.Gateway.Autoscaling.ScaleDownStabilizationSeconds = st.window })
+		eventually(t, st.name, func() error {
+			var hpa autoscalingv2.HorizontalPodAutoscaler
+			if err := k8s.Get(ctx, key(ns, "calm-gateway"), &hpa); err != nil {
+				return err
+			}
+			b := hpa.Spec.Behavior
+			if st.window == nil {
+				if b != nil && b.ScaleDown != nil && b.ScaleDown.StabilizationWindowSeconds != nil {
+					return fmt.Errorf("scale-down window %d after it was unset", *b.ScaleDown.StabilizationWindowSeconds)
+				}
+				return nil
+			}
+			if b == nil || b.ScaleDown == nil || b.ScaleDown.StabilizationWindowSeconds == nil {
+				return fmt.Errorf("behavior %+v", b)
+			}
+			if got := *b.ScaleDown.StabilizationWindowSeconds; got != *st.window {
+				return fmt.Errorf("scale-down window %d, want %d", got, *st.window)
+			}
+			return nil
+		})
+	}
+}

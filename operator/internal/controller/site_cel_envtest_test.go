@@ -97,6 +97,12 @@ func TestCELRejectsInvalidSpecs(t *testing.T) {
 		{"autoscaling minimum above maximum", func(s *sitev1.Site) {
 			s.Spec.Components.Content.Autoscaling = &sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](4), MaxReplicas: 2}
 		}, "autoscaling.minReplicas must not exceed maxReplicas"},
+		{"autoscaling scale-down window above the HPA's hour", func(s *sitev1.Site) {
+			s.Spec.Components.Content.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3, ScaleDownStabilizationSeconds: ptr.To[int32](3601)}
+		}, "scaleDownStabilizationSeconds"},
+		{"negative autoscaling scale-down window", func(s *sitev1.Site) {
+			s.Spec.Components.Gateway.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3, ScaleDownStabilizationSeconds: ptr.To[int32](-1)}
+		}, "scaleDownStabilizationSeconds"},
 		{"autoscaled media on RWO", func(s *sitev1.Site) {
 			s.Spec.Components.Media.Autoscaling = &sitev1.AutoscalingSpec{MaxReplicas: 3}
 		}, "components.media.autoscaling.maxReplicas > 1 needs media.s3 or media.storage.accessMode ReadWriteMany"},

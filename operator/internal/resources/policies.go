@@ -39,21 +39,29 @@ func HorizontalPodAutoscaler(site *sitev1.Site, component string) *autoscalingv2
 		target = *as.TargetCPUUtilization
 	}
 	name := ComponentName(site.Name, component)
+	spec := autoscalingv2ac.HorizontalPodAutoscalerSpec().
+		WithScaleTargetRef(autoscalingv2ac.CrossVersionObjectReference().
+			WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind("Deployment").WithName(name)).
+		WithMinReplicas(minReplicas).
+		WithMaxReplicas(as.MaxReplicas).
+		WithMetrics(autoscalingv2ac.MetricSpec().
+			WithType(autoscalingv2.ResourceMetricSourceType).
+			WithResource(autoscalingv2ac.ResourceMetricSource().
+				WithName(corev1.ResourceCPU).
+				WithTarget(autoscalingv2ac.MetricTarget().
+					WithType(autoscalingv2.UtilizationMetricType).
+					WithAverageUtilization(target))))
+	if as.ScaleDownStabilizationSeconds != nil {
+		// Only the window: the scale-down policies and the whole scale-up
+		// behaviour stay Kubernetes' defaults.
+		spec.WithBehavior(autoscalingv2ac.HorizontalPodAutoscalerBehavior().
+			WithScaleDown(autoscalingv2ac.HPAScalingRules().
+				WithStabilizationWindowSeconds(*as.ScaleDownStabilizationSeconds)))
+	}
 	return autoscalingv2ac.HorizontalPodAutoscaler(name, site.Namespace).
 		WithLabels(Labels(site, component)).
 		WithOwnerReferences(OwnerReference(site)).
-		WithSpec(autoscalingv2ac.HorizontalPodAutoscalerSpec().
-			WithScaleTargetRef(autoscalingv2ac.CrossVersionObjectReference().
-				WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind("Deployment").WithName(name)).
-			WithMinReplicas(minReplicas).
-			WithMaxReplicas(as.MaxReplicas).
-			WithMetrics(autoscalingv2ac.MetricSpec().
-				WithType(autoscalingv2.ResourceMetricSourceType).
-				WithResource(autoscalingv2ac.ResourceMetricSource().
-					WithName(corev1.ResourceCPU).
-					WithTarget(autoscalingv2ac.MetricTarget().
-						WithType(autoscalingv2.UtilizationMetricType).
-						WithAverageUtilization(target)))))
+		WithSpec(spec)
 }
 
 // PodDisruptionBudget lets at most one pod of the component be evicted at a time.

@@ -199,9 +199,12 @@ func TestHorizontalPodAutoscaler(t *testing.T) {
 		spec                 sitev1.AutoscalingSpec
 		wantMin, wantMax     int32
 		wantTargetPercentage int32
+		wantScaleDownWindow  *int32 // nil: no behavior at all (Kubernetes' defaults)
 	}{
-		{"defaults", sitev1.AutoscalingSpec{MaxReplicas: 4}, 1, 4, 80},
-		{"explicit", sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](2), MaxReplicas: 10, TargetCPUUtilization: ptr.To[int32](60)}, 2, 10, 60},
+		{"defaults", sitev1.AutoscalingSpec{MaxReplicas: 4}, 1, 4, 80, nil},
+		{"explicit", sitev1.AutoscalingSpec{MinReplicas: ptr.To[int32](2), MaxReplicas: 10, TargetCPUUtilization: ptr.To[int32](60)}, 2, 10, 60, nil},
+		{"scale-down window", sitev1.AutoscalingSpec{MaxReplicas: 3, ScaleDownStabilizationSeconds: ptr.To[int32](15)}, 1, 3, 80, ptr.To[int32](15)},
+		{"scale-down at once", sitev1.AutoscalingSpec{MaxReplicas: 3, ScaleDownStabilizationSeconds: ptr.To[int32](0)}, 1, 3, 80, ptr.To[int32](0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -222,6 +225,15 @@ func TestHorizontalPodAutoscaler(t *testing.T) {
 			}
 			if len(hpa.OwnerReferences) != 1 || hpa.Labels[LabelComponent] != contract.ServiceContent {
 				t.Errorf("owner %+v labels %v", hpa.OwnerReferences, hpa.Labels)
+			}
+			b := hpa.Spec.Behavior
+			if tt.wantScaleDownWindow == nil {
+				if b != nil {
+					t.Errorf("behavior %+v without a scale-down window", b)
+				}
+			} else if b == nil || b.ScaleUp != nil || b.ScaleDown == nil || b.ScaleDown.StabilizationWindowSeconds == nil ||
+				*b.ScaleDown.StabilizationWindowSeconds != *tt.wantScaleDownWindow || b.ScaleDown.Policies != nil {
+				t.Errorf("behavior %+v, want only scaleDown.stabilizationWindowSeconds %d", b, *tt.wantScaleDownWindow)
 			}
 		})
 	}

@@ -8,6 +8,7 @@
 //	go run ./test/cmd/images -e2e                  # + pause and PostgreSQL for the e2e cluster
 //	go run ./test/cmd/images -e2e -cnpg-manager $(hack/cluster/cnpg.sh build)   # + CloudNativePG's operator
 //	go run ./test/cmd/images -e2e -versitygw $(hack/cluster/versitygw.sh build)   # + versitygw (S3)
+//	go run ./test/cmd/images -e2e -metrics-server $(hack/cluster/metrics-server.sh build)   # + metrics-server (HPA)
 //	go run ./test/cmd/images -list                 # the release references, built or not
 //	go run ./test/cmd/images -registry 127.0.0.1:5001/siteplane -push
 package main
@@ -41,6 +42,10 @@ const (
 	// bucket of the e2e's media (hack/cluster/versitygw.sh) and of
 	// CloudNativePG's backups.
 	VersitygwRef = "siteplane.local/versitygw:1.8.0"
+	// MetricsServerRef serves the resource metrics API that `kubectl top`
+	// and the HorizontalPodAutoscaler read (hack/cluster/metrics-server.sh
+	// pins the version and deploys it).
+	MetricsServerRef = "siteplane.local/metrics-server:0.9.0"
 )
 
 func main() {
@@ -54,6 +59,7 @@ func main() {
 	pgRoot := flag.String("postgres-rootfs", "", "root file system of the PostgreSQL image (hack/images-postgres-rootfs.sh)")
 	cnpgManager := flag.String("cnpg-manager", "", "with -e2e: CloudNativePG's manager binary (hack/cluster/cnpg.sh build), for its operator image")
 	versitygw := flag.String("versitygw", "", "with -e2e: the versitygw binary (hack/versitygw.sh), for its image")
+	metricsServer := flag.String("metrics-server", "", "with -e2e: the metrics-server binary (hack/cluster/metrics-server.sh build), for its image")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("images: ")
@@ -71,7 +77,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *out, *registry, *tag, *push, *e2e, e2eInputs{*pgRoot, *cnpgManager, *versitygw}); err != nil {
+	if err := run(*root, *out, *registry, *tag, *push, *e2e, e2eInputs{*pgRoot, *cnpgManager, *versitygw, *metricsServer}); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -79,7 +85,7 @@ func main() {
 // e2eInputs are the files of the e2e images besides pause: each image is
 // written when its input is given.
 type e2eInputs struct {
-	pgRoot, cnpgManager, versitygw string
+	pgRoot, cnpgManager, versitygw, metricsServer string
 }
 
 func run(root, out, registry, tag string, push, e2e bool, in e2eInputs) error {
@@ -218,9 +224,27 @@ func versitygwImage(bin string, write func(string, v1.Image, []string, bool) err
 	return write("versitygw.tar", img, []string{VersitygwRef}, false)
 }
 
+// metricsServerImage writes the metrics-server image: the static server
+// alone, as an unprivileged user (its Deployment keeps its self-signed
+// serving certificate in an emptyDir at /tmp).
+func metricsServerImage(bin string, write func(string, v1.Image, []string, bool) error) error {
+	server, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	img, err := images.Image([]images.File{
+		{Path: "/metrics-server", Mode: 0o755, Data: server},
+		{Path: "/tmp", Dir: true, Mode: 0o1777},
+	}, images.Config{Entrypoint: []string{"/metrics-server"}, User: "65532:65532"})
+	if err != nil {
+		return err
+	}
+	return write("metrics-server.tar", img, []string{MetricsServerRef}, false)
+}
+
 // e2eImages writes the images the e2e cluster needs besides the product:
 // pause, PostgreSQL (from in.pgRoot), CloudNativePG's operator (from
-// in.cnpgManager) and versitygw, the last three when given.
+// in.cnpgManager), versitygw and metrics-server, the last four when given.
 func e2eImages(bins string, in e2eInputs, write func(string, v1.Image, []string, bool) error) error {
 	bin, err := os.ReadFile(filepath.Join(bins, "pause"))
 	if err != nil {
@@ -262,6 +286,11 @@ func e2eImages(bins string, in e2eInputs, write func(string, v1.Image, []string,
 	if in.versitygw != "" {
 		if err := versitygwImage(in.versitygw, write); err != nil {
 			return fmt.Errorf("versitygw: %w", err)
+		}
+	}
+	if in.metricsServer != "" {
+		if err := metricsServerImage(in.metricsServer, write); err != nil {
+			return fmt.Errorf("metrics-server: %w", err)
 		}
 	}
 	return nil
