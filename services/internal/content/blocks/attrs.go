@@ -53,9 +53,24 @@ func classes(b *Block, base ...string) string {
 	return strings.Join(c, " ")
 }
 
+// defaultLayouts are the layout types of the blocks that support a layout
+// (block.json's supports.layout: its default type, else flow), which
+// WordPress writes as is-layout-{type} when the block names no layout of
+// its own: a plain group is a flow container, its children spaced by the
+// block gap. Left out: navigation and cover, which place it themselves.
+var defaultLayouts = map[string]string{
+	"core/group": "flow", "core/column": "flow", "core/post-content": "flow", "core/post-template": "flow",
+	"core/query": "flow", "core/quote": "flow", "core/details": "flow",
+	"core/buttons": "flex", "core/columns": "flex", "core/gallery": "flex", "core/social-links": "flex",
+	"core/query-pagination": "flex", "core/comments-pagination": "flex",
+}
+
 func layoutClass(b *Block) string {
 	l := obj(b.Attrs, "layout")
 	if l == nil {
+		if t := defaultLayouts[b.Name]; t != "" {
+			return "is-layout-" + t
+		}
 		return ""
 	}
 	t, _ := l["type"].(string)
@@ -118,7 +133,7 @@ func spacingStyle(b *Block) string {
 // gives that tag one).
 func addClass(s, cls string) string {
 	open := strings.IndexByte(s, '<')
-	if open < 0 {
+	if open < 0 || !startsTag(s[open:]) {
 		return s
 	}
 	end := strings.IndexByte(s[open:], '>')
@@ -137,10 +152,17 @@ func addClass(s, cls string) string {
 	return s[:at] + ` class="` + cls + `"` + s[at:]
 }
 
+// startsTag reports whether s begins with an opening tag: a wrapper whose
+// saved HTML kses cut (its first "<" a closing tag or a comment) gets no
+// class or style rather than one written into that closing tag.
+func startsTag(s string) bool {
+	return len(s) > 1 && (s[1] >= 'a' && s[1] <= 'z' || s[1] >= 'A' && s[1] <= 'Z')
+}
+
 // addStyle adds inline CSS to the first tag of s.
 func addStyle(s, css string) string {
 	open := strings.IndexByte(s, '<')
-	if open < 0 {
+	if open < 0 || !startsTag(s[open:]) {
 		return s
 	}
 	end := strings.IndexByte(s[open:], '>')

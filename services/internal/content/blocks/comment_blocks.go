@@ -337,8 +337,7 @@ func commentsPaginationPrevious(b *Block, env *Env) string {
 	if cs == nil || cs.Page <= 1 {
 		return ""
 	}
-	return `<a href="` + escURL(cs.PageURL(cs.Page-1)+"#comments") + `" class="wp-block-comments-pagination-previous">` +
-		esc(str(b, "label", "Older Comments")) + `</a>`
+	return paginationLink(b, env, "comments", cs.PageURL(cs.Page-1)+"#comments", false, "Older Comments")
 }
 
 func commentsPaginationNext(b *Block, env *Env) string {
@@ -346,8 +345,7 @@ func commentsPaginationNext(b *Block, env *Env) string {
 	if cs == nil || cs.Page >= cs.Pages {
 		return ""
 	}
-	return `<a href="` + escURL(cs.PageURL(cs.Page+1)+"#comments") + `" class="wp-block-comments-pagination-next">` +
-		esc(str(b, "label", "Newer Comments")) + `</a>`
+	return paginationLink(b, env, "comments", cs.PageURL(cs.Page+1)+"#comments", true, "Newer Comments")
 }
 
 func commentsPaginationNumbers(_ *Block, env *Env) string {

@@ -17,7 +17,7 @@ func TestSanitizeStoredContent(t *testing.T) {
 		{"script between blocks", `<script>alert(1)</script><!-- wp:paragraph --><p>a</p><!-- /wp:paragraph -->`, []string{"<p>a</p>"}},
 		{"event handler in a block's html", `<!-- wp:paragraph --><p onclick="alert(1)">a</p><!-- /wp:paragraph -->`, []string{"<p>a</p>"}},
 		{"javascript: link in a button", `<!-- wp:buttons --><div class="wp-block-buttons"><!-- wp:button --><div class="wp-block-button"><a class="wp-block-button__link" href="javascript:alert(1)">b</a></div><!-- /wp:button --></div><!-- /wp:buttons -->`,
-			[]string{`<div class="wp-block-buttons"><div class="wp-block-button">`, `>b</a></div></div>`}},
+			[]string{`<div class="is-layout-flex wp-block-buttons"><div class="wp-block-button">`, `>b</a></div></div>`}},
 		{"image onerror", `<!-- wp:image --><figure class="wp-block-image"><img src="x" onerror="alert(1)"/></figure><!-- /wp:image -->`, []string{`<img src="x"/>`}},
 		{"a tag cut by a block comment", `<!-- wp:group --><div title="<!-- wp:paragraph -->" onclick="alert(1)"><!-- /wp:paragraph -->x</div><!-- /wp:group -->`, []string{"x</div>"}},
 		{"cover style url", `<!-- wp:cover --><div class="wp-block-cover" style="background-image:url(javascript:alert(1))">c</div><!-- /wp:cover -->`, []string{`>c</div>`}},

@@ -18,7 +18,7 @@ func postTitle(b *Block, env *Env) string {
 	if boolean(b, "isLink") {
 		inner = `<a href="` + escURL(p.URL) + `">` + inner + `</a>`
 	}
-	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + `">` + inner + "</" + tag + ">"
+	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + alignClass(b) + `">` + inner + "</" + tag + ">"
 }
 
 func postDate(b *Block, env *Env) string {
@@ -26,11 +26,12 @@ func postDate(b *Block, env *Env) string {
 	if p == nil || p.DateISO == "" {
 		return ""
 	}
-	t := `<time datetime="` + esc(p.DateISO) + `">` + esc(p.DateText) + `</time>`
+	// the link inside the time element, as WordPress 6.9 writes it
+	d := esc(p.DateText)
 	if boolean(b, "isLink") {
-		t = `<a href="` + escURL(p.URL) + `">` + t + `</a>`
+		d = `<a href="` + escURL(p.URL) + `">` + d + `</a>`
 	}
-	return `<div class="` + classes(b, "wp-block-post-date") + `">` + t + `</div>`
+	return `<div class="` + classes(b, "wp-block-post-date") + `"><time datetime="` + esc(p.DateISO) + `">` + d + `</time></div>`
 }
 
 func postAuthor(b *Block, env *Env) string {

@@ -1,0 +1,53 @@
+package blocks
+
+import "strings"
+
+// layoutCSS writes the layout rules as WordPress 6.9 prints them from
+// theme.json (wp_get_global_stylesheet's base layout styles): every child
+// of a flow or constrained container, and of .wp-site-blocks, gets the
+// block gap above it and no margin below, its first child none above and
+// its last none below; flex and grid containers space their children by
+// the gap. The --wp--style--block-gap property is what the block library's
+// stylesheets read (the excerpt's margins). Twenty Twenty-Three's listings
+// are laid out by these: the rules that only spaced a child after another
+// left a first featured image its figure margin (16 px lower than
+// WordPress's on phones) and paragraphs their bottom margin.
+func layoutCSS(sb *strings.Builder, gap string) {
+	sb.WriteString(":root{--wp--style--block-gap:" + gap + "}")
+	sb.WriteString(":where(.wp-site-blocks)>*{margin-block-start:" + gap + ";margin-block-end:0}")
+	sb.WriteString(":where(.wp-site-blocks)>:first-child{margin-block-start:0}:where(.wp-site-blocks)>:last-child{margin-block-end:0}")
+	for _, l := range []string{"flow", "constrained"} {
+		c := ".is-layout-" + l
+		sb.WriteString(":root :where(" + c + ")>:first-child{margin-block-start:0}:root :where(" + c + ")>:last-child{margin-block-end:0}")
+		sb.WriteString(":root :where(" + c + ")>*{margin-block-start:" + gap + ";margin-block-end:0}")
+		sb.WriteString(c + ">.alignleft{float:left;margin-inline-start:0;margin-inline-end:2em}")
+		sb.WriteString(c + ">.alignright{float:right;margin-inline-start:2em;margin-inline-end:0}")
+		sb.WriteString(c + ">.aligncenter{margin-left:auto !important;margin-right:auto !important}")
+	}
+	sb.WriteString(".is-layout-constrained>:where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width:var(--wp--style--global--content-size);margin-left:auto !important;margin-right:auto !important}")
+	sb.WriteString(".is-layout-constrained>.alignwide{max-width:var(--wp--style--global--wide-size)}")
+	sb.WriteString(":root :where(.is-layout-flex){gap:" + gap + "}:root :where(.is-layout-grid){gap:" + gap + "}")
+	sb.WriteString("body .is-layout-flex{display:flex}.is-layout-flex{flex-wrap:wrap;align-items:center}.is-layout-flex>:is(*,div){margin:0}")
+	sb.WriteString("body .is-layout-grid{display:grid}.is-layout-grid>:is(*,div){margin:0}")
+}
+
+// libraryCSS is what the block library's stylesheets (wp-includes/blocks/*/
+// style.css, and common.css for figures) say about the blocks Siteplane
+// renders and the theme CSS leaves to them: a figure's margin (none above),
+// the excerpt spaced by the block gap around its unmargined paragraph, the
+// post template's list, and the pagination rows' arrows and alignment.
+const libraryCSS = ":where(figure){margin:0 0 1em}" +
+	":where(.wp-block-post-excerpt){box-sizing:border-box;margin-bottom:var(--wp--style--block-gap);margin-top:var(--wp--style--block-gap)}" +
+	".wp-block-post-excerpt__excerpt{margin-bottom:0;margin-top:0}" +
+	".wp-block-post-excerpt__more-text{margin-bottom:0;margin-top:var(--wp--style--block-gap)}.wp-block-post-excerpt__more-link{display:inline-block}" +
+	".wp-block-post-template{box-sizing:border-box;list-style:none;margin-bottom:0;margin-top:0;max-width:100%;padding:0}" +
+	".wp-block-query-pagination.is-content-justification-space-between>.wp-block-query-pagination-next:last-of-type{margin-inline-start:auto}" +
+	".wp-block-query-pagination.is-content-justification-space-between>.wp-block-query-pagination-previous:first-child{margin-inline-end:auto}" +
+	".wp-block-query-pagination .wp-block-query-pagination-previous-arrow{display:inline-block;margin-right:1ch}" +
+	".wp-block-query-pagination .wp-block-query-pagination-next-arrow{display:inline-block;margin-left:1ch}" +
+	".wp-block-query-pagination.aligncenter{justify-content:center}" +
+	".wp-block-comments-pagination>.wp-block-comments-pagination-next,.wp-block-comments-pagination>.wp-block-comments-pagination-numbers," +
+	".wp-block-comments-pagination>.wp-block-comments-pagination-previous{font-size:inherit}" +
+	".wp-block-comments-pagination .wp-block-comments-pagination-previous-arrow{display:inline-block;margin-right:1ch}" +
+	".wp-block-comments-pagination .wp-block-comments-pagination-next-arrow{display:inline-block;margin-left:1ch}" +
+	".wp-block-comments-pagination.aligncenter{justify-content:center}"
