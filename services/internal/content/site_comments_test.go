@@ -253,7 +253,11 @@ func TestSiteCommentsRender(t *testing.T) {
 			`<form action="http://example.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`,
 			`<input type="hidden" name="comment_post_ID" value="` + store.Itoa(post) + `" id="comment_post_ID" />`,
 			`<input id="author" name="author" type="text" value="" size="30" maxlength="245" autocomplete="name" required />`,
+			`<input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes" />`,
 		}, lacks: []string{"Held one", "Spam thread", "comment-page-"}},
+		// show_comments_cookies_opt_in off: WordPress's form has no "Save my name…" box
+		{name: "no cookies box", settings: []string{"show_comments_cookies_opt_in", `"0"`}, path: "/talk/", status: 200,
+			want: []string{`<input id="url" name="url" type="url"`}, lacks: []string{`id="wp-comment-cookies-consent"`, "Save my name"}},
 		{name: "the author sees their held comment", who: subscriber, path: "/talk/", status: 200, noStore: true, want: []string{
 			`<li id="comment-1005" class="comment byuser`,
 			`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>Held one</p>`,

@@ -14,7 +14,7 @@ func sampleComments(name, url string) *Comments {
 		Classes: "comment even thread-even depth-1", EditURL: url, Replies: []*Comment{reply}}
 	return &Comments{PostID: 7, PostTitle: name, PostURL: "https://s.test/p/", Count: 2, Threads: []*Comment{top},
 		Page: 2, Pages: 3, PageURL: func(int) string { return "https://s.test/p/comment-page-1/" }, MaxDepth: 5, Open: true,
-		Form: CommentForm{Action: "https://s.test/cms-comments-post.php", RequireNameEmail: true}}
+		Form: CommentForm{Action: "https://s.test/cms-comments-post.php", RequireNameEmail: true, CookiesOptIn: true}}
 }
 
 // The comments blocks as WordPress writes them.
@@ -61,7 +61,11 @@ func TestCommentBlocks(t *testing.T) {
 		{name: "no pagination on one page", src: `<!-- wp:comments-pagination --><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
 			edit: func(c *Comments) { c.Pages = 1 }, lacks: []string{"<nav"}},
 		{name: "form", src: `<!-- wp:post-comments-form /-->`, want: []string{`<div id="respond" class="comment-respond wp-block-post-comments-form">`,
-			`<form action="https://s.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`, `name="email" type="email"`}},
+			`<form action="https://s.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`, `name="email" type="email"`,
+			`name="wp-comment-cookies-consent" type="checkbox" value="yes" />`}},
+		// show_comments_cookies_opt_in off
+		{name: "form without the cookies box", src: `<!-- wp:post-comments-form /-->`, edit: func(c *Comments) { c.Form.CookiesOptIn = false },
+			want: []string{`name="url" type="url"`}, lacks: []string{`id="wp-comment-cookies-consent"`}},
 		{name: "closed", src: `<!-- wp:post-comments-form /--><!-- wp:comment-template --><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
 			edit: func(c *Comments) { c.Open = false }, lacks: []string{"<form", "Reply"}},
 	} {
