@@ -34,17 +34,26 @@ func postDate(b *Block, env *Env) string {
 	return `<div class="` + classes(b, "wp-block-post-date") + `"><time datetime="` + esc(p.DateISO) + `">` + d + `</time></div>`
 }
 
+// postAuthor is render_block_core_post_author and _author_name: the name,
+// linked to the author's archive only with isLink (Twenty Twenty-Three's
+// "by admin" is not a link).
 func postAuthor(b *Block, env *Env) string {
 	p := env.Post
 	if p == nil || p.Author.Label == "" {
 		return ""
 	}
+	author := b.Name == "core/post-author"
 	name := esc(p.Author.Label)
-	if p.Author.URL != "" {
-		name = `<a href="` + escURL(p.Author.URL) + `" rel="author">` + name + `</a>`
+	if boolean(b, "isLink") && p.Author.URL != "" {
+		cls := ` class="wp-block-post-author-name__link"`
+		if author {
+			cls = ""
+		}
+		name = `<a href="` + escURL(p.Author.URL) + `" target="` + esc(str(b, "linkTarget", "_self")) + `"` + cls + `>` + name + `</a>`
 	}
-	if b.Name == "core/post-author" {
-		return `<div class="` + classes(b, "wp-block-post-author") + `"><p class="wp-block-post-author__name">` + name + `</p></div>`
+	if author {
+		return `<div class="` + classes(b, "wp-block-post-author") + `"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">` +
+			name + `</p></div></div>`
 	}
 	return `<div class="` + classes(b, "wp-block-post-author-name") + `">` + name + `</div>`
 }

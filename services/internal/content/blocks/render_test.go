@@ -85,7 +85,12 @@ func TestRender(t *testing.T) {
 		// WordPress 6.9 puts the link inside the time element
 		{"post date linked", `<!-- wp:post-date {"isLink":true} /-->`,
 			[]string{`<div class="wp-block-post-date"><time datetime="2026-01-02T03:04:05+00:00"><a href="https://s.test/hello/">January 2, 2026</a></time></div>`}, nil},
-		{"post author name", `<!-- wp:post-author-name /-->`, []string{`<a href="https://s.test/author/ann/" rel="author">Ann</a>`}, nil},
+		{"post author name", `<!-- wp:post-author-name {"isLink":true} /-->`,
+			[]string{`<div class="wp-block-post-author-name"><a href="https://s.test/author/ann/" target="_self" class="wp-block-post-author-name__link">Ann</a></div>`}, nil},
+		// as WordPress: no link without isLink (Twenty Twenty-Three's "by admin")
+		{"post author name unlinked", `<!-- wp:post-author-name /-->`, []string{`<div class="wp-block-post-author-name">Ann</div>`}, []string{"<a "}},
+		{"post author", `<!-- wp:post-author /-->`,
+			[]string{`<div class="wp-block-post-author"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">Ann</p></div></div>`}, nil},
 		{"post excerpt with more link", `<!-- wp:post-excerpt {"moreText":"More"} /-->`,
 			[]string{`<p class="wp-block-post-excerpt__excerpt">Short</p>`, `href="https://s.test/hello/">More`}, nil},
 		{"post content", `<!-- wp:post-content {"layout":{"type":"constrained"}} /-->`,

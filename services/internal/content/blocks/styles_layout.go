@@ -32,11 +32,31 @@ func layoutCSS(sb *strings.Builder, gap string) {
 }
 
 // libraryCSS is what the block library's stylesheets (wp-includes/blocks/*/
-// style.css, and common.css for figures) say about the blocks Siteplane
-// renders and the theme CSS leaves to them: a figure's margin (none above),
-// the excerpt spaced by the block gap around its unmargined paragraph, the
-// post template's list, and the pagination rows' arrows and alignment.
+// style.css, and common.css for figures) and core's theme.json say about
+// the blocks Siteplane renders and the theme CSS leaves to them: a
+// figure's margin (none above), the excerpt spaced by the block gap around
+// its unmargined paragraph, the post template's list, the pagination rows'
+// arrows and alignment, columns side by side from 782px (stacked below),
+// a separator's line, and a button's padding and inherited font (core's
+// styles.elements.button, under the theme's own button rules, which come
+// later at the same specificity: Twenty Twenty-Three's "Get In Touch" and
+// "Post Comment" were bare links and inputs).
 const libraryCSS = ":where(figure){margin:0 0 1em}" +
+	":root :where(.wp-element-button,.wp-block-button__link){background-color:#32373c;border-width:0;color:#fff;font-family:inherit;" +
+	"font-size:inherit;font-style:inherit;font-weight:inherit;letter-spacing:inherit;line-height:inherit;" +
+	"padding:calc(.667em + 2px) calc(1.333em + 2px);text-decoration:none;text-transform:inherit}" +
+	".wp-element-button{cursor:pointer}" +
+	".wp-block-button__link{align-content:center;box-sizing:border-box;cursor:pointer;display:inline-block;height:100%;text-align:center;word-break:break-word}" +
+	".wp-block-buttons>.wp-block-button{display:inline-block;margin:0}" +
+	".wp-block-columns{box-sizing:border-box;display:flex;flex-wrap:wrap !important;align-items:normal !important}" +
+	":where(.wp-block-columns){margin-bottom:1.75em}" +
+	".wp-block-column{flex-grow:1;min-width:0;overflow-wrap:break-word;word-break:break-word}" +
+	"@media (max-width:781px){.wp-block-columns:not(.is-not-stacked-on-mobile)>.wp-block-column{flex-basis:100% !important}}" +
+	"@media (min-width:782px){.wp-block-columns{flex-wrap:nowrap !important}" +
+	".wp-block-columns:not(.is-not-stacked-on-mobile)>.wp-block-column{flex-basis:0;flex-grow:1}" +
+	".wp-block-columns:not(.is-not-stacked-on-mobile)>.wp-block-column[style*=flex-basis]{flex-grow:0}}" +
+	".wp-block-separator{border:none;border-top:2px solid}.wp-block-separator.has-css-opacity{opacity:.4}" +
+	".wp-block-separator:not(.is-style-wide):not(.is-style-dots):not(.alignwide):not(.alignfull){width:100px}" +
 	":where(.wp-block-post-excerpt){box-sizing:border-box;margin-bottom:var(--wp--style--block-gap);margin-top:var(--wp--style--block-gap)}" +
 	".wp-block-post-excerpt__excerpt{margin-bottom:0;margin-top:0}" +
 	".wp-block-post-excerpt__more-text{margin-bottom:0;margin-top:var(--wp--style--block-gap)}.wp-block-post-excerpt__more-link{display:inline-block}" +
