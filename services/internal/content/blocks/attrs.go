@@ -80,6 +80,12 @@ func layoutClass(b *Block) string {
 		t = "flow"
 	}
 	cls := "is-layout-" + t
+	if t == "constrained" {
+		// the root padding goes on constrained containers (wp_render_layout_support_flag
+		// with useRootPaddingAwareAlignments, which both themes set; without it
+		// the class has no rule)
+		cls = "has-global-padding " + cls
+	}
 	if t == "flex" {
 		if o, _ := l["orientation"].(string); o == "vertical" {
 			cls += " is-vertical"
@@ -113,7 +119,14 @@ func spacingStyle(b *Block) string {
 	var out []string
 	if g, _ := sp["blockGap"].(string); g != "" {
 		if g = safeCSS(presetValue(g)); g != "" {
-			out = append(out, "gap:"+g)
+			// a flow or constrained container spaces its children by
+			// margins, not gap: layoutCSS reads the property (WordPress
+			// writes a wp-container-* rule per block instead)
+			if l := layoutClass(b); l == "is-layout-flow" || strings.HasSuffix(l, "is-layout-constrained") {
+				out = append(out, "--siteplane--block-gap:"+g)
+			} else {
+				out = append(out, "gap:"+g)
+			}
 		}
 	}
 	for _, prop := range []string{"padding", "margin"} {

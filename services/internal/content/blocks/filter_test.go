@@ -22,7 +22,7 @@ func TestSanitizeStoredContent(t *testing.T) {
 		{"a tag cut by a block comment", `<!-- wp:group --><div title="<!-- wp:paragraph -->" onclick="alert(1)"><!-- /wp:paragraph -->x</div><!-- /wp:group -->`, []string{"x</div>"}},
 		{"cover style url", `<!-- wp:cover --><div class="wp-block-cover" style="background-image:url(javascript:alert(1))">c</div><!-- /wp:cover -->`, []string{`>c</div>`}},
 		{"layout class still added", `<!-- wp:group {"layout":{"type":"constrained"}} --><div class="wp-block-group" onmouseover="x">g</div><!-- /wp:group -->`,
-			[]string{`<div class="is-layout-constrained wp-block-group">g</div>`}},
+			[]string{`<div class="has-global-padding is-layout-constrained wp-block-group">g</div>`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func TestRender(t *testing.T) {
 		{"post excerpt with more link", `<!-- wp:post-excerpt {"moreText":"More"} /-->`,
 			[]string{`<p class="wp-block-post-excerpt__excerpt">Short</p>`, `href="https://s.test/hello/">More`}, nil},
 		{"post content", `<!-- wp:post-content {"layout":{"type":"constrained"}} /-->`,
-			[]string{`<div class="entry-content wp-block-post-content is-layout-constrained"><p>Body</p></div>`}, nil},
+			[]string{`<div class="entry-content wp-block-post-content has-global-padding is-layout-constrained"><p>Body</p></div>`}, nil},
 		{"featured image", `<!-- wp:post-featured-image {"isLink":true} /-->`, []string{`<a href="https://s.test/hello/"`, `<img src="https://s.test/img.png" alt="A cat"`}, nil},
 		// Twenty Twenty-Three's listing and single post: sized, wide, darkened
 		{"featured image sized", `<!-- wp:post-featured-image {"isLink":true,"width":"100%","height":"clamp(15vw, 30vh, 400px)","align":"wide"} /-->`,
@@ -134,7 +134,10 @@ func TestRender(t *testing.T) {
 		{"two search forms have distinct ids", `<!-- wp:search /--><!-- wp:search /-->`,
 			[]string{`for="wp-block-search__input"`, `id="wp-block-search__input"`, `for="wp-block-search__input-2"`, `id="wp-block-search__input-2"`}, nil},
 		{"block gap", `<!-- wp:group {"style":{"spacing":{"blockGap":"0"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
-			[]string{`<div style="gap:0" class="is-layout-flow wp-block-group">`}, nil},
+			[]string{`<div style="--siteplane--block-gap:0" class="is-layout-flow wp-block-group">`}, nil},
+		// a flex container's gap is the gap property
+		{"flex block gap", `<!-- wp:group {"layout":{"type":"flex"},"style":{"spacing":{"blockGap":"0.5ch"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
+			[]string{`<div style="gap:0.5ch" class="is-layout-flex wp-block-group">`}, nil},
 		{"query title", `<!-- wp:query-title {"type":"archive"} /-->`, []string{`<h1 class="wp-block-query-title">Category: News</h1>`}, nil},
 		// Twenty Twenty-Three's titles: the spacing support's margin and the alignment on the dynamic block's wrapper
 		{"query title aligned with a margin", `<!-- wp:query-title {"type":"archive","align":"wide","style":{"spacing":{"margin":{"bottom":"var:preset|spacing|50"}}}} /-->`,
@@ -202,6 +205,21 @@ func TestGlobalCSS(t *testing.T) {
 		":root :where(.is-layout-constrained)>*{margin-block-start:1.5rem;margin-block-end:0}", ":root :where(.is-layout-flex){gap:1.5rem}",
 		// the block library's figure margin: none above a featured image
 		":where(figure){margin:0 0 1em}",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in %s", w, got)
+		}
+	}
+	// with useRootPaddingAwareAlignments the root padding is custom
+	// properties on the body, applied to the site blocks and the outermost
+	// constrained containers (WordPress's rules), not the body's padding
+	settings["useRootPaddingAwareAlignments"] = true
+	styles["spacing"] = map[string]any{"padding": map[string]any{"top": "1px", "left": "var:preset|spacing|60"}}
+	got = GlobalCSS(settings, styles)
+	for _, w := range []string{
+		"body{margin:0;color:#111;background-color:var(--wp--preset--color--base);--wp--style--root--padding-top:1px;--wp--style--root--padding-left:var(--wp--preset--spacing--60)}",
+		".has-global-padding{padding-right:var(--wp--style--root--padding-right);padding-left:var(--wp--style--root--padding-left)}",
+		".wp-site-blocks{padding-top:var(--wp--style--root--padding-top);",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %q in %s", w, got)

@@ -50,8 +50,16 @@ func GlobalCSS(settings, styles map[string]any) string {
 	if gap == "" {
 		gap = "1.5rem"
 	}
-	sb.WriteString("body{margin:0;" + declarations(styles) + "}")
+	rootPadding := settings["useRootPaddingAwareAlignments"] == true
+	bodyStyles, padVars := styles, ""
+	if rootPadding {
+		bodyStyles, padVars = rootPaddingVars(styles)
+	}
+	sb.WriteString("body{margin:0;" + declarations(bodyStyles) + padVars + "}")
 	layoutCSS(&sb, gap)
+	if rootPadding {
+		sb.WriteString(rootPaddingCSS)
+	}
 	sb.WriteString(".is-layout-flex.is-vertical{flex-direction:column;align-items:flex-start}.is-layout-flex.is-nowrap{flex-wrap:nowrap}")
 	sb.WriteString(".is-content-justification-space-between{justify-content:space-between}.is-content-justification-right{justify-content:flex-end}.is-content-justification-center{justify-content:center}")
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")

@@ -24,6 +24,11 @@ func layoutCSS(sb *strings.Builder, gap string) {
 		sb.WriteString(c + ">.alignright{float:right;margin-inline-start:2em;margin-inline-end:0}")
 		sb.WriteString(c + ">.aligncenter{margin-left:auto !important;margin-right:auto !important}")
 	}
+	// a container's own block gap (style.spacing.blockGap): its children's
+	// margins, as WordPress's wp-container-* rules set them; a child that is
+	// such a container itself reads its own gap (the property inherits)
+	sb.WriteString(".is-layout-flow[style*=\"--siteplane--block-gap\"]>*,.is-layout-constrained[style*=\"--siteplane--block-gap\"]>*{margin-block-start:0;margin-block-end:0}")
+	sb.WriteString(".is-layout-flow[style*=\"--siteplane--block-gap\"]>*+*,.is-layout-constrained[style*=\"--siteplane--block-gap\"]>*+*{margin-block-start:var(--siteplane--block-gap)}")
 	sb.WriteString(".is-layout-constrained>:where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width:var(--wp--style--global--content-size);margin-left:auto !important;margin-right:auto !important}")
 	sb.WriteString(".is-layout-constrained>.alignwide{max-width:var(--wp--style--global--wide-size)}")
 	sb.WriteString(":root :where(.is-layout-flex){gap:" + gap + "}:root :where(.is-layout-grid){gap:" + gap + "}")
@@ -42,6 +47,9 @@ func layoutCSS(sb *strings.Builder, gap string) {
 // later at the same specificity: Twenty Twenty-Three's "Get In Touch" and
 // "Post Comment" were bare links and inputs).
 const libraryCSS = ":where(figure){margin:0 0 1em}" +
+	".wp-block-image>a,.wp-block-image>figure>a{display:inline-block}" +
+	".wp-block-image img{box-sizing:border-box;height:auto;max-width:100%;vertical-align:bottom}" +
+	".wp-block-post-content{display:flow-root}" +
 	":root :where(.wp-element-button,.wp-block-button__link){background-color:#32373c;border-width:0;color:#fff;font-family:inherit;" +
 	"font-size:inherit;font-style:inherit;font-weight:inherit;letter-spacing:inherit;line-height:inherit;" +
 	"padding:calc(.667em + 2px) calc(1.333em + 2px);text-decoration:none;text-transform:inherit}" +
@@ -71,3 +79,51 @@ const libraryCSS = ":where(figure){margin:0 0 1em}" +
 	".wp-block-comments-pagination .wp-block-comments-pagination-previous-arrow{display:inline-block;margin-right:1ch}" +
 	".wp-block-comments-pagination .wp-block-comments-pagination-next-arrow{display:inline-block;margin-left:1ch}" +
 	".wp-block-comments-pagination.aligncenter{justify-content:center}"
+
+// rootPaddingVars is styles without the root's padding, and the padding
+// as the --wp--style--root--padding-* properties: with
+// useRootPaddingAwareAlignments WordPress pads the site blocks' top and
+// bottom and each outermost constrained container's sides (rootPaddingCSS),
+// not the body, so full-width blocks reach the window's edges and a nested
+// container is not padded twice (Twenty Twenty-Three's comments).
+func rootPaddingVars(styles map[string]any) (map[string]any, string) {
+	sp := obj(styles, "spacing")
+	pad, ok := sp["padding"]
+	if !ok {
+		return styles, ""
+	}
+	sides := map[string]any{}
+	if m, isMap := pad.(map[string]any); isMap {
+		sides = m
+	} else {
+		for _, side := range []string{"top", "right", "bottom", "left"} {
+			sides[side] = pad
+		}
+	}
+	var vars strings.Builder
+	for _, side := range []string{"top", "right", "bottom", "left"} {
+		if v := cssValue(sides[side]); v != "" {
+			vars.WriteString(";--wp--style--root--padding-" + side + ":" + v)
+		}
+	}
+	rest := make(map[string]any, len(sp))
+	for k, v := range sp {
+		if k != "padding" {
+			rest[k] = v
+		}
+	}
+	out := make(map[string]any, len(styles))
+	for k, v := range styles {
+		out[k] = v
+	}
+	out["spacing"] = rest
+	return out, vars.String()
+}
+
+// rootPaddingCSS is WordPress's root padding rules
+// (wp_get_global_stylesheet with useRootPaddingAwareAlignments).
+const rootPaddingCSS = ".wp-site-blocks{padding-top:var(--wp--style--root--padding-top);padding-bottom:var(--wp--style--root--padding-bottom)}" +
+	".has-global-padding{padding-right:var(--wp--style--root--padding-right);padding-left:var(--wp--style--root--padding-left)}" +
+	".has-global-padding>.alignfull{margin-right:calc(var(--wp--style--root--padding-right) * -1);margin-left:calc(var(--wp--style--root--padding-left) * -1)}" +
+	".has-global-padding :where(:not(.alignfull.is-layout-flow)>.has-global-padding:not(.wp-block-block,.alignfull)){padding-right:0;padding-left:0}" +
+	".has-global-padding :where(:not(.alignfull.is-layout-flow)>.has-global-padding:not(.wp-block-block,.alignfull))>.alignfull{margin-left:0;margin-right:0}"
