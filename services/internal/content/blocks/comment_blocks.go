@@ -75,11 +75,16 @@ type Comment struct {
 }
 
 func comments(b *Block, env *Env) string {
-	if env.Comments == nil {
+	if env.Comments == nil || closedWithout(env.Comments) {
 		return ""
 	}
 	return wrapped(b, env)
 }
+
+// closedWithout is render_block_core_comments' early return: comments
+// closed and none to show, so the block (its "Comments" heading too) is
+// left out, as on Twenty Twenty-Three's pages.
+func closedWithout(cs *Comments) bool { return !cs.Open && cs.Count == 0 }
 
 func commentsTitle(b *Block, env *Env) string {
 	cs := env.Comments
@@ -125,6 +130,7 @@ func commentTemplate(b *Block, env *Env) string {
 func writeCommentsBlock(sb *strings.Builder, b *Block, env *Env) {
 	switch {
 	case env.Comments == nil:
+	case b.Name == "core/comments" && closedWithout(env.Comments):
 	case b.Name == "core/comment-template":
 		writeCommentTemplate(sb, b, env)
 	case layoutClass(b) == "" && spacingStyle(b) == "":

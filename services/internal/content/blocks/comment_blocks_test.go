@@ -66,6 +66,11 @@ func TestCommentBlocks(t *testing.T) {
 		// show_comments_cookies_opt_in off
 		{name: "form without the cookies box", src: `<!-- wp:post-comments-form /-->`, edit: func(c *Comments) { c.Form.CookiesOptIn = false },
 			want: []string{`name="url" type="url"`}, lacks: []string{`id="wp-comment-cookies-consent"`}},
+		// render_block_core_comments: closed and no comments, nothing at all
+		{name: "closed without comments", src: `<!-- wp:comments --><div class="wp-block-comments"><!-- wp:heading --><h2>Comments</h2><!-- /wp:heading --><!-- wp:post-comments-form /--></div><!-- /wp:comments -->`,
+			edit: func(c *Comments) { c.Open, c.Count = false, 0 }, lacks: []string{"Comments", "<div"}},
+		{name: "closed with comments", src: `<!-- wp:comments --><div class="wp-block-comments"><!-- wp:heading --><h2>Comments</h2><!-- /wp:heading --><!-- wp:post-comments-form /--></div><!-- /wp:comments -->`,
+			edit: func(c *Comments) { c.Open = false }, want: []string{"<h2>Comments</h2>"}, lacks: []string{"<form"}},
 		{name: "closed", src: `<!-- wp:post-comments-form /--><!-- wp:comment-template --><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
 			edit: func(c *Comments) { c.Open = false }, lacks: []string{"<form", "Reply"}},
 	} {

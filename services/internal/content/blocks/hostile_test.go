@@ -93,6 +93,8 @@ var rendererAttributes = map[string]bool{
 	"loading": true, "datetime": true, "aria-current": true, "aria-hidden": true,
 	// the avatar's image
 	"srcset": true, "height": true, "width": true, "decoding": true,
+	// the search field and its icon
+	"placeholder": true, "viewBox": true,
 	// the comments blocks and form
 	"target": true, "data-commentid": true, "data-postid": true, "data-belowelement": true, "data-respondelement": true,
 	// the navigation's overlay menu (WordPress's markup, its script's hooks)
@@ -200,7 +202,7 @@ var attributeKeys = []string{
 	"textColor", "backgroundColor", "align", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
 	"term", "separator", "prefix", "moreText", "type", "buttonText",
 	"anchor", "id", "href", "linkTarget", "rel", "alt", "level", "ref", "content",
-	"width", "height", "scale", "dimRatio", "overlayColor", "overlayMenu", "paginationArrow",
+	"width", "height", "scale", "dimRatio", "overlayColor", "overlayMenu", "paginationArrow", "placeholder", "widthUnit", "buttonPosition",
 }
 
 // hostileAttrs sets every attribute to h: the layout as flex (so that its
@@ -343,7 +345,7 @@ func TestHostileKeysCoverTheRenderer(t *testing.T) {
 }
 
 var (
-	booleanAttributes = map[string]bool{"isLink": true, "showTitle": true, "showLabel": true}
+	booleanAttributes = map[string]bool{"isLink": true, "showTitle": true, "showLabel": true, "buttonUseIcon": true}
 	layoutKeys        = map[string]bool{"type": true, "justifyContent": true, "orientation": true, "flexWrap": true}
 )
 

@@ -131,6 +131,12 @@ func TestRender(t *testing.T) {
 			[]string{`<ul class="wp-block-post-template is-layout-flow"><li`}, []string{"is-flex-container"}},
 		{"search form", `<!-- wp:search {"label":"Search","showLabel":false} /-->`,
 			[]string{`action="https://s.test/"`, `screen-reader-text`, `name="s" value="a&#34;b"`}, nil},
+		// Twenty Twenty-Three's 404 search: an icon button, a placeholder, the full width, centred
+		{"search form with an icon", `<!-- wp:search {"label":"Search","placeholder":"Search...","showLabel":false,"width":100,"widthUnit":"%","buttonText":"Search","buttonUseIcon":true,"align":"center"} /-->`,
+			[]string{`class="wp-block-search wp-block-search__button-outside wp-block-search__icon-button aligncenter"`,
+				`<div class="wp-block-search__inside-wrapper" style="width:100%"><input class="wp-block-search__input" id="wp-block-search__input" placeholder="Search..." type="search"`,
+				`<button aria-label="Search" class="wp-block-search__button has-icon wp-element-button" type="submit"><svg class="search-icon"`}, nil},
+		{"search form without a button", `<!-- wp:search {"buttonPosition":"no-button"} /-->`, []string{`wp-block-search__no-button`}, []string{"<button"}},
 		{"two search forms have distinct ids", `<!-- wp:search /--><!-- wp:search /-->`,
 			[]string{`for="wp-block-search__input"`, `id="wp-block-search__input"`, `for="wp-block-search__input-2"`, `id="wp-block-search__input-2"`}, nil},
 		{"block gap", `<!-- wp:group {"style":{"spacing":{"blockGap":"0"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,

@@ -50,6 +50,19 @@ const libraryCSS = ":where(figure){margin:0 0 1em}" +
 	".wp-block-image>a,.wp-block-image>figure>a{display:inline-block}" +
 	".wp-block-image img{box-sizing:border-box;height:auto;max-width:100%;vertical-align:bottom}" +
 	".wp-block-post-content{display:flow-root}" +
+	".wp-block-search__button{margin-left:10px;word-break:normal}.wp-block-search__button.has-icon{line-height:0}" +
+	".wp-block-search__button svg{height:1.25em;min-height:24px;min-width:24px;width:1.25em;fill:currentColor;vertical-align:text-bottom}" +
+	":where(.wp-block-search__button){border:1px solid #ccc;padding:6px 10px}" +
+	".wp-block-search__inside-wrapper{display:flex;flex:auto;flex-wrap:nowrap;max-width:100%}" +
+	// WordPress prints .screen-reader-text after this rule, so a hidden
+	// label stays 1px wide; here it comes before: the rule leaves it out
+	".wp-block-search__label:not(.screen-reader-text){width:100%}" +
+	":where(.wp-block-search__input){appearance:none;border:1px solid #949494;flex-grow:1;font-family:inherit;font-size:inherit;font-style:inherit;" +
+	"font-weight:inherit;letter-spacing:inherit;line-height:inherit;margin-left:0;margin-right:0;min-width:3rem;padding:8px;text-decoration:unset !important;text-transform:inherit}" +
+	":where(.wp-block-search__button-inside .wp-block-search__inside-wrapper){background-color:#fff;border:1px solid #949494;box-sizing:border-box;padding:4px}" +
+	":where(.wp-block-search__button-inside .wp-block-search__inside-wrapper) .wp-block-search__input{border:none;border-radius:0;padding:0 4px}" +
+	":where(.wp-block-search__button-inside .wp-block-search__inside-wrapper) :where(.wp-block-search__button){padding:4px 8px}" +
+	".wp-block-search.aligncenter .wp-block-search__inside-wrapper{margin:auto}" +
 	":root :where(.wp-element-button,.wp-block-button__link){background-color:#32373c;border-width:0;color:#fff;font-family:inherit;" +
 	"font-size:inherit;font-style:inherit;font-weight:inherit;letter-spacing:inherit;line-height:inherit;" +
 	"padding:calc(.667em + 2px) calc(1.333em + 2px);text-decoration:none;text-transform:inherit}" +
