@@ -50,6 +50,8 @@ const libraryCSS = ":where(figure){margin:0 0 1em}" +
 	".wp-block-image>a,.wp-block-image>figure>a{display:inline-block}" +
 	".wp-block-image img{box-sizing:border-box;height:auto;max-width:100%;vertical-align:bottom}" +
 	".wp-block-post-content{display:flow-root}" +
+	".wp-block-post-author{box-sizing:border-box;display:flex;flex-wrap:wrap}.wp-block-post-author__content{flex-basis:0;flex-grow:1}" +
+	".wp-block-post-author__name{margin:0}.wp-block-post-terms .wp-block-post-terms__separator{white-space:pre-wrap}" +
 	".wp-block-search__button{margin-left:10px;word-break:normal}.wp-block-search__button.has-icon{line-height:0}" +
 	".wp-block-search__button svg{height:1.25em;min-height:24px;min-width:24px;width:1.25em;fill:currentColor;vertical-align:text-bottom}" +
 	":where(.wp-block-search__button){border:1px solid #ccc;padding:6px 10px}" +
