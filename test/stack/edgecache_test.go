@@ -17,9 +17,9 @@ import (
 )
 
 // startSecondGateway runs another gateway replica on the stack's database,
-// route file and key, as a second pod of the same site would be. It is
-// stopped when the test ends.
-func startSecondGateway(t *testing.T) string {
+// route file and key, as a second pod of the same site would be, with
+// extra settings (KEY=value) of its own. It is stopped when the test ends.
+func startSecondGateway(t *testing.T, extra ...string) string {
 	t.Helper()
 	port, err := freePort()
 	if err != nil {
@@ -31,6 +31,7 @@ func startSecondGateway(t *testing.T) string {
 	})
 	// its own internal listener (the first gateway holds the stack's)
 	env = append(env, contract.EnvListenAddr+"="+strings.TrimPrefix(base, "http://"), contract.EnvInternalListenAddr+"=127.0.0.1:0")
+	env = append(env, extra...)
 	logf, err := os.CreateTemp(st.dir, "gateway-b-*.log")
 	if err != nil {
 		t.Fatal(err)

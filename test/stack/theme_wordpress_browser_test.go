@@ -18,27 +18,20 @@ import (
 )
 
 // tt3MaxDifference is the share of differing pixels each page may have
-// against WordPress's rendering of it: what was measured when the
-// comparison was written (docs/website.md lists the differences left: the
-// post meta's columns, the comment form's button; its cookies box is
-// WordPress's since the commenter cookies)
-// plus 5 points for run-to-run noise (ids and dates in the text). The
-// navigation's overlay menu on phones then brought the mobile pages 0.4 to
-// 1.1 points closer, but for the front page: its header now has
-// WordPress's height, which moved the listing below (still 16 px lower than
-// WordPress's, as before, from the featured image's margin) onto other
-// pixels, 15.9% → 19.8%; its limit allows that. The comment form's
-// cookies box brought the single post to 3.6% and 8.2%: its limits are
-// those plus 5 points. The fixes this comparison
-// led to moved pages by up to 47 points (the single post from 60.3% to
-// 13.5% at desktop width), so a regression of that kind fails; the figure
-// is sensitive to vertical shifts, as a block of another height moves every
-// pixel below it.
+// against WordPress's rendering of it: what was measured when the limits
+// were last set plus 2 points. Five runs of the same code on this machine
+// varied by at most 0.2 points (the run's ids and dates are the same text
+// on both sides), and the kind of regression this comparison has caught
+// moves far more: the listing 16 px lower on phones (a figure's margin)
+// was 17 points of the front page, the search results without the pages
+// WordPress lists 22 points, a block of the wrong height shifts every
+// pixel below it. What is left is listed in docs/website.md ("Beside
+// WordPress").
 var tt3MaxDifference = map[string]float64{
-	"front-desktop": 0.15, "single-desktop": 0.09, "page-desktop": 0.06, "category-desktop": 0.17,
-	"search-desktop": 0.18, "404-desktop": 0.07,
-	"front-mobile": 0.25, "single-mobile": 0.14, "page-mobile": 0.09, "category-mobile": 0.18,
-	"search-mobile": 0.28, "404-mobile": 0.09,
+	"front-desktop": 0.02, "single-desktop": 0.02, "page-desktop": 0.02, "category-desktop": 0.02,
+	"search-desktop": 0.02, "404-desktop": 0.02,
+	"front-mobile": 0.03, "single-mobile": 0.03, "page-mobile": 0.02, "category-mobile": 0.03,
+	"search-mobile": 0.03, "404-mobile": 0.02,
 }
 
 // tt3Elements are the main elements whose computed styles are reported
@@ -125,7 +118,7 @@ func TestBrowserTwentyTwentyThreeBesideWordPress(t *testing.T) {
 			n := writeStylesTable(&report, name, diff, styles)
 			t.Logf("%-16s %5.1f%% of pixels differ, %d computed values differ", name, 100*diff, n)
 			if limit := tt3MaxDifference[name]; diff > limit {
-				failed = append(failed, fmt.Sprintf("%s: %.1f%% (at most %.0f%%)", name, 100*diff, 100*limit))
+				failed = append(failed, fmt.Sprintf("%s: %.1f%% (at most %.1f%%)", name, 100*diff, 100*limit))
 			}
 		}
 	}

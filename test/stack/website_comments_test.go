@@ -209,10 +209,6 @@ func TestWebsiteCommentsThroughGateway(t *testing.T) {
 	}
 }
 
-// TestWebsiteCommenterCookies comes last of the comment tests: its comments
-// start the flood interval, which TestBrowserComments (a browser, without
-// a retry) must not meet.
-
 // commenterClient is a reader's browser: it keeps cookies and follows no
 // redirect.
 func commenterClient(t *testing.T) *http.Client {
@@ -224,23 +220,25 @@ func commenterClient(t *testing.T) *http.Client {
 	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-// sendComment posts the comment form with c, waiting out once the flood
-// interval another test's anonymous comment started.
-func sendComment(t *testing.T, c *http.Client, form url.Values) *Response {
+// sendComment posts the comment form with c to the gateway at base as a
+// reader at address (a proxy the gateway trusts forwards it): a reader of
+// its own, so that no other test's comment from the loopback starts the
+// flood interval for it, nor its comments for another test.
+func sendComment(t *testing.T, c *http.Client, base, address string, form url.Values) *Response {
 	t.Helper()
-	for attempt := 0; ; attempt++ {
-		res, err := c.PostForm(st.SiteURL+"/cms-comments-post.php", form)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(res.Body)
-		_ = res.Body.Close()
-		if res.StatusCode == http.StatusTooManyRequests && attempt == 0 {
-			time.Sleep(16 * time.Second)
-			continue
-		}
-		return &Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	req, err := http.NewRequest("POST", base+"/cms-comments-post.php", strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-For", address)
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	return &Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
 }
 
 // An anonymous reader who ticks "Save my name, email, and website in this
@@ -249,19 +247,28 @@ func sendComment(t *testing.T, c *http.Client, form url.Values) *Response {
 // the post's page fills the form, ticks the box and shows the reader's own
 // held comment ("Your comment is awaiting moderation."), never from a
 // shared cache; a reader without them, or with another e-mail, sees
-// neither; a comment sent without the tick clears the cookies.
+// neither; a comment sent without the tick clears the cookies. Its
+// readers post through a gateway that trusts the loopback as a proxy, from
+// addresses of their own (documentation range), so the test runs in any
+// order with the other comment tests: none meets another's flood interval.
 func TestWebsiteCommenterCookies(t *testing.T) {
 	needs(t, contract.ServiceContent)
+	gw := startSecondGateway(t, contract.EnvGatewayTrustedProxies+"=127.0.0.1/32")
 	run := randomHex(3)
+	reader1, reader2 := "198.51.100.1", "198.51.100.2"
 	post := create(t, "posts", map[string]any{"title": "Cookies " + run, "status": "publish"})
 	link := post["link"].(string)
 	email := "cookie-" + run + "@example.com"
 	form := url.Values{"comment_post_ID": {fmt.Sprint(post["id"])}, "comment": {"Held for " + run}, "author": {"Cookie Ann"},
 		"email": {email}, "url": {"https://ann.example/"}, "wp-comment-cookies-consent": {"yes"}}
 	reader := commenterClient(t)
-	r := sendComment(t, reader, form)
+	r := sendComment(t, reader, gw, reader1, form)
 	if r.Status != 302 {
 		t.Fatalf("comment form: %d %s", r.Status, r.Raw)
+	}
+	held, _ := url.Parse(r.Header.Get("Location"))
+	if c := call(t, "GET", "/cms-json/cms/v2/comments/"+held.Query().Get("unapproved")+"?context=edit", nil, admin()...).Obj(); c["author_ip"] != reader1 {
+		t.Errorf("the comment's address: %v, want the reader's own %s", c["author_ip"], reader1)
 	}
 	sum := md5.Sum([]byte(st.SiteURL)) //nolint:gosec // as WordPress names the cookies
 	hash := hex.EncodeToString(sum[:])
@@ -317,10 +324,12 @@ func TestWebsiteCommenterCookies(t *testing.T) {
 		}
 	}
 
-	// without the tick: the cookies are cleared
+	// without the tick (another address and e-mail: no flood interval to
+	// wait out): the cookies are cleared
 	form.Set("comment", "Second, not remembered "+run)
+	form.Set("email", "cookie-2-"+run+"@example.com")
 	form.Del("wp-comment-cookies-consent")
-	if r := sendComment(t, reader, form); r.Status != 302 {
+	if r := sendComment(t, reader, gw, reader2, form); r.Status != 302 {
 		t.Fatalf("second comment: %d %s", r.Status, r.Raw)
 	}
 	if got := reader.Jar.Cookies(u); len(got) != 0 {

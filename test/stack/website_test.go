@@ -175,8 +175,8 @@ func TestWebsitePages(t *testing.T) {
 			create(t, "posts", map[string]any{"title": fmt.Sprintf("Many %d %s", i, tag), "status": "publish", "categories": []any{pc["id"]}})
 		}
 		base := pc["link"].(string)
-		expectPage(t, page(t, "GET", base), 200, `aria-label="Pagination"`, `href="`+base+`page/2/">Next Page</a>`, "Many 11 "+tag)
-		expectPage(t, page(t, "GET", base+"page/2/"), 200, "Many 0 "+tag, `href="`+base+`">Previous Page</a>`,
+		expectPage(t, page(t, "GET", base), 200, `aria-label="Pagination"`, `href="`+base+`page/2/" class="wp-block-query-pagination-next">Next Page</a>`, "Many 11 "+tag)
+		expectPage(t, page(t, "GET", base+"page/2/"), 200, "Many 0 "+tag, `href="`+base+`" class="wp-block-query-pagination-previous">Previous Page</a>`,
 			`<link rel="canonical" href="`+base+`page/2/">`)
 		expectPage(t, page(t, "GET", base+"page/3/"), 404)
 	})

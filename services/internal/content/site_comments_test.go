@@ -67,6 +67,7 @@ func TestSiteCommentFormRules(t *testing.T) {
 		status   int
 		message  string
 		stored   string // the new comment's status ("" none stored)
+		site     string // the stored website, when set
 	}{
 		{name: "first anonymous comment is held (previously approved)", form: func(p int64) url.Values { return anonForm(p, "Hello") },
 			status: 302, stored: "hold"},
@@ -141,6 +142,18 @@ func TestSiteCommentFormRules(t *testing.T) {
 			form: func(p int64) url.Values { return anonForm(p, "mine") }, status: 302, stored: "hold"},
 		{name: "administrator is approved, HTML filtered", who: admin,
 			form: func(p int64) url.Values { return anonForm(p, "<script>x()</script><b>bold</b>") }, status: 302, stored: "approved"},
+		// pre_comment_author_name and _url: a name loses its tags, a URL of another scheme is dropped
+		{name: "hostile name and website", form: func(p int64) url.Values {
+			f := anonForm(p, "x")
+			f.Set("author", `<b onmouseover="x()">Eve</b><script>y()</script>`)
+			f.Set("url", "javascript:alert(1)")
+			return f
+		}, status: 302, stored: "hold", site: "-"},
+		{name: "website without a scheme", form: func(p int64) url.Values {
+			f := anonForm(p, "x")
+			f.Set("url", "ann.example/me")
+			return f
+		}, status: 302, stored: "hold", site: "http://ann.example/me"},
 		{name: "GET is refused", header: map[string]string{"method": "GET"}, form: func(int64) url.Values { return nil }, status: 405},
 		{name: "no such post", form: func(int64) url.Values { return anonForm(999999, "x") }, status: 200},
 	} {
@@ -171,8 +184,9 @@ func TestSiteCommentFormRules(t *testing.T) {
 			if tt.message != "" && !strings.Contains(string(r.Raw), "<p>"+tt.message+"</p>") {
 				t.Errorf("page lacks %q: %s", tt.message, r.Raw)
 			}
-			var status, content string
-			err := e.pool.QueryRow(context.Background(), `SELECT status, content FROM comments WHERE id > $1 AND id < 90000 ORDER BY id DESC LIMIT 1`, before).Scan(&status, &content)
+			var status, content, name, site string
+			err := e.pool.QueryRow(context.Background(), `SELECT status, content, author_name, author_url FROM comments WHERE id > $1 AND id < 90000 ORDER BY id DESC LIMIT 1`,
+				before).Scan(&status, &content, &name, &site)
 			if tt.stored == "" {
 				if err == nil {
 					t.Errorf("a comment was stored: %s", status)
@@ -182,8 +196,11 @@ func TestSiteCommentFormRules(t *testing.T) {
 			if err != nil || status != tt.stored {
 				t.Fatalf("stored %q (%v), want %q", status, err, tt.stored)
 			}
-			if strings.Contains(content, "<script") {
-				t.Errorf("content not filtered: %s", content)
+			if strings.Contains(content, "<script") || strings.ContainsAny(name, "<>") || strings.Contains(site, "javascript") {
+				t.Errorf("not filtered: content %q, name %q, website %q", content, name, site)
+			}
+			if want := strings.TrimPrefix(tt.site, "-"); tt.site != "" && site != want {
+				t.Errorf("website %q, want %q", site, want)
 			}
 			if loc := r.Header.Get("Location"); !strings.HasPrefix(loc, "http://example.test/rules-") || (tt.stored != "spam") != strings.Contains(loc, "#comment-") {
 				t.Errorf("Location %q", loc)
@@ -253,7 +270,11 @@ func TestSiteCommentsRender(t *testing.T) {
 			`<form action="http://example.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`,
 			`<input type="hidden" name="comment_post_ID" value="` + store.Itoa(post) + `" id="comment_post_ID" />`,
 			`<input id="author" name="author" type="text" value="" size="30" maxlength="245" autocomplete="name" required />`,
+			`<input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes" />`,
 		}, lacks: []string{"Held one", "Spam thread", "comment-page-"}},
+		// show_comments_cookies_opt_in off: WordPress's form has no "Save my name…" box
+		{name: "no cookies box", settings: []string{"show_comments_cookies_opt_in", `"0"`}, path: "/talk/", status: 200,
+			want: []string{`<input id="url" name="url" type="url"`}, lacks: []string{`id="wp-comment-cookies-consent"`, "Save my name"}},
 		{name: "the author sees their held comment", who: subscriber, path: "/talk/", status: 200, noStore: true, want: []string{
 			`<li id="comment-1005" class="comment byuser`,
 			`<p><em class="comment-awaiting-moderation">Your comment is awaiting moderation.</em></p><p>Held one</p>`,

@@ -66,6 +66,14 @@ func TestSiteTwentyTwentyThree(t *testing.T) {
 	wantPage(t, e.page(anon, "/nothing-here/"), 404, "404", "This page could not be found.")
 	wantPage(t, e.page(anon, "/?s=hello"), 200, "search", "Hello theme")
 
+	// its page templates (theme.json customTemplates) are selectable where
+	// their postTypes allow, and render the page
+	for _, pt := range []struct{ route, template, slug string }{{"pages", "blog-alternative", "alt-page"}, {"posts", "blank", "blank-post"}} {
+		wantStatus(t, e.do(admin, "POST", "/cms/v2/"+pt.route, map[string]any{"title": pt.slug, "slug": pt.slug, "status": "publish", "template": pt.template}), 201)
+		wantPage(t, e.page(anon, "/"+pt.slug+"/"), 200, pt.template)
+	}
+	wantError(t, e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "x", "template": "blog-alternative"}), 400, "rest_invalid_param", "")
+
 	assets := e.svc.web.ThemeAssets()
 	for _, c := range []struct {
 		path   string

@@ -53,9 +53,24 @@ func classes(b *Block, base ...string) string {
 	return strings.Join(c, " ")
 }
 
+// defaultLayouts are the layout types of the blocks that support a layout
+// (block.json's supports.layout: its default type, else flow), which
+// WordPress writes as is-layout-{type} when the block names no layout of
+// its own: a plain group is a flow container, its children spaced by the
+// block gap. Left out: navigation and cover, which place it themselves.
+var defaultLayouts = map[string]string{
+	"core/group": "flow", "core/column": "flow", "core/post-content": "flow", "core/post-template": "flow",
+	"core/query": "flow", "core/quote": "flow", "core/details": "flow",
+	"core/buttons": "flex", "core/columns": "flex", "core/gallery": "flex", "core/social-links": "flex",
+	"core/query-pagination": "flex", "core/comments-pagination": "flex",
+}
+
 func layoutClass(b *Block) string {
 	l := obj(b.Attrs, "layout")
 	if l == nil {
+		if t := defaultLayouts[b.Name]; t != "" {
+			return "is-layout-" + t
+		}
 		return ""
 	}
 	t, _ := l["type"].(string)
@@ -65,6 +80,12 @@ func layoutClass(b *Block) string {
 		t = "flow"
 	}
 	cls := "is-layout-" + t
+	if t == "constrained" {
+		// the root padding goes on constrained containers (wp_render_layout_support_flag
+		// with useRootPaddingAwareAlignments, which both themes set; without it
+		// the class has no rule)
+		cls = "has-global-padding " + cls
+	}
 	if t == "flex" {
 		if o, _ := l["orientation"].(string); o == "vertical" {
 			cls += " is-vertical"
@@ -98,7 +119,14 @@ func spacingStyle(b *Block) string {
 	var out []string
 	if g, _ := sp["blockGap"].(string); g != "" {
 		if g = safeCSS(presetValue(g)); g != "" {
-			out = append(out, "gap:"+g)
+			// a flow or constrained container spaces its children by
+			// margins, not gap: layoutCSS reads the property (WordPress
+			// writes a wp-container-* rule per block instead)
+			if l := layoutClass(b); l == "is-layout-flow" || strings.HasSuffix(l, "is-layout-constrained") {
+				out = append(out, "--siteplane--block-gap:"+g)
+			} else {
+				out = append(out, "gap:"+g)
+			}
 		}
 	}
 	for _, prop := range []string{"padding", "margin"} {
@@ -118,7 +146,7 @@ func spacingStyle(b *Block) string {
 // gives that tag one).
 func addClass(s, cls string) string {
 	open := strings.IndexByte(s, '<')
-	if open < 0 {
+	if open < 0 || !startsTag(s[open:]) {
 		return s
 	}
 	end := strings.IndexByte(s[open:], '>')
@@ -137,10 +165,17 @@ func addClass(s, cls string) string {
 	return s[:at] + ` class="` + cls + `"` + s[at:]
 }
 
+// startsTag reports whether s begins with an opening tag: a wrapper whose
+// saved HTML kses cut (its first "<" a closing tag or a comment) gets no
+// class or style rather than one written into that closing tag.
+func startsTag(s string) bool {
+	return len(s) > 1 && (s[1] >= 'a' && s[1] <= 'z' || s[1] >= 'A' && s[1] <= 'Z')
+}
+
 // addStyle adds inline CSS to the first tag of s.
 func addStyle(s, css string) string {
 	open := strings.IndexByte(s, '<')
-	if open < 0 {
+	if open < 0 || !startsTag(s[open:]) {
 		return s
 	}
 	end := strings.IndexByte(s[open:], '>')

@@ -44,6 +44,10 @@ type CommentForm struct {
 	// readers may not comment (comment_registration)
 	LoginURL         string
 	RequireNameEmail bool
+	// CookiesOptIn shows the "Save my name…" box to anonymous readers
+	// (show_comments_cookies_opt_in); without it no commenter cookies are
+	// kept, as the form's answer sets them only when the box was ticked
+	CookiesOptIn bool
 	// ReplyTo is the comment replied to (?replytocom=), nil for none
 	ReplyTo *Comment
 	// Author, Email and URL prefill an anonymous reader's fields (the
@@ -71,11 +75,16 @@ type Comment struct {
 }
 
 func comments(b *Block, env *Env) string {
-	if env.Comments == nil {
+	if env.Comments == nil || closedWithout(env.Comments) {
 		return ""
 	}
 	return wrapped(b, env)
 }
+
+// closedWithout is render_block_core_comments' early return: comments
+// closed and none to show, so the block (its "Comments" heading too) is
+// left out, as on Twenty Twenty-Three's pages.
+func closedWithout(cs *Comments) bool { return !cs.Open && cs.Count == 0 }
 
 func commentsTitle(b *Block, env *Env) string {
 	cs := env.Comments
@@ -121,6 +130,7 @@ func commentTemplate(b *Block, env *Env) string {
 func writeCommentsBlock(sb *strings.Builder, b *Block, env *Env) {
 	switch {
 	case env.Comments == nil:
+	case b.Name == "core/comments" && closedWithout(env.Comments):
 	case b.Name == "core/comment-template":
 		writeCommentTemplate(sb, b, env)
 	case layoutClass(b) == "" && spacingStyle(b) == "":
@@ -337,8 +347,7 @@ func commentsPaginationPrevious(b *Block, env *Env) string {
 	if cs == nil || cs.Page <= 1 {
 		return ""
 	}
-	return `<a href="` + escURL(cs.PageURL(cs.Page-1)+"#comments") + `" class="wp-block-comments-pagination-previous">` +
-		esc(str(b, "label", "Older Comments")) + `</a>`
+	return paginationLink(b, env, "comments", cs.PageURL(cs.Page-1)+"#comments", false, "Older Comments")
 }
 
 func commentsPaginationNext(b *Block, env *Env) string {
@@ -346,8 +355,7 @@ func commentsPaginationNext(b *Block, env *Env) string {
 	if cs == nil || cs.Page >= cs.Pages {
 		return ""
 	}
-	return `<a href="` + escURL(cs.PageURL(cs.Page+1)+"#comments") + `" class="wp-block-comments-pagination-next">` +
-		esc(str(b, "label", "Newer Comments")) + `</a>`
+	return paginationLink(b, env, "comments", cs.PageURL(cs.Page+1)+"#comments", true, "Newer Comments")
 }
 
 func commentsPaginationNumbers(_ *Block, env *Env) string {
@@ -402,10 +410,11 @@ func postCommentsForm(b *Block, env *Env) string {
 		}
 		sb.WriteString(`<p class="comment-form-author"><label for="author">Name` + mark + `</label> <input id="author" name="author" type="text" value="` + esc(f.Author) + `" size="30" maxlength="245" autocomplete="name"` + required + ` /></p>` + "\n" +
 			`<p class="comment-form-email"><label for="email">Email` + mark + `</label> <input id="email" name="email" type="email" value="` + esc(f.Email) + `" size="30" maxlength="100" aria-describedby="email-notes" autocomplete="email"` + required + ` /></p>` + "\n" +
-			`<p class="comment-form-url"><label for="url">Website</label> <input id="url" name="url" type="url" value="` + esc(f.URL) + `" size="30" maxlength="200" autocomplete="url" /></p>` + "\n" +
-			// show_comments_cookies_opt_in (on, as in every new WordPress)
-			`<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes"` + consent + ` /> ` +
-			`<label for="wp-comment-cookies-consent">Save my name, email, and website in this browser for the next time I comment.</label></p>` + "\n")
+			`<p class="comment-form-url"><label for="url">Website</label> <input id="url" name="url" type="url" value="` + esc(f.URL) + `" size="30" maxlength="200" autocomplete="url" /></p>` + "\n")
+		if f.CookiesOptIn {
+			sb.WriteString(`<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes"` + consent + ` /> ` +
+				`<label for="wp-comment-cookies-consent">Save my name, email, and website in this browser for the next time I comment.</label></p>` + "\n")
+		}
 	}
 	sb.WriteString(`<p class="form-submit wp-block-button"><input name="submit" type="submit" id="submit" class="wp-block-button__link wp-element-button" value="Post Comment" /> ` +
 		`<input type="hidden" name="comment_post_ID" value="` + strconv.FormatInt(cs.PostID, 10) + `" id="comment_post_ID" />` + "\n" +

@@ -14,7 +14,7 @@ func sampleComments(name, url string) *Comments {
 		Classes: "comment even thread-even depth-1", EditURL: url, Replies: []*Comment{reply}}
 	return &Comments{PostID: 7, PostTitle: name, PostURL: "https://s.test/p/", Count: 2, Threads: []*Comment{top},
 		Page: 2, Pages: 3, PageURL: func(int) string { return "https://s.test/p/comment-page-1/" }, MaxDepth: 5, Open: true,
-		Form: CommentForm{Action: "https://s.test/cms-comments-post.php", RequireNameEmail: true}}
+		Form: CommentForm{Action: "https://s.test/cms-comments-post.php", RequireNameEmail: true, CookiesOptIn: true}}
 }
 
 // The comments blocks as WordPress writes them.
@@ -51,12 +51,26 @@ func TestCommentBlocks(t *testing.T) {
 		{name: "date", src: `<!-- wp:comment-template --><!-- wp:comment-date /--><!-- /wp:comment-template -->`,
 			want: []string{`<div class="wp-block-comment-date"><time datetime="Ann"><a href="https://s.test/p/comment-page-1/#comment-1">Ann</a></time></div>`}},
 		{name: "pagination", src: `<!-- wp:comments-pagination --><!-- wp:comments-pagination-previous /--><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
-			want: []string{`<nav class="wp-block-comments-pagination" aria-label="Comments pagination"><a href="https://s.test/p/comment-page-1/#comments" class="wp-block-comments-pagination-previous">Older Comments</a>`,
+			want: []string{`<nav class="wp-block-comments-pagination is-layout-flex" aria-label="Comments pagination"><a href="https://s.test/p/comment-page-1/#comments" class="wp-block-comments-pagination-previous">Older Comments</a>`,
 				`class="wp-block-comments-pagination-next">Newer Comments</a></nav>`}},
+		// Twenty Twenty-Three's comments pagination: arrows beside the labels (the label is never hidden)
+		{name: "pagination arrows", src: `<!-- wp:comments-pagination {"paginationArrow":"arrow","showLabel":false,"layout":{"type":"flex","justifyContent":"space-between"}} --><!-- wp:comments-pagination-previous /--><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
+			want: []string{`<nav class="wp-block-comments-pagination is-layout-flex is-content-justification-space-between" aria-label="Comments pagination">`,
+				`class="wp-block-comments-pagination-previous"><span class="wp-block-comments-pagination-previous-arrow is-arrow-arrow" aria-hidden="true">←</span>Older Comments</a>`,
+				`class="wp-block-comments-pagination-next">Newer Comments<span class="wp-block-comments-pagination-next-arrow is-arrow-arrow" aria-hidden="true">→</span></a></nav>`}},
 		{name: "no pagination on one page", src: `<!-- wp:comments-pagination --><!-- wp:comments-pagination-next /--><!-- /wp:comments-pagination -->`,
 			edit: func(c *Comments) { c.Pages = 1 }, lacks: []string{"<nav"}},
 		{name: "form", src: `<!-- wp:post-comments-form /-->`, want: []string{`<div id="respond" class="comment-respond wp-block-post-comments-form">`,
-			`<form action="https://s.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`, `name="email" type="email"`}},
+			`<form action="https://s.test/cms-comments-post.php" method="post" id="commentform" class="comment-form">`, `name="email" type="email"`,
+			`name="wp-comment-cookies-consent" type="checkbox" value="yes" />`}},
+		// show_comments_cookies_opt_in off
+		{name: "form without the cookies box", src: `<!-- wp:post-comments-form /-->`, edit: func(c *Comments) { c.Form.CookiesOptIn = false },
+			want: []string{`name="url" type="url"`}, lacks: []string{`id="wp-comment-cookies-consent"`}},
+		// render_block_core_comments: closed and no comments, nothing at all
+		{name: "closed without comments", src: `<!-- wp:comments --><div class="wp-block-comments"><!-- wp:heading --><h2>Comments</h2><!-- /wp:heading --><!-- wp:post-comments-form /--></div><!-- /wp:comments -->`,
+			edit: func(c *Comments) { c.Open, c.Count = false, 0 }, lacks: []string{"Comments", "<div"}},
+		{name: "closed with comments", src: `<!-- wp:comments --><div class="wp-block-comments"><!-- wp:heading --><h2>Comments</h2><!-- /wp:heading --><!-- wp:post-comments-form /--></div><!-- /wp:comments -->`,
+			edit: func(c *Comments) { c.Open = false }, want: []string{"<h2>Comments</h2>"}, lacks: []string{"<form"}},
 		{name: "closed", src: `<!-- wp:post-comments-form /--><!-- wp:comment-template --><!-- wp:comment-reply-link /--><!-- /wp:comment-template -->`,
 			edit: func(c *Comments) { c.Open = false }, lacks: []string{"<form", "Reply"}},
 	} {

@@ -15,7 +15,7 @@ const commentsCSS = ".wp-block-comments,.wp-block-post-comments-form{box-sizing:
 	".wp-block-comments-pagination-numbers{display:flex;gap:.5rem}" +
 	".wp-block-post-comments-form .comment-reply-title{margin-bottom:0}" +
 	".wp-block-post-comments-form .comment-reply-title small{font-size:smaller;margin-left:.5em}" +
-	".wp-block-post-comments-form .comment-form-comment label,.wp-block-post-comments-form .comment-form-author label," +
+	".wp-block-post-comments-form .comment-form-author label," +
 	".wp-block-post-comments-form .comment-form-email label,.wp-block-post-comments-form .comment-form-url label{display:block;margin-bottom:.25em}" +
 	".wp-block-post-comments-form textarea,.wp-block-post-comments-form input:not([type=submit]):not([type=checkbox]):not([type=hidden])" +
 	"{box-sizing:border-box;display:block;width:100%;border:1px solid #949494;font-family:inherit;font-size:1em;padding:calc(.667em + 2px)}" +

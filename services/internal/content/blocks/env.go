@@ -34,6 +34,11 @@ type Env struct {
 	// to its post-template (WordPress's block context): "is-flex-container
 	// columns-3" for a grid of three.
 	postTemplateClass string
+	// paginationArrow and hidePaginationLabel are the block context a
+	// query-pagination or comments-pagination gives its previous and next
+	// links (its paginationArrow and showLabel attributes).
+	paginationArrow     string
+	hidePaginationLabel bool
 
 	// depth bounds template-part recursion (a part that includes itself).
 	depth int

@@ -17,12 +17,12 @@ func TestSanitizeStoredContent(t *testing.T) {
 		{"script between blocks", `<script>alert(1)</script><!-- wp:paragraph --><p>a</p><!-- /wp:paragraph -->`, []string{"<p>a</p>"}},
 		{"event handler in a block's html", `<!-- wp:paragraph --><p onclick="alert(1)">a</p><!-- /wp:paragraph -->`, []string{"<p>a</p>"}},
 		{"javascript: link in a button", `<!-- wp:buttons --><div class="wp-block-buttons"><!-- wp:button --><div class="wp-block-button"><a class="wp-block-button__link" href="javascript:alert(1)">b</a></div><!-- /wp:button --></div><!-- /wp:buttons -->`,
-			[]string{`<div class="wp-block-buttons"><div class="wp-block-button">`, `>b</a></div></div>`}},
+			[]string{`<div class="is-layout-flex wp-block-buttons"><div class="wp-block-button">`, `>b</a></div></div>`}},
 		{"image onerror", `<!-- wp:image --><figure class="wp-block-image"><img src="x" onerror="alert(1)"/></figure><!-- /wp:image -->`, []string{`<img src="x"/>`}},
 		{"a tag cut by a block comment", `<!-- wp:group --><div title="<!-- wp:paragraph -->" onclick="alert(1)"><!-- /wp:paragraph -->x</div><!-- /wp:group -->`, []string{"x</div>"}},
 		{"cover style url", `<!-- wp:cover --><div class="wp-block-cover" style="background-image:url(javascript:alert(1))">c</div><!-- /wp:cover -->`, []string{`>c</div>`}},
 		{"layout class still added", `<!-- wp:group {"layout":{"type":"constrained"}} --><div class="wp-block-group" onmouseover="x">g</div><!-- /wp:group -->`,
-			[]string{`<div class="is-layout-constrained wp-block-group">g</div>`}},
+			[]string{`<div class="has-global-padding is-layout-constrained wp-block-group">g</div>`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

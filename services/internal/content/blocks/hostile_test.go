@@ -45,12 +45,12 @@ func TestHostileAttributes(t *testing.T) {
 		{"post-terms taxonomy class", `<!-- wp:post-terms {"term":"category\" onclick=\"x"} /-->`, nil},
 		{"spacing: a declaration that ends the declaration",
 			`<!-- wp:group {"style":{"spacing":{"padding":{"top":"1px;background:url(javascript:alert(1))","left":"2px"}}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
-			[]string{`<div style="padding-left:2px" class="wp-block-group">`}},
+			[]string{`<div style="padding-left:2px" class="is-layout-flow wp-block-group">`}},
 		{"spacing: expression, url, escapes and quotes",
 			`<!-- wp:group {"style":{"spacing":{"blockGap":"expression(alert(1))","margin":{"top":"url(x)","right":"\\75 rl(x)","bottom":"1px\" onclick=\"x","left":"var:preset|spacing|60"}}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
-			[]string{`<div style="margin-left:var(--wp--preset--spacing--60)" class="wp-block-group">`}},
+			[]string{`<div style="margin-left:var(--wp--preset--spacing--60)" class="is-layout-flow wp-block-group">`}},
 		{"spacing: a preset that calls url()", `<!-- wp:group {"style":{"spacing":{"blockGap":"var:x)url(javascript:alert(1)"}}} --><div>x</div><!-- /wp:group -->`,
-			[]string{`<div>x</div>`}},
+			[]string{`<div class="is-layout-flow">x</div>`}},
 		{"search labels", `<!-- wp:search {"label":"<img src=x onerror=alert(1)>","buttonText":"\"><svg onload=alert(1)>"} /-->`,
 			[]string{`&lt;img src=x onerror=alert(1)&gt;</label>`}},
 		{"template part tag name", `<!-- wp:template-part {"slug":"header","tagName":"script"} /-->`, []string{`<div class="wp-block-template-part">`}},
@@ -93,6 +93,8 @@ var rendererAttributes = map[string]bool{
 	"loading": true, "datetime": true, "aria-current": true, "aria-hidden": true,
 	// the avatar's image
 	"srcset": true, "height": true, "width": true, "decoding": true,
+	// the search field and its icon
+	"placeholder": true, "viewBox": true,
 	// the comments blocks and form
 	"target": true, "data-commentid": true, "data-postid": true, "data-belowelement": true, "data-respondelement": true,
 	// the navigation's overlay menu (WordPress's markup, its script's hooks)
@@ -200,7 +202,7 @@ var attributeKeys = []string{
 	"textColor", "backgroundColor", "align", "fontSize", "textAlign", "className", "ariaLabel", "label", "url", "slug", "tagName",
 	"term", "separator", "prefix", "moreText", "type", "buttonText",
 	"anchor", "id", "href", "linkTarget", "rel", "alt", "level", "ref", "content",
-	"width", "height", "scale", "dimRatio", "overlayColor", "overlayMenu",
+	"width", "height", "scale", "dimRatio", "overlayColor", "overlayMenu", "paginationArrow", "placeholder", "widthUnit", "buttonPosition",
 }
 
 // hostileAttrs sets every attribute to h: the layout as flex (so that its
@@ -343,7 +345,7 @@ func TestHostileKeysCoverTheRenderer(t *testing.T) {
 }
 
 var (
-	booleanAttributes = map[string]bool{"isLink": true, "showTitle": true, "showLabel": true}
+	booleanAttributes = map[string]bool{"isLink": true, "showTitle": true, "showLabel": true, "buttonUseIcon": true}
 	layoutKeys        = map[string]bool{"type": true, "justifyContent": true, "orientation": true, "flexWrap": true}
 )
 

@@ -18,7 +18,7 @@ func postTitle(b *Block, env *Env) string {
 	if boolean(b, "isLink") {
 		inner = `<a href="` + escURL(p.URL) + `">` + inner + `</a>`
 	}
-	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + `">` + inner + "</" + tag + ">"
+	return "<" + tag + ` class="` + classes(b, "wp-block-post-title") + alignClass(b) + `">` + inner + "</" + tag + ">"
 }
 
 func postDate(b *Block, env *Env) string {
@@ -26,24 +26,34 @@ func postDate(b *Block, env *Env) string {
 	if p == nil || p.DateISO == "" {
 		return ""
 	}
-	t := `<time datetime="` + esc(p.DateISO) + `">` + esc(p.DateText) + `</time>`
+	// the link inside the time element, as WordPress 6.9 writes it
+	d := esc(p.DateText)
 	if boolean(b, "isLink") {
-		t = `<a href="` + escURL(p.URL) + `">` + t + `</a>`
+		d = `<a href="` + escURL(p.URL) + `">` + d + `</a>`
 	}
-	return `<div class="` + classes(b, "wp-block-post-date") + `">` + t + `</div>`
+	return `<div class="` + classes(b, "wp-block-post-date") + `"><time datetime="` + esc(p.DateISO) + `">` + d + `</time></div>`
 }
 
+// postAuthor is render_block_core_post_author and _author_name: the name,
+// linked to the author's archive only with isLink (Twenty Twenty-Three's
+// "by admin" is not a link).
 func postAuthor(b *Block, env *Env) string {
 	p := env.Post
 	if p == nil || p.Author.Label == "" {
 		return ""
 	}
+	author := b.Name == "core/post-author"
 	name := esc(p.Author.Label)
-	if p.Author.URL != "" {
-		name = `<a href="` + escURL(p.Author.URL) + `" rel="author">` + name + `</a>`
+	if boolean(b, "isLink") && p.Author.URL != "" {
+		cls := ` class="wp-block-post-author-name__link"`
+		if author {
+			cls = ""
+		}
+		name = `<a href="` + escURL(p.Author.URL) + `" target="` + esc(str(b, "linkTarget", "_self")) + `"` + cls + `>` + name + `</a>`
 	}
-	if b.Name == "core/post-author" {
-		return `<div class="` + classes(b, "wp-block-post-author") + `"><p class="wp-block-post-author__name">` + name + `</p></div>`
+	if author {
+		return `<div class="` + classes(b, "wp-block-post-author") + `"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">` +
+			name + `</p></div></div>`
 	}
 	return `<div class="` + classes(b, "wp-block-post-author-name") + `">` + name + `</div>`
 }

@@ -75,6 +75,9 @@ func writePostTemplate(sb *strings.Builder, b *Block, env *Env) {
 	if env.postTemplateClass != "" {
 		sb.WriteString(" " + env.postTemplateClass)
 	}
+	if l := layoutClass(b); l != "" {
+		sb.WriteString(" " + l)
+	}
 	sb.WriteString(`">`)
 	sub := *env
 	sub.postTemplateClass = ""
@@ -106,13 +109,45 @@ func queryPagination(b *Block, env *Env) string {
 	return paginationNav(b, env, "wp-block-query-pagination", "Pagination")
 }
 
-// paginationNav is a pagination block's nav around its inner blocks.
+// paginationNav is a pagination block's nav around its inner blocks
+// (flex, the block's default layout, when it names none); it gives its
+// links the arrow and label context.
 func paginationNav(b *Block, env *Env, base, label string) string {
 	cls := classes(b, base) + alignClass(b)
-	if l := layoutClass(b); l != "" {
-		cls += " " + l
+	l := layoutClass(b)
+	sub := *env
+	sub.paginationArrow = str(b, "paginationArrow", "none")
+	sub.hidePaginationLabel = b.Attrs["showLabel"] == false
+	return `<nav class="` + cls + " " + l + `" aria-label="` + label + `">` + renderChildren(b, &sub) + `</nav>`
+}
+
+// paginationArrows are get_query_pagination_arrow's arrows: previous, next.
+var paginationArrows = map[string][2]string{"arrow": {"←", "→"}, "chevron": {"«", "»"}}
+
+// paginationLink is a previous or next link of a pagination block (kind
+// "query" or "comments"): its label, or the default, with the enclosing
+// block's arrow before (previous) or after (next) it; with the label
+// hidden (showLabel off) the label is the link's aria-label.
+func paginationLink(b *Block, env *Env, kind, href string, next bool, fallback string) string {
+	dir, i := "previous", 0
+	if next {
+		dir, i = "next", 1
 	}
-	return `<nav class="` + cls + `" aria-label="` + label + `">` + renderChildren(b, env) + `</nav>`
+	text := esc(str(b, "label", fallback))
+	attrs := `href="` + escURL(href) + `" class="wp-block-` + kind + `-pagination-` + dir + `"`
+	label := text
+	if kind == "query" && env.hidePaginationLabel { // the comments links always show theirs
+		label, attrs = "", attrs+` aria-label="`+text+`"`
+	}
+	if a, ok := paginationArrows[env.paginationArrow]; ok {
+		arrow := `<span class="wp-block-` + kind + `-pagination-` + dir + `-arrow is-arrow-` + env.paginationArrow + `" aria-hidden="true">` + a[i] + `</span>`
+		if next {
+			label += arrow
+		} else {
+			label = arrow + label
+		}
+	}
+	return `<a ` + attrs + `>` + label + `</a>`
 }
 
 func paginationPrevious(b *Block, env *Env) string {
@@ -120,7 +155,7 @@ func paginationPrevious(b *Block, env *Env) string {
 	if q == nil || q.Page <= 1 {
 		return ""
 	}
-	return `<a class="wp-block-query-pagination-previous" href="` + escURL(q.PageURL(q.Page-1)) + `">` + esc(str(b, "label", "Previous Page")) + `</a>`
+	return paginationLink(b, env, "query", q.PageURL(q.Page-1), false, "Previous Page")
 }
 
 func paginationNext(b *Block, env *Env) string {
@@ -128,7 +163,7 @@ func paginationNext(b *Block, env *Env) string {
 	if q == nil || q.Page >= q.Pages {
 		return ""
 	}
-	return `<a class="wp-block-query-pagination-next" href="` + escURL(q.PageURL(q.Page+1)) + `">` + esc(str(b, "label", "Next Page")) + `</a>`
+	return paginationLink(b, env, "query", q.PageURL(q.Page+1), true, "Next Page")
 }
 
 // paginationNumbers is paginate_links as the block calls it (prev_next
@@ -204,7 +239,7 @@ func queryTitle(b *Block, env *Env) string {
 		return ""
 	}
 	tag := heading(num(b, "level", 1))
-	return "<" + tag + ` class="` + classes(b, "wp-block-query-title") + `">` + esc(env.ArchiveTitle) + "</" + tag + ">"
+	return "<" + tag + ` class="` + classes(b, "wp-block-query-title") + alignClass(b) + `">` + esc(env.ArchiveTitle) + "</" + tag + ">"
 }
 
 func termDescription(b *Block, env *Env) string {

@@ -52,7 +52,7 @@ func writeBlock(sb *strings.Builder, b *Block, env *Env) {
 		w(sb, b, env)
 		return
 	}
-	if _, ok := dynamic[b.Name]; !ok && len(b.Attrs) == 0 {
+	if _, ok := dynamic[b.Name]; !ok && len(b.Attrs) == 0 && defaultLayouts[b.Name] == "" {
 		renderNodes(sb, b.Parts, env)
 		return
 	}
@@ -108,12 +108,20 @@ func init() {
 	}
 }
 
-// renderBlock renders one block: a dynamic block by its function, any
-// other (static and unknown blocks) as its saved HTML with its inner blocks
-// rendered in place, plus the layout class of blocks that have one.
+// renderBlock renders one block: a dynamic block by its function, with
+// its margin and padding (the spacing block support, which WordPress's
+// get_block_wrapper_attributes writes on every dynamic block's wrapper:
+// Twenty Twenty-Three's titles' bottom margins) unless the function wrote
+// a style of its own; any other (static and unknown blocks) as its saved
+// HTML with its inner blocks rendered in place, plus the layout class of
+// blocks that have one.
 func renderBlock(b *Block, env *Env) string {
 	if f, ok := dynamic[b.Name]; ok {
-		return f(b, env)
+		out := f(b, env)
+		if st := spacingStyle(b); st != "" && out != "" {
+			out = addStyle(out, st)
+		}
+		return out
 	}
 	return wrapped(b, env)
 }

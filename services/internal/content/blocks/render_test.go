@@ -82,11 +82,19 @@ func TestRender(t *testing.T) {
 		{"post title escaped and linked", `<!-- wp:post-title {"isLink":true} /-->`,
 			[]string{`<h2 class="wp-block-post-title"><a href="https://s.test/hello/">Hello &lt;World&gt;</a></h2>`}, nil},
 		{"post date", `<!-- wp:post-date /-->`, []string{`<time datetime="2026-01-02T03:04:05+00:00">January 2, 2026</time>`}, nil},
-		{"post author name", `<!-- wp:post-author-name /-->`, []string{`<a href="https://s.test/author/ann/" rel="author">Ann</a>`}, nil},
+		// WordPress 6.9 puts the link inside the time element
+		{"post date linked", `<!-- wp:post-date {"isLink":true} /-->`,
+			[]string{`<div class="wp-block-post-date"><time datetime="2026-01-02T03:04:05+00:00"><a href="https://s.test/hello/">January 2, 2026</a></time></div>`}, nil},
+		{"post author name", `<!-- wp:post-author-name {"isLink":true} /-->`,
+			[]string{`<div class="wp-block-post-author-name"><a href="https://s.test/author/ann/" target="_self" class="wp-block-post-author-name__link">Ann</a></div>`}, nil},
+		// as WordPress: no link without isLink (Twenty Twenty-Three's "by admin")
+		{"post author name unlinked", `<!-- wp:post-author-name /-->`, []string{`<div class="wp-block-post-author-name">Ann</div>`}, []string{"<a "}},
+		{"post author", `<!-- wp:post-author /-->`,
+			[]string{`<div class="wp-block-post-author"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">Ann</p></div></div>`}, nil},
 		{"post excerpt with more link", `<!-- wp:post-excerpt {"moreText":"More"} /-->`,
 			[]string{`<p class="wp-block-post-excerpt__excerpt">Short</p>`, `href="https://s.test/hello/">More`}, nil},
 		{"post content", `<!-- wp:post-content {"layout":{"type":"constrained"}} /-->`,
-			[]string{`<div class="entry-content wp-block-post-content is-layout-constrained"><p>Body</p></div>`}, nil},
+			[]string{`<div class="entry-content wp-block-post-content has-global-padding is-layout-constrained"><p>Body</p></div>`}, nil},
 		{"featured image", `<!-- wp:post-featured-image {"isLink":true} /-->`, []string{`<a href="https://s.test/hello/"`, `<img src="https://s.test/img.png" alt="A cat"`}, nil},
 		// Twenty Twenty-Three's listing and single post: sized, wide, darkened
 		{"featured image sized", `<!-- wp:post-featured-image {"isLink":true,"width":"100%","height":"clamp(15vw, 30vh, 400px)","align":"wide"} /-->`,
@@ -102,24 +110,48 @@ func TestRender(t *testing.T) {
 		{"post navigation", `<!-- wp:post-navigation-link {"type":"previous","showTitle":true} /--><!-- wp:post-navigation-link /-->`,
 			[]string{`<a href="https://s.test/older/" rel="prev">Older</a>`}, []string{`rel="next"`}},
 		{"query loop", `<!-- wp:query --><div class="wp-block-query"><!-- wp:post-template --><!-- wp:post-title {"isLink":true} /--><!-- /wp:post-template --><!-- wp:query-pagination --><!-- wp:query-pagination-previous /--><!-- wp:query-pagination-numbers /--><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --><!-- wp:query-no-results --><!-- wp:paragraph --><p>None</p><!-- /wp:paragraph --><!-- /wp:query-no-results --></div><!-- /wp:query -->`,
-			[]string{`<div class="wp-block-query"><ul class="wp-block-post-template"><li class="wp-block-post post-7 type-post">`, `Hello &lt;World&gt;`, `post-8`, `Second`,
-				`<nav class="wp-block-query-pagination" aria-label="Pagination">`, `href="https://s.test/page/1/">Previous Page</a>`,
-				`<span aria-current="page" class="page-numbers current">2</span>`, `href="https://s.test/page/3/">Next Page</a>`},
-			[]string{"None"}},
+			[]string{`<div class="wp-block-query is-layout-flow"><ul class="wp-block-post-template is-layout-flow"><li class="wp-block-post post-7 type-post">`, `Hello &lt;World&gt;`, `post-8`, `Second`,
+				`<nav class="wp-block-query-pagination is-layout-flex" aria-label="Pagination">`, `href="https://s.test/page/1/" class="wp-block-query-pagination-previous">Previous Page</a>`,
+				`<span aria-current="page" class="page-numbers current">2</span>`, `href="https://s.test/page/3/" class="wp-block-query-pagination-next">Next Page</a>`},
+			[]string{"None", "arrow"}},
+		// Twenty Twenty-Three's "Next Page →": the pagination's arrow beside its links' labels
+		{"query pagination arrows", `<!-- wp:query-pagination {"paginationArrow":"arrow"} --><!-- wp:query-pagination-previous /--><!-- wp:query-pagination-next /--><!-- /wp:query-pagination -->`,
+			[]string{`<a href="https://s.test/page/1/" class="wp-block-query-pagination-previous"><span class="wp-block-query-pagination-previous-arrow is-arrow-arrow" aria-hidden="true">←</span>Previous Page</a>`,
+				`<a href="https://s.test/page/3/" class="wp-block-query-pagination-next">Next Page<span class="wp-block-query-pagination-next-arrow is-arrow-arrow" aria-hidden="true">→</span></a>`}, nil},
+		{"query pagination chevrons without labels", `<!-- wp:query-pagination {"paginationArrow":"chevron","showLabel":false} --><!-- wp:query-pagination-next {"label":"More"} /--><!-- /wp:query-pagination -->`,
+			[]string{`class="wp-block-query-pagination-next" aria-label="More"><span class="wp-block-query-pagination-next-arrow is-arrow-chevron" aria-hidden="true">»</span></a>`}, nil},
+		{"query pagination with an unknown arrow", `<!-- wp:query-pagination {"paginationArrow":"none"} --><!-- wp:query-pagination-next /--><!-- /wp:query-pagination -->`,
+			[]string{`class="wp-block-query-pagination-next">Next Page</a>`}, []string{"arrow"}},
 		{"query displayLayout grid", `<!-- wp:query {"displayLayout":{"type":"flex","columns":3},"align":"wide"} --><div class="wp-block-query"><!-- wp:post-template {"align":"wide"} --><!-- wp:query --><div class="wp-block-query"><!-- wp:post-template /--></div><!-- /wp:query --><!-- /wp:post-template --></div><!-- /wp:query -->`,
-			[]string{`<div class="wp-block-query alignwide"><ul class="wp-block-post-template alignwide is-flex-container columns-3">`, `<li class="wp-block-post post-7 type-post"><div class="wp-block-query"><ul class="wp-block-post-template"><li`}, nil},
+			[]string{`<div class="wp-block-query alignwide is-layout-flow"><ul class="wp-block-post-template alignwide is-flex-container columns-3 is-layout-flow">`, `<li class="wp-block-post post-7 type-post"><div class="wp-block-query is-layout-flow"><ul class="wp-block-post-template is-layout-flow"><li`}, nil},
 		// Twenty Twenty-Three's pagination row spans the wide size, as the listing does
 		{"query pagination aligned", `<!-- wp:query --><div class="wp-block-query"><!-- wp:post-template /--><!-- wp:query-pagination {"align":"wide","layout":{"type":"flex","justifyContent":"space-between"}} --><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --></div><!-- /wp:query -->`,
 			[]string{`<nav class="wp-block-query-pagination alignwide is-layout-flex is-content-justification-space-between" aria-label="Pagination">`}, nil},
 		{"query displayLayout list", `<!-- wp:query {"displayLayout":{"type":"list"}} --><div class="wp-block-query"><!-- wp:post-template /--></div><!-- /wp:query -->`,
-			[]string{`<ul class="wp-block-post-template"><li`}, []string{"is-flex-container"}},
+			[]string{`<ul class="wp-block-post-template is-layout-flow"><li`}, []string{"is-flex-container"}},
 		{"search form", `<!-- wp:search {"label":"Search","showLabel":false} /-->`,
 			[]string{`action="https://s.test/"`, `screen-reader-text`, `name="s" value="a&#34;b"`}, nil},
+		// Twenty Twenty-Three's 404 search: an icon button, a placeholder, the full width, centred
+		{"search form with an icon", `<!-- wp:search {"label":"Search","placeholder":"Search...","showLabel":false,"width":100,"widthUnit":"%","buttonText":"Search","buttonUseIcon":true,"align":"center"} /-->`,
+			[]string{`class="wp-block-search wp-block-search__button-outside wp-block-search__icon-button aligncenter"`,
+				`<div class="wp-block-search__inside-wrapper" style="width:100%"><input class="wp-block-search__input" id="wp-block-search__input" placeholder="Search..." type="search"`,
+				`<button aria-label="Search" class="wp-block-search__button has-icon wp-element-button" type="submit"><svg class="search-icon"`}, nil},
+		{"search form without a button", `<!-- wp:search {"buttonPosition":"no-button"} /-->`, []string{`wp-block-search__no-button`}, []string{"<button"}},
 		{"two search forms have distinct ids", `<!-- wp:search /--><!-- wp:search /-->`,
 			[]string{`for="wp-block-search__input"`, `id="wp-block-search__input"`, `for="wp-block-search__input-2"`, `id="wp-block-search__input-2"`}, nil},
 		{"block gap", `<!-- wp:group {"style":{"spacing":{"blockGap":"0"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
-			[]string{`<div style="gap:0" class="wp-block-group">`}, nil},
+			[]string{`<div style="--siteplane--block-gap:0" class="is-layout-flow wp-block-group">`}, nil},
+		// a flex container's gap is the gap property
+		{"flex block gap", `<!-- wp:group {"layout":{"type":"flex"},"style":{"spacing":{"blockGap":"0.5ch"}}} --><div class="wp-block-group">x</div><!-- /wp:group -->`,
+			[]string{`<div style="gap:0.5ch" class="is-layout-flex wp-block-group">`}, nil},
 		{"query title", `<!-- wp:query-title {"type":"archive"} /-->`, []string{`<h1 class="wp-block-query-title">Category: News</h1>`}, nil},
+		// Twenty Twenty-Three's titles: the spacing support's margin and the alignment on the dynamic block's wrapper
+		{"query title aligned with a margin", `<!-- wp:query-title {"type":"archive","align":"wide","style":{"spacing":{"margin":{"bottom":"var:preset|spacing|50"}}}} /-->`,
+			[]string{`<h1 style="margin-bottom:var(--wp--preset--spacing--50)" class="wp-block-query-title alignwide">Category: News</h1>`}, nil},
+		{"post title with a margin", `<!-- wp:post-title {"level":1,"style":{"spacing":{"margin":{"bottom":"var:preset|spacing|40"}}}} /-->`,
+			[]string{`<h1 style="margin-bottom:var(--wp--preset--spacing--40)" class="wp-block-post-title">Hello &lt;World&gt;</h1>`}, nil},
+		{"a plain group is a flow container", `<!-- wp:group {"tagName":"main"} --><main class="wp-block-group"><!-- wp:paragraph --><p>a</p><!-- /wp:paragraph --></main><!-- /wp:group --><!-- wp:group --><div class="wp-block-group">b</div><!-- /wp:group -->`,
+			[]string{`<main class="is-layout-flow wp-block-group"><p>a</p></main>`, `<div class="is-layout-flow wp-block-group">b</div>`}, nil},
 		{"comments render nothing", "<!-- wp:comments --><div><!-- wp:comments-title /--></div><!-- /wp:comments -->", nil, []string{"div"}},
 	}
 	for _, tt := range tests {
@@ -150,7 +182,7 @@ func TestQueryWithoutPosts(t *testing.T) {
 	env := testEnv()
 	env.Query = &Query{Page: 1, Pages: 0}
 	got := RenderMarkup(`<!-- wp:query --><!-- wp:post-template --><!-- wp:post-title /--><!-- /wp:post-template --><!-- wp:query-pagination --><!-- wp:query-pagination-next /--><!-- /wp:query-pagination --><!-- wp:query-no-results --><!-- wp:paragraph --><p>None</p><!-- /wp:paragraph --><!-- /wp:query-no-results --><!-- /wp:query -->`, env)
-	if got != `<div class="wp-block-query"><p>None</p></div>` {
+	if got != `<div class="wp-block-query is-layout-flow"><p>None</p></div>` {
 		t.Errorf("got %s", got)
 	}
 }
@@ -177,6 +209,26 @@ func TestGlobalCSS(t *testing.T) {
 		".wp-block-post-date{font-size:12px}",
 		// The navigation's links take its text colour (the block library's rule).
 		".wp-block-navigation .wp-block-navigation-item__content.wp-block-navigation-item__content{color:inherit}",
+		// WordPress's layout rules: no gap above a container's first child, no margin below any child
+		":root{--wp--style--block-gap:1.5rem}", ":root :where(.is-layout-flow)>:first-child{margin-block-start:0}",
+		":root :where(.is-layout-constrained)>*{margin-block-start:1.5rem;margin-block-end:0}", ":root :where(.is-layout-flex){gap:1.5rem}",
+		// the block library's figure margin: none above a featured image
+		":where(figure){margin:0 0 1em}",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in %s", w, got)
+		}
+	}
+	// with useRootPaddingAwareAlignments the root padding is custom
+	// properties on the body, applied to the site blocks and the outermost
+	// constrained containers (WordPress's rules), not the body's padding
+	settings["useRootPaddingAwareAlignments"] = true
+	styles["spacing"] = map[string]any{"padding": map[string]any{"top": "1px", "left": "var:preset|spacing|60"}}
+	got = GlobalCSS(settings, styles)
+	for _, w := range []string{
+		"body{margin:0;color:#111;background-color:var(--wp--preset--color--base);--wp--style--root--padding-top:1px;--wp--style--root--padding-left:var(--wp--preset--spacing--60)}",
+		".has-global-padding{padding-right:var(--wp--style--root--padding-right);padding-left:var(--wp--style--root--padding-left)}",
+		".wp-site-blocks{padding-top:var(--wp--style--root--padding-top);",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %q in %s", w, got)

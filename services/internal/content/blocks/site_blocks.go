@@ -3,7 +3,10 @@ package blocks
 // Site blocks: what every page of a site shows the same (title, tagline,
 // navigation, template parts) and the search form.
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 func siteTitle(b *Block, env *Env) string {
 	tag := heading(num(b, "level", 1))
@@ -101,6 +104,12 @@ func validWrapper(tag string) bool {
 	return false
 }
 
+// searchIcon is the search block's button icon (buttonUseIcon).
+const searchIcon = `<svg class="search-icon" viewBox="0 0 24 24" width="24" height="24"><path d="M13 5c-3.3 0-6 2.7-6 6 0 1.4.5 2.7 1.3 3.7l-3.8 3.8 1.1 1.1 3.8-3.8c1 .8 2.3 1.3 3.7 1.3 3.3 0 6-2.7 6-6S16.3 5 13 5zm0 10.5c-2.5 0-4.5-2-4.5-4.5s2-4.5 4.5-4.5 4.5 2 4.5 4.5-2 4.5-4.5 4.5z"></path></svg>`
+
+// search is render_block_core_search: the button's position (outside,
+// inside, none) and icon, the placeholder, the field's width and the
+// alignment, as Twenty Twenty-Three's 404 and no-results patterns set them.
 func search(b *Block, env *Env) string {
 	label := str(b, "label", "Search")
 	id := env.nextID("wp-block-search__input")
@@ -108,9 +117,38 @@ func search(b *Block, env *Env) string {
 	if b.hasFalse("showLabel") {
 		labelCls += " screen-reader-text"
 	}
-	return `<form role="search" method="get" action="` + escURL(env.HomeURL+"/") + `" class="` + classes(b, "wp-block-search") + `">` +
+	position := str(b, "buttonPosition", "button-outside")
+	switch position {
+	case "button-outside", "button-inside", "no-button":
+	default:
+		position = "button-outside"
+	}
+	cls := classes(b, "wp-block-search", "wp-block-search__"+position)
+	if boolean(b, "buttonUseIcon") {
+		cls += " wp-block-search__icon-button"
+	}
+	wrapStyle := ""
+	if w := num(b, "width", 0); w > 0 {
+		unit := "px"
+		if str(b, "widthUnit", "") == "%" {
+			unit, w = "%", min(w, 100)
+		}
+		wrapStyle = ` style="width:` + strconv.Itoa(w) + unit + `"`
+	}
+	placeholder := ""
+	if p := str(b, "placeholder", ""); p != "" {
+		placeholder = ` placeholder="` + esc(p) + `"`
+	}
+	text := esc(str(b, "buttonText", "Search"))
+	button := `<button type="submit" class="wp-block-search__button wp-element-button">` + text + `</button>`
+	switch {
+	case position == "no-button":
+		button = ""
+	case boolean(b, "buttonUseIcon"):
+		button = `<button aria-label="` + text + `" class="wp-block-search__button has-icon wp-element-button" type="submit">` + searchIcon + `</button>`
+	}
+	return `<form role="search" method="get" action="` + escURL(env.HomeURL+"/") + `" class="` + cls + alignClass(b) + `">` +
 		`<label class="` + labelCls + `" for="` + id + `">` + esc(label) + `</label>` +
-		`<div class="wp-block-search__inside-wrapper"><input class="wp-block-search__input" id="` + id + `" type="search" name="s" value="` +
-		esc(env.SearchQuery) + `" required>` +
-		`<button type="submit" class="wp-block-search__button">` + esc(str(b, "buttonText", "Search")) + `</button></div></form>`
+		`<div class="wp-block-search__inside-wrapper"` + wrapStyle + `><input class="wp-block-search__input" id="` + id + `"` + placeholder + ` type="search" name="s" value="` +
+		esc(env.SearchQuery) + `" required>` + button + `</div></form>`
 }

@@ -36,21 +36,26 @@ func GlobalCSS(settings, styles map[string]any) string {
 	if gap == "" {
 		gap = "1.5rem"
 	}
-	sb.WriteString("body{margin:0;" + declarations(styles) + "}")
-	sb.WriteString(".wp-site-blocks>*+*,.is-layout-flow>*+*,.is-layout-constrained>*+*{margin-block-start:" + gap + "}")
-	sb.WriteString(".is-layout-constrained>:where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width:var(--wp--style--global--content-size);margin-left:auto !important;margin-right:auto !important}")
-	sb.WriteString(".is-layout-constrained>.alignwide{max-width:var(--wp--style--global--wide-size)}")
-	sb.WriteString(".is-layout-flex{display:flex;flex-wrap:wrap;align-items:center;gap:" + gap + "}.is-layout-flex>*{margin:0}")
+	rootPadding := settings["useRootPaddingAwareAlignments"] == true
+	bodyStyles, padVars := styles, ""
+	if rootPadding {
+		bodyStyles, padVars = rootPaddingVars(styles)
+	}
+	sb.WriteString("body{margin:0;" + declarations(bodyStyles) + padVars + "}")
+	layoutCSS(&sb, gap)
+	if rootPadding {
+		sb.WriteString(rootPaddingCSS)
+	}
 	sb.WriteString(".is-layout-flex.is-vertical{flex-direction:column;align-items:flex-start}.is-layout-flex.is-nowrap{flex-wrap:nowrap}")
 	sb.WriteString(".is-content-justification-space-between{justify-content:space-between}.is-content-justification-right{justify-content:flex-end}.is-content-justification-center{justify-content:center}")
 	sb.WriteString(".screen-reader-text{border:0;clip:rect(1px,1px,1px,1px);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px;word-wrap:normal !important}")
 	sb.WriteString(".wp-block-navigation__container{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}")
 	sb.WriteString(navOverlayCSS)
 	sb.WriteString(navSubmenuCSS)
-	sb.WriteString(".wp-block-post-template{list-style:none;margin:0;padding:0}")
+	sb.WriteString(libraryCSS)
 	sb.WriteString(featuredImageCSS)
 	sb.WriteString(postTemplateGridCSS)
-	sb.WriteString(".wp-block-query-pagination{display:flex;gap:1rem}.wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
+	sb.WriteString(".wp-block-query-pagination-numbers{display:flex;gap:.5rem}")
 	sb.WriteString(commentsCSS)
 	sb.WriteString("img{max-width:100%;height:auto}")
 	elementsCSS(&sb, "", obj(styles, "elements"))

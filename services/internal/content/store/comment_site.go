@@ -33,18 +33,21 @@ type Discussion struct {
 	MaxLinks           int    // comment_max_links (2)
 	ModerationKeys     string // moderation_keys, one word or phrase a line
 	DisallowedKeys     string // disallowed_keys, one a line
+	// CookiesOptIn is show_comments_cookies_opt_in (1 in every install
+	// since 4.9.6): the anonymous form's "Save my name…" box
+	CookiesOptIn bool
 }
 
 // DefaultDiscussion is WordPress's defaults (wp-admin/includes/schema.php).
 func DefaultDiscussion() Discussion {
 	return Discussion{ThreadComments: true, ThreadDepth: 5, PerPage: 50, DefaultPage: "newest", Order: "asc",
-		RequireNameEmail: true, PreviouslyApproved: true, MaxLinks: 2}
+		RequireNameEmail: true, PreviouslyApproved: true, MaxLinks: 2, CookiesOptIn: true}
 }
 
 // DiscussionSettings are the names ReadDiscussion reads.
 var DiscussionSettings = []string{"thread_comments", "thread_comments_depth", "page_comments", "comments_per_page",
 	"default_comments_page", "comment_order", "comment_registration", "require_name_email", "comment_moderation",
-	"comment_previously_approved", "comment_max_links", "moderation_keys", "disallowed_keys"}
+	"comment_previously_approved", "comment_max_links", "moderation_keys", "disallowed_keys", "show_comments_cookies_opt_in"}
 
 // ReadDiscussion reads the discussion settings (one statement).
 func ReadDiscussion(ctx context.Context, q Querier) (Discussion, error) {
@@ -83,7 +86,8 @@ func (d *Discussion) set(name string, raw []byte) {
 	flag := text == "1" || text == "true"
 	flags := map[string]*bool{"thread_comments": &d.ThreadComments, "page_comments": &d.PageComments,
 		"comment_registration": &d.Registration, "require_name_email": &d.RequireNameEmail,
-		"comment_moderation": &d.Moderation, "comment_previously_approved": &d.PreviouslyApproved}
+		"comment_moderation": &d.Moderation, "comment_previously_approved": &d.PreviouslyApproved,
+		"show_comments_cookies_opt_in": &d.CookiesOptIn}
 	if p, ok := flags[name]; ok {
 		*p = flag
 		return

@@ -16,13 +16,16 @@ type SearchQuery struct {
 	Types, Taxonomies []string
 	Search            string
 	ExcludeProtected  bool // posts: leave out password-protected ones
-	Include, Exclude  []int64
-	Page, PerPage     int
+	// Statuses are the posts' statuses (empty: publish); the website's
+	// search shows a reader who may read private posts those too.
+	Statuses         []string
+	Include, Exclude []int64
+	Page, PerPage    int
 }
 
-// SearchPostIDs finds the ids of published posts of sq.Types with the search
-// words in title, excerpt or content, by relevance then date (WP_Query's
-// search order), and their total.
+// SearchPostIDs finds the ids of published posts (or of sq.Statuses) of
+// sq.Types with the search words in title, excerpt or content, by
+// relevance then date (WP_Query's search order), and their total.
 func SearchPostIDs(ctx context.Context, q Querier, sq SearchQuery) ([]int64, int, error) {
 	if sq.Search == "" && len(sq.Include) == 0 && len(sq.Exclude) == 0 {
 		return searchAllPostIDs(ctx, q, sq)
@@ -30,7 +33,11 @@ func SearchPostIDs(ctx context.Context, q Querier, sq SearchQuery) ([]int64, int
 	lq := &ListQuery{Search: sq.Search, ExcludeProtected: sq.ExcludeProtected}
 	b := &SQLBuilder{}
 	b.Add("p.type = ANY(" + b.Arg(sq.Types) + ")")
-	b.Add("p.status = 'publish'")
+	if len(sq.Statuses) > 0 {
+		b.Add("p.status = ANY(" + b.Arg(sq.Statuses) + ")")
+	} else {
+		b.Add("p.status = 'publish'")
+	}
 	if lq.Search != "" {
 		b.SearchClause(lq)
 	}

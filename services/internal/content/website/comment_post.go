@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,9 @@ func refuse(status int, message string) error { return &commentError{status: sta
 // errSilent is WordPress's refusal without a message (a post that does
 // not exist, is in the trash or protected): a blank 200.
 var errSilent = refuse(http.StatusOK, "")
+
+// phpFile is esc_url's exception to adding http://: a bare "x.php" link.
+var phpFile = regexp.MustCompile(`(?i)^[a-z0-9-]+?\.php`)
 
 func (s *Handler) commentPost(req *siteReq) error {
 	h := req.w.Header()
@@ -247,7 +251,9 @@ func (s *Handler) commenter(req *siteReq, m *store.Comment) error {
 	m.AuthorName = kses.Text(strings.TrimSpace(f.Get("author")))
 	m.AuthorEmail = strings.TrimSpace(f.Get("email"))
 	if u := strings.TrimSpace(f.Get("url")); u != "" {
-		if !strings.Contains(u, "://") && !strings.HasPrefix(u, "/") {
+		// esc_url's rule: only an address without any scheme (no ":") is
+		// taken as http; "javascript:…" keeps its scheme and is dropped
+		if !strings.Contains(u, ":") && !strings.ContainsAny(u[:1], "/#?") && !phpFile.MatchString(u) {
 			u = "http://" + u
 		}
 		m.AuthorURL = kses.URL(u)

@@ -283,7 +283,7 @@ func (s *Handler) arrangeComments(req *siteReq, d store.Discussion, pt *store.Po
 			c.EditURL = s.Site().URL + "/cms-admin/comment.php?action=editcomment&c=" + store.Itoa(id)
 		}
 	}
-	cs.Form = blocks.CommentForm{Action: s.Site().URL + commentFormPath, RequireNameEmail: d.RequireNameEmail}
+	cs.Form = blocks.CommentForm{Action: s.Site().URL + commentFormPath, RequireNameEmail: d.RequireNameEmail, CookiesOptIn: d.CookiesOptIn}
 	if !req.caller.LoggedIn() && d.Registration {
 		cs.Form.LoginURL = s.Site().URL + "/cms-login.php?redirect_to=" + url.QueryEscape(postURL)
 	}

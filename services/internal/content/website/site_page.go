@@ -129,6 +129,11 @@ func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base 
 	if err != nil {
 		return err
 	}
+	return s.showListing(req, sp, lq, posts, total, base)
+}
+
+// showListing renders sp with a page of posts of lq (total in all).
+func (s *Handler) showListing(req *siteReq, sp *sitePage, lq *store.ListQuery, posts []*store.Post, total int, base string) error {
 	sp.pages = (total + lq.PerPage - 1) / lq.PerPage
 	if req.paged > 1 && req.paged > sp.pages {
 		return s.notFound(req)
@@ -156,18 +161,36 @@ func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base 
 }
 
 // searchPage is the site search (?s=): published posts and pages matching
-// the term, in the search template.
+// the term (private ones too for a reader who may read them), in the search
+// template; two statements (the page of ids, then its posts).
 func (s *Handler) searchPage(req *siteReq) error {
 	term := strings.TrimSpace(req.query.Get("s"))
 	sp := &sitePage{templates: []string{"search", "index"}, ogType: "website", bodyClass: "search", noindex: true,
 		title: "Search Results for “" + term + "”", archive: "Search results for: “" + term + "”"}
 	lq := s.siteListQuery(req)
-	lq.Search, lq.OrderBy = term, "relevance"
-	lq.ExcludeProtected = !req.caller.LoggedIn()
 	if term == "" {
-		lq.Search, lq.OrderBy = "", "date"
+		return s.listing(req, sp, lq, s.Site().URL+"/")
 	}
-	return s.listing(req, sp, lq, s.Site().URL+"/")
+	// WP_Query searches every searchable type (post_type any): posts and
+	// pages together, by relevance, then date
+	lq.Search, lq.OrderBy = term, "relevance"
+	ctx := req.r.Context()
+	ids, total, err := store.SearchPostIDs(ctx, s.db(ctx), store.SearchQuery{Types: []string{store.TypePost.Name, store.TypePage.Name},
+		Search: term, ExcludeProtected: !req.caller.LoggedIn(), Statuses: lq.Statuses, Page: lq.Page, PerPage: lq.PerPage})
+	if err != nil {
+		return err
+	}
+	found, err := store.GetPosts(ctx, s.db(ctx), ids)
+	if err != nil {
+		return err
+	}
+	posts := make([]*store.Post, 0, len(ids))
+	for _, id := range ids {
+		if p := found[id]; p != nil {
+			posts = append(posts, p)
+		}
+	}
+	return s.showListing(req, sp, lq, posts, total, s.Site().URL+"/")
 }
 
 func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {

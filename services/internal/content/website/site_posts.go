@@ -68,7 +68,11 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 	out := make([]*blocks.Post, 0, len(posts))
 	for _, p := range posts {
 		local := p.DateGMT.In(s.location())
-		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.permalinks.Post(pt, p), DateISO: local.Format(time.RFC3339),
+		ppt := pt
+		if p.Type == store.TypePage.Name { // a search lists pages among the posts
+			ppt = store.TypePage
+		}
+		bp := &blocks.Post{ID: p.ID, Type: p.Type, Title: p.Title, URL: s.permalinks.Post(ppt, p), DateISO: local.Format(time.RFC3339),
 			DateText: local.Format("January 2, 2006"), Terms: map[string][]blocks.Link{}}
 		if img := images[p.FeaturedMedia]; img != nil && p.FeaturedMedia > 0 {
 			bp.Image = img
