@@ -59,6 +59,8 @@ type embedAnswers struct {
 	mu    sync.RWMutex
 	m     map[string]*embedAnswer
 	posts map[int64]*store.Post
+	// gen: the answers of the current change generation (embed_generation.go)
+	gen *embedGenAnswers
 }
 
 // EmbedHandler serves contract.EmbedPath with srv's routes.
@@ -78,22 +80,46 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
 			return
 		}
-		ctx := s.readAhead(r.Context(), calls)
-		round := &embedRound{anonymous: !identity.FromContext(ctx).LoggedIn(), posts: map[int64]*store.Post{}}
+		anonymous := !identity.FromContext(r.Context()).LoggedIn()
+		gen, keep := s.embedGenerationOf(r.Context(), anonymous)
+		var answers []genAnswer
+		kept := false
+		if keep {
+			answers, kept = s.genAnswers(gen, calls)
+		}
+		if !kept {
+			loc := s.location()
+			answers = s.embedRound(r.Context(), srv, calls, anonymous)
+			if keep {
+				s.keepGenAnswers(gen, loc, calls, answers)
+			}
+		}
 		var out bytes.Buffer
-		for _, call := range calls {
-			status, body := s.embedAnswer(ctx, srv, call, round)
-			out.WriteString(strconv.Itoa(status))
+		for _, a := range answers {
+			out.WriteString(strconv.Itoa(a.status))
 			out.WriteByte(' ')
-			out.WriteString(strconv.Itoa(len(body)))
+			out.WriteString(strconv.Itoa(len(a.body)))
 			out.WriteByte('\n')
-			out.Write(body)
+			out.Write(a.body)
 		}
 		w.Header().Set("Content-Type", contract.EmbedContentType)
 		w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(out.Bytes())
 	})
+}
+
+// embedRound answers calls as the batch endpoint would: the page's
+// posts, terms and replies read ahead, each call answered from the kept
+// answers or by the kit.
+func (s *Service) embedRound(ctx context.Context, srv *rest.Server, calls []rest.Call, anonymous bool) []genAnswer {
+	ctx = s.readAhead(ctx, calls)
+	round := &embedRound{anonymous: anonymous, posts: map[int64]*store.Post{}}
+	answers := make([]genAnswer, len(calls))
+	for i, call := range calls {
+		answers[i].status, answers[i].body = s.embedAnswer(ctx, srv, call, round)
+	}
+	return answers
 }
 
 // embedCalls are the in-process calls of the request's lines
