@@ -94,7 +94,12 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 				s.keepGenAnswers(gen, loc, calls, answers)
 			}
 		}
+		size := 0
+		for _, a := range answers {
+			size += len(a.body) + 16
+		}
 		var out bytes.Buffer
+		out.Grow(size) // one allocation, not a page's worth of doublings
 		for _, a := range answers {
 			out.WriteString(strconv.Itoa(a.status))
 			out.WriteByte(' ')

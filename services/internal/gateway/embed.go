@@ -69,12 +69,20 @@ type embedder struct {
 	// anything was fetched; nil otherwise.
 	edge *edgecache.Cache
 	gen  uint64
+	// bufs holds the answer's pooled buffers (embedpool.go); nil: none
+	bufs *embedBuffers
 }
 
 // embedBody adds "_embedded" to an object body or to every object of a
 // list body; anything else is returned unchanged.
 func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []byte {
+	return g.embedBodyInto(ctx, body, rels, nil)
+}
+
+// embedBodyInto is embedBody with its buffers taken from bufs.
+func (g *Gateway) embedBodyInto(ctx context.Context, body []byte, rels []string, bufs *embedBuffers) []byte {
 	e := g.newEmbedder(ctx, rels)
+	e.bufs = bufs
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return body
@@ -87,19 +95,18 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 		links := e.prefetch([]json.RawMessage{trimmed})
 		return e.object(trimmed, links[0])
 	case '[':
-		items, ok := splitArray(trimmed)
+		items, ok := splitPage(trimmed)
 		if !ok {
 			return body
 		}
-		links := e.prefetch(items)
-		var out bytes.Buffer
-		out.Grow(2 * len(trimmed))
+		links := e.prefetchPage(items)
+		out := bytes.NewBuffer(bufs.get(2 * len(trimmed))[:0])
 		out.WriteByte('[')
 		for i, it := range items {
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			e.writeObject(&out, bytes.TrimSpace(it), links[i])
+			e.writeObject(out, it.raw, links[i])
 		}
 		out.WriteByte(']')
 		return out.Bytes()

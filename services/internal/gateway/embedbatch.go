@@ -84,30 +84,61 @@ var embeddableKey = []byte(`"embeddable"`)
 // an _embedded of its own).
 func (e *embedder) linksOf(raw []byte) ([]relLinks, bool) {
 	links, ok := linksMember(raw)
+	return e.relsOf(links, ok)
+}
+
+// relsOf is linksOf of an object whose "_links" value is links (nil:
+// none); ok is linksMember's. Its relations are walked in place: a member
+// list per item (its keys as strings) was a tenth of the bytes the gateway
+// allocated on a 100-post _embed.
+func (e *embedder) relsOf(links []byte, ok bool) ([]relLinks, bool) {
 	if !ok || links == nil {
 		return nil, false
 	}
-	relMembers, ok := objectMembers(links)
+	var out []relLinks
+	ok = walkObject(links, func(quoted, value []byte) bool {
+		rel, ok := e.wanted(quoted)
+		if !ok {
+			return true
+		}
+		if !bytes.Contains(value, embeddableKey) {
+			// no link of the relation is embeddable: it would embed
+			// nothing and be dropped (object), so it is not decoded
+			return true
+		}
+		if list, ok := linkRefs(value); ok {
+			out = append(out, relLinks{rel: rel, links: list})
+		}
+		return true
+	})
 	if !ok {
 		return nil, false
 	}
-	var out []relLinks
-	for _, rm := range relMembers {
-		if e.rels != nil && !slices.Contains(e.rels, rm.key) {
-			continue
-		}
-		if !bytes.Contains(rm.raw, embeddableKey) {
-			// no link of the relation is embeddable: it would embed
-			// nothing and be dropped (object), so it is not decoded
-			continue
-		}
-		list, ok := linkRefs(rm.raw)
-		if !ok {
-			continue
-		}
-		out = append(out, relLinks{rel: rm.key, links: list})
-	}
 	return out, true
+}
+
+// wanted is the relation of a quoted key of _links when the request embeds
+// it (every relation without an _embed list).
+func (e *embedder) wanted(quoted []byte) (string, bool) {
+	if len(quoted) < 2 {
+		return "", false
+	}
+	if inner := quoted[1 : len(quoted)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		if e.rels == nil {
+			return string(inner), true
+		}
+		for _, r := range e.rels {
+			if r == string(inner) {
+				return r, true
+			}
+		}
+		return "", false
+	}
+	rel, ok := memberKey(quoted)
+	if !ok || (e.rels != nil && !slices.Contains(e.rels, rel)) {
+		return "", false
+	}
+	return rel, true
 }
 
 // admit resolves an href not seen yet, counting it against maxEmbedded;
@@ -169,15 +200,32 @@ type objectLinks struct {
 }
 
 // prefetch reads the links of the objects (returned, one per object, for
-// embedding them) and fetches those they embed, in one batch call per
-// service (per embedBatchSize links), before they are embedded one by one.
+// embedding them) and fetches those they embed (fetchLinks).
 func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
 	links := make([]objectLinks, len(objects))
 	for i, raw := range objects {
 		links[i].rels, links[i].ok = e.linksOf(raw)
 	}
+	e.fetchLinks(links)
+	return links
+}
+
+// prefetchPage is prefetch of a list's items, their _links found by
+// splitPage.
+func (e *embedder) prefetchPage(items []pageItem) []objectLinks {
+	links := make([]objectLinks, len(items))
+	for i, it := range items {
+		links[i].rels, links[i].ok = e.relsOf(it.links, it.ok)
+	}
+	e.fetchLinks(links)
+	return links
+}
+
+// fetchLinks fetches the links the objects embed, in one batch call per
+// service (per embedBatchSize links), before they are embedded one by one.
+func (e *embedder) fetchLinks(links []objectLinks) {
 	if !prefetchEmbeds {
-		return links
+		return
 	}
 	byService := map[*routing.Backend][]embedTarget{}
 	var order []*routing.Backend
@@ -213,7 +261,6 @@ func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
 			e.batch(b, targets[start:min(start+embedBatchSize, len(targets))])
 		}
 	}
-	return links
 }
 
 // batch fetches targets of one service in one call of its internal batch
@@ -226,7 +273,13 @@ func (e *embedder) batch(b *routing.Backend, targets []embedTarget) {
 		payload.Requests = append(payload.Requests, contract.BatchSubRequest{Method: http.MethodGet, Route: t.route, Query: t.query})
 	}
 	if len(targets) > 1 && b.Name == contract.ServiceContent {
-		if answers, err := e.g.postEmbed(e.ctx, b, targets); err == nil {
+		// an answer the edge cache keeps (e.edge) is a slice of the
+		// buffer: it is then not a pooled one
+		bufs := e.bufs
+		if e.edge != nil {
+			bufs = nil
+		}
+		if answers, err := e.g.postEmbed(e.ctx, b, targets, bufs); err == nil {
 			for i, t := range targets {
 				e.keep(t, answers[i].status, answers[i].body, nil)
 			}

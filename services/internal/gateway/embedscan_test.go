@@ -1,0 +1,70 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// scanPage is a small list answer with what a page of posts holds: escapes,
+// numbers of every shape, literals, nesting, _links with an escaped key,
+// an item with an _embedded of its own and items that are not objects.
+const scanPage = `[{"id":5,"title":{"rendered":"A \"quoted\" \\ title \u00e9\/"},"n":-0.5e+10,"m":0,"f":1.25E-3,"ok":true,"no":false,"z":null,` +
+	`"tags":[1,2,[3,{"x":[]}]],"_links":{"self":[{"href":"http:\/\/x\/5"}],"author":[{"embeddable":true,"href":"http:\/\/x\/u\/1"}]}},` +
+	` {"id":6,"_embedded":{},"_links":{"author":[]}} , {"id":7,"_l\u0069nks":{"replies":[{"href":"r","embeddable":true}]},"content":"<p>x<\/p>"},` +
+	"\n\t1, \"s\", [], {} ]"
+
+// splitPage says of every input what json.Valid says, on a page and on
+// every one-byte change of it (each byte replaced by one of JSON's
+// structural or escape characters, a control character, a letter, or
+// dropped), and for a valid array gives the items json.Unmarshal gives and
+// the _links linksMember finds.
+func TestSplitPage(t *testing.T) {
+	if !json.Valid([]byte(scanPage)) {
+		t.Fatal("the sample is not valid JSON")
+	}
+	inputs := []string{
+		scanPage, `[]`, ` [ ] `, `[1]`, `[1,]`, `[`, `]`, `"s"`, `{"a":1}`, `[01]`, `[1.]`, `[.5]`, `[1e]`, `[-]`, `[--1]`,
+		`[tru]`, `[nul]`, `["\x"]`, `["\u12g4"]`, `["a` + "\x01" + `"]`, `["a` + "\x7f\xff" + `"]`, `[1 2]`, `[{"a" 1}]`,
+		`[{"a":1,}]`, `[{,}]`, `[{1:1}]`, `[] x`, `[]]`, "", " ", strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), `[{"a":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}]`,
+		`[{"a":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}]`,
+	}
+	subs := []byte{'"', '\\', '{', '}', '[', ']', ',', ':', '0', '-', '.', 'e', ' ', 0x01, 'u', 'x'}
+	for i := range len(scanPage) {
+		for _, c := range subs {
+			b := []byte(scanPage)
+			b[i] = c
+			inputs = append(inputs, string(b))
+		}
+		inputs = append(inputs, scanPage[:i]+scanPage[i+1:])
+	}
+	for _, in := range inputs {
+		items, ok := splitPage([]byte(in))
+		var want []json.RawMessage
+		wantOK := json.Valid([]byte(in)) && json.Unmarshal([]byte(in), &want) == nil
+		if ok != wantOK {
+			t.Fatalf("%.200q: splitPage %v, json.Valid and Unmarshal %v", in, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		if len(items) != len(want) {
+			t.Fatalf("%.200q: %d items, want %d", in, len(items), len(want))
+		}
+		for j, it := range items {
+			if !bytes.Equal(it.raw, want[j]) {
+				t.Fatalf("%.200q: item %d %q, want %q", in, j, it.raw, want[j])
+			}
+			var links []byte
+			var linksOK bool
+			if len(it.raw) > 0 && it.raw[0] == '{' {
+				links, linksOK = linksMember(it.raw)
+			}
+			if !bytes.Equal(it.links, links) || it.ok != linksOK {
+				t.Fatalf("%.200q: item %d links %q %v, linksMember %q %v", in, j, it.links, it.ok, links, linksOK)
+			}
+		}
+	}
+}
