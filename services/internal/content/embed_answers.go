@@ -75,7 +75,7 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed request could not be read.")
 			return
 		}
-		calls, ok := embedCalls(string(body))
+		lines, ok := embedLines(string(body))
 		if !ok {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
 			return
@@ -85,13 +85,13 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 		var answers []genAnswer
 		kept := false
 		if keep {
-			answers, kept = s.genAnswers(gen, calls)
+			answers, kept = s.genAnswers(gen, lines)
 		}
 		if !kept {
 			loc := s.location()
-			answers = s.embedRound(r.Context(), srv, calls, anonymous)
+			answers = s.embedRound(r.Context(), srv, callsOf(lines), anonymous)
 			if keep {
-				s.keepGenAnswers(gen, loc, calls, answers)
+				s.keepGenAnswers(gen, loc, lines, answers)
 			}
 		}
 		size := 0
@@ -101,10 +101,10 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 		var out bytes.Buffer
 		out.Grow(size) // one allocation, not a page's worth of doublings
 		for _, a := range answers {
-			out.WriteString(strconv.Itoa(a.status))
-			out.WriteByte(' ')
-			out.WriteString(strconv.Itoa(len(a.body)))
-			out.WriteByte('\n')
+			head := strconv.AppendInt(out.AvailableBuffer(), int64(a.status), 10)
+			head = append(head, ' ')
+			head = strconv.AppendInt(head, int64(len(a.body)), 10)
+			out.Write(append(head, '\n'))
 			out.Write(a.body)
 		}
 		w.Header().Set("Content-Type", contract.EmbedContentType)
@@ -131,15 +131,35 @@ func (s *Service) embedRound(ctx context.Context, srv *rest.Server, calls []rest
 // (contract.EmbedPath), as the batch endpoint makes them; ok is false when
 // one is not a read.
 func embedCalls(body string) ([]rest.Call, bool) {
-	calls := make([]rest.Call, 0, strings.Count(body, "\n"))
+	lines, ok := embedLines(body)
+	if !ok {
+		return nil, false
+	}
+	return callsOf(lines), true
+}
+
+// embedLines are the request's lines, each "METHOD /path?query" (what the
+// kept answers are keyed by); ok is false when one is not a read.
+func embedLines(body string) ([]string, bool) {
+	lines := make([]string, 0, strings.Count(body, "\n")+1)
 	for line := range strings.SplitSeq(strings.TrimSuffix(body, "\n"), "\n") {
 		method, path, _ := strings.Cut(line, " ")
 		if (method != http.MethodGet && method != http.MethodHead) || !strings.HasPrefix(path, "/") {
 			return nil, false
 		}
-		calls = append(calls, rest.Call{Method: method, Path: path, Header: http.Header{}})
+		lines = append(lines, line)
 	}
-	return calls, true
+	return lines, true
+}
+
+// callsOf are the calls of valid lines (embedLines).
+func callsOf(lines []string) []rest.Call {
+	calls := make([]rest.Call, len(lines))
+	for i, line := range lines {
+		method, path, _ := strings.Cut(line, " ")
+		calls[i] = rest.Call{Method: method, Path: path, Header: http.Header{}}
+	}
+	return calls
 }
 
 // embedRound is one call of the endpoint: whether its caller is anonymous

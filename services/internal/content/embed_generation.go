@@ -2,10 +2,10 @@ package content
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"siteplane.dev/services/internal/platform/postgres"
-	"siteplane.dev/services/internal/platform/rest"
 )
 
 // Embed answers kept for one change generation (docs/performance.md,
@@ -37,7 +37,7 @@ const embedGenMaxBytes = 8 << 20
 type embedGenAnswers struct {
 	gen   uint64
 	loc   *time.Location
-	m     map[string]genAnswer // by method and path
+	m     map[string]genAnswer // by line: method and path
 	bytes int
 }
 
@@ -58,10 +58,10 @@ func (s *Service) embedGenerationOf(ctx context.Context, anonymous bool) (uint64
 	return s.web.Generation(), true
 }
 
-// genAnswers are the answers of every call kept for gen, in order; ok is
-// false when one is missing (the call is then answered as before, and its
-// answers kept).
-func (s *Service) genAnswers(gen uint64, calls []rest.Call) ([]genAnswer, bool) {
+// genAnswers are the answers of every line (embedLines) kept for gen, in
+// order; ok is false when one is missing (the call is then answered as
+// before, and its answers kept).
+func (s *Service) genAnswers(gen uint64, lines []string) ([]genAnswer, bool) {
 	a := &s.embedAnswers
 	a.mu.RLock()
 	defer a.mu.RUnlock()
@@ -69,9 +69,9 @@ func (s *Service) genAnswers(gen uint64, calls []rest.Call) ([]genAnswer, bool) 
 	if g == nil || g.gen != gen || g.loc != s.location() || !s.web.Online() {
 		return nil, false
 	}
-	out := make([]genAnswer, len(calls))
-	for i, c := range calls {
-		ans, ok := g.m[c.Method+" "+c.Path]
+	out := make([]genAnswer, len(lines))
+	for i, line := range lines {
+		ans, ok := g.m[line]
 		if !ok {
 			return nil, false
 		}
@@ -83,7 +83,7 @@ func (s *Service) genAnswers(gen uint64, calls []rest.Call) ([]genAnswer, bool) 
 // keepGenAnswers keeps a call's answers for gen (read before its reads):
 // those a failure may have made (5xx) are not kept. A generation that has
 // moved on meanwhile keeps nothing; a newer one replaces the older.
-func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, calls []rest.Call, answers []genAnswer) {
+func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, lines []string, answers []genAnswer) {
 	if s.web.Generation() != gen {
 		return
 	}
@@ -91,19 +91,19 @@ func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, calls []rest.Ca
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.gen == nil || a.gen.gen < gen || a.gen.loc != loc {
-		a.gen = &embedGenAnswers{gen: gen, loc: loc, m: make(map[string]genAnswer, len(calls))}
+		a.gen = &embedGenAnswers{gen: gen, loc: loc, m: make(map[string]genAnswer, len(lines))}
 	}
 	g := a.gen
 	if g.gen != gen {
 		return // a newer generation's answers are kept already
 	}
-	for i, c := range calls {
+	for i, line := range lines {
 		ans := answers[i]
 		if ans.status >= 500 || g.bytes+len(ans.body) > embedGenMaxBytes {
 			continue
 		}
-		key := c.Method + " " + c.Path
-		if _, ok := g.m[key]; !ok {
+		if _, ok := g.m[line]; !ok {
+			key := strings.Clone(line) // not a slice of the whole request
 			g.m[key] = ans
 			g.bytes += len(key) + len(ans.body)
 		}

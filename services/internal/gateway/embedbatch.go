@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"siteplane.dev/services/internal/gateway/edgecache"
 	"siteplane.dev/services/internal/gateway/routing"
@@ -155,16 +156,42 @@ func (e *embedder) admit(href string) (embedTarget, bool) {
 		return embedTarget{}, false
 	}
 	e.fetched++
-	q, _ := url.ParseQuery(query)
-	if !q.Has("context") {
+	if !queryHas(query, "context") {
 		query = joinQuery(query, "context=embed")
 	}
 	r := e.routeInfo(route)
 	// Embedded collections come whole: per_page is the route's maximum.
-	if !q.Has("per_page") && r.hasMost {
+	if !queryHas(query, "per_page") && r.hasMost {
 		query = joinQuery(query, "per_page="+strconv.Itoa(r.most))
 	}
 	return embedTarget{href: href, route: route, query: query, owner: r.owner}, true
+}
+
+// queryHas is url.ParseQuery(raw).Has(key), without the map ParseQuery
+// builds for every link of a page: the pairs it keeps are those without a
+// semicolon whose key and value unescape.
+func queryHas(raw, key string) bool {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if !strings.ContainsAny(pair, "%+") {
+			if k == key {
+				return true
+			}
+			continue
+		}
+		if uk, err := url.QueryUnescape(k); err != nil || uk != key {
+			continue
+		}
+		if _, err := url.QueryUnescape(v); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // embedRoute is what admit needs of a route: its owner and the maximum of

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -65,6 +66,34 @@ func TestSplitPage(t *testing.T) {
 			if !bytes.Equal(it.links, links) || it.ok != linksOK {
 				t.Fatalf("%.200q: item %d links %q %v, linksMember %q %v", in, j, it.links, it.ok, links, linksOK)
 			}
+		}
+	}
+}
+
+// queryHas answers as url.ParseQuery(raw).Has(key).
+func TestQueryHas(t *testing.T) {
+	tests := []struct{ raw, key string }{
+		{"post=5&context=embed&per_page=100", "context"},
+		{"post=5&context=embed", "per_page"},
+		{"", "context"},
+		{"context", "context"},
+		{"context=", "context"},
+		{"&&context=view&", "context"},
+		{"contexts=1", "context"},
+		{"cont%65xt=view", "context"},
+		{"cont%6=view", "context"},
+		{"context=%zz", "context"},
+		{"context=a+b", "context"},
+		{"context;x=1", "context"},
+		{"a=1;context=view", "context"},
+		{"per+page=1", "per page"},
+		{"per_page=1", "per_page"},
+		{"=1", ""},
+	}
+	for _, tc := range tests {
+		q, _ := url.ParseQuery(tc.raw)
+		if got, want := queryHas(tc.raw, tc.key), q.Has(tc.key); got != want {
+			t.Errorf("%q has %q: %v, url.ParseQuery %v", tc.raw, tc.key, got, want)
 		}
 	}
 }
