@@ -75,43 +75,60 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed request could not be read.")
 			return
 		}
+		anonymous := !identity.FromContext(r.Context()).LoggedIn()
+		gen, keep := s.embedGenerationOf(r.Context(), anonymous)
+		if keep {
+			if frame, ok := s.genFrame(gen, body); ok {
+				writeFrame(w, frame)
+				return
+			}
+		}
 		lines, ok := embedLines(string(body))
 		if !ok {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
 			return
 		}
-		anonymous := !identity.FromContext(r.Context()).LoggedIn()
-		gen, keep := s.embedGenerationOf(r.Context(), anonymous)
 		var answers []genAnswer
 		kept := false
 		if keep {
 			answers, kept = s.genAnswers(gen, lines)
 		}
+		loc := s.location()
 		if !kept {
-			loc := s.location()
 			answers = s.embedRound(r.Context(), srv, callsOf(lines), anonymous)
-			if keep {
-				s.keepGenAnswers(gen, loc, lines, answers)
-			}
 		}
-		size := 0
-		for _, a := range answers {
-			size += len(a.body) + 16
+		frame := frameAnswers(answers)
+		if keep {
+			s.keepGenAnswers(gen, loc, lines, answers, string(body), frame)
 		}
-		var out bytes.Buffer
-		out.Grow(size) // one allocation, not a page's worth of doublings
-		for _, a := range answers {
-			head := strconv.AppendInt(out.AvailableBuffer(), int64(a.status), 10)
-			head = append(head, ' ')
-			head = strconv.AppendInt(head, int64(len(a.body)), 10)
-			out.Write(append(head, '\n'))
-			out.Write(a.body)
-		}
-		w.Header().Set("Content-Type", contract.EmbedContentType)
-		w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(out.Bytes())
+		writeFrame(w, frame)
 	})
+}
+
+// frameAnswers is the endpoint's answer: each read's status and body,
+// framed (contract.EmbedPath).
+func frameAnswers(answers []genAnswer) []byte {
+	size := 0
+	for _, a := range answers {
+		size += len(a.body) + 16
+	}
+	out := make([]byte, 0, size) // one allocation, not a page's worth of doublings
+	for _, a := range answers {
+		out = strconv.AppendInt(out, int64(a.status), 10)
+		out = append(out, ' ')
+		out = strconv.AppendInt(out, int64(len(a.body)), 10)
+		out = append(out, '\n')
+		out = append(out, a.body...)
+	}
+	return out
+}
+
+// writeFrame sends a framed answer.
+func writeFrame(w http.ResponseWriter, frame []byte) {
+	w.Header().Set("Content-Type", contract.EmbedContentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(frame)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(frame)
 }
 
 // embedRound answers calls as the batch endpoint would: the page's

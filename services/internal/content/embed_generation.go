@@ -35,10 +35,13 @@ const embedGenMaxBytes = 8 << 20
 
 // embedGenAnswers are the answers of one generation (embedAnswers.gen).
 type embedGenAnswers struct {
-	gen   uint64
-	loc   *time.Location
-	m     map[string]genAnswer // by line: method and path
-	bytes int
+	gen uint64
+	loc *time.Location
+	m   map[string]genAnswer // by line: method and path
+	// frames are whole answers by request: a page asked again is one
+	// lookup and one write
+	frames map[string][]byte
+	bytes  int
 }
 
 // genAnswer is one read's status and body.
@@ -80,10 +83,24 @@ func (s *Service) genAnswers(gen uint64, lines []string) ([]genAnswer, bool) {
 	return out, true
 }
 
-// keepGenAnswers keeps a call's answers for gen (read before its reads):
-// those a failure may have made (5xx) are not kept. A generation that has
-// moved on meanwhile keeps nothing; a newer one replaces the older.
-func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, lines []string, answers []genAnswer) {
+// genFrame is the whole answer kept for gen to the request body.
+func (s *Service) genFrame(gen uint64, body []byte) ([]byte, bool) {
+	a := &s.embedAnswers
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	g := a.gen
+	if g == nil || g.gen != gen || g.loc != s.location() || !s.web.Online() {
+		return nil, false
+	}
+	f, ok := g.frames[string(body)] // looked up without a copy of body
+	return f, ok
+}
+
+// keepGenAnswers keeps a call's answers, and its whole answer (frame, to
+// the request body), for gen (read before its reads): those a failure may
+// have made (5xx) are not kept, nor a frame holding one. A generation that
+// has moved on meanwhile keeps nothing; a newer one replaces the older.
+func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, lines []string, answers []genAnswer, body string, frame []byte) {
 	if s.web.Generation() != gen {
 		return
 	}
@@ -91,15 +108,17 @@ func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, lines []string,
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.gen == nil || a.gen.gen < gen || a.gen.loc != loc {
-		a.gen = &embedGenAnswers{gen: gen, loc: loc, m: make(map[string]genAnswer, len(lines))}
+		a.gen = &embedGenAnswers{gen: gen, loc: loc, m: make(map[string]genAnswer, len(lines)), frames: map[string][]byte{}}
 	}
 	g := a.gen
 	if g.gen != gen {
 		return // a newer generation's answers are kept already
 	}
+	whole := true
 	for i, line := range lines {
 		ans := answers[i]
 		if ans.status >= 500 || g.bytes+len(ans.body) > embedGenMaxBytes {
+			whole = false
 			continue
 		}
 		if _, ok := g.m[line]; !ok {
@@ -107,5 +126,9 @@ func (s *Service) keepGenAnswers(gen uint64, loc *time.Location, lines []string,
 			g.m[key] = ans
 			g.bytes += len(key) + len(ans.body)
 		}
+	}
+	if _, ok := g.frames[body]; whole && !ok && g.bytes+len(body)+len(frame) <= embedGenMaxBytes {
+		g.frames[body] = frame
+		g.bytes += len(body) + len(frame)
 	}
 }

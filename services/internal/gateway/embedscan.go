@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 )
 
@@ -200,6 +201,9 @@ var plainByte = func() (t [256]bool) {
 // lookup each.
 func validString(b []byte, i int) (int, bool) {
 	for i++; i < len(b); i++ {
+		for i+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
 		for i < len(b) && plainByte[b[i]] {
 			i++
 		}
@@ -230,6 +234,17 @@ func validString(b []byte, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// plainWord reports whether none of the eight bytes of x is a quote, a
+// backslash or a control character (the classic "has a zero byte" and
+// "has a byte less than n" bit tests): a rendered post's content is
+// skipped eight bytes at a time.
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) bool { return (v-ones)&^v&highs != 0 }
+	control := (x-ones*0x20)&^x&highs != 0
+	return !control && !hasZero(x^(ones*'"')) && !hasZero(x^(ones*'\\'))
 }
 
 func isHex(c byte) bool {

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -94,6 +95,26 @@ func TestQueryHas(t *testing.T) {
 		q, _ := url.ParseQuery(tc.raw)
 		if got, want := queryHas(tc.raw, tc.key), q.Has(tc.key); got != want {
 			t.Errorf("%q has %q: %v, url.ParseQuery %v", tc.raw, tc.key, got, want)
+		}
+	}
+}
+
+// plainWord says of eight bytes what plainByte says of each: every byte
+// value at every position, among plain bytes and beside another byte.
+func TestPlainWord(t *testing.T) {
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0xff, 0x80, '!', '#', '[', ']'} {
+		for pos := range 8 {
+			for c := range 256 {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[pos] = byte(c)
+				want := true
+				for _, b := range w {
+					want = want && plainByte[b]
+				}
+				if got := plainWord(binary.LittleEndian.Uint64(w)); got != want {
+					t.Fatalf("%q: plainWord %v, want %v", w, got, want)
+				}
+			}
 		}
 	}
 }
