@@ -158,8 +158,7 @@ func (e *embedder) writeObject(out *bytes.Buffer, raw []byte, links objectLinks)
 			out.WriteByte(',')
 		}
 		count++
-		k, _ := json.Marshal(rl.rel)
-		out.Write(k)
+		writeKey(out, rl.rel)
 		out.WriteByte(':')
 		// Written by hand: json.Marshal would re-escape the bodies' HTML
 		// characters, changing the service's bytes.
@@ -178,6 +177,22 @@ func (e *embedder) writeObject(out *bytes.Buffer, raw []byte, links objectLinks)
 		return
 	}
 	out.WriteString("}}")
+}
+
+// writeKey writes k as json.Marshal quotes it: as it is when it holds
+// nothing Marshal escapes (a relation's name: "author", "wp:term"),
+// without the allocation Marshal makes for each relation of each item.
+func writeKey(out *bytes.Buffer, k string) {
+	for i := range len(k) {
+		if c := k[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(k)
+			out.Write(q)
+			return
+		}
+	}
+	out.WriteByte('"')
+	out.WriteString(k)
+	out.WriteByte('"')
 }
 
 // fetch GETs one embeddable href of this site (once per response; most

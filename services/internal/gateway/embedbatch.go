@@ -240,6 +240,10 @@ func (e *embedder) prefetch(objects []json.RawMessage) []objectLinks {
 // prefetchPage is prefetch of a list's items, their _links found by
 // splitPage.
 func (e *embedder) prefetchPage(items []pageItem) []objectLinks {
+	if len(e.cache) == 0 {
+		// a page's items link about four resources each: sized once
+		e.cache = make(map[string]json.RawMessage, 4*len(items))
+	}
 	links := make([]objectLinks, len(items))
 	for i, it := range items {
 		links[i].rels, links[i].ok = e.relsOf(it.links, it.ok)

@@ -34,6 +34,11 @@ var errFrame = errors.New("malformed embed answer")
 // The answer is read into a buffer of bufs.
 func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, targets []embedTarget, bufs *embedBuffers) ([]framedAnswer, error) {
 	var lines bytes.Buffer
+	size := 0
+	for _, t := range targets {
+		size += len(t.route) + len(t.query) + 6
+	}
+	lines.Grow(size)
 	for _, t := range targets {
 		lines.WriteString("GET ")
 		lines.WriteString(t.route)

@@ -118,3 +118,15 @@ func TestPlainWord(t *testing.T) {
 		}
 	}
 }
+
+// writeKey quotes a key as json.Marshal does.
+func TestWriteKey(t *testing.T) {
+	for _, k := range []string{"author", "wp:term", "", "a\"b", `a\b`, "<x>&", "é", "\x01", "~", "https://api.w.org/items"} {
+		var out bytes.Buffer
+		writeKey(&out, k)
+		want, _ := json.Marshal(k)
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%q: %s, want %s", k, out.Bytes(), want)
+		}
+	}
+}
