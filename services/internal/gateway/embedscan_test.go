@@ -130,3 +130,32 @@ func TestWriteKey(t *testing.T) {
 		}
 	}
 }
+
+// routeOfURL's plain reading agrees with url.Parse's on every href it
+// takes, and leaves the others to it.
+func TestPlainRouteOfURL(t *testing.T) {
+	for _, site := range []string{"http://example.test", "http://Example.test:8080/blog"} {
+		u, _ := url.Parse(site)
+		g := &Gateway{site: u}
+		base := site + RESTPrefix
+		if _, _, _, sure := g.plainRouteOfURL(base + "/cms/v2/categories?post=5"); !sure {
+			t.Fatalf("%s: a plain link left to url.Parse", site)
+		}
+		for _, href := range []string{
+			base + "/cms/v2/categories?post=5", base + "/cms/v2/users/1", base + "/cms/v2/tags?post=5&context=view",
+			base, base + "/", base + "//cms/v2/posts/", base + "/cms/v2/posts?", base + "?rest_route=/cms/v2/posts",
+			site + "/?rest_route=/cms/v2/posts/5&x=1", site + "/index.php?rest_route=%2Fcms%2Fv2%2Fposts",
+			strings.ToUpper(base[:20]) + base[20:] + "/cms/v2/posts", "https" + base[4:] + "/cms/v2/posts",
+			"http://other.test" + RESTPrefix + "/cms/v2/posts", base + "/cms/v2/a%20b", base + "/cms/v2/posts#x",
+			"http://user@" + base[7:] + "/cms/v2/posts", base + "/cms/v2/p\\q", base + "/cms/v2/p q", base + "x/cms/v2/posts",
+			site + "/cms-jsonx/cms/v2/posts", "ftp" + base[4:], "http://", "http://?x", "/cms-json/cms/v2/posts", "",
+			base + "/cms/v2/posts?a=%zz", base + "/cms/v2/é",
+		} {
+			r1, q1, ok1 := g.routeOfURL(href)
+			r2, q2, ok2 := g.parsedRouteOfURL(href)
+			if r1 != r2 || q1 != q2 || ok1 != ok2 {
+				t.Errorf("%q: %q %q %v, url.Parse's %q %q %v", href, r1, q1, ok1, r2, q2, ok2)
+			}
+		}
+	}
+}
