@@ -61,15 +61,24 @@ func (s *Service) embedGenerationOf(ctx context.Context, anonymous bool) (uint64
 	return s.web.Generation(), true
 }
 
+// currentGen is the kept answers when they are gen's and may be used
+// (the caller holds embedAnswers.mu); nil otherwise.
+func (s *Service) currentGen(gen uint64) *embedGenAnswers {
+	g := s.embedAnswers.gen
+	if g == nil || g.gen != gen || g.loc != s.location() || !s.web.Online() {
+		return nil
+	}
+	return g
+}
+
 // genAnswers are the answers of every line (embedLines) kept for gen, in
 // order; ok is false when one is missing (the call is then answered as
 // before, and its answers kept).
 func (s *Service) genAnswers(gen uint64, lines []string) ([]genAnswer, bool) {
-	a := &s.embedAnswers
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	g := a.gen
-	if g == nil || g.gen != gen || g.loc != s.location() || !s.web.Online() {
+	s.embedAnswers.mu.RLock()
+	defer s.embedAnswers.mu.RUnlock()
+	g := s.currentGen(gen)
+	if g == nil {
 		return nil, false
 	}
 	out := make([]genAnswer, len(lines))
@@ -85,11 +94,10 @@ func (s *Service) genAnswers(gen uint64, lines []string) ([]genAnswer, bool) {
 
 // genFrame is the whole answer kept for gen to the request body.
 func (s *Service) genFrame(gen uint64, body []byte) ([]byte, bool) {
-	a := &s.embedAnswers
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	g := a.gen
-	if g == nil || g.gen != gen || g.loc != s.location() || !s.web.Online() {
+	s.embedAnswers.mu.RLock()
+	defer s.embedAnswers.mu.RUnlock()
+	g := s.currentGen(gen)
+	if g == nil {
 		return nil, false
 	}
 	f, ok := g.frames[string(body)] // looked up without a copy of body

@@ -99,13 +99,9 @@ func validValue(b []byte, i, depth int) (int, bool) {
 // validArray checks the array at b[i] (depth its own nesting); element,
 // when given, checks each element in its place (validValue's contract).
 func validArray(b []byte, i, depth int, element func(start int) (int, bool)) (int, bool) {
-	if depth > maxJSONDepth {
-		return 0, false
-	}
-	i++
-	skipSpace(b, &i)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, true
+	i, empty, ok := openContainer(b, i, depth, ']')
+	if !ok || empty {
+		return i, ok
 	}
 	for {
 		var end int
@@ -118,33 +114,20 @@ func validArray(b []byte, i, depth int, element func(start int) (int, bool)) (in
 		if !ok {
 			return 0, false
 		}
-		i = end
-		skipSpace(b, &i)
-		if i >= len(b) {
-			return 0, false
+		next, done, ok := nextElement(b, end, ']')
+		if !ok || done {
+			return next, ok
 		}
-		switch b[i] {
-		case ']':
-			return i + 1, true
-		case ',':
-			i++
-			skipSpace(b, &i)
-		default:
-			return 0, false
-		}
+		i = next
 	}
 }
 
 // validObject checks the object at b[i] (depth its own nesting), calling
 // member, when given, with each member's quoted key and value.
 func validObject(b []byte, i, depth int, member func(key, value []byte)) (int, bool) {
-	if depth > maxJSONDepth {
-		return 0, false
-	}
-	i++
-	skipSpace(b, &i)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
+	i, empty, ok := openContainer(b, i, depth, '}')
+	if !ok || empty {
+		return i, ok
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
@@ -170,20 +153,44 @@ func validObject(b []byte, i, depth int, member func(key, value []byte)) (int, b
 		if member != nil {
 			member(key, b[valueStart:i])
 		}
-		skipSpace(b, &i)
-		if i >= len(b) {
-			return 0, false
+		next, done, ok := nextElement(b, i, '}')
+		if !ok || done {
+			return next, ok
 		}
-		switch b[i] {
-		case '}':
-			return i + 1, true
-		case ',':
-			i++
-			skipSpace(b, &i)
-		default:
-			return 0, false
-		}
+		i = next
 	}
+}
+
+// openContainer reads the opening of the array or object at b[i] (depth
+// its nesting): i at its first element, or past it when it is empty.
+func openContainer(b []byte, i, depth int, closer byte) (next int, empty, ok bool) {
+	if depth > maxJSONDepth {
+		return 0, false, false
+	}
+	i++
+	skipSpace(b, &i)
+	if i < len(b) && b[i] == closer {
+		return i + 1, true, true
+	}
+	return i, false, true
+}
+
+// nextElement reads what follows an element of a container at b[i]: its
+// closer (done, next past it) or a comma (next at the following element).
+func nextElement(b []byte, i int, closer byte) (next int, done, ok bool) {
+	skipSpace(b, &i)
+	if i >= len(b) {
+		return 0, false, false
+	}
+	switch b[i] {
+	case closer:
+		return i + 1, true, true
+	case ',':
+		i++
+		skipSpace(b, &i)
+		return i, false, true
+	}
+	return 0, false, false
 }
 
 // plainByte marks the bytes a string holds as they are: not a quote, a
