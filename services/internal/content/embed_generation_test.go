@@ -36,7 +36,8 @@ func (e *testEnv) settle(t *testing.T, from uint64) {
 // call's answers for the change generation: the same page again costs no
 // statement at all, and after every kind of change — this service's own
 // writes (a renamed term, a term added to a post, a comment, a post
-// unpublished, the time zone, a parent page's slug), another service's
+// unpublished, the time zone, a parent page's slug, a batch's write),
+// another service's
 // announced write, an unannounced write while the listener is offline —
 // every answer (status and body) is byte for byte the read's alone, for
 // anonymous callers (twice: the second from the kept answers) and editors.
@@ -82,6 +83,13 @@ func TestEmbedGenerationAnswers(t *testing.T) {
 		}, false},
 		{"parent slug", func() {
 			wantStatus(t, e.do(editor, "POST", fmt.Sprintf("/cms/v2/pages/%d", f.parent), map[string]any{"slug": "elder"}), 200)
+		}, false},
+		{"a batch's write", func() {
+			out := runBatch(t, e, editor, []contract.BatchSubRequest{{Method: "POST", Route: fmt.Sprintf("/cms/v2/tags/%d", f.tag),
+				Body: map[string]any{"name": "Kappa"}}})
+			if st := out["responses"].([]any)[0].(map[string]any)["status"]; st != float64(200) {
+				t.Fatalf("batch rename: %v", out)
+			}
 		}, false},
 		{"another service's announced write", sql(`UPDATE terms SET name = 'Sigma' WHERE id = $1`, f.tag), false},
 		{"unannounced write, listener offline", func() {
