@@ -35,11 +35,20 @@ func (s *Service) beginBatch(ctx context.Context, calls []rest.Call) (*rest.Tx, 
 	if set != nil {
 		txCtx = store.WithSlugSet(txCtx, set)
 	}
-	return &rest.Tx{Context: txCtx, Commit: tx.Commit, Rollback: tx.Rollback}, nil
+	// the generation moves on again once the batch has committed: its
+	// writes' own announcements (inTx) came before the commit, and a read
+	// made between them and it (kept for that generation: the website's
+	// snapshot, the embed answers) does not hold the batch's writes
+	commit := func(ctx context.Context) error {
+		defer s.commits.Committed()
+		return tx.Commit(ctx)
+	}
+	return &rest.Tx{Context: txCtx, Commit: commit, Rollback: tx.Rollback}, nil
 }
 
 // idempotentTx routes an idempotent request's statements through tx
-// (platform/idempotency).
-func idempotentTx(ctx context.Context, tx pgx.Tx) (context.Context, func()) {
-	return withTx(ctx, tx), nil
+// (platform/idempotency); once it has committed, the generation moves on
+// (as after a batch, beginBatch).
+func (s *Service) idempotentTx(ctx context.Context, tx pgx.Tx) (context.Context, func()) {
+	return withTx(ctx, tx), s.commits.Committed
 }

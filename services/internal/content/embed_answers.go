@@ -59,6 +59,8 @@ type embedAnswers struct {
 	mu    sync.RWMutex
 	m     map[string]*embedAnswer
 	posts map[int64]*store.Post
+	// gen: the answers of the current change generation (embed_generation.go)
+	gen *embedGenAnswers
 }
 
 // EmbedHandler serves contract.EmbedPath with srv's routes.
@@ -73,42 +75,108 @@ func (s *Service) EmbedHandler(srv *rest.Server) http.Handler {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed request could not be read.")
 			return
 		}
-		calls, ok := embedCalls(string(body))
+		anonymous := !identity.FromContext(r.Context()).LoggedIn()
+		gen, keep := s.embedGenerationOf(r.Context(), anonymous)
+		if keep {
+			if frame, ok := s.genFrame(gen, body); ok {
+				writeFrame(w, frame)
+				return
+			}
+		}
+		lines, ok := embedLines(string(body))
 		if !ok {
 			rest.WriteErrorCode(w, r, http.StatusBadRequest, "rest_invalid_param", "The embed endpoint runs reads only.")
 			return
 		}
-		ctx := s.readAhead(r.Context(), calls)
-		round := &embedRound{anonymous: !identity.FromContext(ctx).LoggedIn(), posts: map[int64]*store.Post{}}
-		var out bytes.Buffer
-		for _, call := range calls {
-			status, body := s.embedAnswer(ctx, srv, call, round)
-			out.WriteString(strconv.Itoa(status))
-			out.WriteByte(' ')
-			out.WriteString(strconv.Itoa(len(body)))
-			out.WriteByte('\n')
-			out.Write(body)
+		var answers []genAnswer
+		kept := false
+		if keep {
+			answers, kept = s.genAnswers(gen, lines)
 		}
-		w.Header().Set("Content-Type", contract.EmbedContentType)
-		w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(out.Bytes())
+		loc := s.location()
+		if !kept {
+			answers = s.embedRound(r.Context(), srv, callsOf(lines), anonymous)
+		}
+		frame := frameAnswers(answers)
+		if keep {
+			s.keepGenAnswers(gen, loc, lines, answers, string(body), frame)
+		}
+		writeFrame(w, frame)
 	})
+}
+
+// frameAnswers is the endpoint's answer: each read's status and body,
+// framed (contract.EmbedPath).
+func frameAnswers(answers []genAnswer) []byte {
+	size := 0
+	for _, a := range answers {
+		size += len(a.body) + 16
+	}
+	out := make([]byte, 0, size) // one allocation, not a page's worth of doublings
+	for _, a := range answers {
+		out = strconv.AppendInt(out, int64(a.status), 10)
+		out = append(out, ' ')
+		out = strconv.AppendInt(out, int64(len(a.body)), 10)
+		out = append(out, '\n')
+		out = append(out, a.body...)
+	}
+	return out
+}
+
+// writeFrame sends a framed answer.
+func writeFrame(w http.ResponseWriter, frame []byte) {
+	w.Header().Set("Content-Type", contract.EmbedContentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(frame)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(frame)
+}
+
+// embedRound answers calls as the batch endpoint would: the page's
+// posts, terms and replies read ahead, each call answered from the kept
+// answers or by the kit.
+func (s *Service) embedRound(ctx context.Context, srv *rest.Server, calls []rest.Call, anonymous bool) []genAnswer {
+	ctx = s.readAhead(ctx, calls)
+	round := &embedRound{anonymous: anonymous, posts: map[int64]*store.Post{}}
+	answers := make([]genAnswer, len(calls))
+	for i, call := range calls {
+		answers[i].status, answers[i].body = s.embedAnswer(ctx, srv, call, round)
+	}
+	return answers
 }
 
 // embedCalls are the in-process calls of the request's lines
 // (contract.EmbedPath), as the batch endpoint makes them; ok is false when
 // one is not a read.
 func embedCalls(body string) ([]rest.Call, bool) {
-	calls := make([]rest.Call, 0, strings.Count(body, "\n"))
+	lines, ok := embedLines(body)
+	if !ok {
+		return nil, false
+	}
+	return callsOf(lines), true
+}
+
+// embedLines are the request's lines, each "METHOD /path?query" (what the
+// kept answers are keyed by); ok is false when one is not a read.
+func embedLines(body string) ([]string, bool) {
+	lines := make([]string, 0, strings.Count(body, "\n")+1)
 	for line := range strings.SplitSeq(strings.TrimSuffix(body, "\n"), "\n") {
 		method, path, _ := strings.Cut(line, " ")
 		if (method != http.MethodGet && method != http.MethodHead) || !strings.HasPrefix(path, "/") {
 			return nil, false
 		}
-		calls = append(calls, rest.Call{Method: method, Path: path, Header: http.Header{}})
+		lines = append(lines, line)
 	}
-	return calls, true
+	return lines, true
+}
+
+// callsOf are the calls of valid lines (embedLines).
+func callsOf(lines []string) []rest.Call {
+	calls := make([]rest.Call, len(lines))
+	for i, line := range lines {
+		method, path, _ := strings.Cut(line, " ")
+		calls[i] = rest.Call{Method: method, Path: path, Header: http.Header{}}
+	}
+	return calls
 }
 
 // embedRound is one call of the endpoint: whether its caller is anonymous

@@ -35,7 +35,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	}
 	// Idempotency-Key on creates (docs/security.md): after the identity
 	// middleware, since keys are the caller's.
-	idem := idempotency.New(env.Pool, idempotentTx, env.Logger)
+	idem := idempotency.New(env.Pool, svc.idempotentTx, env.Logger)
 	go idem.Cleanup(ctx, time.Hour)
 	env.Router.Use(idem.Middleware)
 	env.Router.Handle(contract.RouteDescriptionsPath, srv.IndexHandler())

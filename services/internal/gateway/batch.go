@@ -263,7 +263,7 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 	if err != nil {
 		return nil, err
 	}
-	body, _, err := g.postInternalRaw(ctx, b, path, buf, "application/json")
+	body, _, err := g.postInternalRaw(ctx, b, path, buf, "application/json", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -275,9 +275,9 @@ func (g *Gateway) postInternal(ctx context.Context, b *routing.Backend, path str
 }
 
 // postInternalRaw posts buf (of type ctype) to a service's internal
-// endpoint with the caller's identity and returns the 200 answer's body and
-// content type.
-func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path string, buf []byte, ctype string) ([]byte, string, error) {
+// endpoint with the caller's identity and returns the 200 answer's body
+// (read into a buffer of bufs, when given) and content type.
+func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path string, buf []byte, ctype string, bufs *embedBuffers) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.Base.String()+path, bytes.NewReader(buf))
@@ -291,7 +291,7 @@ func (g *Gateway) postInternalRaw(ctx context.Context, b *routing.Backend, path 
 		return nil, "", err
 	}
 	defer res.Body.Close()
-	body, err := readBody(res.Body, res.ContentLength, 64<<20)
+	body, err := readBodyInto(res.Body, res.ContentLength, 64<<20, bufs)
 	if err != nil {
 		return nil, "", err
 	}

@@ -69,12 +69,20 @@ type embedder struct {
 	// anything was fetched; nil otherwise.
 	edge *edgecache.Cache
 	gen  uint64
+	// bufs holds the answer's pooled buffers (embedpool.go); nil: none
+	bufs *embedBuffers
 }
 
 // embedBody adds "_embedded" to an object body or to every object of a
 // list body; anything else is returned unchanged.
 func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []byte {
+	return g.embedBodyInto(ctx, body, rels, nil)
+}
+
+// embedBodyInto is embedBody with its buffers taken from bufs.
+func (g *Gateway) embedBodyInto(ctx context.Context, body []byte, rels []string, bufs *embedBuffers) []byte {
 	e := g.newEmbedder(ctx, rels)
+	e.bufs = bufs
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		return body
@@ -87,19 +95,18 @@ func (g *Gateway) embedBody(ctx context.Context, body []byte, rels []string) []b
 		links := e.prefetch([]json.RawMessage{trimmed})
 		return e.object(trimmed, links[0])
 	case '[':
-		items, ok := splitArray(trimmed)
+		items, ok := splitPage(trimmed)
 		if !ok {
 			return body
 		}
-		links := e.prefetch(items)
-		var out bytes.Buffer
-		out.Grow(2 * len(trimmed))
+		links := e.prefetchPage(items)
+		out := bytes.NewBuffer(bufs.get(2 * len(trimmed))[:0])
 		out.WriteByte('[')
 		for i, it := range items {
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			e.writeObject(&out, bytes.TrimSpace(it), links[i])
+			e.writeObject(out, it.raw, links[i])
 		}
 		out.WriteByte(']')
 		return out.Bytes()
@@ -151,8 +158,7 @@ func (e *embedder) writeObject(out *bytes.Buffer, raw []byte, links objectLinks)
 			out.WriteByte(',')
 		}
 		count++
-		k, _ := json.Marshal(rl.rel)
-		out.Write(k)
+		writeKey(out, rl.rel)
 		out.WriteByte(':')
 		// Written by hand: json.Marshal would re-escape the bodies' HTML
 		// characters, changing the service's bytes.
@@ -171,6 +177,22 @@ func (e *embedder) writeObject(out *bytes.Buffer, raw []byte, links objectLinks)
 		return
 	}
 	out.WriteString("}}")
+}
+
+// writeKey writes k as json.Marshal quotes it: as it is when it holds
+// nothing Marshal escapes (a relation's name: "author", "wp:term"),
+// without the allocation Marshal makes for each relation of each item.
+func writeKey(out *bytes.Buffer, k string) {
+	for i := range len(k) {
+		if c := k[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(k)
+			out.Write(q)
+			return
+		}
+	}
+	out.WriteByte('"')
+	out.WriteString(k)
+	out.WriteByte('"')
 }
 
 // fetch GETs one embeddable href of this site (once per response; most
@@ -192,6 +214,49 @@ func (e *embedder) fetch(href string) json.RawMessage {
 // routeOfURL maps an absolute REST URL of this site (pretty or
 // ?rest_route= form) to its route and query.
 func (g *Gateway) routeOfURL(href string) (route, query string, ok bool) {
+	if route, query, ok, sure := g.plainRouteOfURL(href); sure {
+		return route, query, ok
+	}
+	return g.parsedRouteOfURL(href)
+}
+
+// plainRouteOfURL is routeOfURL of an href url.Parse would take apart as
+// it stands (http or https, printable ASCII without an escape, a
+// fragment, user information or a backslash) under the site's REST
+// prefix, without the URL url.Parse builds for each of a page's ~300
+// links; sure is false for any other href (parsedRouteOfURL then reads
+// it).
+func (g *Gateway) plainRouteOfURL(href string) (route, query string, ok, sure bool) {
+	site := g.site
+	rest0, isHTTP := strings.CutPrefix(href, "http://")
+	if !isHTTP {
+		rest0, isHTTP = strings.CutPrefix(href, "https://")
+	}
+	if !isHTTP || site == nil {
+		return "", "", false, false
+	}
+	for i := range len(href) {
+		if c := href[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '#' || c == '@' || c == '\\' {
+			return "", "", false, false
+		}
+	}
+	end := strings.IndexAny(rest0, "/?")
+	if end < 0 {
+		return "", "", false, false
+	}
+	if !strings.EqualFold(rest0[:end], site.Host) {
+		return "", "", false, true
+	}
+	path, query, _ := strings.Cut(rest0[end:], "?")
+	p := strings.TrimPrefix(path, site.Path)
+	if p != RESTPrefix && !strings.HasPrefix(p, RESTPrefix+"/") {
+		return "", "", false, false // the ?rest_route= form, or not REST
+	}
+	return rest.NormalizeRoute(strings.TrimPrefix(p, RESTPrefix)), query, true, true
+}
+
+// parsedRouteOfURL is routeOfURL through url.Parse, for any href.
+func (g *Gateway) parsedRouteOfURL(href string) (route, query string, ok bool) {
 	u, err := url.Parse(href)
 	site := g.site
 	if err != nil || site == nil || !strings.EqualFold(u.Host, site.Host) {

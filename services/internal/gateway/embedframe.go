@@ -31,8 +31,14 @@ var errFrame = errors.New("malformed embed answer")
 // postEmbed runs targets on b's EmbedPath; an error (a service without
 // the endpoint answers 404, an old replica during a rollout) sends the
 // caller back to BatchPath.
-func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, targets []embedTarget) ([]framedAnswer, error) {
+// The answer is read into a buffer of bufs.
+func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, targets []embedTarget, bufs *embedBuffers) ([]framedAnswer, error) {
 	var lines bytes.Buffer
+	size := 0
+	for _, t := range targets {
+		size += len(t.route) + len(t.query) + 6
+	}
+	lines.Grow(size)
 	for _, t := range targets {
 		lines.WriteString("GET ")
 		lines.WriteString(t.route)
@@ -42,7 +48,7 @@ func (g *Gateway) postEmbed(ctx context.Context, b *routing.Backend, targets []e
 		}
 		lines.WriteByte('\n')
 	}
-	body, ctype, err := g.postInternalRaw(ctx, b, contract.EmbedPath, lines.Bytes(), contract.EmbedRequestType)
+	body, ctype, err := g.postInternalRaw(ctx, b, contract.EmbedPath, lines.Bytes(), contract.EmbedRequestType, bufs)
 	if err != nil {
 		return nil, err
 	}
@@ -87,10 +93,15 @@ func splitFramed(b []byte, n int) ([]framedAnswer, error) {
 // io.ReadAll's doublings, which were a third of the bytes the gateway
 // allocated on an _embed page (its list and content's embed answer).
 func readBody(r io.Reader, n, limit int64) ([]byte, error) {
+	return readBodyInto(r, n, limit, nil)
+}
+
+// readBodyInto is readBody into a buffer of bufs (embedpool.go).
+func readBodyInto(r io.Reader, n, limit int64, bufs *embedBuffers) ([]byte, error) {
 	if n < 0 || n > limit {
 		return io.ReadAll(io.LimitReader(r, limit))
 	}
-	buf := make([]byte, n)
+	buf := bufs.get(int(n))
 	if _, err := io.ReadFull(r, buf); err != nil {
 		return nil, err
 	}

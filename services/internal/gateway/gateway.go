@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -442,9 +441,11 @@ func remoteIP(r *http.Request) string {
 // links resolved (the body is buffered; responses are bounded by the
 // services' own page sizes).
 func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []string, enveloped bool) error {
-	body, err := readBody(res.Body, res.ContentLength, 64<<20)
+	bufs := &embedBuffers{}
+	body, err := readBodyInto(res.Body, res.ContentLength, 64<<20, bufs)
 	res.Body.Close()
 	if err != nil {
+		bufs.release()
 		return err
 	}
 	// A JSONP answer (/**/cb(...)) is embedded inside its parentheses.
@@ -454,12 +455,14 @@ func (g *Gateway) embedResponse(ctx context.Context, res *http.Response, rels []
 		// {"body": ..., "status": ..., "headers": ...}: embed inside "body".
 		out = g.embedEnvelope(ctx, inner, rels)
 	} else {
-		out = g.embedBody(ctx, inner, rels)
+		out = g.embedBodyInto(ctx, inner, rels, bufs)
 	}
 	if len(prefix)+len(suffix) > 0 {
 		out = append(append(append(make([]byte, 0, len(prefix)+len(out)+len(suffix)), prefix...), out...), suffix...)
 	}
-	res.Body = io.NopCloser(bytes.NewReader(out))
+	// the buffers (the list's, content's answer's, out's) go back to
+	// the pool when the proxy has written out and closes it
+	res.Body = &pooledBody{Reader: bytes.NewReader(out), bufs: bufs}
 	res.ContentLength = int64(len(out))
 	res.Header.Set("Content-Length", strconv.Itoa(len(out)))
 	return nil
