@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/rest"
 )
@@ -305,7 +306,7 @@ func (s *Service) getThemeGlobalStyles(r *rest.Request) (*rest.Response, error) 
 	if ss != th.Stylesheet {
 		return nil, rest.NewError("rest_theme_not_found", "Theme not found.", http.StatusNotFound)
 	}
-	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: themeRESTSettings(th.Settings)}, {Key: "styles", Value: th.Styles}},
+	return rest.OK(rest.Item{Data: rest.Object{{Key: "settings", Value: themeRESTSettings(th.Settings)}, {Key: "styles", Value: blocks.WithCoreStyles(th.Styles)}},
 		Links: rest.Links{{Rel: "self", Href: s.restRoot + "/" + Namespace + "/global-styles/themes/" + ss}}}), nil
 }
 

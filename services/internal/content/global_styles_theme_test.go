@@ -60,6 +60,10 @@ func TestThemeGlobalStylesMergedSettings(t *testing.T) {
 		{"default flag: gradients", field(theme.obj(), "settings", "color", "defaultGradients"), true},
 		{"default flag: shadows", field(theme.obj(), "settings", "shadow", "defaultPresets"), true},
 		{"the theme's own font sizes flag", field(theme.obj(), "settings", "typography", "defaultFontSizes"), false},
+		// WordPress's own button element under the theme's styles: the
+		// canvas's buttons look like the website's (libraryCSS)
+		{"core button background", field(theme.obj(), "styles", "elements", "button", "color", "background"), "#32373c"},
+		{"core button padding", field(theme.obj(), "styles", "elements", "button", "spacing", "padding", "top"), "calc(0.667em + 2px)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
