@@ -9,6 +9,7 @@ package failover
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,16 +25,25 @@ import (
 // title is its key.
 const TitlePrefix = "fo_"
 
-// client is bounded: a hung request fails (status 0) and is retried.
-var client = &http.Client{Timeout: 15 * time.Second}
+// timeout is the client's own deadline: a request without an answer by
+// then is given up (and retried), which Counts says apart from a request
+// the system left without an answer.
+const timeout = 15 * time.Second
+
+var client = &http.Client{}
 
 // Attempt is one request of the load: when it ran and what came back
-// (status 0: no answer).
+// (status 0: no answer, Err says why; GaveUp: the client's own deadline
+// passed first).
 type Attempt struct {
-	Write      bool
-	Start, End time.Time
-	Status     int
-	RetryAfter bool
+	Write        bool
+	Method, Path string
+	Start, End   time.Time
+	Status       int
+	RetryAfter   bool
+	Code         string // the answer's "code" member, if any
+	Err          string
+	GaveUp       bool
 }
 
 // Load runs the writers and readers.
@@ -91,29 +101,54 @@ func (l *Load) stopped() bool {
 	}
 }
 
-func send(method, url string, body []byte, header http.Header) (status int, h http.Header, b []byte) {
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+// answer is what one request got: the status (0: none, err says why) and
+// whether the client's own deadline passed first.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	err    error
+	gaveUp bool
+}
+
+func send(method, url string, body []byte, header http.Header) answer {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
-		return 0, nil, nil
+		return answer{header: http.Header{}, err: err}
 	}
 	req.Header = header
 	res, err := client.Do(req)
 	if err != nil {
-		return 0, http.Header{}, nil
+		return answer{header: http.Header{}, err: err, gaveUp: ctx.Err() != nil}
 	}
 	defer res.Body.Close()
-	b, _ = io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	return res.StatusCode, res.Header, b
+	b, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	if err != nil {
+		// The status came but the body broke off: no answer either.
+		return answer{header: http.Header{}, err: err, gaveUp: ctx.Err() != nil}
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: b}
 }
 
-func (l *Load) do(write bool, method, url string, body []byte, header http.Header) (int, []byte) {
-	a := Attempt{Write: write, Start: time.Now()}
-	status, h, b := send(method, url, body, header)
-	a.End, a.Status, a.RetryAfter = time.Now(), status, h.Get("Retry-After") != ""
+func (l *Load) do(write bool, method, path string, body []byte, header http.Header) (int, []byte) {
+	a := Attempt{Write: write, Method: method, Path: path, Start: time.Now()}
+	got := send(method, l.gw+path, body, header)
+	a.End, a.Status, a.RetryAfter, a.GaveUp = time.Now(), got.status, got.header.Get("Retry-After") != "", got.gaveUp
+	if got.err != nil {
+		a.Err = got.err.Error()
+	}
+	var wpErr struct {
+		Code string `json:"code"`
+	}
+	if json.Unmarshal(got.body, &wpErr) == nil {
+		a.Code = wpErr.Code
+	}
 	l.mu.Lock()
 	l.attempts = append(l.attempts, a)
 	l.mu.Unlock()
-	return status, b
+	return got.status, got.body
 }
 
 // writer creates posts until stopped; a create in flight is retried with
@@ -130,7 +165,7 @@ func (l *Load) writer(w int) {
 				l.retried++
 				l.mu.Unlock()
 			}
-			status, b := l.do(true, "POST", l.gw+"/cms-json/cms/v2/posts", body, http.Header{
+			status, b := l.do(true, "POST", "/cms-json/cms/v2/posts", body, http.Header{
 				"Content-Type": {"application/json"}, "Idempotency-Key": {key}, "Authorization": {l.auth}})
 			if status == http.StatusCreated || status == http.StatusOK {
 				var post struct {
@@ -151,8 +186,8 @@ func (l *Load) reader() {
 	defer l.wg.Done()
 	for !l.stopped() {
 		// Each query new (m=...): the read reaches content, not the edge cache.
-		url := fmt.Sprintf("%s/cms-json/cms/v2/posts?per_page=5&m=%d", l.gw, time.Now().UnixNano())
-		if status, _ := l.do(false, "GET", url, nil, http.Header{}); status != http.StatusOK {
+		path := fmt.Sprintf("/cms-json/cms/v2/posts?per_page=5&m=%d", time.Now().UnixNano())
+		if status, _ := l.do(false, "GET", path, nil, http.Header{}); status != http.StatusOK {
 			time.Sleep(200 * time.Millisecond)
 		}
 	}
@@ -160,14 +195,62 @@ func (l *Load) reader() {
 
 // Counts summarises the attempts around the moment the primary went.
 type Counts struct {
-	Writes, Reads map[int]int // attempts by status
-	// Bad are answers that break the rules: a 5xx other than 503, a 503
-	// without Retry-After.
-	Bad []string
+	Writes, Reads map[int]int // attempts by status (0: no answer)
+	// Classes are the attempts that were not 2xx, by kind, in the order
+	// each kind first happened.
+	Classes []Class
+	// Bad is how many attempts broke the rules: an answer neither 2xx nor
+	// 503 with Retry-After, or no answer at all; GaveUp how many the client
+	// itself gave up at its deadline (not bad, said apart).
+	Bad, GaveUp int
 	// FirstFail is when the first write failed after the primary went, -1
 	// when none did; Recovered when the first write acknowledged after the
 	// last failed one ended (0: no write acknowledged since).
 	FirstFail, Recovered time.Duration
+}
+
+// Class is one kind of attempt that was not 2xx (writes answered 404,
+// reads with no answer, ...): how many and the first of them.
+type Class struct {
+	Name    string
+	Bad     bool
+	N       int
+	Example string
+}
+
+func (c Class) String() string {
+	return fmt.Sprintf("%d %s (the first: %s)", c.N, c.Name, c.Example)
+}
+
+// classify names the kind of a's outcome and whether it breaks the rules
+// ("" for a 2xx).
+func classify(a Attempt) (name string, bad bool) {
+	kind := "reads"
+	if a.Write {
+		kind = "writes"
+	}
+	switch {
+	case a.GaveUp:
+		return kind + " given up by the client at its deadline of " + timeout.String(), false
+	case a.Status == 0:
+		return kind + " with no answer", true
+	case a.Status >= 200 && a.Status < 300:
+		return "", false
+	case a.Status == http.StatusServiceUnavailable && a.RetryAfter:
+		return kind + " answered 503 with Retry-After", false
+	case a.Status == http.StatusServiceUnavailable:
+		return kind + " answered 503 without Retry-After", true
+	}
+	return fmt.Sprintf("%s answered %d", kind, a.Status), true
+}
+
+// example is a for the test log: when, the request, what came back.
+func example(a Attempt) string {
+	got := fmt.Sprintf("%d %q", a.Status, a.Code)
+	if a.Status == 0 {
+		got = a.Err
+	}
+	return fmt.Sprintf("%s %s %s → %s", a.Start.UTC().Format("15:04:05.000"), a.Method, a.Path, got)
 }
 
 // Counts summarises the attempts so far against went, when the primary
@@ -180,6 +263,7 @@ func (l *Load) Counts(went time.Time) Counts {
 
 func summarise(attempts []Attempt, went time.Time) Counts {
 	c := Counts{Writes: map[int]int{}, Reads: map[int]int{}, FirstFail: -1}
+	index := map[string]int{}
 	var lastFail time.Time
 	for _, a := range attempts {
 		m := c.Reads
@@ -187,8 +271,19 @@ func summarise(attempts []Attempt, went time.Time) Counts {
 			m = c.Writes
 		}
 		m[a.Status]++
-		if (a.Status >= 500 && a.Status != http.StatusServiceUnavailable) || (a.Status == http.StatusServiceUnavailable && !a.RetryAfter) {
-			c.Bad = append(c.Bad, fmt.Sprintf("%s write=%v: %d (Retry-After %v)", a.Start.UTC().Format("15:04:05.000"), a.Write, a.Status, a.RetryAfter))
+		if name, bad := classify(a); name != "" {
+			i, seen := index[name]
+			if !seen {
+				i, index[name] = len(c.Classes), len(c.Classes)
+				c.Classes = append(c.Classes, Class{Name: name, Bad: bad, Example: example(a)})
+			}
+			c.Classes[i].N++
+			switch {
+			case bad:
+				c.Bad++
+			case a.GaveUp:
+				c.GaveUp++
+			}
 		}
 		if a.Write && !ok(a.Status) && a.End.After(went) {
 			if c.FirstFail < 0 {
@@ -217,9 +312,10 @@ func Check(gw, auth string, acked map[string]float64) (lost, dups []string, err 
 	byTitle := map[string][]float64{}
 	for page := 1; ; page++ {
 		url := fmt.Sprintf("%s/cms-json/cms/v2/posts?per_page=100&page=%d&context=edit&_fields=id,title&m=%d", gw, page, time.Now().UnixNano())
-		status, h, b := send("GET", url, nil, http.Header{"Authorization": {auth}})
-		if status != http.StatusOK {
-			return nil, nil, fmt.Errorf("list page %d: %d %.300s", page, status, b)
+		got := send("GET", url, nil, http.Header{"Authorization": {auth}})
+		h, b := got.header, got.body
+		if got.status != http.StatusOK {
+			return nil, nil, fmt.Errorf("list page %d: %d %v %.300s", page, got.status, got.err, b)
 		}
 		var posts []struct {
 			ID    float64 `json:"id"`
@@ -302,19 +398,29 @@ func Run(gw, auth string, warm, settle, timeout time.Duration, fail func() error
 	return r, err
 }
 
-// String is the figures of a run, for the test log.
+// String is the figures of a run, for the test log, with every kind of
+// attempt that was not 2xx and an example of each.
 func (r Result) String() string {
-	return fmt.Sprintf("writes by status %v, reads by status %v, creates retried %d, acknowledged %d, lost %d, keys with two posts %d; "+
+	var b strings.Builder
+	fmt.Fprintf(&b, "writes by status %v, reads by status %v, creates retried %d, acknowledged %d, lost %d, keys with two posts %d; "+
 		"first failed write %v after the primary went, writes acknowledged again %v after it",
 		r.Writes, r.Reads, r.Retried, r.Acked, len(r.Lost), len(r.Dups), r.FirstFail.Round(time.Millisecond), r.Recovered.Round(time.Millisecond))
+	for _, c := range r.Classes {
+		fmt.Fprintf(&b, "\n  %s", c)
+	}
+	return b.String()
 }
 
-// Problems lists what breaks the rules: lost or duplicated writes, and
-// answers other than 2xx or 503 with Retry-After (none: nil).
+// Problems lists what breaks the rules: lost or duplicated writes, answers
+// other than 2xx or 503 with Retry-After, requests with no answer (those
+// the client gave up at its own deadline are in String, not here); nil for
+// none.
 func (r Result) Problems() []string {
 	var p []string
-	if len(r.Bad) > 0 {
-		p = append(p, fmt.Sprintf("%d answers neither 2xx nor 503 with Retry-After (the first: %v)", len(r.Bad), r.Bad[:min(5, len(r.Bad))]))
+	for _, c := range r.Classes {
+		if c.Bad {
+			p = append(p, c.String())
+		}
 	}
 	if len(r.Lost) > 0 {
 		p = append(p, fmt.Sprintf("%d acknowledged writes lost: %v", len(r.Lost), r.Lost[:min(5, len(r.Lost))]))
