@@ -10,7 +10,7 @@ import (
 // A listing page read again reads its posts' versions, not their rows
 // (store.ListPostsCached): no statement of the second render selects a
 // post's content, and the page is the same. A post changed since is read
-// whole again and shows its change; so does a post that became sticky.
+// whole again and shows its change.
 func TestSiteListingReadsRowsByVersion(t *testing.T) {
 	e := newEnv(t)
 	cat := e.do(admin, "POST", "/cms/v2/categories", map[string]any{"name": "News"}).id()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplane.dev/services/internal/content/store"
 )
 
@@ -36,20 +38,15 @@ func TestPostTermsPlan(t *testing.T) {
 		if _, err := e.pool.Exec(ctx, tt.prepare); err != nil {
 			t.Fatal(err)
 		}
-		var plan []string
 		rows, err := e.pool.Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF) SELECT "+store.PostColumns+" FROM posts p"+
 			store.LateralsFor(store.TypePost)+" WHERE p.id = ANY($1)", ids)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, line)
+		plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
 		}
-		rows.Close()
 		text := strings.Join(plan, "\n")
 		m := loops.FindStringSubmatch(text)
 		if len(m) < 2 || m[1] != store.Itoa(int64(len(ids))) {
