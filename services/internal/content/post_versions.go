@@ -75,27 +75,8 @@ func (s *Service) hasCachedRow(pt *store.PostType, id int64) bool {
 // read) makes it give up with errVersionMoved, so the answer is always the
 // page of one snapshot.
 func (s *Service) listPostsByVersion(ctx context.Context, q store.Querier, lq *store.ListQuery) ([]*store.Post, int, error) {
-	versions, inPage, total, err := store.ListVersions(ctx, q, lq)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*store.Post, len(versions))
-	var missing []int64
-	at := make(map[int64]int)
-	for i, v := range versions {
-		if p := s.cachedRow(lq.Type, v); p != nil {
-			out[i] = p
-			continue
-		}
-		missing = append(missing, v.ID)
-		at[v.ID] = i
-	}
-	if len(missing) > 0 {
-		if err := store.FetchVersions(ctx, q, lq.Type, missing, versions, at, out); err != nil {
-			return nil, 0, err
-		}
-	}
-	return store.FinishList(lq, out, inPage), total, nil
+	return store.ListByVersion(ctx, q, lq, func(v *store.PostVersion) *store.Post { return s.cachedRow(lq.Type, v) },
+		func(*store.Post) {})
 }
 
 // postByVersion reads post id's version and returns the cached row when

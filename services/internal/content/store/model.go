@@ -75,12 +75,17 @@ const PostColumns = `p.id, p.xmin, p.type, p.status, p.author, p.date_gmt, p.dat
 // The lateral joins that read a post's terms, revision summary and (pages
 // only) ancestor path with the post itself. Terms come by name, as
 // get_the_terms orders them (the categories/tags fields keep that order).
+// The post's term ids are read first, from term_relationships' primary
+// key, and the terms by id: written as a join, PostgreSQL planned terms
+// (a few dozen rows, never analyzed: autovacuum waits for 50 changes)
+// as the outer side and probed term_relationships once per term, 27
+// probes a post at the bench's terms (0.66 ms for ten posts against 0.14).
 const (
 	termsLateral = `
  CROSS JOIN LATERAL (SELECT COALESCE(array_agg(t.id ORDER BY lower(t.name), t.id), '{}') AS ids,
    COALESCE(array_agg(t.taxonomy ORDER BY lower(t.name), t.id), '{}') AS taxes,
    COALESCE(array_agg(t.slug ORDER BY lower(t.name), t.id), '{}') AS slugs
-   FROM term_relationships r JOIN terms t ON t.id = r.term_id WHERE r.post_id = p.id) tr`
+   FROM terms t WHERE t.id = ANY(ARRAY(SELECT r.term_id FROM term_relationships r WHERE r.post_id = p.id))) tr`
 	RevisionsLateral = `
  CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(max(x.id), 0) AS latest
    FROM posts x WHERE x.parent = p.id AND x.type = 'revision' AND p.type <> 'revision') rv`

@@ -74,6 +74,7 @@ type Handler struct {
 	previewKey    atomic.Pointer[[]byte] // the moderation hash's key (comments.go)
 	themeSrc      *theme.Theme           // the site's theme (theme.go); nil: built-in
 	files         themeFiles             // its templates and parts, parsed once
+	rows          *store.RowCache        // listed posts' rows, used again by version (site_page.go)
 }
 
 // New returns the website of cfg.Site, subscribed to cfg.Commits.
@@ -81,7 +82,7 @@ func New(cfg Config) *Handler {
 	links := store.NewLinks(cfg.Site.URL)
 	h := &Handler{pool: cfg.Pool, permalinks: links, restRoot: links.RESTRoot,
 		users: cfg.Users, media: cfg.Media, zone: cfg.Zone, snapshotBytes: cfg.SnapshotBytes, changed: cfg.Changed,
-		replicas: cfg.ReadReplicas, commits: cfg.Commits, now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
+		replicas: cfg.ReadReplicas, commits: cfg.Commits, rows: store.NewRowCache(listedRowsMax), now: func() time.Time { return time.Now().UTC().Truncate(time.Second) }}
 	site := *cfg.Site
 	h.site.Store(&site)
 	if cfg.Commits != nil {

@@ -34,10 +34,10 @@ func (s *Handler) navigationLinks(ctx context.Context, ref int64) ([]blocks.Link
 }
 
 // pageListLinks are the published top-level pages, as the page-list block
-// lists them.
+// lists them (read by version, as the listing pages read theirs).
 func (s *Handler) pageListLinks(ctx context.Context) ([]blocks.Link, error) {
-	pages, _, err := store.ListPosts(ctx, s.db(ctx), &store.ListQuery{Type: store.TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
-		Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"})
+	pages, _, err := store.ListPostsCached(ctx, s.db(ctx), &store.ListQuery{Type: store.TypePage, Page: 1, PerPage: 20, Statuses: []string{"publish"},
+		Parent: []int64{0}, Order: "asc", OrderBy: "menu_order"}, s.rows)
 	if err != nil {
 		return nil, err
 	}

@@ -122,10 +122,16 @@ func (s *Handler) siteListQuery(req *siteReq) *store.ListQuery {
 		ExcludeProtected: false}
 }
 
+// listedRowsMax bounds the rows the listing pages keep (about 1.5 KB
+// each): the first pages of the front page and of every term's archive.
+const listedRowsMax = 1024
+
 // listing runs lq and renders sp with its results; a page past the end is
-// a 404, as WordPress answers it.
+// a 404, as WordPress answers it. The page's posts are read by version
+// (store.ListPostsCached), as the REST lists read theirs: the rows of
+// posts already shown are not read again while they are unchanged.
 func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
-	posts, total, err := store.ListPosts(req.r.Context(), s.db(req.r.Context()), lq)
+	posts, total, err := store.ListPostsCached(req.r.Context(), s.db(req.r.Context()), lq, s.rows)
 	if err != nil {
 		return err
 	}
