@@ -15,8 +15,15 @@
 #    the context switches of the gateways and contents per request. The
 #    two alternate on one stack ($REPLICA_BENCH_ROUNDS rounds; the idle
 #    replicas are stopped with SIGSTOP meanwhile).
+# 3. idle: what one replica costs that only hears the change notifications:
+#    creates go through gateway 1 for $REPLICA_BENCH_DURATION while gateway 2
+#    and content 2 serve nothing; their CPU per create heard (and
+#    PostgreSQL's, whose backends deliver the NOTIFY to every listener).
+#    REPLICA_BENCH_PROFILE=DIR also writes DIR/gateway-2.pprof and
+#    DIR/content-2.pprof, CPU profiles of the two idle replicas meanwhile.
 #
-#   hack/replica-bench.sh               # both: about 40 s, then 90 s
+#   hack/replica-bench.sh               # hit and cpu: about 40 s, then 90 s
+#   REPLICA_BENCH=idle REPLICA_BENCH_DURATION=20s hack/replica-bench.sh
 #   REPLICA_BENCH=hit hack/replica-bench.sh
 #   REPLICA_BENCH=cpu REPLICA_BENCH_DURATION=10s REPLICA_BENCH_CONCURRENCY=12 hack/replica-bench.sh
 #   REPLICA_BENCH=cpu REPLICA_BENCH_PER_REPLICA=1 REPLICA_BENCH_CONCURRENCY=4 hack/replica-bench.sh
@@ -34,6 +41,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 what=${REPLICA_BENCH:-hit cpu}
+pprof_c='' pprof_g='' # SITEPLANE_PPROF_ADDR of the next pair start_pair starts (idle phase)
 duration=${REPLICA_BENCH_DURATION:-6s}
 rounds=${REPLICA_BENCH_ROUNDS:-2} # 1 and 3 replicas alternate, this many times
 concurrency=${REPLICA_BENCH_CONCURRENCY:-12} # split 4+4+4 over 3 gateways
@@ -95,11 +103,11 @@ start_pair() {
   mapfile -t cenv < <(tr '\0' '\n' <"/proc/$c1/environ")
   sed "s#$CONTENT_URL#http://127.0.0.1:$cport#" ".cache/$stack/routes.json" >"$out/routes-$n.json"
   env -i "${cenv[@]}" SITEPLANE_LISTEN_ADDR="127.0.0.1:$cport" SITEPLANE_METRICS_ADDR=127.0.0.1:0 \
-    SITEPLANE_GATEWAY_URL="http://127.0.0.1:$iport" bin/content >"$out/content-$n.log" 2>&1 &
+    SITEPLANE_GATEWAY_URL="http://127.0.0.1:$iport" SITEPLANE_PPROF_ADDR="$pprof_c" bin/content >"$out/content-$n.log" 2>&1 &
   extra+=($!) cpids+=($!)
   env -i "${genv[@]}" SITEPLANE_LISTEN_ADDR="127.0.0.1:$gport" SITEPLANE_METRICS_ADDR=127.0.0.1:0 \
     SITEPLANE_INTERNAL_LISTEN_ADDR="127.0.0.1:$iport" SITEPLANE_ROUTES_FILE="$root/$out/routes-$n.json" \
-    bin/gateway >"$out/gateway-$n.log" 2>&1 &
+    SITEPLANE_PPROF_ADDR="$pprof_g" bin/gateway >"$out/gateway-$n.log" 2>&1 &
   extra+=($!) gpids+=($!)
   gateways+=("http://127.0.0.1:$gport")
   for _ in $(seq 100); do
@@ -222,10 +230,46 @@ cpu_phase() {
   stop_all
 }
 
+# idle_phase: gateway 2 and content 2 only hear the notifications of the
+# creates made through gateway 1; their CPU per create.
+idle_phase() {
+  start_stack SITEPLANE_EDGE_CACHE_BYTES=0
+  auth="Authorization: Basic $(printf '%s:%s' "$ADMIN_USER" "$ADMIN_APP_PASSWORD" | base64 -w0)"
+  local create="POST $REST_ROOT/cms/v2/posts {\"title\":\"replica-bench {{seq}}\",\"content\":\"<p>x</p>\",\"status\":\"publish\"}"
+  local prof=${REPLICA_BENCH_PROFILE:-} g2 c2 t0g t0c t0p n secs pids=()
+  if [[ -n $prof ]]; then
+    mkdir -p "$prof"
+    pprof_g=127.0.0.1:$(free_port) pprof_c=127.0.0.1:$(free_port)
+  fi
+  start_pair 2
+  g2=${gpids[1]} c2=${cpids[1]}
+  bin/loadgen -duration 2s -concurrency "$concurrency" -target "create=$create" -target-header "create=$auth" >/dev/null 2>&1
+  t0g=$(ticks "$g2") t0c=$(ticks "$c2") t0p=$(ticks "$pm")
+  secs=${duration%s}
+  if [[ -n $prof ]]; then
+    curl -fsS -o "$prof/gateway-2.pprof" "http://$pprof_g/debug/pprof/profile?seconds=$secs" &
+    pids+=($!)
+    curl -fsS -o "$prof/content-2.pprof" "http://$pprof_c/debug/pprof/profile?seconds=$secs" &
+    pids+=($!)
+  fi
+  bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "create=$create" -target-header "create=$auth" \
+    >"$out/load-idle.txt" 2>/dev/null
+  t0g=$(($(ticks "$g2") - t0g)) t0c=$(($(ticks "$c2") - t0c)) t0p=$(($(ticks "$pm") - t0p))
+  ((${#pids[@]} == 0)) || wait "${pids[@]}"
+  n=$(grep "^| create " "$out/load-idle.txt" | awk -F'|' '{gsub(/ /,"",$5); print $5}')
+  echo "Idle replicas: $n creates through gateway 1 in $duration, $concurrency connections; CPU of the replicas that only hear them"
+  printf '| creates | idle gateway, µs per create | idle content, µs per create | postgres (all), ms per create |\n|---:|---:|---:|---:|\n'
+  awk -v n="$n" -v g="$t0g" -v c="$t0c" -v p="$t0p" -v hz="$hz" \
+    'BEGIN { printf "| %d | %.1f | %.1f | %.3f |\n", n, g*1e6/hz/n, c*1e6/hz/n, p*1e3/hz/n }'
+  echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+  stop_all
+}
+
 for w in $what; do
   case $w in
   hit) hit_phase ;;
   cpu) cpu_phase ;;
-  *) echo "unknown: $w (hit or cpu)" >&2; exit 2 ;;
+  idle) idle_phase ;;
+  *) echo "unknown: $w (hit, cpu or idle)" >&2; exit 2 ;;
   esac
 done

@@ -37,6 +37,21 @@ type siteGen struct {
 	// only): a page read from a replica that has not replayed it neither
 	// uses nor keeps the snapshot.
 	pos postgres.Position
+	// ask is the listener's AskPosition (with a read pool): the position
+	// is asked when a page needs it, not per notification
+	ask atomic.Pointer[func()]
+}
+
+// position is pos, asking the listener for it when a write was heard
+// whose position it has not asked yet.
+func (g *siteGen) position() postgres.LSN {
+	at := g.pos.Get()
+	if at == postgres.UnknownLSN {
+		if ask := g.ask.Load(); ask != nil {
+			(*ask)()
+		}
+	}
+	return at
 }
 
 // bump starts a new generation: the current snapshot is no longer used.
@@ -116,7 +131,7 @@ func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 	gen := g.gen.Load()
 	// the position is read after the generation: it is the newest
 	// write's of that generation or later
-	if !postgres.RouteFrom(ctx).Reached(ctx, g.pos.Get()) {
+	if !postgres.RouteFrom(ctx).Reached(ctx, g.position()) {
 		return s.loadSnapshot(ctx, 0) // a replica behind: read afresh, keep nothing
 	}
 	if sn := g.snap.Load(); sn != nil && sn.gen == gen {
@@ -203,6 +218,8 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 	}
 	if s.replicas {
 		l.Position = s.siteGen.pos.Set
+		ask := l.AskPosition
+		s.siteGen.ask.Store(&ask)
 	}
 	l.Run(ctx)
 }

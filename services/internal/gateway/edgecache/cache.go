@@ -55,7 +55,10 @@ type Cache struct {
 	// (postgres.UnknownLSN until the listener has asked the primary): an
 	// answer a service read from a replica (postgres.HeaderReadLSN) is kept
 	// only when the replica had replayed it.
-	want    postgres.LSN
+	want postgres.LSN
+	// ask tells the listener that want is needed while it is unknown
+	// (postgres.ChangeListener.AskPosition); nil before a listener runs
+	ask     func()
 	entries map[string]*list.Element
 	lru     *list.List // front: most recently used
 	hits    uint64
@@ -134,6 +137,7 @@ func (c *Cache) Put(key string, gen uint64, e *Entry) bool {
 	}
 	// read from a replica behind the newest write: served, never kept
 	if replica != "" && (c.want == postgres.UnknownLSN || readLSN < c.want) {
+		c.askPosition()
 		return false
 	}
 	if old, ok := c.entries[key]; ok {
@@ -199,14 +203,40 @@ func (c *Cache) Want() postgres.LSN {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.want == postgres.UnknownLSN {
+		c.askPosition()
 		return 0
 	}
 	return c.want
 }
 
+// askPosition asks the listener for the position of the writes heard,
+// which it no longer asks per notification; with c.mu held.
+func (c *Cache) askPosition() {
+	if c.ask != nil {
+		c.ask()
+	}
+}
+
+// SetAsk sets what Want and Put call when the newest write's position is
+// unknown (the listener's AskPosition).
+func (c *Cache) SetAsk(ask func()) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ask = ask
+}
+
+// flush starts a new generation. O(1) under the lock, as every replica
+// runs it for every write: a map that holds entries is replaced, not
+// cleared (clear walks every slot of a map that once held a large cache),
+// and an empty one is kept.
 func (c *Cache) flush() {
 	c.gen++
-	clear(c.entries)
+	if len(c.entries) > 0 {
+		c.entries = map[string]*list.Element{}
+	}
 	c.lru.Init()
 	c.used = 0
 }

@@ -46,6 +46,8 @@ func (l *Listener) Run(ctx context.Context) {
 	}
 	pl := &postgres.ChangeListener{Connect: l.Connect, Online: online, Changed: changed,
 		Position: l.Cache.SetPosition, Logger: l.Logger, Name: "edge cache", Probe: l.Probe}
+	// the position is asked only when an answer could be kept with it
+	l.Cache.SetAsk(pl.AskPosition)
 	pl.Run(ctx)
 }
 

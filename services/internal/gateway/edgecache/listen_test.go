@@ -139,3 +139,50 @@ func TestListenerFollowsCommitsAndConnectionLoss(t *testing.T) {
 		t.Fatal("online after the listener stopped")
 	}
 }
+
+// The listener asks the primary's position when the cache needs it (Want,
+// a replica's answer to keep), not per write heard: after a burst of
+// writes the position is unknown until the first Want, which asks it; the
+// position then covers every write heard.
+func TestListenerAsksPositionWhenWanted(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := New(1 << 20)
+	l := &Listener{Cache: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Probe: 5 * time.Second,
+		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }}
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	waitUntil(t, "online with a position", func() bool { return c.Want() != 0 })
+	writer, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(context.Background())
+	cases := []struct {
+		name   string
+		writes int
+	}{{"one write", 1}, {"a burst", 30}}
+	for _, tc := range cases {
+		gen, _ := c.Generation()
+		for range tc.writes {
+			if err := postgres.NotifyChanged(ctx, writer, "content"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		committed, err := postgres.CurrentLSN(ctx, writer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, tc.name+" heard", func() bool { g, _ := c.Generation(); return g >= gen+uint64(tc.writes) })
+		time.Sleep(50 * time.Millisecond)
+		c.mu.Lock()
+		unknown := c.want == postgres.UnknownLSN
+		c.mu.Unlock()
+		if !unknown {
+			t.Fatalf("%s: the position was asked before anything wanted it", tc.name)
+		}
+		waitUntil(t, tc.name+": the position asked by Want", func() bool { return c.Want() >= committed })
+	}
+}

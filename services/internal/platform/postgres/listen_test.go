@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,5 +57,110 @@ func TestChangeListener(t *testing.T) {
 	<-done
 	if on := <-online; on {
 		t.Error("Run ended without reporting offline")
+	}
+}
+
+// countQueries is a pgx tracer counting the statements a connection runs.
+type countQueries struct{ n atomic.Int64 }
+
+func (c *countQueries) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *countQueries) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// A listening replica runs no statement per notification (every replica
+// hears every write, issue 34): the primary's position is asked only when
+// a consumer asks for it, once for any number of asks and writes before.
+func TestChangeListenerAsksPositionOnDemand(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracer := &countQueries{}
+	cfg.Tracer = tracer
+	var heard atomic.Int64
+	// the newest position reported; positions is signalled without
+	// blocking the listener
+	var last atomic.Uint64
+	positions := make(chan struct{}, 1)
+	online := make(chan bool, 4)
+	l := &postgres.ChangeListener{
+		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, cfg) },
+		Online:  func(on bool) { online <- on },
+		Changed: func(string) { heard.Add(1) },
+		Position: func(at postgres.LSN) {
+			last.Store(uint64(at))
+			select {
+			case positions <- struct{}{}:
+			default:
+			}
+		},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Name: "test", Probe: 5 * time.Second,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	<-online
+	<-positions // the session's first position, after the LISTEN
+	writer, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(context.Background())
+
+	cases := []struct {
+		name          string
+		writes, asks  int
+		wantStatement int64
+	}{
+		{"a burst of writes heard, no position asked", 40, 0, 0},
+		{"one ask", 0, 1, 1},
+		{"writes, then many asks at once: one statement", 10, 5, 1},
+		{"another burst", 25, 0, 0},
+	}
+	for _, tc := range cases {
+		before := tracer.n.Load()
+		want := heard.Load() + int64(tc.writes)
+		for range tc.writes {
+			if err := postgres.NotifyChanged(context.Background(), writer, "content"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for heard.Load() < want && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if got := heard.Load(); got != want {
+			t.Fatalf("%s: heard %d notifications, want %d", tc.name, got, want)
+		}
+		committed, err := postgres.CurrentLSN(context.Background(), writer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-positions: // one reported before the asks (not on demand)
+		default:
+		}
+		for range tc.asks {
+			l.AskPosition()
+		}
+		if tc.asks > 0 {
+			select {
+			case <-positions:
+				if at := postgres.LSN(last.Load()); at < committed {
+					t.Errorf("%s: position %s is before the last write heard (%s)", tc.name, at, committed)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: no position within 5s of the ask", tc.name)
+			}
+		}
+		time.Sleep(100 * time.Millisecond) // a statement run late would show
+		if got := tracer.n.Load() - before; got != tc.wantStatement {
+			t.Errorf("%s: the listener ran %d statements, want %d", tc.name, got, tc.wantStatement)
+		}
 	}
 }
