@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,14 +46,15 @@ type ChangeListener struct {
 	Probe time.Duration
 
 	// asked is set by AskPosition and cleared by the listener when it asks
-	// the primary; wait cancels the listener's current wait for a
-	// notification (nil between waits).
+	// the primary.
 	asked atomic.Bool
-	wait  atomic.Pointer[context.CancelCauseFunc]
+	// mu guards waiting and cut: the connection whose wait for a
+	// notification is in progress (nil between waits), and whether a
+	// stop or an ask cut that wait short (its read deadline moved to now).
+	mu      sync.Mutex
+	waiting net.Conn
+	cut     bool
 }
-
-// errPositionAsked is the cause of a wait cut short by AskPosition.
-var errPositionAsked = errors.New("position asked")
 
 // AskPosition asks the listener to report the primary's WAL position to
 // Position soon (the consumer saw a write heard whose position it does
@@ -61,8 +64,17 @@ func (l *ChangeListener) AskPosition() {
 	if l.asked.Swap(true) {
 		return // an earlier ask, not yet answered, covers this one
 	}
-	if stop := l.wait.Load(); stop != nil {
-		(*stop)(errPositionAsked)
+	l.interrupt()
+}
+
+// interrupt cuts the wait in progress short, if any: the listener looks at
+// asked and its context before every wait, and after this cut.
+func (l *ChangeListener) interrupt() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting != nil && !l.cut {
+		l.cut = true
+		_ = l.waiting.SetReadDeadline(time.Unix(1, 0))
 	}
 }
 
@@ -103,78 +115,109 @@ func (l *ChangeListener) session(ctx context.Context) error {
 		return err
 	}
 	l.Logger.Info(l.Name+" online: listening for changes", "channel", ChangesChannel)
-	w := &waitCtx{}
-	defer w.end(l)
+	// the end of ctx cuts a wait short as an ask does
+	defer context.AfterFunc(ctx, l.interrupt)()
+	w := &waitState{conn: conn, nc: conn.PgConn().Conn()}
 	for {
-		if err := l.next(ctx, conn, w); err != nil {
+		if err := l.next(ctx, w); err != nil {
 			return err
 		}
 	}
 }
 
-// waitCtx is the context the listener waits for notifications in: made
-// once per probe period, not per notification, so a burst of writes heard
-// costs no context, timer or cancel function each. AskPosition cancels it.
-type waitCtx struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	stop   context.CancelCauseFunc
+// waitState is one session's waiting for notifications. The wait is made
+// with context.Background and ends by the connection's read deadline: at
+// the end of the probe period, or now when asked or stopped (interrupt).
+// A cancellable context would have pgx watch it for every notification
+// (context.AfterFunc registered and removed per wait), which is a good
+// part of what an idle replica spends per write heard (issue 34); the
+// deadline is set once per probe period instead.
+type waitState struct {
+	conn  *pgx.Conn
+	nc    net.Conn
+	until time.Time // the end of the probe period; zero while no deadline is set
 }
 
-// renew makes a new wait context when the last one is done.
-func (w *waitCtx) renew(ctx context.Context, l *ChangeListener) {
-	if w.ctx != nil && w.ctx.Err() == nil {
-		return
+// next waits for one notification (or an ask, the probe's time or the end
+// of ctx) and acts on it; an error ends the session.
+func (l *ChangeListener) next(ctx context.Context, w *waitState) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	w.end(l)
-	cctx, stop := context.WithCancelCause(ctx)
-	w.ctx, w.cancel = context.WithTimeout(cctx, l.Probe)
-	w.stop = stop
-	// published before asked is read (next), as AskPosition sets asked
-	// before it reads wait: one of the two sees the other. A variable of
-	// its own: AskPosition may call it while the next renew runs.
-	l.wait.Store(&stop)
-}
-
-// end releases the wait context.
-func (w *waitCtx) end(l *ChangeListener) {
-	if w.ctx == nil {
-		return
-	}
-	l.wait.Store(nil)
-	w.cancel()
-	w.stop(nil)
-	w.ctx = nil
-}
-
-// next waits for one notification (or an ask, or the probe's time) and
-// acts on it; an error ends the session.
-func (l *ChangeListener) next(ctx context.Context, conn *pgx.Conn, w *waitCtx) error {
-	w.renew(ctx, l)
 	if l.asked.Swap(false) {
-		return l.position(ctx, conn)
+		if err := w.statement(); err != nil {
+			return err
+		}
+		return l.position(ctx, w.conn)
 	}
-	n, err := conn.WaitForNotification(w.ctx)
+	if w.until.IsZero() {
+		w.until = time.Now().Add(l.Probe)
+		if err := w.nc.SetReadDeadline(w.until); err != nil {
+			return fmt.Errorf("wait for notification: %w", err)
+		}
+	}
+	l.mu.Lock()
+	l.waiting = w.nc
+	l.mu.Unlock()
+	var n *pgconn.Notification
+	var err error
+	// published before asked and ctx are read, as AskPosition sets asked
+	// (and a stop ends ctx) before it looks for a wait to cut: one of the
+	// two sees the other
+	if !l.asked.Load() && ctx.Err() == nil {
+		n, err = w.conn.WaitForNotification(context.Background())
+	}
+	l.mu.Lock()
+	l.waiting = nil
+	cut := l.cut
+	l.cut = false
+	l.mu.Unlock()
+	if cut {
+		w.until = time.Time{} // the deadline is in the past: set anew
+	}
 	switch {
 	case err == nil:
-		l.Changed(n.Payload)
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(context.Cause(w.ctx), errPositionAsked):
-		return nil // the next call asks, in a new context
-	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
-		// a probe period ended: ping, so a silently dead peer is noticed
-		pctx, pcancel := context.WithTimeout(ctx, l.Probe)
-		err = conn.Ping(pctx)
-		pcancel()
-		if err != nil {
-			return fmt.Errorf("ping: %w", err)
+		if n != nil {
+			l.Changed(n.Payload)
 		}
 		return nil
-	default:
+	case !isTimeout(err):
 		return fmt.Errorf("wait for notification: %w", err)
+	case cut:
+		return nil // asked or stopped: the next call sees which
+	default:
+		return l.probe(ctx, w)
 	}
+}
+
+// probe pings at the end of a probe period, so a silently dead peer is
+// noticed; the next wait starts a new period.
+func (l *ChangeListener) probe(ctx context.Context, w *waitState) error {
+	if err := w.statement(); err != nil {
+		return err
+	}
+	pctx, pcancel := context.WithTimeout(ctx, l.Probe)
+	defer pcancel()
+	if err := w.conn.Ping(pctx); err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	return nil
+}
+
+// statement clears the read deadline before a statement runs on the
+// connection (pgx bounds a statement by its own context).
+func (w *waitState) statement() error {
+	w.until = time.Time{}
+	if err := w.nc.SetReadDeadline(time.Time{}); err != nil {
+		return fmt.Errorf("clear read deadline: %w", err)
+	}
+	return nil
+}
+
+// isTimeout says whether a wait ended by its read deadline.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return pgconn.Timeout(err) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // position reports the primary's WAL position to l.Position, if set.
