@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,7 +26,7 @@ import (
 // 1, 3, 1, 3 on one Site, so a change of the machine's load shows as a
 // difference between rounds of one count.
 const (
-	cpuReads, cpuCreates = 1000, 200
+	cpuReads, cpuCreates = 3000, 1000 // a few seconds each: 200 creates took 0.5 s, too short to measure
 	cpuWorkers           = 4
 )
 
@@ -52,7 +50,9 @@ func TestReplicaCPU(t *testing.T) {
 			t.Fatalf("create post %d: %s", i, r)
 		}
 	}
-	t.Logf("| replicas (gateway + content) | request | n | ms CPU per request: gateway + content | of it gateway | PostgreSQL | requests/s |")
+	t.Logf("ms of CPU per request, raw and less the pods' idle rate measured for %s just before (probes, timers, GC: not the requests')", cpuIdle)
+	t.Logf("| replicas (gateway + content) | request | n | gateway + content | of it gateway | PostgreSQL | idle-corrected: gateway + content | of it gateway | PostgreSQL | requests/s |")
+	var rounds []cpuRound
 	for round, n := range []int32{1, 3, 1, 3} {
 		scaleSite(t, ns, name, n)
 		read := func(i int) response {
@@ -64,23 +64,21 @@ func TestReplicaCPU(t *testing.T) {
 		}
 		runRequests(t, 50, cpuWorkers, 200, read) // warm-up: connections, pools, the code's first run
 		for _, m := range []struct {
-			what string
-			n    int
-			want int
-			send func(int) response
-		}{{"uncached read", cpuReads, 200, read}, {"create", cpuCreates, 201, create}} {
-			c0 := siteCPU(t, ns, name)
-			t0 := time.Now()
-			runRequests(t, m.n, cpuWorkers, m.want, m.send)
-			elapsed := time.Since(t0)
-			c1 := siteCPU(t, ns, name)
-			per := func(d time.Duration) string {
-				return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)/float64(m.n))
-			}
-			t.Logf("| %d + %d | %s | %d | %s | %s | %s | %.0f |", n, n, m.what, m.n,
-				per(c1.gateway+c1.content-c0.gateway-c0.content), per(c1.gateway-c0.gateway), per(c1.postgres-c0.postgres),
-				float64(m.n)/elapsed.Seconds())
+			what, method string
+			n, want      int
+			send         func(int) response
+		}{{"uncached read", http.MethodGet, cpuReads, 200, read}, {"create", http.MethodPost, cpuCreates, 201, create}} {
+			r := measureRound(t, ns, name, m.method, m.n, func() { runRequests(t, m.n, cpuWorkers, m.want, m.send) })
+			r.replicas, r.what = n, m.what
+			rounds = append(rounds, r)
+			t.Log(r.row())
 		}
+	}
+	for _, r := range rounds {
+		t.Log(r.perPod())
+	}
+	for _, what := range []string{"uncached read", "create"} {
+		t.Log(cpuRatios(rounds, what))
 	}
 }
 
@@ -107,37 +105,6 @@ func scaleSite(t *testing.T, ns, site string, n int32) {
 		return true, ""
 	})
 	waitPodsGone(t, ns, site, time.Minute) // a stopping pod's CPU would leave the sums mid-measurement
-}
-
-// cpuSample is the CPU the Site's gateway pods, content pods and the
-// suite's PostgreSQL pod have used so far.
-type cpuSample struct{ gateway, content, postgres time.Duration }
-
-func siteCPU(t *testing.T, ns, site string) cpuSample {
-	t.Helper()
-	sum := func(ns, selector string) time.Duration {
-		list, err := env.kube.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: selector})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d time.Duration
-		for _, p := range list.Items {
-			if p.Status.Phase != corev1.PodRunning { // the database's finished psql Jobs
-				continue
-			}
-			c := podCPU(string(p.UID))
-			if c < 0 {
-				t.Fatalf("no cgroup for pod %s/%s", p.Namespace, p.Name)
-			}
-			d += c
-		}
-		return d
-	}
-	return cpuSample{
-		gateway:  sum(ns, instanceLabel+"="+site+",app.kubernetes.io/component="+contract.ServiceGateway),
-		content:  sum(ns, instanceLabel+"="+site+",app.kubernetes.io/component="+contract.ServiceContent),
-		postgres: sum(dbNamespace, ""),
-	}
 }
 
 // runRequests sends n requests, send(0) … send(n-1), from workers
