@@ -21,6 +21,10 @@
 #    PostgreSQL's, whose backends deliver the NOTIFY to every listener).
 #    REPLICA_BENCH_PROFILE=DIR also writes DIR/gateway-2.pprof and
 #    DIR/content-2.pprof, CPU profiles of the two idle replicas meanwhile.
+#    Beside them, the floor: test/cmd/listenfloor, a process that only
+#    LISTENs with pgx (its wait's context Background, and renewed per probe
+#    period as the services' listener does). REPLICA_BENCH_IDLE_ENV="K=V ..."
+#    is added to the idle replicas' environment (e.g. GOMAXPROCS=1).
 #
 #   hack/replica-bench.sh               # hit and cpu: about 40 s, then 90 s
 #   REPLICA_BENCH=idle REPLICA_BENCH_DURATION=20s hack/replica-bench.sh
@@ -42,6 +46,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 what=${REPLICA_BENCH:-hit cpu}
 pprof_c='' pprof_g='' # SITEPLANE_PPROF_ADDR of the next pair start_pair starts (idle phase)
+pair_env=() # more environment of the next pair start_pair starts (idle phase)
 duration=${REPLICA_BENCH_DURATION:-6s}
 rounds=${REPLICA_BENCH_ROUNDS:-2} # 1 and 3 replicas alternate, this many times
 concurrency=${REPLICA_BENCH_CONCURRENCY:-12} # split 4+4+4 over 3 gateways
@@ -52,6 +57,7 @@ out=.cache/$stack-out
 mkdir -p "$out"
 go build -o bin/loadgen ./test/cmd/loadgen
 go build -o bin/hitmix ./test/cmd/hitmix
+go build -o bin/listenfloor ./test/cmd/listenfloor
 # shellcheck source=hack/lib/cpu.sh
 . hack/lib/cpu.sh
 
@@ -103,11 +109,11 @@ start_pair() {
   mapfile -t cenv < <(tr '\0' '\n' <"/proc/$c1/environ")
   sed "s#$CONTENT_URL#http://127.0.0.1:$cport#" ".cache/$stack/routes.json" >"$out/routes-$n.json"
   env -i "${cenv[@]}" SITEPLANE_LISTEN_ADDR="127.0.0.1:$cport" SITEPLANE_METRICS_ADDR=127.0.0.1:0 \
-    SITEPLANE_GATEWAY_URL="http://127.0.0.1:$iport" SITEPLANE_PPROF_ADDR="$pprof_c" bin/content >"$out/content-$n.log" 2>&1 &
+    SITEPLANE_GATEWAY_URL="http://127.0.0.1:$iport" SITEPLANE_PPROF_ADDR="$pprof_c" "${pair_env[@]}" bin/content >"$out/content-$n.log" 2>&1 &
   extra+=($!) cpids+=($!)
   env -i "${genv[@]}" SITEPLANE_LISTEN_ADDR="127.0.0.1:$gport" SITEPLANE_METRICS_ADDR=127.0.0.1:0 \
     SITEPLANE_INTERNAL_LISTEN_ADDR="127.0.0.1:$iport" SITEPLANE_ROUTES_FILE="$root/$out/routes-$n.json" \
-    SITEPLANE_PPROF_ADDR="$pprof_g" bin/gateway >"$out/gateway-$n.log" 2>&1 &
+    SITEPLANE_PPROF_ADDR="$pprof_g" "${pair_env[@]}" bin/gateway >"$out/gateway-$n.log" 2>&1 &
   extra+=($!) gpids+=($!)
   gateways+=("http://127.0.0.1:$gport")
   for _ in $(seq 100); do
@@ -241,7 +247,9 @@ idle_phase() {
     mkdir -p "$prof"
     pprof_g=127.0.0.1:$(free_port) pprof_c=127.0.0.1:$(free_port)
   fi
+  read -ra pair_env <<<"${REPLICA_BENCH_IDLE_ENV:-}"
   start_pair 2
+  pair_env=()
   g2=${gpids[1]} c2=${cpids[1]}
   bin/loadgen -duration 2s -concurrency "$concurrency" -target "create=$create" -target-header "create=$auth" >/dev/null 2>&1
   t0g=$(ticks "$g2") t0c=$(ticks "$c2") t0p=$(ticks "$pm")
@@ -252,15 +260,22 @@ idle_phase() {
     curl -fsS -o "$prof/content-2.pprof" "http://$pprof_c/debug/pprof/profile?seconds=$secs" &
     pids+=($!)
   fi
+  local m floors=()
+  for m in background timeout; do
+    bin/listenfloor -dsn "$SITEPLANE_DATABASE_URL" -mode "$m" -duration "$duration" >"$out/floor-$m.txt" 2>&1 &
+    floors+=($!)
+  done
   bin/loadgen -duration "$duration" -concurrency "$concurrency" -target "create=$create" -target-header "create=$auth" \
     >"$out/load-idle.txt" 2>/dev/null
   t0g=$(($(ticks "$g2") - t0g)) t0c=$(($(ticks "$c2") - t0c)) t0p=$(($(ticks "$pm") - t0p))
   ((${#pids[@]} == 0)) || wait "${pids[@]}"
+  wait "${floors[@]}"
   n=$(grep "^| create " "$out/load-idle.txt" | awk -F'|' '{gsub(/ /,"",$5); print $5}')
   echo "Idle replicas: $n creates through gateway 1 in $duration, $concurrency connections; CPU of the replicas that only hear them"
   printf '| creates | idle gateway, µs per create | idle content, µs per create | postgres (all), ms per create |\n|---:|---:|---:|---:|\n'
   awk -v n="$n" -v g="$t0g" -v c="$t0c" -v p="$t0p" -v hz="$hz" \
     'BEGIN { printf "| %d | %.1f | %.1f | %.3f |\n", n, g*1e6/hz/n, c*1e6/hz/n, p*1e3/hz/n }'
+  for m in background timeout; do echo "floor, wait context $m: $(cat "$out/floor-$m.txt")"; done
   echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg))"
   stop_all
 }
