@@ -124,6 +124,7 @@ type podRound struct {
 // content.
 type cpuRound struct {
 	replicas int32
+	loadPod  bool // 4 connections to each gateway pod, not 4 through the Service
 	what     string
 	n        int
 	elapsed  time.Duration
@@ -157,6 +158,26 @@ func measureRound(t *testing.T, ns, site, method string, n int, run func()) cpuR
 	return r
 }
 
+// label names the round's replicas and load.
+func (r cpuRound) label() string {
+	if r.loadPod {
+		return fmt.Sprintf("%d + %d, %d connections to each gateway pod", r.replicas, r.replicas, cpuWorkers)
+	}
+	return fmt.Sprintf("%d + %d", r.replicas, r.replicas)
+}
+
+// kind is 0 for 1 + 1, 1 for 3 + 3 through the Service, 2 for 3 + 3 with
+// the load per pod.
+func (r cpuRound) kind() int {
+	switch {
+	case r.replicas == 1:
+		return 0
+	case r.loadPod:
+		return 2
+	}
+	return 1
+}
+
 // sum adds up the busy and idle CPU of the pods of the given components.
 func (r cpuRound) sum(components ...string) (busy, idle time.Duration) {
 	for _, p := range r.pods {
@@ -179,7 +200,7 @@ func (r cpuRound) row() string {
 	sb, si := r.sum(contract.ServiceGateway, contract.ServiceContent)
 	gb, gi := r.sum(contract.ServiceGateway)
 	pb, pi := r.sum("postgres")
-	return fmt.Sprintf("| %d + %d | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |", r.replicas, r.replicas, r.what, r.n,
+	return fmt.Sprintf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |", r.label(), r.what, r.n,
 		r.per(sb), r.per(gb), r.per(pb), r.per(sb-si), r.per(gb-gi), r.per(pb-pi), float64(r.n)/r.elapsed.Seconds())
 }
 
@@ -187,8 +208,8 @@ func (r cpuRound) row() string {
 // its CPU per request of the round, raw and less its idle rate.
 func (r cpuRound) perPod() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d + %d, %s, %d requests in %.1fs; per pod: served, ms CPU per request of the round (raw / idle-corrected):",
-		r.replicas, r.replicas, r.what, r.n, r.elapsed.Seconds())
+	fmt.Fprintf(&b, "%s, %s, %d requests in %.1fs; per pod: served, ms CPU per request of the round (raw / idle-corrected):",
+		r.label(), r.what, r.n, r.elapsed.Seconds())
 	for _, p := range r.pods {
 		fmt.Fprintf(&b, "\n    %-9s %-40s %5.0f  %.3f / %.3f", p.component, p.name, p.served, r.per(p.busy), r.per(p.busy-p.idle))
 	}
@@ -196,41 +217,37 @@ func (r cpuRound) perPod() string {
 }
 
 // cpuRatios compares each 3 + 3 round of what with the 1 + 1 round before
-// it, and all 3 + 3 rounds with all 1 + 1 rounds (the CPU summed, so a
-// burst of the machine's other load weighs as little as it lasted): the
-// issue's goal is a ratio within 1.10.
+// it, and all 3 + 3 rounds of a kind with all 1 + 1 rounds (the CPU summed,
+// so a burst of the machine's other load weighs as little as it lasted):
+// the goal is a ratio within 1.10.
 func cpuRatios(rounds []cpuRound, what string) string {
-	var parts []string
-	var one *cpuRound
-	var all [2]struct{ busy, idle, gbusy, gidle time.Duration } // 1 + 1, 3 + 3
-	ratio := func(b1, i1, g1, gi1, b3, i3, g3, gi3 time.Duration) string {
-		return fmt.Sprintf("%.2f × raw, %.2f × idle-corrected (gateway %.2f ×)",
-			float64(b3)/float64(b1), float64(b3-i3)/float64(b1-i1), float64(g3-gi3)/float64(g1-gi1))
+	type sums struct{ busy, idle, gbusy, gidle time.Duration }
+	var all [3]sums // by kind
+	var one sums
+	ratio := func(a, b sums) string {
+		return fmt.Sprintf("%.2f × raw, %.2f × idle-corrected (gateway %.2f ×)", float64(b.busy)/float64(a.busy),
+			float64(b.busy-b.idle)/float64(a.busy-a.idle), float64(b.gbusy-b.gidle)/float64(a.gbusy-a.gidle))
 	}
-	for i := range rounds {
-		r := &rounds[i]
+	var parts []string
+	for _, r := range rounds {
 		if r.what != what {
 			continue
 		}
-		b, i := r.sum(contract.ServiceGateway, contract.ServiceContent)
-		g, gi := r.sum(contract.ServiceGateway)
-		k := 0
-		if r.replicas > 1 {
-			k = 1
-		}
-		all[k].busy, all[k].idle, all[k].gbusy, all[k].gidle = all[k].busy+b, all[k].idle+i, all[k].gbusy+g, all[k].gidle+gi
-		if r.replicas == 1 {
-			one = r
+		var s sums
+		s.busy, s.idle = r.sum(contract.ServiceGateway, contract.ServiceContent)
+		s.gbusy, s.gidle = r.sum(contract.ServiceGateway)
+		k := r.kind()
+		all[k] = sums{all[k].busy + s.busy, all[k].idle + s.idle, all[k].gbusy + s.gbusy, all[k].gidle + s.gidle}
+		if k == 0 {
+			one = s
 			continue
 		}
-		if one == nil {
-			continue
+		if one.busy > 0 {
+			parts = append(parts, r.label()+": "+ratio(one, s))
 		}
-		b1, i1 := one.sum(contract.ServiceGateway, contract.ServiceContent)
-		g1, gi1 := one.sum(contract.ServiceGateway)
-		parts = append(parts, ratio(b1, i1, g1, gi1, b, i, g, gi))
 	}
-	// every round of a kind sends the same number of requests
-	pooled := ratio(all[0].busy, all[0].idle, all[0].gbusy, all[0].gidle, all[1].busy, all[1].idle, all[1].gbusy, all[1].gidle)
-	return fmt.Sprintf("%s, 3 + 3 ÷ 1 + 1 (goal ≤ 1.10): %s; all rounds: %s", what, strings.Join(parts, "; "), pooled)
+	// every round sends the same number of requests, and there are as
+	// many rounds of each kind
+	return fmt.Sprintf("%s, 3 + 3 ÷ 1 + 1 (goal ≤ 1.10): %s; all rounds through the Service: %s; all rounds with the load per pod: %s",
+		what, strings.Join(parts, "; "), ratio(all[0], all[1]), ratio(all[0], all[2]))
 }

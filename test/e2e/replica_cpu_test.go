@@ -53,23 +53,35 @@ func TestReplicaCPU(t *testing.T) {
 	t.Logf("ms of CPU per request, raw and less the pods' idle rate measured for %s just before (probes, timers, GC: not the requests')", cpuIdle)
 	t.Logf("| replicas (gateway + content) | request | n | gateway + content | of it gateway | PostgreSQL | idle-corrected: gateway + content | of it gateway | PostgreSQL | requests/s |")
 	var rounds []cpuRound
-	for round, n := range []int32{1, 3, 1, 3} {
-		scaleSite(t, ns, name, n)
+	// 1 + 1 and 3 + 3 through the Service with the same 4 connections, and
+	// 3 + 3 with 4 connections to each gateway pod (3 × the load: each pod
+	// as busy as the one pod of 1 + 1)
+	for round, c := range []struct {
+		n      int32
+		perPod bool
+	}{{1, false}, {3, false}, {3, true}, {1, false}, {3, false}, {3, true}} {
+		if !c.perPod {
+			scaleSite(t, ns, name, c.n)
+		}
+		bases, workers := []string{gw}, cpuWorkers
+		if c.perPod {
+			bases, workers = podURLs(t, ns, name, contract.ServiceGateway, contract.DefaultAPIPort), cpuWorkers*int(c.n)
+		}
 		read := func(i int) response {
-			return requestOnce("GET", fmt.Sprintf("%s/cms-json/cms/v2/posts?per_page=10&cpu=%d-%d", gw, round, i), nil, nil)
+			return requestOnce("GET", fmt.Sprintf("%s/cms-json/cms/v2/posts?per_page=10&cpu=%d-%d", bases[i%len(bases)], round, i), nil, nil)
 		}
 		create := func(i int) response {
 			body := fmt.Appendf(nil, `{"title":"CPU round %d %d","status":"publish"}`, round, i)
-			return requestOnce("POST", gw+"/cms-json/cms/v2/posts", body, jsonHeader.Clone())
+			return requestOnce("POST", bases[i%len(bases)]+"/cms-json/cms/v2/posts", body, jsonHeader.Clone())
 		}
-		runRequests(t, 50, cpuWorkers, 200, read) // warm-up: connections, pools, the code's first run
+		runRequests(t, 50, workers, 200, read) // warm-up: connections, pools, the code's first run
 		for _, m := range []struct {
 			what, method string
 			n, want      int
 			send         func(int) response
 		}{{"uncached read", http.MethodGet, cpuReads, 200, read}, {"create", http.MethodPost, cpuCreates, 201, create}} {
-			r := measureRound(t, ns, name, m.method, m.n, func() { runRequests(t, m.n, cpuWorkers, m.want, m.send) })
-			r.replicas, r.what = n, m.what
+			r := measureRound(t, ns, name, m.method, m.n, func() { runRequests(t, m.n, workers, m.want, m.send) })
+			r.replicas, r.loadPod, r.what = c.n, c.perPod, m.what
 			rounds = append(rounds, r)
 			t.Log(r.row())
 		}
