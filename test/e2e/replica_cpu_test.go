@@ -92,6 +92,16 @@ func TestReplicaCPU(t *testing.T) {
 	for _, what := range []string{"uncached read", "create"} {
 		t.Log(cpuRatios(rounds, what))
 	}
+	// the edge cache's hit ratio through the Service, 3 gateways then 1
+	hitmix, urls := hitMixSetup(t, gw)
+	create := func(i int) response {
+		body := fmt.Appendf(nil, `{"title":"hit mix %d","status":"publish"}`, i)
+		return requestOnce("POST", gw+"/cms-json/cms/v2/posts", body, jsonHeader.Clone())
+	}
+	t.Log("| run | gateways | requests | distinct URLs | hits | misses | hit ratio | best possible | busiest gateway | failed | took |")
+	replicaHitRatio(t, gw, "3 gateways through the Service", create, hitmix, urls)
+	scaleSite(t, ns, name, 1)
+	replicaHitRatio(t, gw, "1 gateway", create, hitmix, urls)
 }
 
 // scaleSite sets gateway and content to n replicas and waits until the
