@@ -50,6 +50,7 @@ type wireRequest struct {
 	fixed    []byte      // the whole request when its body never changes (head, length, body)
 	body     []byte      // a body too large to inline, written after fixed
 	template string      // a body holding {{seq}}: rendered per request
+	variants [][]byte    // whole requests of a URL list, taken in turn (urls.go)
 	lengthed bool        // the request carries Content-Length (a body, or POST/PUT/PATCH)
 	isHead   bool        // a HEAD request: answers have no body
 }
@@ -218,6 +219,9 @@ func (lc *loadConn) Do() (int, error) {
 // with this request's {{seq}} number, and a large body to write after it.
 func (lc *loadConn) render() ([]byte, []byte) {
 	r := lc.req
+	if len(r.variants) > 0 {
+		return r.variants[(lc.seq.Add(1)-1)%int64(len(r.variants))], nil
+	}
 	if r.template == "" {
 		return r.fixed, r.body
 	}

@@ -6,6 +6,9 @@
 //	loadgen -duration 10s -concurrency 16 -target 'posts=GET http://127.0.0.1:8080/cms-json/cms/v2/posts' ...
 //
 // A target is NAME=METHOD URL, optionally followed by " BODY" (sent as JSON).
+// A URL of "@path" names a file of URLs on one host, one per line: the
+// target's requests take them in turn (a page kind measured over many
+// pages, so that nothing the server keeps per URL answers every request).
 // -header adds a header to every request of every target; -target-header
 // 'NAME=Header: value' adds one to the requests of target NAME only (a
 // credential for one API need not reach the others).
@@ -61,6 +64,7 @@ import (
 
 type target struct {
 	name, method, url, body string
+	urls                    []string      // "@file" as the URL: these, in turn (url is the first)
 	file                    []byte        // body read from "@path"
 	concurrency             int           // 0: the -concurrency flag
 	duration                time.Duration // 0: the -duration flag
@@ -250,6 +254,13 @@ func parseTarget(spec string) (target, error) {
 		return target{}, fmt.Errorf("target %q: want NAME=METHOD URL [BODY]", spec)
 	}
 	t := target{name: name, method: strings.ToUpper(parts[0]), url: parts[1]}
+	if path, ok := strings.CutPrefix(t.url, "@"); ok {
+		urls, err := readURLs(path)
+		if err != nil {
+			return target{}, fmt.Errorf("target %q: %w", name, err)
+		}
+		t.url, t.urls = urls[0], urls
+	}
 	if len(parts) == 3 {
 		t.body = parts[2]
 		if path, ok := strings.CutPrefix(t.body, "@"); ok {
@@ -269,7 +280,7 @@ func run(t target, headers []string, d time.Duration, conc int) result {
 
 func runWith(t target, headers []string, d time.Duration, conc int, timeout time.Duration) result {
 	res := result{target: t, conc: conc}
-	wire, err := newWireRequest(t, headers)
+	wire, err := newWireRequests(t, headers)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		res.errors = 1
