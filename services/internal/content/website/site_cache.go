@@ -84,6 +84,8 @@ type siteSnapshot struct {
 	terms     sync.Map // int64 term id → *Term (nil: none)
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
 	singular  sync.Map // singularKey → [2]*store.Post (page, post; site.go's singularRows); read only
+	listings  sync.Map // listingKey → listed (site_listing.go); read only
+	termSlugs sync.Map // taxonomy+":"+slug → *store.Term (nil: none; site_listing.go); read only
 	comments  sync.Map // int64 post id → []*store.SiteComment (approved, content rendered; comments.go)
 	disc      atomic.Pointer[store.Discussion]
 	icon      atomic.Pointer[string] // the site icon's links (site_icon.go)
@@ -95,7 +97,7 @@ type siteSnapshot struct {
 	commentPages sync.Map
 
 	// held is the estimated size of the per-post entries (excerpts,
-	// contents, neighbours, images, terms, singular rows); past limit no more are kept, so
+	// contents, neighbours, images, terms, singular rows, listings); past limit no more are kept, so
 	// a crawl through every post of a large site between two writes cannot
 	// grow the snapshot without bound. The other maps are bounded by the
 	// theme (templates, parts, menus).

@@ -130,9 +130,10 @@ const listedRowsMax = 1024
 // listing runs lq and renders sp with its results; a page past the end is
 // a 404, as WordPress answers it. The page's posts are read by version
 // (store.ListPostsCached), as the REST lists read theirs: the rows of
-// posts already shown are not read again while they are unchanged.
+// posts already shown are not read again while they are unchanged; and
+// the same query again in the generation is not run (site_listing.go).
 func (s *Handler) listing(req *siteReq, sp *sitePage, lq *store.ListQuery, base string) error {
-	posts, total, err := store.ListPostsCached(req.r.Context(), s.db(req.r.Context()), lq, s.rows)
+	posts, total, err := s.listedPosts(req.r.Context(), lq)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func (s *Handler) searchPage(req *siteReq) error {
 }
 
 func (s *Handler) termArchive(req *siteReq, tax *store.Taxonomy, slug string) error {
-	t, err := store.TermBySlug(req.r.Context(), s.db(req.r.Context()), tax, slug)
+	t, err := s.termBySlug(req.r.Context(), tax, slug)
 	if err != nil {
 		return err
 	}
