@@ -6,6 +6,7 @@ package blocks
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 func siteTitle(b *Block, env *Env) string {
@@ -77,23 +78,46 @@ func homeLink(b *Block, env *Env) string {
 // own markup already opens with that element the wrapper is a div, since
 // a header inside a header (or a footer in a footer) is not valid HTML.
 func templatePart(b *Block, env *Env) string {
+	var sb strings.Builder
+	writeTemplatePart(&sb, b, env)
+	return sb.String()
+}
+
+// partSizes is the size of each part's last rendering (slug → int): the
+// next one's buffer is made that large at once, rather than grown by
+// doubling (a part is most of a page: header, comments, footer). Only
+// parts the site has (env.Part found them) are noted: a bounded set.
+var partSizes sync.Map
+
+// writeTemplatePart is templatePart written into sb: the wrapper and the
+// part's markup go in directly, not concatenated into a string first.
+func writeTemplatePart(sb *strings.Builder, b *Block, env *Env) {
 	if env.Part == nil || env.depth > 8 {
-		return ""
+		return
 	}
-	nodes, ok := env.Part(str(b, "slug", ""))
+	slug := str(b, "slug", "")
+	nodes, ok := env.Part(slug)
 	if !ok {
-		return ""
+		return
 	}
 	sub := *env
 	sub.depth++
-	var sb strings.Builder
-	renderNodes(&sb, nodes, &sub)
-	inner := strings.TrimSpace(sb.String())
+	var inner strings.Builder
+	if n, ok := partSizes.Load(slug); ok {
+		inner.Grow(n.(int))
+	}
+	renderNodes(&inner, nodes, &sub)
+	if n, ok := partSizes.Load(slug); !ok || n.(int) < inner.Len() {
+		partSizes.Store(slug, inner.Len())
+	}
+	markup := strings.TrimSpace(inner.String())
 	tag := str(b, "tagName", "div")
-	if !validWrapper(tag) || strings.HasPrefix(inner, "<"+tag) {
+	if !validWrapper(tag) || strings.HasPrefix(markup, "<"+tag) {
 		tag = "div"
 	}
-	return "<" + tag + ` class="` + classes(b, "wp-block-template-part") + `">` + inner + "</" + tag + ">"
+	sb.WriteString("<" + tag + ` class="` + classes(b, "wp-block-template-part") + `">`)
+	sb.WriteString(markup)
+	sb.WriteString("</" + tag + ">")
 }
 
 func validWrapper(tag string) bool {
