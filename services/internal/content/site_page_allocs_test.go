@@ -1,10 +1,12 @@
 package content
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +52,18 @@ func TestSitePageAllocations(t *testing.T) {
 			"content": "<!-- wp:paragraph --><p>A paragraph of the post.</p><!-- /wp:paragraph -->", "categories": []int64{cat}})
 		link = p.obj()["link"].(string)
 	}
+	// a post with fifty comments, its page two or three times another's:
+	// rendered first, it must not make every post's page allocate for
+	// fifty comments (the size hints follow the last page, not the largest)
+	big := e.do(admin, "POST", "/cms/v2/posts", map[string]any{"title": "Commented", "status": "publish"}).obj()
+	for _, sql := range []string{`INSERT INTO comments (post, parent, author_name, author_email, date_gmt, content, status)
+		SELECT $1::bigint, 0, 'Reader ' || k, 'r@example.test', now() - k * interval '1 minute', 'Comment ' || k || ': lorem ipsum dolor sit amet.', 'approved'
+		FROM generate_series(1, 50) k`, `UPDATE posts SET comment_count = 50 WHERE id = $1::bigint`} {
+		if _, err := e.pool.Exec(context.Background(), sql, int64(big["id"].(float64))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bigPath := strings.TrimPrefix(big["link"].(string), "http://example.test")
 	e.listen(t) // pages share the generation's snapshot, as in the service
 	h := identity.Middleware(identity.Static(testKey), contract.ServiceContent, nil, func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
@@ -69,7 +83,11 @@ func TestSitePageAllocations(t *testing.T) {
 		{"a category archive", "/category/news/", 1.0},
 	} {
 		serve(tt.path) // the snapshot's compiled templates and the rows' cache
+		bigPage := serve(bigPath)
 		first := serve(tt.path)
+		if bigPage.status != 200 || bigPage.n < first.n*3/2 {
+			t.Fatalf("the page with fifty comments: status %d, %d bytes (a post's: %d)", bigPage.status, bigPage.n, first.n)
+		}
 		if first.status != 200 || first.n < 20_000 {
 			t.Fatalf("%s: status %d, %d bytes", tt.name, first.status, first.n)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 func siteTitle(b *Block, env *Env) string {
@@ -83,11 +84,24 @@ func templatePart(b *Block, env *Env) string {
 	return sb.String()
 }
 
-// partSizes is the size of each part's last rendering (slug → int): the
-// next one's buffer is made that large at once, rather than grown by
-// doubling (a part is most of a page: header, comments, footer). Only
-// parts the site has (env.Part found them) are noted: a bounded set.
+// partSizes is the size of each part's last rendering and an eighth
+// (slug → *atomic.Int64): the next one's buffer is made that large at
+// once, rather than grown by doubling (a part is most of a page: header,
+// comments, footer). The last size, not the largest: the comments part of
+// a post with fifty comments would otherwise make every post's allocate
+// for fifty. Only parts the site has (env.Part found them) are noted: a
+// bounded set.
 var partSizes sync.Map
+
+// SizeHint is the size hint kept under key in m (a *atomic.Int64, made
+// once: storing a new one per render would allocate what it saves).
+func SizeHint(m *sync.Map, key string) *atomic.Int64 {
+	if v, ok := m.Load(key); ok {
+		return v.(*atomic.Int64)
+	}
+	v, _ := m.LoadOrStore(key, new(atomic.Int64))
+	return v.(*atomic.Int64)
+}
 
 // writeTemplatePart is templatePart written into sb: the wrapper and the
 // part's markup go in directly, not concatenated into a string first.
@@ -102,14 +116,11 @@ func writeTemplatePart(sb *strings.Builder, b *Block, env *Env) {
 	}
 	sub := *env
 	sub.depth++
+	size := SizeHint(&partSizes, slug)
 	var inner strings.Builder
-	if n, ok := partSizes.Load(slug); ok {
-		inner.Grow(n.(int))
-	}
+	inner.Grow(int(size.Load()))
 	renderNodes(&inner, nodes, &sub)
-	if n, ok := partSizes.Load(slug); !ok || n.(int) < inner.Len() {
-		partSizes.Store(slug, inner.Len())
-	}
+	size.Store(int64(inner.Len() + inner.Len()/8))
 	markup := strings.TrimSpace(inner.String())
 	tag := str(b, "tagName", "div")
 	if !validWrapper(tag) || strings.HasPrefix(markup, "<"+tag) {

@@ -78,7 +78,7 @@ type siteSnapshot struct {
 	compiled  sync.Map // "template:"+slug, "part:"+slug → []blocks.Node (blocks.Compile)
 	excerpts  sync.Map // int64 post id → string
 	contents  sync.Map // contentKey (post id, author unfiltered) → []blocks.Node (compiled) or string (classic content's HTML)
-	sizes     sync.Map // template slug → int, the last body's size (a render's size hint)
+	sizes     sync.Map // template slug → *atomic.Int64, the last body's size and an eighth (a render's size hint)
 	nav       sync.Map // int64 ref → []blocks.Link
 	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
 	terms     sync.Map // int64 term id → *Term (nil: none)

@@ -305,17 +305,16 @@ func (s *Handler) render(req *siteReq, sp *sitePage) error {
 	if err != nil {
 		return err
 	}
-	if v, ok := sn.sizes.Load(used); ok {
-		env.SizeHint = v.(int)
-	}
+	hint := blocks.SizeHint(&sn.sizes, used)
+	env.SizeHint = int(hint.Load())
 	body := blocks.Render(nodes, env)
 	if *readErr != nil {
 		return *readErr
 	}
-	if len(body) > env.SizeHint {
-		// the hint only grows: a store per page would cost more than it saves
-		sn.sizes.Store(used, len(body)+len(body)/8)
-	}
+	// the next page of this template is made about this one's size: the
+	// last size, not the largest (one post with fifty comments would
+	// otherwise make every post's page allocate for fifty comments)
+	hint.Store(int64(len(body) + len(body)/8))
 	// the skip link's target: the page's main element
 	bodyHead, bodyTail := body, ""
 	if i := strings.Index(body, "<main"); i >= 0 {
