@@ -87,6 +87,28 @@ SELECT pg_notify('siteplane_changes', 'bench-theme');
 SQL
 # shellcheck source=hack/lib/stack-procs.sh
 . hack/lib/stack-procs.sh # pid_of, cpu_sets
+# check_pages: before a side is measured, each of its pages must answer 200
+# with its own content (a reused WordPress copy once answered the post's URL
+# with its 404 page, and the post row measured that): the body classes of
+# the front page, the post and the archive, and on the post with comments
+# the first comment and reply. $1: side, $2: site URL, $3 and $4: the two
+# posts' links, $5 and $6: their ids; curl options in $curl_opts.
+check_page() { # $1: side, $2: URL, $3...: strings the page must contain
+  local side=$1 url=$2 code want
+  shift 2
+  code=$(curl -sS "${curl_opts[@]}" -o "$out/check.html" -w '%{http_code}' "$url") || code=000
+  [[ $code == 200 ]] || { echo "bench-theme: $side answered $code to $url; not measuring it" >&2; exit 1; }
+  for want in "$@"; do
+    grep -qF -- "$want" "$out/check.html" ||
+      { echo "bench-theme: $side's $url is not the page to measure (no \"$want\" in it; .cache/bench-theme/check.html)" >&2; exit 1; }
+  done
+}
+check_pages() {
+  check_page "$1" "$2/" 'class="home blog' "themes/$theme/"
+  check_page "$1" "$3" "postid-$5 " "themes/$theme/"
+  check_page "$1" "$4" "postid-$6 " "Comment 1 on this post" "Reply 1 to Comment " "themes/$theme/"
+  check_page "$1" "$2/category/news/" "category-news " "themes/$theme/"
+}
 page_targets() { # $1: site URL, $2: post link, $3: link of the post with comments
   targets=(-target "page-front=GET $1/" -target "page-post=GET $2" -target "page-post-50-comments=GET $3"
     -target "page-category=GET $1/category/news/")
@@ -94,8 +116,7 @@ page_targets() { # $1: site URL, $2: post link, $3: link of the post with commen
 page_targets "$GATEWAY_URL" "$sp_link0" "$sp_link50"
 cpu=() mem=()
 cpu_sets
-grep -q "themes/$theme/\|wp-site-blocks" <(curl -fsS "$GATEWAY_URL/") ||
-  { echo "bench-theme: Siteplane's front page does not look like a block theme's" >&2; exit 1; }
+check_pages Siteplane "$GATEWAY_URL" "$sp_link0" "$sp_link50" "$sp_post0" "$sp_post50"
 sp_total=$(curl -fsS -D - -o /dev/null "$REST_ROOT/cms/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
 status=0
 echo "bench-theme: Siteplane, $theme, $sp_total posts, edge cache off" >&2
@@ -128,8 +149,7 @@ WHERE ID = $wp_post50;
 SQL
 # the links name the copy's host; the requests go to the peer's address
 page_targets "$wp_url" "$wp_url/${wp_link0#http*://*/}" "$wp_url/${wp_link50#http*://*/}"
-grep -q "themes/$theme/" <(curl -fsS "${curl_opts[@]}" "$wp_url/") ||
-  { echo "bench-theme: the WordPress copy does not render $theme" >&2; exit 1; }
+check_pages WordPress "$wp_url" "$wp_url/${wp_link0#http*://*/}" "$wp_url/${wp_link50#http*://*/}" "$wp_post0" "$wp_post50"
 wp_total=$(curl -fsS "${curl_opts[@]}" -D - -o /dev/null "$wr/wp/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
 wp_version=$(curl -fsS "${curl_opts[@]}" "$wp_url/feed/" | sed -n 's#.*<generator>https://wordpress.org/?v=\([0-9.]*\)</generator>.*#\1#p' | head -1 || true)
 echo "bench-theme: WordPress ${wp_version:-?}, $theme, $wp_total posts" >&2

@@ -22,8 +22,14 @@ import (
 // address less than 15 s ago, in an earlier test) is waited out once.
 func postCommentForm(t *testing.T, form url.Values, header http.Header) *Response {
 	t.Helper()
+	return postCommentFormAt(t, st.SiteURL, form, header)
+}
+
+// postCommentFormAt is postCommentForm to the gateway at base.
+func postCommentFormAt(t *testing.T, base string, form url.Values, header http.Header) *Response {
+	t.Helper()
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequest("POST", st.SiteURL+"/cms-comments-post.php", strings.NewReader(form.Encode()))
+		req, err := http.NewRequest("POST", base+"/cms-comments-post.php", strings.NewReader(form.Encode()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,10 +150,17 @@ func TestBrowserComments(t *testing.T) {
 // The comment form and the comment feeds through the gateway: the form's
 // redirect, the held comment's preview (never cached), the flood interval,
 // another site's form refused, the reader's address as the gateway saw
-// it; the site's and a post's comment feeds and an author's feed, RSS 2.0
-// and Atom, validated.
+// it (the one a proxy it trusts forwarded, not a client address header the
+// reader sent); the site's and a post's comment feeds and an author's feed,
+// RSS 2.0 and Atom, validated. Its reader posts through a gateway that
+// trusts the loopback as a proxy, from an address of its own (documentation
+// range), as TestWebsiteCommenterCookies's do: the flood interval it starts
+// is that address's, never the loopback's, which the browser comment tests
+// post from (they met a 429 when they ran within 15 s after it).
 func TestWebsiteCommentsThroughGateway(t *testing.T) {
 	needs(t, contract.ServiceContent)
+	gw := startSecondGateway(t, contract.EnvGatewayTrustedProxies+"=127.0.0.1/32")
+	const readerAddress = "198.51.100.3"
 	post := create(t, "posts", map[string]any{"title": "Comments by gateway", "status": "publish"})
 	link := post["link"].(string)
 	id := fmt.Sprint(post["id"])
@@ -155,15 +168,20 @@ func TestWebsiteCommentsThroughGateway(t *testing.T) {
 	reply := create(t, "comments", map[string]any{"post": post["id"], "parent": first["id"], "content": "And a reply"})
 
 	form := url.Values{"comment_post_ID": {id}, "comment": {"Held until approved"}, "author": {"Gate"}, "email": {"gate@example.com"}}
-	r := postCommentForm(t, form, http.Header{contract.ClientAddressHeader: {"6.6.6.6"}})
+	reader := func(h http.Header) http.Header {
+		h.Set("X-Forwarded-For", readerAddress)
+		return h
+	}
+	r := postCommentFormAt(t, gw, form, reader(http.Header{contract.ClientAddressHeader: {"6.6.6.6"}}))
 	loc, err := url.Parse(r.Header.Get("Location"))
 	if r.Status != 302 || err != nil || loc.Query().Get("moderation-hash") == "" {
 		t.Fatalf("comment form: %d %q %s", r.Status, r.Header.Get("Location"), r.Raw)
 	}
 	held := loc.Query().Get("unapproved")
 	c := call(t, "GET", "/cms-json/cms/v2/comments/"+held+"?context=edit", nil, admin()...).Obj()
-	if c["status"] != "hold" || c["author_ip"] != "127.0.0.1" {
-		t.Errorf("held comment: status %v, address %v (want the gateway's view of the reader, not the header sent)", c["status"], c["author_ip"])
+	if c["status"] != "hold" || c["author_ip"] != readerAddress {
+		t.Errorf("held comment: status %v, address %v (want the gateway's view of the reader, %s, not the header sent)",
+			c["status"], c["author_ip"], readerAddress)
 	}
 	for range 2 { // twice: the second answer must not come from the edge cache
 		p := page(t, "GET", loc.String())
@@ -177,11 +195,11 @@ func TestWebsiteCommentsThroughGateway(t *testing.T) {
 		}
 	}
 	form.Set("comment", "Too soon")
-	if r := postCommentForm(t, form, http.Header{"X-Expect-Flood": {"1"}}); r.Status != 429 ||
+	if r := postCommentFormAt(t, gw, form, reader(http.Header{"X-Expect-Flood": {"1"}})); r.Status != 429 ||
 		!strings.Contains(string(r.Raw), "You are posting comments too quickly. Slow down.") {
 		t.Errorf("flood: %d %s", r.Status, r.Raw)
 	}
-	if r := postCommentForm(t, form, http.Header{"Origin": {"http://evil.example"}}); r.Status != 403 {
+	if r := postCommentFormAt(t, gw, form, reader(http.Header{"Origin": {"http://evil.example"}})); r.Status != 403 {
 		t.Errorf("another site's form: %d", r.Status)
 	}
 

@@ -368,6 +368,9 @@ func commentsPaginationNumbers(_ *Block, env *Env) string {
 }
 
 // postCommentsForm is comment_form as the block calls it.
+// commentsFormSize is about the size of an anonymous reader's form.
+const commentsFormSize = 2560
+
 func postCommentsForm(b *Block, env *Env) string {
 	cs := env.Comments
 	if cs == nil || !cs.Open {
@@ -375,6 +378,7 @@ func postCommentsForm(b *Block, env *Env) string {
 	}
 	f := cs.Form
 	var sb strings.Builder
+	sb.Grow(commentsFormSize) // once, rather than growing by doubling
 	sb.WriteString(`<div id="respond" class="comment-respond ` + classes(b, "wp-block-post-comments-form") + `">`)
 	sb.WriteString(`<h3 id="reply-title" class="comment-reply-title">`)
 	parent := "0"

@@ -47,6 +47,11 @@ func writeBlock(sb *strings.Builder, b *Block, env *Env) {
 	case "core/comments", "core/comment-template":
 		writeCommentsBlock(sb, b, env)
 		return
+	case "core/template-part":
+		if spacingStyle(b) == "" { // else renderBlock adds the style to its wrapper
+			writeTemplatePart(sb, b, env)
+			return
+		}
 	}
 	if w, ok := commentWriters[b.Name]; ok {
 		w(sb, b, env)

@@ -6,6 +6,8 @@ package blocks
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 func siteTitle(b *Block, env *Env) string {
@@ -77,23 +79,56 @@ func homeLink(b *Block, env *Env) string {
 // own markup already opens with that element the wrapper is a div, since
 // a header inside a header (or a footer in a footer) is not valid HTML.
 func templatePart(b *Block, env *Env) string {
-	if env.Part == nil || env.depth > 8 {
-		return ""
+	var sb strings.Builder
+	writeTemplatePart(&sb, b, env)
+	return sb.String()
+}
+
+// partSizes is the size of each part's last rendering and an eighth
+// (slug → *atomic.Int64): the next one's buffer is made that large at
+// once, rather than grown by doubling (a part is most of a page: header,
+// comments, footer). The last size, not the largest: the comments part of
+// a post with fifty comments would otherwise make every post's allocate
+// for fifty. Only parts the site has (env.Part found them) are noted: a
+// bounded set.
+var partSizes sync.Map
+
+// SizeHint is the size hint kept under key in m (a *atomic.Int64, made
+// once: storing a new one per render would allocate what it saves).
+func SizeHint(m *sync.Map, key string) *atomic.Int64 {
+	if v, ok := m.Load(key); ok {
+		return v.(*atomic.Int64)
 	}
-	nodes, ok := env.Part(str(b, "slug", ""))
+	v, _ := m.LoadOrStore(key, new(atomic.Int64))
+	return v.(*atomic.Int64)
+}
+
+// writeTemplatePart is templatePart written into sb: the wrapper and the
+// part's markup go in directly, not concatenated into a string first.
+func writeTemplatePart(sb *strings.Builder, b *Block, env *Env) {
+	if env.Part == nil || env.depth > 8 {
+		return
+	}
+	slug := str(b, "slug", "")
+	nodes, ok := env.Part(slug)
 	if !ok {
-		return ""
+		return
 	}
 	sub := *env
 	sub.depth++
-	var sb strings.Builder
-	renderNodes(&sb, nodes, &sub)
-	inner := strings.TrimSpace(sb.String())
+	size := SizeHint(&partSizes, slug)
+	var inner strings.Builder
+	inner.Grow(int(size.Load()))
+	renderNodes(&inner, nodes, &sub)
+	size.Store(int64(inner.Len() + inner.Len()/8))
+	markup := strings.TrimSpace(inner.String())
 	tag := str(b, "tagName", "div")
-	if !validWrapper(tag) || strings.HasPrefix(inner, "<"+tag) {
+	if !validWrapper(tag) || strings.HasPrefix(markup, "<"+tag) {
 		tag = "div"
 	}
-	return "<" + tag + ` class="` + classes(b, "wp-block-template-part") + `">` + inner + "</" + tag + ">"
+	sb.WriteString("<" + tag + ` class="` + classes(b, "wp-block-template-part") + `">`)
+	sb.WriteString(markup)
+	sb.WriteString("</" + tag + ">")
 }
 
 func validWrapper(tag string) bool {

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"bytes"
 	"html"
 	"net/url"
 	"strings"
@@ -21,8 +22,9 @@ import (
 // page), for a shell whose contexts are all fixed: text and double-quoted
 // attribute values, escaped as html.EscapeString does.
 
-// htmlWriter writes HTML into a builder.
-type htmlWriter struct{ sb *strings.Builder }
+// htmlWriter writes HTML into a buffer (for the shell, the pooled one a
+// page is assembled in: site_page.go's pageBuffers).
+type htmlWriter struct{ sb *bytes.Buffer }
 
 // open writes a start tag with attributes given as name, value pairs; the
 // values are escaped.
@@ -61,7 +63,7 @@ func (w htmlWriter) close(name string) {
 func (w htmlWriter) markup(s string) { w.sb.WriteString(s) }
 
 // writeShell writes the page shell of sp, up to the blocks' output.
-func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet string) {
+func (s *Handler) writeShell(sb *bytes.Buffer, sp *sitePage, css, stylesheet string) {
 	w := htmlWriter{sb}
 	title := s.Site().Title
 	if sp.title != "" {
@@ -122,7 +124,7 @@ func (s *Handler) writeShell(sb *strings.Builder, sp *sitePage, css, stylesheet 
 
 // passwordForm is the form a protected post shows instead of its content.
 func (s *Handler) passwordForm(p *store.Post, back string) string {
-	var sb strings.Builder
+	var sb bytes.Buffer
 	w := htmlWriter{&sb}
 	id := "pwbox-" + store.Itoa(p.ID)
 	w.open("form", "action", s.Site().URL+"/?action=postpass", "class", "post-password-form", "method", "post")

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestShellEscapesValues(t *testing.T) {
 	h := New(Config{Site: &site})
 	sp := &sitePage{title: `<script>x</script>`, description: `d"><x`, canonical: `http://example.test/?a=1&b=2`,
 		ogType: "article", pt: store.TypePost, post: &store.Post{ID: 5, Status: "publish", Slug: "a"}, bodyClass: `x" onload="y`}
-	var sb strings.Builder
+	var sb bytes.Buffer
 	h.writeShell(&sb, sp, "body{}", "siteplane")
 	form := h.passwordForm(&store.Post{ID: 5}, `/a/?x="1"&y=<2>`)
 	for _, c := range []struct{ in, want string }{

@@ -1,6 +1,7 @@
 package website
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
@@ -241,11 +242,8 @@ func (s *Handler) byID(req *siteReq, idText string, want *store.PostType) error 
 
 // singular serves a page at its (nested) path or a post at /{slug}/.
 func (s *Handler) singular(req *siteReq, segs []string) error {
-	ctx := req.r.Context()
-	q := s.db(ctx)
-	slug := segs[len(segs)-1]
 	// a page at that path wins over a post of that slug
-	page, post, err := store.SingularBySlug(ctx, q, strings.Join(segs[:len(segs)-1], "/"), slug, len(segs) == 1)
+	page, post, err := s.singularRows(req.r.Context(), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)
 	if err != nil {
 		return err
 	}
@@ -259,6 +257,49 @@ func (s *Handler) singular(req *siteReq, segs []string) error {
 		return s.previewSingular(req, store.TypePost, post)
 	}
 	return s.notFound(req)
+}
+
+// singularKey names a SingularBySlug lookup in the snapshot.
+type singularKey struct {
+	ancestors, slug string
+	withPost        bool
+}
+
+// singularRows is store.SingularBySlug kept for the change generation
+// (siteSnapshot.singular): the page and the post at a path are the same
+// for every caller — whether this one may see them is decided after — until
+// the next committed write, so a post's page read again in the generation
+// runs no statement (before: one a page, most of PostgreSQL's 0.2–0.3 ms of
+// CPU for a post's page, docs/performance.md).
+func (s *Handler) singularRows(ctx context.Context, ancestors, slug string, withPost bool) (page, post *store.Post, err error) {
+	if !s.siteGen.online.Load() {
+		// no snapshot is kept (a write could go unheard): the render loads
+		// its own, this would be a second
+		return store.SingularBySlug(ctx, s.db(ctx), ancestors, slug, withPost)
+	}
+	sn, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := singularKey{ancestors: ancestors, slug: slug, withPost: withPost}
+	if v, ok := sn.singular.Load(key); ok {
+		found := v.([2]*store.Post)
+		return found[0], found[1], nil
+	}
+	page, post, err = store.SingularBySlug(ctx, s.db(ctx), ancestors, slug, withPost)
+	if err != nil {
+		return nil, nil, err
+	}
+	sn.keep(&sn.singular, key, [2]*store.Post{page, post}, entryCost(len(ancestors)+len(slug)+postSize(page)+postSize(post)))
+	return page, post, nil
+}
+
+// postSize is about what a post read whole holds (its texts, nil: none).
+func postSize(p *store.Post) int {
+	if p == nil {
+		return 0
+	}
+	return 512 + len(p.Title) + len(p.Content) + len(p.Excerpt) + len(p.Footnotes)
 }
 
 // front serves the site URL: the static front page or the latest posts.

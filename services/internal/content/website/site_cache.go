@@ -78,11 +78,14 @@ type siteSnapshot struct {
 	compiled  sync.Map // "template:"+slug, "part:"+slug → []blocks.Node (blocks.Compile)
 	excerpts  sync.Map // int64 post id → string
 	contents  sync.Map // contentKey (post id, author unfiltered) → []blocks.Node (compiled) or string (classic content's HTML)
-	sizes     sync.Map // template slug → int, the last body's size (a render's size hint)
+	sizes     sync.Map // template slug → *atomic.Int64, the last body's size and an eighth (a render's size hint)
 	nav       sync.Map // int64 ref → []blocks.Link
 	images    sync.Map // int64 attachment id → *blocks.Image (nil: none)
 	terms     sync.Map // int64 term id → *Term (nil: none)
 	neighbour sync.Map // int64 post id → [2]*blocks.Link (previous, next)
+	singular  sync.Map // singularKey → [2]*store.Post (page, post; site.go's singularRows); read only
+	listings  sync.Map // listingKey → listed (site_listing.go); read only
+	termSlugs sync.Map // taxonomy+":"+slug → *store.Term (nil: none; site_listing.go); read only
 	comments  sync.Map // int64 post id → []*store.SiteComment (approved, content rendered; comments.go)
 	disc      atomic.Pointer[store.Discussion]
 	icon      atomic.Pointer[string] // the site icon's links (site_icon.go)
@@ -94,7 +97,7 @@ type siteSnapshot struct {
 	commentPages sync.Map
 
 	// held is the estimated size of the per-post entries (excerpts,
-	// contents, neighbours, images, terms); past limit no more are kept, so
+	// contents, neighbours, images, terms, singular rows, listings); past limit no more are kept, so
 	// a crawl through every post of a large site between two writes cannot
 	// grow the snapshot without bound. The other maps are bounded by the
 	// theme (templates, parts, menus).

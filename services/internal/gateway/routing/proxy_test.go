@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,4 +92,59 @@ func contentProxy(t *testing.T, url string, cfg ProxyConfig) (*Backend, *Proxy) 
 	return backend, NewProxy(cfg, func(w http.ResponseWriter, _ *http.Request, status int, _, _ string) {
 		w.WriteHeader(status)
 	}, nil)
+}
+
+// writeCounter is a ResponseWriter that counts its Write calls, as each is
+// at least one write system call to the client on the gateway's server.
+type writeCounter struct {
+	h              http.Header
+	status, writes int
+	bytes          int
+}
+
+func (w *writeCounter) Header() http.Header  { return w.h }
+func (w *writeCounter) WriteHeader(code int) { w.status = code }
+func (w *writeCounter) Write(b []byte) (int, error) {
+	w.writes++
+	w.bytes += len(b)
+	return len(b), nil
+}
+
+// A service's answer that fits the copy buffer — a block theme's page of
+// 40–60 KB, written by the service in pieces — reaches the client in one
+// write (fillingBody, copyBufferSize); a larger one is copied as it comes
+// (maxWrites 0: any number), whole. At 32 KiB buffers a 50 KB page took
+// two writes or more.
+func TestForwardWritesAPageAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		size      int
+		maxWrites int
+	}{
+		{"a 50 KB page", 50_000, 1},
+		{"a 64 KiB page", 64 << 10, 1},
+		{"a 200 KB answer", 200_000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Length", strconv.Itoa(tc.size))
+				body := []byte(strings.Repeat("x", tc.size))
+				for len(body) > 0 { // in pieces, with pauses, as a page's parts may arrive
+					n := min(len(body), 7000)
+					_, _ = w.Write(body[:n])
+					w.(http.Flusher).Flush()
+					body = body[n:]
+					time.Sleep(time.Millisecond)
+				}
+			}))
+			defer up.Close()
+			backend, p := contentProxy(t, up.URL, ProxyConfig{})
+			defer p.Transport().CloseIdleConnections()
+			w := &writeCounter{h: http.Header{}}
+			p.Forward(w, httptest.NewRequest("GET", "http://gw/cms-json/page", nil), Target{Backend: backend, Path: "/cms-json/page"})
+			if w.status != http.StatusOK || w.bytes != tc.size || (tc.maxWrites > 0 && w.writes > tc.maxWrites) {
+				t.Errorf("status %d, %d bytes in %d writes; want 200, %d bytes in at most %d", w.status, w.bytes, w.writes, tc.size, tc.maxWrites)
+			}
+		})
+	}
 }
