@@ -66,12 +66,15 @@ func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, with
 
 // AdjacentPosts reads the published posts just before (older) and after
 // (newer) p by date, in one statement; nil for either when there is none.
+// Only what a link to a post needs is read (id, slug, title, with the
+// status they were chosen by): a post page's neighbours are two links, not
+// two rows with their content and terms.
 func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, err error) {
-	sql := "SELECT " + PostColumns + ", x.dir FROM (" +
+	const sql = "SELECT p.id, p.slug, p.title, x.dir FROM (" +
 		"(SELECT id, 0 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt < $1 AND id <> $2 ORDER BY date_gmt DESC, id DESC LIMIT 1)" +
 		" UNION ALL " +
 		"(SELECT id, 1 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt > $1 AND id <> $2 ORDER BY date_gmt, id LIMIT 1)" +
-		") x JOIN posts p ON p.id = x.id" + termsLateral + noRevisions + NoAncestors
+		") x JOIN posts p ON p.id = x.id"
 	rows, err := q.Query(ctx, sql, p.DateGMT, p.ID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
@@ -79,8 +82,8 @@ func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, e
 	defer rows.Close()
 	for rows.Next() {
 		var dir int
-		row, err := ScanPost(rows, &dir)
-		if err != nil {
+		row := &Post{Type: "post", Status: "publish"}
+		if err := rows.Scan(&row.ID, &row.Slug, &row.Title, &dir); err != nil {
 			return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
 		}
 		if dir == 0 {
