@@ -1,7 +1,6 @@
 package content
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -28,7 +27,7 @@ func TestSitePostNavigationLinks(t *testing.T) {
 	post("A page between", "publish", "pages", "2026-01-04T12:00:00")
 	_, newest := post("Newest", "publish", "posts", "2026-01-05T00:00:00")
 	link := func(rel, slug, label string) string {
-		return fmt.Sprintf(`<a href="%s/%s/" rel="%s">%s</a>`, e.svc.site.URL, slug, rel, label)
+		return `<a href="` + e.svc.site.URL + "/" + slug + `/" rel="` + rel + `">` + label + `</a>`
 	}
 	tests := []struct {
 		slug      string
