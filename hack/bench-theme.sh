@@ -8,10 +8,11 @@
 # category archive; each side's server CPU per request from /proc
 # (Siteplane: gateway, content, media, marketplace, PostgreSQL; WordPress:
 # php-fpm, mariadbd, nginx). The spread-* rows measure the same page kinds
-# over many pages in turn (1,000 posts, the front page's pages 2–201, every
-# category's pages, up to 20): a single URL asked again and again lets Siteplane
-# answer from what its website snapshot keeps until the next write, which
-# WordPress without an object cache does not do. Run by `make bench` when BENCH_WORDPRESS_URL is
+# over many pages, shuffled (up to 20,000 posts, front pages from 2, every
+# category's archive pages): a single URL asked again and again lets
+# Siteplane answer from what its website snapshot keeps until the next
+# write, which WordPress without an object cache does not do; the spread
+# rows are the uncached figures. Run by `make bench` when BENCH_WORDPRESS_URL is
 # set (BENCH_THEME=0 skips it), or alone:
 #
 #   BENCH_POSTS=100000 hack/bench-theme.sh
@@ -113,37 +114,38 @@ check_pages() {
   check_page "$1" "$4" "postid-$6 " "Comment 1 on this post" "Reply 1 to Comment " "themes/$theme/"
   check_page "$1" "$2/category/news/" "category-news " "themes/$theme/"
 }
-# spread_lists: the same page kinds over many pages, taken in turn (loadgen's
-# @FILE targets), so that what either side keeps per URL between writes (the
-# website's generation snapshot; WordPress keeps nothing without an object
-# cache) answers no request twice in a row: 1,000 posts' pages, the front
-# page's pages 2–201 and every category's archive pages, up to 20. $1: side,
-# $2: site URL, $3: REST root and namespace; curl options in $curl_opts.
+# spread_lists: the same page kinds over many pages in a shuffled order
+# (loadgen's @FILE targets), so that what either side keeps per URL between
+# writes (the website's generation snapshot; WordPress keeps nothing without
+# an object cache) answers few requests: up to 20,000 posts' pages, the front
+# page's pages from 2 and every category's full archive pages (up to 20,000
+# of each; a 10 s target at ~2,000 requests/s asks each about once). The
+# shuffle's seed is fixed, so both sides get the same page numbers.
+# $1: side, $2: site URL, $3: REST root and namespace, $4...: a command
+# printing the slugs of the published posts; curl options in $curl_opts.
 spread_lists() {
-  local side=$1 site=$2 rest=$3 page
-  : >"$out/$side-posts.txt"
-  for page in $(seq 1 10); do
-    curl -fsS "${curl_opts[@]}" "$rest/posts?per_page=100&page=$page&_fields=link" | jq -r '.[].link' |
-      sed "s#^https\?://[^/]*/#$site/#" >>"$out/$side-posts.txt"
-  done
-  seq 2 $((posts / 10 < 201 ? posts / 10 : 201)) | sed "s#.*#$site/page/&/#" >"$out/$side-front.txt"
+  local side=$1 site=$2 rest=$3 f
+  shift 3
+  "$@" | shuffled | sed "s#.*#$site/&/#" >"$out/$side-posts.txt"
+  seq 2 $((posts / 10)) | shuffled | sed "s#.*#$site/page/&/#" >"$out/$side-front.txt"
   curl -fsS "${curl_opts[@]}" "$rest/categories?per_page=100&_fields=slug,count" |
-    jq -r '.[] | select(.count > 0) | "\(.slug) \([20, .count / 10 | floor] | min)"' | while read -r slug pages; do
-      ((pages > 0)) && echo "$site/category/$slug/" # page 1: WordPress redirects …/page/1/ here
+    jq -r '.[] | select(.count >= 10) | "\(.slug) \(.count / 10 | floor)"' | while read -r slug pages; do
+      echo "$site/category/$slug/" # page 1: WordPress redirects …/page/1/ here
       seq 2 "$pages" | sed "s#.*#$site/category/$slug/page/&/#"
-    done >"$out/$side-categories.txt"
-  local f
+    done | shuffled >"$out/$side-categories.txt"
   for f in posts front categories; do
     (($(wc -l <"$out/$side-$f.txt") >= 100)) || { echo "bench-theme: $side: under 100 pages in $out/$side-$f.txt" >&2; exit 1; }
   done
 }
+shuffled() { shuf -n 20000 --random-source=<(yes); }
 page_targets() { # $1: site URL, $2: post link, $3: link of the post with comments, $4: side (its spread lists)
   targets=(-target "page-front=GET $1/" -target "page-post=GET $2" -target "page-post-50-comments=GET $3"
     -target "page-category=GET $1/category/news/"
     -target "spread-post=GET @$out/$4-posts.txt" -target "spread-front-paged=GET @$out/$4-front.txt"
     -target "spread-category=GET @$out/$4-categories.txt")
 }
-spread_lists siteplane "$GATEWAY_URL" "$REST_ROOT/cms/v2"
+spread_lists siteplane "$GATEWAY_URL" "$REST_ROOT/cms/v2" "$psql" -Atq "$SITEPLANE_DATABASE_URL" \
+  -c "SELECT slug FROM content.posts WHERE type = 'post' AND status = 'publish' ORDER BY id"
 page_targets "$GATEWAY_URL" "$sp_link0" "$sp_link50" siteplane
 cpu=() mem=()
 cpu_sets
@@ -179,7 +181,8 @@ UPDATE wp_posts SET comment_count = (SELECT count(*) FROM wp_comments WHERE comm
 WHERE ID = $wp_post50;
 SQL
 # the links name the copy's host; the requests go to the peer's address
-spread_lists wordpress "$wp_url" "$wr/wp/v2"
+spread_lists wordpress "$wp_url" "$wr/wp/v2" mysql -N "$db" \
+  -e "SELECT post_name FROM wp_posts WHERE post_type = 'post' AND post_status = 'publish' ORDER BY ID"
 page_targets "$wp_url" "$wp_url/${wp_link0#http*://*/}" "$wp_url/${wp_link50#http*://*/}" wordpress
 check_pages WordPress "$wp_url" "$wp_url/${wp_link0#http*://*/}" "$wp_url/${wp_link50#http*://*/}" "$wp_post0" "$wp_post50"
 wp_total=$(curl -fsS "${curl_opts[@]}" -D - -o /dev/null "$wr/wp/v2/posts?per_page=1" | tr -d '\r' | sed -n 's/^[Xx]-[Ww][Pp]-[Tt]otal: //p')
