@@ -189,8 +189,9 @@ func (s *Handler) snapshotLimit() int64 {
 
 // ListenChanges keeps the website's generation current until ctx ends:
 // one pooled connection, taken out of the pool, LISTENs on the site's
-// change channel. Every payload (a write, or an edge cache purge) may
-// change what pages show, so each starts a new generation.
+// change and control channels. Every payload (a write, a settings change,
+// an edge cache purge) may change what pages show, so each starts a new
+// generation.
 func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 	l := &postgres.ChangeListener{
 		Connect: func(ctx context.Context) (*pgx.Conn, error) {
@@ -204,11 +205,15 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 			s.siteGen.pos.Heard()
 			s.siteGen.setOnline(on)
 		},
-		Changed: func(payload string) {
+		Changed: func(string) {
 			s.siteGen.pos.Heard()
-			// first the receiver (a settings change: the new site is
-			// swapped in before the generation moves, so no page of the
-			// new generation shows the old title)
+			s.siteGen.bump()
+		},
+		// a settings change is announced on the control channel before
+		// the change channel (postgres.NotifyControl): the new site is
+		// swapped in before the generation moves, so no page of the new
+		// generation shows the old title
+		Control: func(payload string) {
 			if s.changed != nil {
 				s.changed(payload)
 			}
