@@ -114,6 +114,23 @@ func (c *Cache) Generation() (uint64, bool) {
 	return c.gen, c.online
 }
 
+// Asleep reports, after Generation said no, whether that is because the
+// listener does not listen for writes (the cache online, keeping nothing):
+// the answer is then a miss, counted as one, which Generation's call has
+// asked the listener to end.
+func (c *Cache) Asleep() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.online && c.deaf {
+		c.misses++
+		return true
+	}
+	return false
+}
+
 // Kept reports whether anything was kept with this cache's generations
 // since the last call (postgres.ChangeListener.Kept): a generation handed
 // out to a filler, the gateway's settings memo or an embed. O(1), as the
