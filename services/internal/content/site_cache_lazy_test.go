@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"testing"
+	"time"
 
 	"siteplane.dev/services/internal/platform/postgres"
 	"siteplane.dev/services/pkg/contract"
@@ -19,12 +20,24 @@ func TestWebsiteListenerSleepsWhileNothingIsKept(t *testing.T) {
 	post := e.do(editor, "POST", "/cms/v2/posts", map[string]any{"title": "Lazy title", "status": "publish", "content": "First words"}).obj()
 	id := post["id"]
 	wantPage(t, e.page(anon, "/"), 200, "home", "First words")
-	for range 8 { // writes no page reads between
+	// writes no page reads between, each heard before the next (one sent
+	// before the UNLISTEN may be on its way still, and is heard), until
+	// the listener lets go; then a control marker: heard after them all,
+	// once the UNLISTEN is done
+	for writes := 0; e.svc.web.Listening(); writes++ {
+		if writes == 20 {
+			t.Fatal("still listening for writes after 20 that nothing kept")
+		}
+		gen := e.svc.web.Generation()
 		if err := postgres.NotifyChanged(ctx, e.pool, contract.ServiceMedia); err != nil {
 			t.Fatal(err)
 		}
+		eventually(t, "a write heard", func() bool { return e.svc.web.Generation() != gen })
 	}
-	eventually(t, "not listening for writes", func() bool { return !e.svc.web.Listening() })
+	if err := postgres.NotifyControl(ctx, e.pool, "marker"); err != nil {
+		t.Fatal(err)
+	}
+	settleGeneration(t, e)
 	// while not listening: each change, then a control marker (delivered
 	// after it); the generation moves once per notification heard
 	steps := []struct {
@@ -63,4 +76,19 @@ func TestWebsiteListenerSleepsWhileNothingIsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the write after the wake heard", func() bool { return e.svc.web.Generation() != gen })
+}
+
+// settleGeneration waits until the generation has held for 300 ms (the
+// notifications on their way heard).
+func settleGeneration(t *testing.T, e *testEnv) {
+	t.Helper()
+	last, since := e.svc.web.Generation(), time.Now()
+	for deadline := time.Now().Add(5 * time.Second); time.Since(since) < 300*time.Millisecond; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the generation did not settle")
+		}
+		if gen := e.svc.web.Generation(); gen != last {
+			last, since = gen, time.Now()
+		}
+	}
 }

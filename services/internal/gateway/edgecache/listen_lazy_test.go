@@ -39,13 +39,24 @@ func TestListenerSleepsWhileNothingIsKept(t *testing.T) {
 	defer writer.Close(context.Background())
 	deaf := func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.deaf }
 
-	// writes nobody reads between: heard until the listener lets go
-	for range 2 * idleWrites {
+	// writes nobody reads between, each heard before the next (one sent
+	// before the UNLISTEN may be on its way still, and is heard), until
+	// the listener lets go; then a control marker, heard once the UNLISTEN
+	// is done
+	for writes := 0; !deaf(); writes++ {
+		if writes == 20 {
+			t.Fatal("still listening for writes after 20 that nothing kept")
+		}
+		gen := c.Stats().Generation
 		if err := postgres.NotifyChanged(ctx, writer, "content"); err != nil {
 			t.Fatal(err)
 		}
+		waitUntil(t, "a write heard", func() bool { return c.Stats().Generation != gen })
 	}
-	waitUntil(t, "not listening for writes", deaf)
+	if err := postgres.NotifyControl(ctx, writer, "marker"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the marker heard", func() bool { return controls.Load() == 1 })
 	steps := []struct {
 		name    string
 		channel func(context.Context, postgres.Execer, string) error
@@ -65,7 +76,7 @@ func TestListenerSleepsWhileNothingIsKept(t *testing.T) {
 		if err := postgres.NotifyControl(ctx, writer, "marker"); err != nil {
 			t.Fatal(err)
 		}
-		waitUntil(t, s.name+" heard", func() bool { return controls.Load() >= int64(2*i+1) })
+		waitUntil(t, s.name+" heard", func() bool { return controls.Load() >= int64(2*i+2) })
 		if moved := c.Stats().Generation != gen; moved != s.bumps {
 			t.Errorf("%s: generation moved %v, want %v", s.name, moved, s.bumps)
 		}
@@ -73,8 +84,8 @@ func TestListenerSleepsWhileNothingIsKept(t *testing.T) {
 			t.Fatalf("%s: the cache reports offline while not listening for writes", s.name)
 		}
 	}
-	if got := controls.Load(); got != 2*int64(len(steps))-1 {
-		t.Errorf("control notifications heard %d, want %d", got, 2*len(steps)-1)
+	if got := controls.Load(); got != 2*int64(len(steps)) {
+		t.Errorf("control notifications heard %d, want %d", got, 2*len(steps))
 	}
 
 	// the first reader serves uncached and wakes the listener
@@ -91,6 +102,3 @@ func TestListenerSleepsWhileNothingIsKept(t *testing.T) {
 	}
 	waitUntil(t, "the write after the wake heard", func() bool { return c.Stats().Entries == 0 })
 }
-
-// idleWrites is the listener's idleAfter (postgres), with a margin.
-const idleWrites = 4

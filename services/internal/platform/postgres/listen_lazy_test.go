@@ -36,17 +36,20 @@ func TestChangeListenerStopsListeningWhileNothingIsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer writer.Close(context.Background())
+	// heard: each write of the step is waited for before the next (one
+	// sent before the UNLISTEN may be on its way still, and is heard)
 	steps := []struct {
 		name        string
 		keep, wake  bool
-		writes      int   // committed one by one
+		writes      int // committed one by one
+		heard       bool
 		wantChanged int64 // writes heard in all, once the control marker is
 		wantListen  []bool
 	}{
-		{name: "kept: every write heard", keep: true, writes: 6, wantChanged: 6},
-		{name: "nothing kept: 4 heard (idleAfter), then none", writes: 10, wantChanged: 10, wantListen: []bool{false}},
+		{name: "kept: every write heard", keep: true, writes: 6, heard: true, wantChanged: 6},
+		{name: "nothing kept: 4 heard (idleAfter)", writes: 4, heard: true, wantChanged: 10, wantListen: []bool{false}},
 		{name: "unlistened: control only", writes: 5, wantChanged: 10},
-		{name: "woken: heard again", keep: true, wake: true, writes: 3, wantChanged: 13, wantListen: []bool{true}},
+		{name: "woken: heard again", keep: true, wake: true, writes: 3, heard: true, wantChanged: 13, wantListen: []bool{true}},
 	}
 	for i, s := range steps {
 		keeping.Store(s.keep)
@@ -55,8 +58,12 @@ func TestChangeListenerStopsListeningWhileNothingIsKept(t *testing.T) {
 			waitListening(t, listening, true)
 		}
 		for w := range s.writes {
+			before := changed.Load()
 			if err := postgres.NotifyChanged(context.Background(), writer, fmt.Sprintf("w%d-%d", i, w)); err != nil {
 				t.Fatal(err)
+			}
+			if s.heard {
+				waitHeard(t, &changed, before+1)
 			}
 		}
 		// notifications are delivered in commit order: once the marker
