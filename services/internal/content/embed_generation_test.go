@@ -15,13 +15,15 @@ import (
 
 // settle waits until the change generation has moved past from and held
 // for a moment: a write's own commit starts one generation and its
-// notification, arriving a little later, another.
+// notification, arriving a little later, another. It also has the
+// listener LISTEN for writes again if writes nobody read made it stop
+// (Online asks for it): what is computed after is kept.
 func (e *testEnv) settle(t *testing.T, from uint64) {
 	t.Helper()
 	last, since := e.svc.web.Generation(), time.Now()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		gen := e.svc.web.Generation()
-		if gen != last {
+		if gen != last || !e.svc.web.Online() {
 			last, since = gen, time.Now()
 			continue
 		}

@@ -193,6 +193,11 @@ func (s *Service) updateSettings(c *rest.Request) (*rest.Response, error) {
 				return err
 			}
 		}
+		// the control channel first: a replica reloads the settings before
+		// it hears the write as a write (postgres.NotifyControl)
+		if err := postgres.NotifyControl(c.Context(), tx, contract.SettingsChangedPayload); err != nil {
+			return err
+		}
 		if err := postgres.NotifyChanged(c.Context(), tx, contract.SettingsChangedPayload); err != nil {
 			return err
 		}
@@ -322,7 +327,7 @@ func (s *Service) reloadSettings(ctx context.Context, logger *slog.Logger, annou
 	}
 }
 
-// heard receives every change notification's payload, before the website's
+// heard receives every control notification's payload, before the website's
 // generation moves: a settings write is reloaded here, in the listener, so
 // the website swaps its site before any page of the new generation is
 // rendered (a page, or an edge-cached answer, with the old title cannot be

@@ -44,6 +44,9 @@ func (g *Gateway) serveCached(w http.ResponseWriter, r *http.Request, kind, path
 	// heard while the answer is in flight, Put refuses it.
 	gen, online := c.Generation()
 	if !online {
+		if c.Asleep() { // served uncached until the listener hears writes again
+			w.Header().Set(edgecache.XCache, "miss")
+		}
 		fill(w)
 		return
 	}

@@ -16,12 +16,12 @@ import (
 //   - ping, guest/sync: anyone (liveness probes of the plugin's clients);
 //   - every other route: administrators (manage_options).
 //
-// Purges reach every replica: they are announced on the site's change
-// channel with a "purge:" payload (edgecache.Listener), and applied locally
-// at once as well.
+// Purges reach every replica: they are announced on the site's control
+// channel with a "purge:" payload (edgecache.Listener, notifier), and
+// applied locally at once as well.
 
 const (
-	// purgePayload prefixes a purge announced on the change channel.
+	// purgePayload prefixes a purge announced on the control channel.
 	purgePayload = edgecache.PurgePayload
 	maxPurgeURLs = 100
 )

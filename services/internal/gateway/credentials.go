@@ -11,7 +11,8 @@ import (
 // Verified application passwords are cached (accounts.CredentialCache):
 // a client repeating its Basic credentials costs no database round trip.
 // The cache hears every change of users and application passwords on the
-// site's change channel, whoever made it (docs/security.md).
+// site's control channel, whoever made it (docs/security.md), whether the
+// edge cache listens for writes or not.
 const (
 	// credentialsMax bounds the cache: one entry per credential in use.
 	credentialsMax = 10000
@@ -26,9 +27,9 @@ func newCredentialCache(store *accounts.Store) *accounts.CredentialCache {
 	return accounts.NewCredentialCache(store, credentialsMax, credentialsTTL)
 }
 
-// credentialsChanged is the change listener's hook: the gateway's own
-// tables announce a change of users or application passwords with its
-// name (migration 0004).
+// credentialsChanged is the change listener's control-channel hook: the
+// gateway's own tables announce a change of users or application
+// passwords with its name (migration 0006).
 func credentialsChanged(c *accounts.CredentialCache) func(payload string) {
 	return func(payload string) {
 		if payload == contract.ServiceGateway {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,9 +63,21 @@ func startEdgeCache(ctx context.Context, env *service.Env, budget int64, creds *
 	connCfg.RuntimeParams["application_name"] = "siteplane-gateway-listener"
 	l := &edgecache.Listener{Cache: changes, Logger: env.Logger,
 		Connect:     func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, connCfg) },
-		AlsoChanged: credentialsChanged(creds), AlsoOnline: creds.SetOnline}
+		AlsoControl: credentialsChanged(creds), AlsoOnline: creds.SetOnline}
 	go l.Run(ctx)
 	return cache, changes
+}
+
+// notifier is Config.Notify: a purge goes on the control channel, which
+// every replica hears (one whose cache keeps nothing does not LISTEN for
+// writes), a write of the gateway's own routes on the change channel.
+func notifier(pool postgres.Execer) func(ctx context.Context, payload string) error {
+	return func(ctx context.Context, payload string) error {
+		if strings.HasPrefix(payload, edgecache.PurgePayload) {
+			return postgres.NotifyControl(ctx, pool, payload)
+		}
+		return postgres.NotifyChanged(ctx, pool, payload)
+	}
 }
 
 // Register wires the gateway into the platform service runner.
@@ -114,7 +127,7 @@ func Register(ctx context.Context, env *service.Env) error {
 	cache, changes := startEdgeCache(ctx, env, cacheBytes, creds)
 	g, err := New(Config{Store: store, Routes: source, Proxy: proxy, Keys: env.Keys, Secret: secret, Site: env.Site, Logger: env.Logger, OEmbed: oembed,
 		TrustedProxies: trustedProxies, Cache: cache, Changes: changes, Credentials: creds,
-		Notify: func(ctx context.Context, payload string) error { return postgres.NotifyChanged(ctx, env.Pool, payload) }})
+		Notify: notifier(env.Pool)})
 	if err != nil {
 		return err
 	}

@@ -8,11 +8,10 @@ import "slices"
 // page values from it, so a settings change shows there.
 const SettingsPath = "/internal/settings"
 
-// SettingsChangedPayload is the change notification (on the site's change
-// channel) of a settings write, beside the writing service's own: every
-// content replica reloads the settings when it hears it. Listeners that
-// only care that something was written (the edge cache) treat it as any
-// write's.
+// SettingsChangedPayload is the notification of a settings write, on the
+// site's control channel (every content replica reloads the settings when
+// it hears it) and on its change channel, where listeners that only care
+// that something was written (the edge cache) treat it as any write's.
 const SettingsChangedPayload = "content:settings"
 
 // SiteSettings is the body of SettingsPath: what the index shows.

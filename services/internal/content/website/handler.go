@@ -126,9 +126,15 @@ func (s *Handler) db(ctx context.Context) store.Querier {
 // location is the site's time zone now.
 func (s *Handler) location() *time.Location { return s.zone() }
 
-// Online reports whether the change listener hears every write (while it
-// does not, no snapshot is kept).
-func (s *Handler) Online() bool { return s.siteGen.online.Load() }
+// Online reports whether what is computed now may be kept for the
+// current generation: the change listener hears every write (while it
+// does not, no snapshot is kept). Asked while the listener does not
+// LISTEN for writes, it asks for the LISTEN (siteGen.keeping).
+func (s *Handler) Online() bool { return s.siteGen.keeping() }
+
+// Listening reports whether the change listener LISTENs for writes (it
+// stops while nothing is kept, postgres.ChangeListener.Kept).
+func (s *Handler) Listening() bool { return !s.siteGen.deaf.Load() }
 
 // Generation is the current change generation: it moves on with every
 // write heard.

@@ -40,6 +40,49 @@ type siteGen struct {
 	// ask is the listener's AskPosition (with a read pool): the position
 	// is asked when a page needs it, not per notification
 	ask atomic.Pointer[func()]
+	// deaf is set while the listener does not LISTEN for writes (nothing
+	// was kept for a few writes in a row, postgres.ChangeListener.Kept):
+	// nothing is kept, and the first page that would keep asks for the
+	// LISTEN again (wake, the listener's Wake). kept says something was
+	// (or could have been) kept since the listener last asked.
+	deaf atomic.Bool
+	kept atomic.Bool
+	wake atomic.Pointer[func()]
+}
+
+// keeping reports whether what is computed now may be kept for the
+// current generation (the listener online and listening for writes), and
+// records that it is; while the listener does not listen for writes it
+// asks it to. The generation is to be read after.
+func (g *siteGen) keeping() bool {
+	if !g.online.Load() {
+		return false
+	}
+	if g.deaf.Load() {
+		if wake := g.wake.Load(); wake != nil {
+			(*wake)()
+		}
+		return false
+	}
+	if !g.kept.Load() { // a store only when it changes: one per write heard
+		g.kept.Store(true)
+	}
+	return true
+}
+
+// keptSince is the listener's Kept: whether anything was kept since it
+// last asked.
+func (g *siteGen) keptSince() bool { return g.kept.Swap(false) }
+
+// setListening records whether the listener LISTENs for writes; either
+// way a new generation starts (going deaf: a write may go unheard; back:
+// writes were missed meanwhile).
+func (g *siteGen) setListening(on bool) {
+	g.deaf.Store(!on)
+	if on {
+		g.kept.Store(true) // asked for: kept for a few writes at least
+	}
+	g.bump()
 }
 
 // position is pos, asking the listener for it when a write was heard
@@ -62,6 +105,7 @@ func (g *siteGen) bump() { g.gen.Add(1) }
 // heard).
 func (g *siteGen) setOnline(on bool) {
 	g.online.Store(on)
+	g.deaf.Store(false) // a session starts listening for writes
 	g.bump()
 }
 
@@ -128,7 +172,7 @@ func entryCost(n int) int { return n + 128 }
 // there is none; offline, a fresh one that is not kept.
 func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 	g := &s.siteGen
-	if !g.online.Load() {
+	if !g.keeping() {
 		return s.loadSnapshot(ctx, 0)
 	}
 	gen := g.gen.Load()
@@ -152,7 +196,7 @@ func (s *Handler) snapshot(ctx context.Context) (*siteSnapshot, error) {
 	}
 	// kept only if no write was heard while it loaded: one committed
 	// before the load is in it, one after bumps past it
-	if g.online.Load() && g.gen.Load() == gen {
+	if g.online.Load() && !g.deaf.Load() && g.gen.Load() == gen {
 		g.snap.Store(sn)
 	}
 	return sn, nil
@@ -192,8 +236,9 @@ func (s *Handler) snapshotLimit() int64 {
 
 // ListenChanges keeps the website's generation current until ctx ends:
 // one pooled connection, taken out of the pool, LISTENs on the site's
-// change channel. Every payload (a write, or an edge cache purge) may
-// change what pages show, so each starts a new generation.
+// change and control channels. Every payload (a write, a settings change,
+// an edge cache purge) may change what pages show, so each starts a new
+// generation.
 func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 	l := &postgres.ChangeListener{
 		Connect: func(ctx context.Context) (*pgx.Conn, error) {
@@ -207,18 +252,30 @@ func (s *Handler) ListenChanges(ctx context.Context, logger *slog.Logger) {
 			s.siteGen.pos.Heard()
 			s.siteGen.setOnline(on)
 		},
-		Changed: func(payload string) {
+		Changed: func(string) {
 			s.siteGen.pos.Heard()
-			// first the receiver (a settings change: the new site is
-			// swapped in before the generation moves, so no page of the
-			// new generation shows the old title)
+			s.siteGen.bump()
+		},
+		// a settings change is announced on the control channel before
+		// the change channel (postgres.NotifyControl): the new site is
+		// swapped in before the generation moves, so no page of the new
+		// generation shows the old title
+		Control: func(payload string) {
 			if s.changed != nil {
 				s.changed(payload)
 			}
 			s.siteGen.bump()
 		},
+		// not woken by every write while nothing is kept (issue 34)
+		Kept: s.siteGen.keptSince,
+		Listening: func(on bool) {
+			s.siteGen.pos.Heard() // writes made while deaf: position unknown
+			s.siteGen.setListening(on)
+		},
 		Logger: logger, Name: "website snapshot",
 	}
+	wake := l.Wake
+	s.siteGen.wake.Store(&wake)
 	if s.replicas {
 		l.Position = s.siteGen.pos.Set
 		ask := l.AskPosition

@@ -186,7 +186,7 @@ func TestCredentialCacheIsBounded(t *testing.T) {
 }
 
 // Another process's change reaches the cache through the database: the
-// gateway's tables notify on the change channel (migration 0004) and a
+// gateway's tables notify on the control channel (migration 0006) and a
 // listener that invalidates on the gateway's payload, as the gateway's
 // does, makes the next check go to the database. Recording a password's
 // use does not notify.
@@ -200,7 +200,14 @@ func TestCredentialCacheHearsOtherWriters(t *testing.T) {
 	l := &postgres.ChangeListener{
 		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, cfg) },
 		Online:  func(on bool) { f.c.SetOnline(on); online <- on },
+		// the marker on the change channel; credentials on the control
+		// channel (migration 0006), as the gateway's hookup hears them
 		Changed: func(payload string) {
+			if payload == "marker" {
+				heard <- payload
+			}
+		},
+		Control: func(payload string) {
 			if payload == "gateway" {
 				f.c.Invalidate()
 			}

@@ -51,6 +51,17 @@ type Cache struct {
 	// online is false while the change listener is not connected: nothing
 	// is served or stored, as writes could go unheard.
 	online bool
+	// deaf is set while the listener does not LISTEN for writes (the cache
+	// kept nothing for a few writes in a row, postgres.ChangeListener.Kept):
+	// nothing is stored, a miss is served uncached and asks for the LISTEN
+	// again (wake). Unlike offline, nothing is wrong: the replica is Ready.
+	deaf bool
+	// kept says a generation was handed out to keep something with (or an
+	// answer stored) since the listener last asked (Kept).
+	kept bool
+	// wake asks the listener to LISTEN for writes again
+	// (postgres.ChangeListener.Wake); nil before a listener runs
+	wake func()
 	// want is the WAL position of the newest write heard
 	// (postgres.UnknownLSN until the listener has asked the primary): an
 	// answer a service read from a replica (postgres.HeaderReadLSN) is kept
@@ -84,13 +95,81 @@ func (c *Cache) MaxEntry() int64 {
 // Generation returns the current generation and whether the cache may be
 // used at all. A filler captures it before asking the backend, so an answer
 // read before a write commits is refused by Put once the write is heard.
+// While the listener does not LISTEN for writes the answer is false and the
+// listener is asked to LISTEN again: the filler serves uncached, and a later
+// one keeps once Listening(true) said the LISTEN is in place.
 func (c *Cache) Generation() (uint64, bool) {
 	if c == nil {
 		return 0, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.online && c.deaf {
+		if c.wake != nil {
+			c.wake()
+		}
+		return c.gen, false
+	}
+	c.kept = c.kept || c.online
 	return c.gen, c.online
+}
+
+// Asleep reports, after Generation said no, whether that is because the
+// listener does not listen for writes (the cache online, keeping nothing):
+// the answer is then a miss, counted as one, which Generation's call has
+// asked the listener to end.
+func (c *Cache) Asleep() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.online && c.deaf {
+		c.misses++
+		return true
+	}
+	return false
+}
+
+// Kept reports whether anything was kept with this cache's generations
+// since the last call (postgres.ChangeListener.Kept): a generation handed
+// out to a filler, the gateway's settings memo or an embed. O(1), as the
+// listener asks after every write heard.
+func (c *Cache) Kept() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := c.kept
+	c.kept = false
+	return kept
+}
+
+// SetListening records whether the listener LISTENs for writes
+// (postgres.ChangeListener.Listening). Both directions flush: going deaf,
+// a write may go unheard; coming back, writes made while deaf were missed.
+func (c *Cache) SetListening(on bool) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deaf = !on
+	c.kept = on // asked for: kept for a few writes at least
+	c.want = postgres.UnknownLSN
+	c.flush()
+}
+
+// SetWake sets what Generation calls while the listener does not LISTEN
+// for writes (the listener's Wake).
+func (c *Cache) SetWake(wake func()) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wake = wake
 }
 
 // Get returns the live entry under key and counts a hit or a miss.
@@ -100,7 +179,7 @@ func (c *Cache) Get(key string) (*Entry, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.online {
+	if !c.online || c.deaf {
 		return nil, false
 	}
 	el, ok := c.entries[key]
@@ -132,7 +211,7 @@ func (c *Cache) Put(key string, gen uint64, e *Entry) bool {
 	e.size = entrySize(key, e)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.online || gen != c.gen || e.size > c.maxEntry {
+	if !c.online || c.deaf || gen != c.gen || e.size > c.maxEntry {
 		return false
 	}
 	// read from a replica behind the newest write: served, never kept
@@ -251,6 +330,7 @@ func (c *Cache) SetOnline(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.online = on
+	c.deaf = false // a session starts LISTENing for writes
 	c.want = postgres.UnknownLSN
 	c.flush()
 }

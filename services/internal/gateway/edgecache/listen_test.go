@@ -93,11 +93,11 @@ func TestListenerFollowsCommitsAndConnectionLoss(t *testing.T) {
 		t.Fatal("entry survived a committed write")
 	}
 
-	// A purge payload drops only its prefix.
+	// A purge (on the control channel) drops only its prefix.
 	gen, _ = c.Generation()
 	c.Put(Key("GET", "rest:", "/cms/v2/posts/1", "", nil), gen, entry("{}"))
 	c.Put(Key("GET", "rest:", "/cms/v2/pages", "", nil), gen, entry("{}"))
-	if err := postgres.NotifyChanged(ctx, writer, PurgePayload+"rest:/cms/v2/posts"); err != nil {
+	if err := postgres.NotifyControl(ctx, writer, PurgePayload+"rest:/cms/v2/posts"); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the purge is heard", func() bool { return c.Stats().Entries == 1 })
@@ -149,8 +149,10 @@ func TestListenerAsksPositionWhenWanted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := New(1 << 20)
+	// eager: nothing is kept during the burst, which would otherwise let
+	// the listener stop listening for writes (TestListenerSleepsWhileNothingIsKept)
 	l := &Listener{Cache: c, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Probe: 5 * time.Second,
-		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }}
+		Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }, eager: true}
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()

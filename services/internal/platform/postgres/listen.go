@@ -15,10 +15,19 @@ import (
 )
 
 // ChangeListener keeps one dedicated connection LISTENing on ChangesChannel
-// and reports every notification, reconnecting with a capped back-off.
-// What it feeds (the gateway's edge cache, the website's snapshot) must not
-// trust its own state while the listener is offline, since a write made then
-// goes unheard: Online says when that is.
+// (and on ControlChannel when Control is set) and reports every
+// notification, reconnecting with a capped back-off. What it feeds (the
+// gateway's edge cache, the website's snapshot) must not trust its own
+// state while the listener is offline, since a write made then goes
+// unheard: Online says when that is.
+//
+// With Kept set, the listener stops LISTENing on ChangesChannel once its
+// consumers have kept nothing for idleAfter notifications in a row: a
+// replica that keeps nothing is then not woken by every write of the site
+// (issue 34; the wake-up alone costs about what a bare pgx listener
+// spends per notification). Listening(false) tells the consumers first,
+// and they keep nothing until Wake brought the LISTEN back and
+// Listening(true) said so. ControlChannel is always heard.
 type ChangeListener struct {
 	// Connect opens the dedicated connection (a LISTEN belongs to its
 	// session, so never one that goes back to a pool).
@@ -27,8 +36,23 @@ type ChangeListener struct {
 	// before is covered by whatever Online(true) does) and false when the
 	// connection is lost.
 	Online func(online bool)
-	// Changed receives the payload of every notification.
+	// Changed receives the payload of every notification on
+	// ChangesChannel.
 	Changed func(payload string)
+	// Control, when set, receives the payload of every notification on
+	// ControlChannel, which is LISTENed on for the whole session.
+	Control func(payload string)
+	// Kept, when set, is asked after every notification on ChangesChannel
+	// whether the consumers stored anything a write could make stale since
+	// it was last asked; nil keeps the LISTEN on ChangesChannel for the
+	// whole session. It must be cheap (O(1)): it runs per write heard.
+	Kept func() bool
+	// Listening is told false before the listener UNLISTENs ChangesChannel
+	// (the consumers stop keeping: a write is no longer heard) and true
+	// once a LISTEN asked by Wake is in place again (a write committed
+	// before is covered by whatever Listening(true) does, as for Online).
+	// Online(true) implies listening: a session starts with both LISTENs.
+	Listening func(on bool)
 	// Position, when set, receives the primary's WAL position (CurrentLSN,
 	// asked on the listening connection) once the LISTEN is in place and
 	// then only when AskPosition was called since the last answer: a
@@ -48,6 +72,11 @@ type ChangeListener struct {
 	// asked is set by AskPosition and cleared by the listener when it asks
 	// the primary.
 	asked atomic.Bool
+	// deaf is set while ChangesChannel is not LISTENed on (after Kept said
+	// nothing was kept for idleAfter notifications); wake is set by Wake
+	// and cleared by the listener when it LISTENs again.
+	deaf atomic.Bool
+	wake atomic.Bool
 	// mu guards waiting and cut: the connection whose wait for a
 	// notification is in progress (nil between waits), and whether a
 	// stop or an ask cut that wait short (its read deadline moved to now).
@@ -66,6 +95,25 @@ func (l *ChangeListener) AskPosition() {
 	}
 	l.interrupt()
 }
+
+// Wake asks the listener to LISTEN on ChangesChannel again, if it stopped:
+// a consumer has something to keep. It never blocks; Listening(true) says
+// when the LISTEN is in place.
+func (l *ChangeListener) Wake() {
+	if !l.deaf.Load() || l.wake.Swap(true) {
+		return // listening, or an earlier wake not yet acted on covers this one
+	}
+	l.interrupt()
+}
+
+// idleAfter is how many notifications in a row must find the consumers
+// keeping nothing before the listener UNLISTENs ChangesChannel. Counted in
+// notifications, not in time: a listening replica costs nothing while the
+// site is quiet, so a cache kept over a quiet spell stays, and a burst of
+// writes that nobody reads between lets go after a few. A wrong guess costs
+// one LISTEN and one uncached read (then the cache fills again); a few
+// notifications heard for nothing cost about as much.
+const idleAfter = 4
 
 // interrupt cuts the wait in progress short, if any: the listener looks at
 // asked and its context before every wait, and after this cut.
@@ -107,9 +155,16 @@ func (l *ChangeListener) session(ctx context.Context) error {
 		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	if l.Control != nil {
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ControlChannel}.Sanitize()); err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+	}
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ChangesChannel}.Sanitize()); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	l.deaf.Store(false)
+	l.wake.Store(false)
 	l.Online(true)
 	if err := l.position(ctx, conn); err != nil {
 		return err
@@ -136,6 +191,7 @@ type waitState struct {
 	conn  *pgx.Conn
 	nc    net.Conn
 	until time.Time // the end of the probe period; zero while no deadline is set
+	idle  int       // notifications in a row after which Kept said false
 }
 
 // next waits for one notification (or an ask, the probe's time or the end
@@ -143,6 +199,9 @@ type waitState struct {
 func (l *ChangeListener) next(ctx context.Context, w *waitState) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if l.wake.Swap(false) {
+		return l.relisten(ctx, w)
 	}
 	if l.asked.Swap(false) {
 		if err := w.statement(); err != nil {
@@ -161,10 +220,10 @@ func (l *ChangeListener) next(ctx context.Context, w *waitState) error {
 	l.mu.Unlock()
 	var n *pgconn.Notification
 	var err error
-	// published before asked and ctx are read, as AskPosition sets asked
-	// (and a stop ends ctx) before it looks for a wait to cut: one of the
-	// two sees the other
-	if !l.asked.Load() && ctx.Err() == nil {
+	// published before asked, wake and ctx are read, as AskPosition sets
+	// asked (Wake wake, and a stop ends ctx) before it looks for a wait to
+	// cut: one of the two sees the other
+	if !l.asked.Load() && !l.wake.Load() && ctx.Err() == nil {
 		n, err = w.conn.WaitForNotification(context.Background())
 	}
 	l.mu.Lock()
@@ -178,7 +237,7 @@ func (l *ChangeListener) next(ctx context.Context, w *waitState) error {
 	switch {
 	case err == nil:
 		if n != nil {
-			l.Changed(n.Payload)
+			return l.heard(ctx, w, n)
 		}
 		return nil
 	case !isTimeout(err):
@@ -188,6 +247,56 @@ func (l *ChangeListener) next(ctx context.Context, w *waitState) error {
 	default:
 		return l.probe(ctx, w)
 	}
+}
+
+// heard hands one notification to its consumer and, for a write, stops
+// listening on ChangesChannel once the consumers kept nothing for
+// idleAfter notifications.
+func (l *ChangeListener) heard(ctx context.Context, w *waitState, n *pgconn.Notification) error {
+	if n.Channel == ControlChannel {
+		l.Control(n.Payload)
+		return nil
+	}
+	l.Changed(n.Payload)
+	if l.Kept == nil || l.deaf.Load() {
+		return nil // a write sent before the UNLISTEN: heard, not counted
+	}
+	if l.Kept() {
+		w.idle = 0
+		return nil
+	}
+	if w.idle++; w.idle < idleAfter {
+		return nil
+	}
+	// the consumers stop keeping before the UNLISTEN: nothing is kept
+	// while a write could go unheard
+	l.deaf.Store(true)
+	l.Listening(false)
+	if err := w.statement(); err != nil {
+		return err
+	}
+	if _, err := w.conn.Exec(ctx, "UNLISTEN "+pgx.Identifier{ChangesChannel}.Sanitize()); err != nil {
+		return fmt.Errorf("unlisten: %w", err)
+	}
+	return nil
+}
+
+// relisten LISTENs on ChangesChannel again (Wake) and tells the consumers
+// once it is in place, with the primary's position if they want it.
+func (l *ChangeListener) relisten(ctx context.Context, w *waitState) error {
+	if !l.deaf.Load() {
+		return nil
+	}
+	if err := w.statement(); err != nil {
+		return err
+	}
+	if _, err := w.conn.Exec(ctx, "LISTEN "+pgx.Identifier{ChangesChannel}.Sanitize()); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	w.idle = 0
+	l.deaf.Store(false)
+	l.Listening(true)
+	return l.position(ctx, w.conn)
 }
 
 // probe pings at the end of a probe period, so a silently dead peer is
