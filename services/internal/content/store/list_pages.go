@@ -97,22 +97,43 @@ func (b *SQLBuilder) countedTotal(q *ListQuery) string {
 
 // termPageSQL reads the ids of a page of one term's posts, newest (or
 // oldest) first, from term_relationships' listing index, so that the page
-// costs its offset rather than the term's posts; "" when q is not such a
-// listing.
-func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string) string {
+// costs its offset rather than the term's posts; from JumpMinOffset on it
+// jumps near its offset as JumpPageSQL does, through the term's date
+// buckets' counts (term_page_start, migration 0430), and walks the index
+// from the edge of the bucket that holds the page's first post. "" when q
+// is not such a listing.
+func (b *SQLBuilder) termPageSQL(q *ListQuery, limit, off string, offset int) string {
 	if !countedOnly(q) || len(q.Tax) != 1 || len(q.Statuses) != 1 || q.Statuses[0] == "any" ||
 		(q.OrderBy != "" && q.OrderBy != "date") {
 		return ""
 	}
-	dir := " DESC"
+	newest, cmp, dir := "true", " <= ", " DESC"
 	if q.Order == "asc" {
-		dir = " ASC"
+		newest, cmp, dir = "false", " >= ", " ASC"
 	}
 	c := q.Tax[0]
-	term := b.Arg(c.Terms[0])
-	return "SELECT r.post_id FROM term_relationships r WHERE r.term_id = " + term + " AND r.post_type = " + b.Arg(q.Type.Name) +
-		" AND r.post_status = " + b.Arg(q.Statuses[0]) + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
-		" AND taxonomy = " + b.Arg(c.Tax.Name) + ") ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit + " OFFSET " + off
+	term, typ, status := b.Arg(c.Terms[0]), b.Arg(q.Type.Name), b.Arg(q.Statuses[0])
+	where := "r.term_id = " + term + " AND r.post_type = " + typ + " AND r.post_status = " + status +
+		" AND EXISTS (SELECT 1 FROM terms WHERE id = " + term + " AND taxonomy = " + b.Arg(c.Tax.Name) + ")"
+	order := " ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit
+	if offset < JumpMinOffset {
+		return "SELECT r.post_id FROM term_relationships r WHERE " + where + order + " OFFSET " + off
+	}
+	return "WITH j AS MATERIALIZED (SELECT * FROM term_page_start(" + term + ", " + typ + ", " + status + ", " +
+		b.jumpOffset(offset) + ", " + newest + ")) SELECT r.post_id FROM term_relationships r WHERE " + where +
+		" AND r.post_date" + cmp + "(SELECT bound FROM j)" + order + " OFFSET (SELECT rem FROM j)"
+}
+
+// jumpOffset is the parameter a jump's offset is passed as (one per
+// statement: the total's CASE reads it too). A parameter, not a number:
+// the jump's plan does not depend on the offset (its OFFSET is the
+// function's rem), so every late page shares one prepared statement and its
+// cached plan instead of being parsed and planned anew per page number.
+func (b *SQLBuilder) jumpOffset(offset int) string {
+	if b.jumpOff == "" {
+		b.jumpOff = b.Arg(int64(offset)) + "::bigint"
+	}
+	return b.jumpOff
 }
 
 // statusesPageSQL reads the ids of a page of several statuses (status=any,
@@ -169,7 +190,7 @@ func (b *SQLBuilder) JumpPageSQL(q *ListQuery, limit string, offset int) string 
 	if q.Order == "asc" {
 		newest, cmp, dir = "false", " >= ", " ASC"
 	}
-	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + Itoa(int64(offset)) + ", " + newest + "))" +
+	return "WITH j AS MATERIALIZED (SELECT * FROM post_page_start(" + typ + ", " + status + ", " + b.jumpOffset(offset) + ", " + newest + "))" +
 		" SELECT p.id FROM posts p WHERE p.type = " + typ + " AND p.status = " + status +
 		" AND p.date_gmt" + cmp + "(SELECT bound FROM j) ORDER BY p.date_gmt" + dir + ", p.id" + dir +
 		" LIMIT " + limit + " OFFSET (SELECT rem FROM j)"
