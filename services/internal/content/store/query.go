@@ -57,9 +57,9 @@ type SQLBuilder struct {
 	// candidates are the conditions a trigram search narrows posts by
 	// (searchClause); from reads the posts through them first
 	candidates []string
-	// jumpOff is the parameter a late page's jump passed its offset as
-	// (jumpOffset), "" when the page does not jump
-	jumpOff string
+	// offParam is the parameter the page's offset was passed as
+	// (offsetParam), "" when it is written as a number
+	offParam string
 }
 
 // From is the FROM item of a posts query, aliased p: the posts table, or,
@@ -401,7 +401,7 @@ func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 		return where
 	}
 	with := "WITH "
-	inner := b.termPageSQL(q, limit, off, offset)
+	inner := b.termPageSQL(q, limit, offset)
 	if inner == "" && q.Search != "" {
 		// A search has no count kept ahead and its order seldom an index:
 		// its matches are found once, numbered in order and counted, and
@@ -431,8 +431,8 @@ func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	}
 	// the total: a short (or empty first) page is the last one, so its
 	// offset and length give it without counting
-	if b.jumpOff != "" {
-		off = b.jumpOff
+	if b.offParam != "" {
+		off = b.offParam
 	}
 	total = "(SELECT CASE WHEN n < " + limit + " AND (n > 0 OR " + off + " = 0) THEN " + off + "::bigint + n ELSE " +
 		total + " END FROM (SELECT count(*) AS n FROM pg) c)"
