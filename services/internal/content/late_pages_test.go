@@ -261,13 +261,50 @@ func TestLatePageDoesNotWalkFromStart(t *testing.T) {
 	}
 }
 
-// TestLatePagesUnderConcurrentWrites: while writers insert, delete, re-date
-// and unpublish posts, one statement reads a late page both ways (the jump
-// and the plain OFFSET walk) and compares them: the function's counts are
-// read in the statement's snapshot, so the two always agree.
-func TestLatePagesUnderConcurrentWrites(t *testing.T) {
-	e := newEnv(t)
-	seedLatePages(t, e)
+// A concurrent write: one statement, with a random source and a tag unique
+// to the writer and the write.
+type concurrentWrite func(ctx context.Context, rnd *rand.Rand, tag string) error
+
+// postWrites are the writes of posts TestLatePagesUnderConcurrentWrites
+// runs: inserts (three posts a statement), deletes, date changes (two
+// posts) and status changes of type post; link, when not "", is SQL run
+// with the inserted posts' ids as n (the links to add).
+func postWrites(e *testEnv, link string) []concurrentWrite {
+	insert := `INSERT INTO posts (type, status, date_gmt, modified_gmt, slug, title)
+		SELECT 'post', 'publish', timestamp '2025-03-01 00:00:00' + $1 * interval '1 minute', now(), 'c-' || $2 || '-' || g, 'C'
+		FROM generate_series(1, 3) g`
+	if link != "" {
+		insert = "WITH n AS (" + insert + " RETURNING id) " + link
+	}
+	exec := func(ctx context.Context, sql string, args ...any) error {
+		_, err := e.pool.Exec(ctx, sql, args...)
+		return err
+	}
+	return []concurrentWrite{
+		func(ctx context.Context, rnd *rand.Rand, tag string) error {
+			return exec(ctx, insert, rnd.Intn(2000), tag)
+		},
+		func(ctx context.Context, _ *rand.Rand, _ string) error {
+			return exec(ctx, `DELETE FROM posts WHERE id = (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 1)`)
+		},
+		func(ctx context.Context, rnd *rand.Rand, _ string) error {
+			return exec(ctx, `UPDATE posts SET date_gmt = timestamp '2025-03-01 00:00:00' + $1 * interval '1 minute'
+				WHERE id IN (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 2)`, rnd.Intn(2000))
+		},
+		func(ctx context.Context, _ *rand.Rand, _ string) error {
+			return exec(ctx, `UPDATE posts SET status = CASE status WHEN 'publish' THEN 'draft' ELSE 'publish' END
+				WHERE id = (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 1)`)
+		},
+	}
+}
+
+// compareUnderWrites runs three writers doing writes (one picked at random
+// each time) while, for 3 seconds, one statement reads a late page at
+// offset both ways, jump and plain (pageSQL gives the two), newest and
+// oldest first; it fails at the first difference and returns how many
+// reads it compared.
+func compareUnderWrites(t *testing.T, e *testEnv, writes []concurrentWrite, pageSQL func(order string, offset int) (jump, plain string, args []any)) int {
+	t.Helper()
 	ctx := context.Background()
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -278,23 +315,7 @@ func TestLatePagesUnderConcurrentWrites(t *testing.T) {
 			defer wg.Done()
 			rnd := rand.New(rand.NewSource(int64(w)))
 			for i := 0; !stop.Load(); i++ {
-				var err error
-				minutes := rnd.Intn(2000)
-				switch rnd.Intn(4) {
-				case 0:
-					_, err = e.pool.Exec(ctx, `INSERT INTO posts (type, status, date_gmt, modified_gmt, slug, title)
-						SELECT 'post', 'publish', timestamp '2025-03-01 00:00:00' + $1 * interval '1 minute', now(), 'c-' || $2 || '-' || g, 'C'
-						FROM generate_series(1, 3) g`, minutes, fmt.Sprint(w, "-", i))
-				case 1:
-					_, err = e.pool.Exec(ctx, `DELETE FROM posts WHERE id = (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 1)`)
-				case 2:
-					_, err = e.pool.Exec(ctx, `UPDATE posts SET date_gmt = timestamp '2025-03-01 00:00:00' + $1 * interval '1 minute'
-						WHERE id IN (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 2)`, minutes)
-				default:
-					_, err = e.pool.Exec(ctx, `UPDATE posts SET status = CASE status WHEN 'publish' THEN 'draft' ELSE 'publish' END
-						WHERE id = (SELECT id FROM posts WHERE type = 'post' ORDER BY random() LIMIT 1)`)
-				}
-				if err != nil {
+				if err := writes[rnd.Intn(len(writes))](ctx, rnd, fmt.Sprint(w, "-", i)); err != nil {
 					errs <- err
 					return
 				}
@@ -305,17 +326,13 @@ func TestLatePagesUnderConcurrentWrites(t *testing.T) {
 	reads := 0
 	for time.Now().Before(deadline) {
 		for _, order := range []string{"desc", "asc"} {
-			q := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: order}
-			b := &store.SQLBuilder{}
 			offset := store.JumpMinOffset + reads%700
-			jump := b.JumpPageSQL(q, "10", offset)
-			dir := strings.ToUpper(order)
-			plain := "SELECT id FROM posts WHERE type = 'post' AND status = 'publish' ORDER BY date_gmt " + dir + ", id " + dir +
-				" LIMIT 10 OFFSET " + strconv.Itoa(offset)
+			jump, plain, args := pageSQL(order, offset)
 			var same bool
 			var got, want string
 			if err := e.pool.QueryRow(ctx, "SELECT a = b, a::text, b::text FROM (SELECT ARRAY("+jump+") AS a, ARRAY("+plain+") AS b) x",
-				b.Args...).Scan(&same, &got, &want); err != nil {
+				args...).Scan(&same, &got, &want); err != nil {
+				stop.Store(true)
 				t.Fatal(err)
 			}
 			if !same {
@@ -332,6 +349,24 @@ func TestLatePagesUnderConcurrentWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCounts(t, e, "after concurrent writes")
+	return reads
+}
+
+// TestLatePagesUnderConcurrentWrites: while writers insert, delete, re-date
+// and unpublish posts, one statement reads a late page both ways (the jump
+// and the plain OFFSET walk) and compares them: the function's counts are
+// read in the statement's snapshot, so the two always agree.
+func TestLatePagesUnderConcurrentWrites(t *testing.T) {
+	e := newEnv(t)
+	seedLatePages(t, e)
+	reads := compareUnderWrites(t, e, postWrites(e, ""), func(order string, offset int) (string, string, []any) {
+		q := &store.ListQuery{Type: store.TypePost, Page: 1, PerPage: 10, Statuses: []string{"publish"}, Order: order}
+		b := &store.SQLBuilder{}
+		jump := b.JumpPageSQL(q, "10", offset)
+		dir := strings.ToUpper(order)
+		return jump, "SELECT id FROM posts WHERE type = 'post' AND status = 'publish' ORDER BY date_gmt " + dir + ", id " + dir +
+			" LIMIT 10 OFFSET " + strconv.Itoa(offset), b.Args
+	})
 	t.Logf("%d reads compared", reads)
 }
 
