@@ -142,7 +142,7 @@ func TestTermLatePageDoesNotWalkFromStart(t *testing.T) {
 			texts[sql] = true
 		}
 		if len(texts) != 1 {
-			t.Fatalf("pages %v (terms %v) are %d statements, want one", c.pages, c.tax, len(texts))
+			t.Fatalf("pages %v (%d term filters) are %d statements, want one", c.pages, len(c.tax), len(texts))
 		}
 	}
 	// the early pages' shared plan is the index walk, which stops after the
