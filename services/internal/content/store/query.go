@@ -388,7 +388,9 @@ func ListSQLOf(q *ListQuery, cols, laterals string) (string, []any) {
 	// parameters PostgreSQL's generic plan guesses a tenth of the table,
 	// which at 100,000 posts looks far costlier than the custom plans, so it
 	// planned every execution anew (0.5 ms each); with numbers the cached
-	// generic plan wins after a few runs
+	// generic plan wins after a few runs (the jumps and a term's early pages
+	// pass the offset as a parameter where the plan cannot depend on it:
+	// offsetParam)
 	limit, off := Itoa(int64(q.PerPage)), Itoa(int64(offset))
 	// the filter's arguments are added only when it is used: PostgreSQL
 	// refuses a parameter the statement never mentions
