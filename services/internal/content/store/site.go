@@ -20,6 +20,16 @@ var siteStatuses = []string{"publish", "private"}
 const noRevisions = `
  CROSS JOIN (SELECT 0::int AS n, 0::bigint AS latest) rv`
 
+// SiteListPosts is ListPosts for the website's listings: the same page,
+// without the revision summary no page shows (a lateral less per post).
+func SiteListPosts(ctx context.Context, q Querier, lq *ListQuery) ([]*Post, int, error) {
+	anc := NoAncestors
+	if lq.Type.Hierarchical {
+		anc = AncestorsLateral
+	}
+	return listPostsOf(ctx, q, lq, termsLateral+noRevisions+anc)
+}
+
 // PageByPath finds the page at a nested path ("parent/child") among
 // published and private pages; nil when none.
 func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, error) {
