@@ -41,10 +41,23 @@ func TestSitePostNavigationLinks(t *testing.T) {
 	// looked at)
 	for _, tc := range tests {
 		t.Run(tc.slug, func(t *testing.T) {
+			before := e.queries.n.Load()
 			r := e.page(anon, "/"+tc.slug+"/")
 			body := string(r.Raw)
 			if r.Status != 200 {
 				t.Fatalf("status %d", r.Status)
+			}
+			// the neighbours (and that there are no comments) come with the
+			// post, in its statement: none of its own for them
+			n := int(e.queries.n.Load() - before)
+			if n > 16 {
+				t.Fatalf("%d statements: more than the counter keeps", n)
+			}
+			for _, sql := range e.queries.lastSQL(n) {
+				neighbours := strings.Contains(sql, "date_gmt <") && !strings.Contains(sql, "p.slug = $1")
+				if neighbours || strings.Contains(sql, "FROM comments WHERE post = $1") {
+					t.Errorf("a statement of its own for the neighbours or comments: %.80s", sql)
+				}
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(body, w) {

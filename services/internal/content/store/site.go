@@ -20,6 +20,16 @@ var siteStatuses = []string{"publish", "private"}
 const noRevisions = `
  CROSS JOIN (SELECT 0::int AS n, 0::bigint AS latest) rv`
 
+// SiteListPosts is ListPosts for the website's listings: the same page,
+// without the revision summary no page shows (a lateral less per post).
+func SiteListPosts(ctx context.Context, q Querier, lq *ListQuery) ([]*Post, int, error) {
+	anc := NoAncestors
+	if lq.Type.Hierarchical {
+		anc = AncestorsLateral
+	}
+	return listPostsOf(ctx, q, lq, termsLateral+noRevisions+anc)
+}
+
 // PageByPath finds the page at a nested path ("parent/child") among
 // published and private pages; nil when none.
 func PageByPath(ctx context.Context, q Querier, ancestors, slug string) (*Post, error) {
@@ -35,33 +45,81 @@ func PostBySlug(ctx context.Context, q Querier, slug string) (*Post, error) {
 	return scanOne(q.QueryRow(ctx, sql, slug, siteStatuses), "post "+slug)
 }
 
+// Singular is what a URL of one or more segments finds (SingularBySlug):
+// the page at that path and the post of that slug (nil: none), whether
+// each has approved comments, and the published post's neighbours.
+type Singular struct {
+	Page, Post *Post
+	// PageComments and PostComments: whether Page and Post have approved
+	// comments (the website reads a post's comments only when it has some)
+	PageComments, PostComments bool
+	// Prev and Next are AdjacentPosts of Post, read with it when Post is a
+	// published post (nil otherwise, or when there is none)
+	Prev, Next *Post
+}
+
 // SingularBySlug finds, in one statement, the page at a nested path and
 // (when withPost: a one-segment path) the post of that slug, each the
-// oldest of its kind; nil for either when there is none.
-func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, withPost bool) (page, post *Post, err error) {
-	sql := "SELECT " + PostColumns + " FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
+// oldest of its kind, with whether each has approved comments and the
+// post's neighbours: a post's page then needs no second and third
+// statement for its navigation links and (none) comments, which were most
+// of its PostgreSQL CPU when its page is not kept (docs/performance.md).
+func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, withPost bool) (Singular, error) {
+	var found Singular
+	sql := "SELECT " + PostColumns + ", EXISTS (SELECT 1 FROM comments c WHERE c.post = p.id AND c.type = 'comment' AND c.status = 'approved')," +
+		" pv.id, pv.slug, pv.title, nx.id, nx.slug, nx.title FROM posts p" + termsLateral + noRevisions + AncestorsLateral +
+		neighboursJoin(" AND p.type = 'post' AND p.status = 'publish'") +
 		" WHERE p.slug = $1 AND p.status = ANY($3) AND ((p.type = 'page' AND anc.path = $2) OR (p.type = 'post' AND $4)) ORDER BY p.id"
 	rows, err := q.Query(ctx, sql, slug, ancestors, siteStatuses, withPost)
 	if err != nil {
-		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+		return found, fmt.Errorf("select page or post %s: %w", slug, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		p, err := ScanPost(rows)
+		var commented bool
+		var prev, next neighbour
+		p, err := ScanPost(rows, &commented, &prev.id, &prev.slug, &prev.title, &next.id, &next.slug, &next.title)
 		if err != nil {
-			return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+			return found, fmt.Errorf("select page or post %s: %w", slug, err)
 		}
 		switch {
-		case p.Type == "page" && page == nil:
-			page = p
-		case p.Type == "post" && post == nil:
-			post = p
+		case p.Type == "page" && found.Page == nil:
+			found.Page, found.PageComments = p, commented
+		case p.Type == "post" && found.Post == nil:
+			found.Post, found.PostComments = p, commented
+			found.Prev, found.Next = prev.post(), next.post()
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("select page or post %s: %w", slug, err)
+		return found, fmt.Errorf("select page or post %s: %w", slug, err)
 	}
-	return page, post, nil
+	return found, nil
+}
+
+// neighbour is an adjacent post's link as a LEFT JOIN reads it (NULLs:
+// none).
+type neighbour struct {
+	id          *int64
+	slug, title *string
+}
+
+func (n neighbour) post() *Post {
+	if n.id == nil {
+		return nil
+	}
+	return &Post{ID: *n.id, Type: "post", Status: "publish", Slug: *n.slug, Title: *n.title}
+}
+
+// neighboursJoin joins to each row p its published neighbours by date:
+// pv, the nearest older post, and nx, the nearest newer one (NULLs: none),
+// each id, slug and title; gate is a further condition on p under which
+// they are read at all. AdjacentPosts and SingularBySlug share it, so both
+// pick the same neighbours.
+func neighboursJoin(gate string) string {
+	return " LEFT JOIN LATERAL (SELECT x.id, x.slug, x.title FROM posts x WHERE x.type = 'post' AND x.status = 'publish'" +
+		" AND x.date_gmt < p.date_gmt AND x.id <> p.id" + gate + " ORDER BY x.date_gmt DESC, x.id DESC LIMIT 1) pv ON true" +
+		" LEFT JOIN LATERAL (SELECT x.id, x.slug, x.title FROM posts x WHERE x.type = 'post' AND x.status = 'publish'" +
+		" AND x.date_gmt > p.date_gmt AND x.id <> p.id" + gate + " ORDER BY x.date_gmt, x.id LIMIT 1) nx ON true"
 }
 
 // AdjacentPosts reads the published posts just before (older) and after
@@ -70,32 +128,13 @@ func SingularBySlug(ctx context.Context, q Querier, ancestors, slug string, with
 // status they were chosen by): a post page's neighbours are two links, not
 // two rows with their content and terms.
 func AdjacentPosts(ctx context.Context, q Querier, p *Post) (prev, next *Post, err error) {
-	const sql = "SELECT p.id, p.slug, p.title, x.dir FROM (" +
-		"(SELECT id, 0 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt < $1 AND id <> $2 ORDER BY date_gmt DESC, id DESC LIMIT 1)" +
-		" UNION ALL " +
-		"(SELECT id, 1 AS dir FROM posts WHERE type = 'post' AND status = 'publish' AND date_gmt > $1 AND id <> $2 ORDER BY date_gmt, id LIMIT 1)" +
-		") x JOIN posts p ON p.id = x.id"
-	rows, err := q.Query(ctx, sql, p.DateGMT, p.ID)
+	var pv, nx neighbour
+	err = q.QueryRow(ctx, "SELECT pv.id, pv.slug, pv.title, nx.id, nx.slug, nx.title FROM (SELECT $1::timestamp AS date_gmt, $2::bigint AS id) p"+
+		neighboursJoin(""), p.DateGMT, p.ID).Scan(&pv.id, &pv.slug, &pv.title, &nx.id, &nx.slug, &nx.title)
 	if err != nil {
 		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var dir int
-		row := &Post{Type: "post", Status: "publish"}
-		if err := rows.Scan(&row.ID, &row.Slug, &row.Title, &dir); err != nil {
-			return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
-		}
-		if dir == 0 {
-			prev = row
-		} else {
-			next = row
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("select posts next to %d: %w", p.ID, err)
-	}
-	return prev, next, nil
+	return pv.post(), nx.post(), nil
 }
 
 func scanOne(row pgx.Row, what string) (*Post, error) {

@@ -77,7 +77,13 @@ func GetPostAs(ctx context.Context, q Querier, id int64, lock bool, pt *PostType
 // ListPosts runs a collection query: the page and the total in one round
 // trip; a second count only when the page is empty but an offset was used.
 func ListPosts(ctx context.Context, q Querier, lq *ListQuery) ([]*Post, int, error) {
-	sql, args := ListSQL(lq)
+	return listPostsOf(ctx, q, lq, LateralsFor(lq.Type))
+}
+
+// listPostsOf is ListPosts reading each post's terms, revisions and
+// ancestors through laterals.
+func listPostsOf(ctx context.Context, q Querier, lq *ListQuery, laterals string) ([]*Post, int, error) {
+	sql, args := ListSQLOf(lq, PostColumns, laterals)
 	out, inPage, total, err := ListPage(ctx, q, lq, "posts", sql, args, func(row pgx.Row, extra ...any) (*Post, error) {
 		return ScanPost(row, extra...)
 	})

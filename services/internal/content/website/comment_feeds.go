@@ -172,7 +172,7 @@ func (s *Handler) feedOwner(req *siteReq, rest, kind string) (bool, error) {
 		return true, s.postsFeed(req, kind, lq, u.Name+" – "+s.Site().Title, s.Site().URL+"/", s.Site().URL+"/author/"+u.Slug+"/feed/")
 	}
 	ctx := req.r.Context()
-	page, post, err := store.SingularBySlug(ctx, s.db(ctx), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)
+	found, err := store.SingularBySlug(ctx, s.db(ctx), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)
 	if err != nil {
 		return true, err
 	}
@@ -180,7 +180,7 @@ func (s *Handler) feedOwner(req *siteReq, rest, kind string) (bool, error) {
 	for _, c := range []struct {
 		pt *store.PostType
 		p  *store.Post
-	}{{store.TypePage, page}, {store.TypePost, post}} {
+	}{{store.TypePage, found.Page}, {store.TypePost, found.Post}} {
 		if c.p != nil && c.p.Status == "publish" && c.p.Password == "" {
 			return true, s.commentFeed(req, c.pt, c.p, kind)
 		}

@@ -174,9 +174,11 @@ func (s *Handler) commentsEnv(req *siteReq, sn *siteSnapshot, pt *store.PostType
 	if err != nil {
 		return nil, err
 	}
-	approved, err := sn.approvedComments(ctx, s, p)
-	if err != nil {
-		return nil, err
+	var approved []commentRow
+	if !req.uncommented(p.ID) {
+		if approved, err = sn.approvedComments(ctx, s, p); err != nil {
+			return nil, err
+		}
 	}
 	who := s.currentCommenter(req)
 	held, err := s.heldComments(req, p, who)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"siteplane.dev/services/internal/content/blocks"
 	"siteplane.dev/services/internal/content/store"
 	"siteplane.dev/services/internal/platform/identity"
 	"siteplane.dev/services/internal/platform/logging"
@@ -70,6 +71,29 @@ type siteReq struct {
 	// preview is the post whose caller's autosave this page shows
 	// (site_preview.go), 0 when none: its content is not kept
 	preview int64
+	// found is what the URL's statement read (singular), with the post's
+	// neighbours and whether it has approved comments: a post's first page
+	// then runs one statement, not three (the snapshot may keep them too,
+	// but it is full when many posts are read once each)
+	found *store.Singular
+}
+
+// neighbours returns the links to post id's neighbours read with it
+// (found), ok false when they were not.
+func (req *siteReq) neighbours(s *Handler, id int64) (prev, next *blocks.Link, ok bool) {
+	f := req.found
+	if f == nil || f.Post == nil || f.Post.ID != id || f.Post.Status != "publish" {
+		return nil, nil, false
+	}
+	prev, next = neighbourLinks(s, f.Prev, f.Next)
+	return prev, next, true
+}
+
+// uncommented reports whether post (or page) id was read with no approved
+// comments (found).
+func (req *siteReq) uncommented(id int64) bool {
+	f := req.found
+	return f != nil && (f.Page != nil && f.Page.ID == id && !f.PageComments || f.Post != nil && f.Post.ID == id && !f.PostComments)
 }
 
 func (s *Handler) serveSite(w http.ResponseWriter, r *http.Request) error {
@@ -243,17 +267,18 @@ func (s *Handler) byID(req *siteReq, idText string, want *store.PostType) error 
 // singular serves a page at its (nested) path or a post at /{slug}/.
 func (s *Handler) singular(req *siteReq, segs []string) error {
 	// a page at that path wins over a post of that slug
-	page, post, err := s.singularRows(req.r.Context(), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)
+	found, err := s.singularRows(req.r.Context(), strings.Join(segs[:len(segs)-1], "/"), segs[len(segs)-1], len(segs) == 1)
 	if err != nil {
 		return err
 	}
-	if page != nil && visible(req.caller, store.TypePage, page) {
+	req.found = &found
+	if page := found.Page; page != nil && visible(req.caller, store.TypePage, page) {
 		if page.ID == s.Site().PageForPosts {
 			return s.postsListing(req, page)
 		}
 		return s.previewSingular(req, store.TypePage, page)
 	}
-	if post != nil && visible(req.caller, store.TypePost, post) {
+	if post := found.Post; post != nil && visible(req.caller, store.TypePost, post) {
 		return s.previewSingular(req, store.TypePost, post)
 	}
 	return s.notFound(req)
@@ -271,7 +296,7 @@ type singularKey struct {
 // the next committed write, so a post's page read again in the generation
 // runs no statement (before: one a page, most of PostgreSQL's 0.2–0.3 ms of
 // CPU for a post's page, docs/performance.md).
-func (s *Handler) singularRows(ctx context.Context, ancestors, slug string, withPost bool) (page, post *store.Post, err error) {
+func (s *Handler) singularRows(ctx context.Context, ancestors, slug string, withPost bool) (store.Singular, error) {
 	if !s.siteGen.online.Load() {
 		// no snapshot is kept (a write could go unheard): the render loads
 		// its own, this would be a second
@@ -279,19 +304,18 @@ func (s *Handler) singularRows(ctx context.Context, ancestors, slug string, with
 	}
 	sn, err := s.snapshot(ctx)
 	if err != nil {
-		return nil, nil, err
+		return store.Singular{}, err
 	}
 	key := singularKey{ancestors: ancestors, slug: slug, withPost: withPost}
 	if v, ok := sn.singular.Load(key); ok {
-		found := v.([2]*store.Post)
-		return found[0], found[1], nil
+		return v.(store.Singular), nil
 	}
-	page, post, err = store.SingularBySlug(ctx, s.db(ctx), ancestors, slug, withPost)
+	found, err := store.SingularBySlug(ctx, s.db(ctx), ancestors, slug, withPost)
 	if err != nil {
-		return nil, nil, err
+		return store.Singular{}, err
 	}
-	sn.keep(&sn.singular, key, [2]*store.Post{page, post}, entryCost(len(ancestors)+len(slug)+postSize(page)+postSize(post)))
-	return page, post, nil
+	sn.keep(&sn.singular, key, found, entryCost(len(ancestors)+len(slug)+postSize(found.Page)+postSize(found.Post)))
+	return found, nil
 }
 
 // postSize is about what a post read whole holds (its texts, nil: none).

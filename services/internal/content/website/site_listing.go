@@ -74,7 +74,7 @@ func (s *Handler) listedPosts(ctx context.Context, lq *store.ListQuery) ([]*stor
 	key, ok := keyOf(lq)
 	if !ok || !s.siteGen.online.Load() {
 		// offline no snapshot is kept: the render loads its own
-		return store.ListPostsCached(ctx, s.db(ctx), lq, s.rows)
+		return s.readListing(ctx, lq)
 	}
 	sn, err := s.snapshot(ctx)
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Handler) listedPosts(ctx context.Context, lq *store.ListQuery) ([]*stor
 		l := v.(listed)
 		return l.posts, l.total, nil
 	}
-	posts, total, err := store.ListPostsCached(ctx, s.db(ctx), lq, s.rows)
+	posts, total, err := s.readListing(ctx, lq)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -94,6 +94,23 @@ func (s *Handler) listedPosts(ctx context.Context, lq *store.ListQuery) ([]*stor
 	}
 	sn.keep(&sn.listings, key, listed{posts: posts, total: total}, entryCost(cost))
 	return posts, total, nil
+}
+
+// rowCachedPages is how many first pages of a listing are read through the
+// row cache (s.rows, listedRowsMax rows): they are the pages read again
+// after each write, when only their posts' versions need reading. A later
+// page is read about once per visitor who goes that deep, its rows found
+// in no cache: read through it, it cost a second statement (the versions,
+// then the rows) and pushed the first pages' rows out of the cache; it is
+// read in one statement instead (docs/performance.md).
+const rowCachedPages = 3
+
+// readListing reads lq's page from PostgreSQL.
+func (s *Handler) readListing(ctx context.Context, lq *store.ListQuery) ([]*store.Post, int, error) {
+	if lq.Page > rowCachedPages {
+		return store.SiteListPosts(ctx, s.db(ctx), lq)
+	}
+	return store.ListPostsCached(ctx, s.db(ctx), lq, s.rows)
 }
 
 // termBySlug is store.TermBySlug kept for the generation, as the listing

@@ -124,9 +124,12 @@ func (c *postConverter) convert(ctx context.Context, pt *store.PostType, posts [
 				bp.ContentHTML = s.passwordForm(p, bp.URL)
 			}
 			if pt == store.TypePost && p.Status == "publish" {
-				prev, next, err := c.sn.adjacent(ctx, s, p)
-				if err != nil {
-					return nil, err
+				prev, next, ok := c.req.neighbours(s, p.ID)
+				if !ok {
+					var err error
+					if prev, next, err = c.sn.adjacent(ctx, s, p); err != nil {
+						return nil, err
+					}
 				}
 				bp.Prev, bp.Next = prev, next
 			}

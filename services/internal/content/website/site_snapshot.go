@@ -22,12 +22,7 @@ func (sn *siteSnapshot) adjacent(ctx context.Context, s *Handler, p *store.Post)
 	if err != nil {
 		return nil, nil, err
 	}
-	if prevPost != nil {
-		prev = &blocks.Link{Label: prevPost.Title, URL: s.permalinks.Post(store.TypePost, prevPost)}
-	}
-	if nextPost != nil {
-		next = &blocks.Link{Label: nextPost.Title, URL: s.permalinks.Post(store.TypePost, nextPost)}
-	}
+	prev, next = neighbourLinks(s, prevPost, nextPost)
 	cost := 0
 	for _, l := range []*blocks.Link{prev, next} {
 		if l != nil {
@@ -36,6 +31,18 @@ func (sn *siteSnapshot) adjacent(ctx context.Context, s *Handler, p *store.Post)
 	}
 	sn.keep(&sn.neighbour, p.ID, [2]*blocks.Link{prev, next}, entryCost(cost))
 	return prev, next, nil
+}
+
+// neighbourLinks are the links to a post's published neighbours (nil:
+// none).
+func neighbourLinks(s *Handler, prevPost, nextPost *store.Post) (prev, next *blocks.Link) {
+	if prevPost != nil {
+		prev = &blocks.Link{Label: prevPost.Title, URL: s.permalinks.Post(store.TypePost, prevPost)}
+	}
+	if nextPost != nil {
+		next = &blocks.Link{Label: nextPost.Title, URL: s.permalinks.Post(store.TypePost, nextPost)}
+	}
+	return prev, next
 }
 
 // termNames maps term ids to terms, reading only those the snapshot
