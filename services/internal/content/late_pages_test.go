@@ -49,11 +49,13 @@ SELECT type, status, d, d, 'late-' || row_number() OVER (), 'Late' FROM (
 
 // lateListing is a listing whose late pages are checked: one type and
 // status, read as who, and optionally one term's posts only (term, read
-// with the REST filter tax: categories or tags).
+// with the REST filter tax: categories or tags), or with children a
+// category's and its descendants' (include_children).
 type lateListing struct {
 	who, typ, status string
 	tax              string
 	term             int64
+	children         bool
 }
 
 // plainSQL reads l's posts in order with a plain OFFSET walk over the
@@ -61,7 +63,12 @@ type lateListing struct {
 // that count them.
 func (l lateListing) plainSQL(order string, limit, offset int) (page, from string) {
 	from = "posts p WHERE p.type = '" + l.typ + "' AND p.status = '" + l.status + "'"
-	if l.term != 0 {
+	switch {
+	case l.children:
+		// the descendants as a recursive walk of the parents finds them
+		from += " AND p.id IN (SELECT post_id FROM term_relationships WHERE term_id IN (WITH RECURSIVE d AS (SELECT " +
+			store.Itoa(l.term) + "::bigint AS id UNION SELECT t.id FROM terms t JOIN d ON t.parent = d.id) SELECT id FROM d))"
+	case l.term != 0:
 		from += " AND p.id IN (SELECT post_id FROM term_relationships WHERE term_id = " + store.Itoa(l.term) + ")"
 	}
 	return "SELECT p.id FROM " + from + " ORDER BY p.date_gmt " + order + ", p.id " + order +
@@ -80,7 +87,11 @@ func wantLatePage(t *testing.T, e *testEnv, step string, l lateListing, order st
 	}
 	off := (page - 1) * perPage
 	v := url.Values{"per_page": {strconv.Itoa(perPage)}, "order": {order}, "status": {l.status}}
-	if l.term != 0 {
+	switch {
+	case l.children:
+		v.Set(l.tax+"[terms]", store.Itoa(l.term))
+		v.Set(l.tax+"[include_children]", "1")
+	case l.term != 0:
 		v.Set(l.tax, store.Itoa(l.term))
 	}
 	if offset != nil {

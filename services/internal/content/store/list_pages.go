@@ -11,8 +11,8 @@ import (
 // order and the plain count.
 
 // countedOnly reports whether q filters by nothing but type, status and
-// (optionally) one term without its children: what the maintained counts
-// record.
+// (optionally) one term, without its children or a category with them:
+// what the maintained counts record (a category's subtree: migration 0440).
 func countedOnly(q *ListQuery) bool {
 	if q.Search != "" || q.After != nil || q.Before != nil || q.ModifiedAfter != nil || q.ModifiedBefore != nil ||
 		len(q.Author) > 0 || len(q.AuthorExclude) > 0 || len(q.Include) > 0 || len(q.Exclude) > 0 ||
@@ -22,7 +22,7 @@ func countedOnly(q *ListQuery) bool {
 	}
 	if len(q.Tax) == 1 {
 		c := q.Tax[0]
-		return c.Operator == "IN" && len(c.Terms) == 1 && !c.IncludeChildren
+		return c.Operator == "IN" && len(c.Terms) == 1 && (!c.IncludeChildren || subtree(c))
 	}
 	return true
 }
@@ -90,16 +90,30 @@ func (b *SQLBuilder) countedTotal(q *ListQuery) string {
 	}
 	c := q.Tax[0]
 	term := b.Arg(c.Terms[0])
-	return "(SELECT COALESCE(sum(n), 0)::bigint FROM term_post_counts WHERE term_id = " + term + " AND type = " + b.Arg(q.Type.Name) +
+	// a subtree's total is its coarsest buckets' sum (a row per ~194 days
+	// and slot), where a term's is term_post_counts'
+	from := "term_post_counts WHERE term_id = " + term
+	if subtree(c) {
+		from = "term_date_counts WHERE term_id = " + term + " AND subtree AND level = 24"
+	}
+	return "(SELECT COALESCE(sum(n), 0)::bigint FROM " + from + " AND type = " + b.Arg(q.Type.Name) +
 		" AND " + b.statusSQL(q, "status") + " AND EXISTS (SELECT 1 FROM terms WHERE id = " + term +
 		" AND taxonomy = " + b.Arg(c.Tax.Name) + "))"
 }
 
+// subtree reports whether c is a category with its descendants, whose
+// posts term_subtree_links holds (migration 0440; only the hierarchical
+// taxonomy has rows there).
+func subtree(c TaxClause) bool { return c.IncludeChildren && c.Tax == Category }
+
 // termPageSQL reads the ids of a page of one term's posts, newest (or
-// oldest) first, from term_relationships' listing index, so that the page
-// costs its offset rather than the term's posts; from JumpMinOffset on it
-// jumps near its offset as JumpPageSQL does, through the term's date
-// buckets' counts (term_page_start, migration 0430), and walks the index
+// oldest) first, from term_relationships' listing index (a category's with
+// its descendants' from term_subtree_links', migration 0440: one row per
+// post under the category, so its archive is read as one term's), so that
+// the page costs its offset rather than the term's posts; from
+// JumpMinOffset on it jumps near its offset as JumpPageSQL does, through
+// the term's (or subtree's) date buckets' counts (term_page_start,
+// migrations 0430 and 0440), and walks the index
 // from the edge of the bucket that holds the page's first post. Below
 // JumpMinOffset the walk's OFFSET is a subquery of the offset parameter:
 // the planner cannot read its value, so the custom and generic plans are
@@ -117,15 +131,19 @@ func (b *SQLBuilder) termPageSQL(q *ListQuery, limit string, offset int) string 
 		newest, cmp, dir = "false", " >= ", " ASC"
 	}
 	c := q.Tax[0]
+	links, sub := "term_relationships", "false"
+	if subtree(c) {
+		links, sub = "term_subtree_links", "true"
+	}
 	term, typ, status := b.Arg(c.Terms[0]), b.Arg(q.Type.Name), b.Arg(q.Statuses[0])
 	where := "r.term_id = " + term + " AND r.post_type = " + typ + " AND r.post_status = " + status +
 		" AND EXISTS (SELECT 1 FROM terms WHERE id = " + term + " AND taxonomy = " + b.Arg(c.Tax.Name) + ")"
 	order := " ORDER BY r.post_date" + dir + ", r.post_id" + dir + " LIMIT " + limit
 	if offset < JumpMinOffset {
-		return "SELECT r.post_id FROM term_relationships r WHERE " + where + order + " OFFSET (SELECT " + b.offsetParam(offset) + ")"
+		return "SELECT r.post_id FROM " + links + " r WHERE " + where + order + " OFFSET (SELECT " + b.offsetParam(offset) + ")"
 	}
 	return "WITH j AS MATERIALIZED (SELECT * FROM term_page_start(" + term + ", " + typ + ", " + status + ", " +
-		b.offsetParam(offset) + ", " + newest + ")) SELECT r.post_id FROM term_relationships r WHERE " + where +
+		b.offsetParam(offset) + ", " + newest + ", " + sub + ")) SELECT r.post_id FROM " + links + " r WHERE " + where +
 		" AND r.post_date" + cmp + "(SELECT bound FROM j)" + order + " OFFSET (SELECT rem FROM j)"
 }
 
