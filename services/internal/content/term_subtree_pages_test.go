@@ -103,6 +103,10 @@ func TestSubtreeLatePagesMatchOffsetReads(t *testing.T) {
 		{"relink many from the grandchild to the other", sql(`UPDATE term_relationships SET term_id = $2
 			WHERE term_id = $1 AND post_id % 4 = 0 AND NOT EXISTS (SELECT 1 FROM term_relationships o WHERE o.post_id = term_relationships.post_id AND o.term_id = $2)`,
 			c.grandchild, c.other), all},
+		{"unlink the grandchild of posts in the child too (kept in the child and parent)",
+			sql(`DELETE FROM term_relationships WHERE term_id = $1 AND post_id % 2 = 1`, c.grandchild), all},
+		{"unlink the sibling of posts in the parent too",
+			sql(`DELETE FROM term_relationships WHERE term_id = $1 AND post_id % 4 = 3`, c.sibling), all},
 		{"delete many", sql(`DELETE FROM posts WHERE id % 11 = 0`), all},
 		{"re-parent the grandchild to the other", api(editor, "POST", category(c.grandchild), map[string]any{"parent": c.other}), all},
 		{"re-parent the child to the top", api(editor, "POST", category(c.child), map[string]any{"parent": 0}), all},

@@ -57,19 +57,30 @@ $$;
 
 -- The rows of the links (posts[i], terms[i]) that exist: each link's post
 -- under each ancestor-or-self of its category.
-CREATE FUNCTION subtree_links_add(posts bigint[], terms bigint[]) RETURNS void LANGUAGE sql AS $$
+--
+-- These are PL/pgSQL, which keeps each statement's plan for the session
+-- (an SQL function's body is planned at every call), and keep its generic
+-- plan: the arrays' sizes are unknown to it, so PostgreSQL found no custom
+-- plan dearer than the generic one and planned every call anew (0.35
+-- against 0.18 ms a call of add, 0.68 against 0.40 of remove, in a loop of
+-- 2,000 at 100,000 posts).
+CREATE FUNCTION subtree_links_add(posts bigint[], terms bigint[]) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
     INSERT INTO term_subtree_links (term_id, post_id, post_type, post_status, post_date)
     SELECT DISTINCT ON (r.post_id, a.anc) a.anc, r.post_id, r.post_type, r.post_status, r.post_date
     FROM unnest(posts, terms) l(post_id, term_id)
     JOIN term_relationships r ON r.post_id = l.post_id AND r.term_id = l.term_id
     JOIN category_ancestors(ARRAY(SELECT DISTINCT unnest(terms))) a ON a.term_id = l.term_id
     ORDER BY r.post_id, a.anc
-    ON CONFLICT DO NOTHING
-$$;
+    ON CONFLICT DO NOTHING;
+END $$;
 
 -- Removes the rows the removed links (posts[i], terms[i]) gave unless
 -- another link of the post is under the same ancestor.
-CREATE FUNCTION subtree_links_remove(posts bigint[], terms bigint[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION subtree_links_remove(posts bigint[], terms bigint[]) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
     DELETE FROM term_subtree_links s USING (
         SELECT DISTINCT a.anc, l.post_id
         FROM unnest(posts, terms) l(post_id, term_id)
@@ -79,18 +90,22 @@ CREATE FUNCTION subtree_links_remove(posts bigint[], terms bigint[]) RETURNS voi
         JOIN category_ancestors(ARRAY(SELECT r2.term_id FROM term_relationships r2 WHERE r2.post_id = ANY(posts))) a
             ON a.term_id = r.term_id
         WHERE r.post_id = ANY(posts)) d
-    WHERE s.term_id = d.anc AND s.post_id = d.post_id
-$$;
+    WHERE s.term_id = d.anc AND s.post_id = d.post_id;
+END $$;
 
 -- Makes the rows of the roots' subtrees what category_subtree_rows says
 -- (after a category moved or was deleted): O(posts under them), writing
 -- only the difference.
-CREATE FUNCTION subtree_links_rebuild(roots bigint[]) RETURNS void LANGUAGE sql AS $$
-    DELETE FROM term_subtree_links s WHERE s.term_id = ANY(roots)
-        AND NOT EXISTS (SELECT 1 FROM category_subtree_rows(ARRAY[s.term_id]) w WHERE w.post_id = s.post_id);
+CREATE FUNCTION subtree_links_rebuild(roots bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM term_subtree_links s USING (
+        SELECT term_id, post_id FROM term_subtree_links WHERE term_id = ANY(roots)
+        EXCEPT
+        SELECT term_id, post_id FROM category_subtree_rows(roots)) d
+    WHERE s.term_id = d.term_id AND s.post_id = d.post_id;
     INSERT INTO term_subtree_links (term_id, post_id, post_type, post_status, post_date)
     SELECT * FROM category_subtree_rows(roots) ORDER BY post_id, term_id ON CONFLICT DO NOTHING;
-$$;
+END $$;
 
 INSERT INTO term_subtree_links (term_id, post_id, post_type, post_status, post_date)
 SELECT * FROM category_subtree_rows(ARRAY(SELECT id FROM terms WHERE taxonomy = 'category'));
@@ -111,19 +126,32 @@ BEGIN
         DELETE FROM term_subtree_links;
         RETURN NULL;
     END IF;
+    -- only categories' links have rows: a statement without any (a tag's
+    -- link, the empty delete before a post's categories are set) writes
+    -- nothing, and fires no trigger of term_subtree_links
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(post_id), array_agg(term_id) INTO p, t FROM new_rows;
-        PERFORM subtree_links_add(p, t);
+        SELECT array_agg(n.post_id), array_agg(n.term_id) INTO p, t
+        FROM new_rows n JOIN terms c ON c.id = n.term_id AND c.taxonomy = 'category';
+        IF p IS NOT NULL THEN
+            PERFORM subtree_links_add(p, t);
+        END IF;
         RETURN NULL;
     END IF;
     IF TG_OP = 'DELETE' THEN
-        SELECT array_agg(post_id), array_agg(term_id) INTO p, t FROM old_rows;
-        PERFORM subtree_links_remove(p, t);
+        -- a category's own delete cascades to its links after its row is
+        -- gone: keep_term_subtrees rebuilds its ancestors then
+        SELECT array_agg(o.post_id), array_agg(o.term_id) INTO p, t
+        FROM old_rows o JOIN terms c ON c.id = o.term_id AND c.taxonomy = 'category';
+        IF p IS NOT NULL THEN
+            PERFORM subtree_links_remove(p, t);
+        END IF;
         RETURN NULL;
     END IF;
-    UPDATE term_subtree_links s SET post_type = n.post_type, post_status = n.post_status, post_date = n.post_date
-    FROM (SELECT DISTINCT ON (post_id) post_id, post_type, post_status, post_date FROM new_rows ORDER BY post_id) n
-    WHERE s.post_id = n.post_id AND (s.post_type, s.post_status, s.post_date) IS DISTINCT FROM (n.post_type, n.post_status, n.post_date);
+    IF EXISTS (SELECT 1 FROM new_rows n JOIN terms c ON c.id = n.term_id AND c.taxonomy = 'category') THEN
+        UPDATE term_subtree_links s SET post_type = n.post_type, post_status = n.post_status, post_date = n.post_date
+        FROM (SELECT DISTINCT ON (post_id) post_id, post_type, post_status, post_date FROM new_rows ORDER BY post_id) n
+        WHERE s.post_id = n.post_id AND (s.post_type, s.post_status, s.post_date) IS DISTINCT FROM (n.post_type, n.post_status, n.post_date);
+    END IF;
     -- a link moved to another post or term (no write path does; SQL may)
     SELECT array_agg(post_id), array_agg(term_id) INTO p, t
     FROM (SELECT post_id, term_id FROM old_rows EXCEPT SELECT post_id, term_id FROM new_rows) o;
