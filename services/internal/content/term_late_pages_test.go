@@ -55,13 +55,7 @@ func TestTermLatePagesMatchOffsetReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	post := func(id int64) string { return "/cms/v2/posts/" + store.Itoa(id) }
-	sql := func(q string, args ...any) func() {
-		return func() {
-			if _, err := e.pool.Exec(ctx, q, args...); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	sql := func(q string, args ...any) func() { return sqlStep(t, e, q, args...) }
 	steps := []struct {
 		name string
 		do   func()

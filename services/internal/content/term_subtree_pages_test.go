@@ -74,13 +74,7 @@ func TestSubtreeLatePagesMatchOffsetReads(t *testing.T) {
 	api := func(who, method, path string, body map[string]any) func() {
 		return func() { wantStatus(t, e.do(who, method, path, body), 200) }
 	}
-	sql := func(q string, args ...any) func() {
-		return func() {
-			if _, err := e.pool.Exec(ctx, q, args...); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	sql := func(q string, args ...any) func() { return sqlStep(t, e, q, args...) }
 	steps := []struct {
 		name string
 		do   func()
@@ -210,4 +204,14 @@ func (q *queryCounter) lastN(n int) ([]string, [][]any) {
 	defer q.mu.Unlock()
 	from := max(0, len(q.last)-n)
 	return append([]string(nil), q.last[from:]...), append([][]any(nil), q.args[from:]...)
+}
+
+// sqlStep is a write step of plain SQL (behind the API's back, as a
+// migration or an operator may write).
+func sqlStep(t *testing.T, e *testEnv, q string, args ...any) func() {
+	return func() {
+		if _, err := e.pool.Exec(context.Background(), q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

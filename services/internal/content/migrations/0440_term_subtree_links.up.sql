@@ -133,6 +133,7 @@ BEGIN
         SELECT array_agg(n.post_id), array_agg(n.term_id) INTO p, t
         FROM new_rows n JOIN terms c ON c.id = n.term_id AND c.taxonomy = 'category';
         IF p IS NOT NULL THEN
+            PERFORM pg_advisory_xact_lock_shared('term_subtree_links'::regclass::oid::int, 0);
             PERFORM subtree_links_add(p, t);
         END IF;
         RETURN NULL;
@@ -143,6 +144,7 @@ BEGIN
         SELECT array_agg(o.post_id), array_agg(o.term_id) INTO p, t
         FROM old_rows o JOIN terms c ON c.id = o.term_id AND c.taxonomy = 'category';
         IF p IS NOT NULL THEN
+            PERFORM pg_advisory_xact_lock_shared('term_subtree_links'::regclass::oid::int, 0);
             PERFORM subtree_links_remove(p, t);
         END IF;
         RETURN NULL;
@@ -153,6 +155,7 @@ BEGIN
         WHERE s.post_id = n.post_id AND (s.post_type, s.post_status, s.post_date) IS DISTINCT FROM (n.post_type, n.post_status, n.post_date);
     END IF;
     -- a link moved to another post or term (no write path does; SQL may)
+    PERFORM pg_advisory_xact_lock_shared('term_subtree_links'::regclass::oid::int, 0);
     SELECT array_agg(post_id), array_agg(term_id) INTO p, t
     FROM (SELECT post_id, term_id FROM old_rows EXCEPT SELECT post_id, term_id FROM new_rows) o;
     IF p IS NOT NULL THEN
@@ -179,7 +182,10 @@ CREATE TRIGGER term_relationships_subtree_truncate AFTER TRUNCATE ON term_relati
 -- A category's parent change (or a category's delete: wp_delete_term moves
 -- its children to its parent first, content's DeleteTermRow too) changes
 -- the subtrees of its ancestors before and after: those are rebuilt. Rare
--- (editing the hierarchy), so it may cost the posts under them. The old
+-- (editing the hierarchy), so it may cost the posts under them. A link
+-- writer climbs the parents under a shared advisory lock (keyed by this
+-- table's oid) and a rebuild takes it exclusively, so a link written while
+-- a category moves is never left under the old ancestors. The old
 -- ancestors are climbed in the table as it was: the changed rows' old
 -- versions in place of the new.
 CREATE FUNCTION keep_term_subtrees() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -198,6 +204,10 @@ BEGIN
     IF moved IS NULL THEN
         RETURN NULL;
     END IF;
+    -- wait for the link writers that climbed the old parents to commit,
+    -- and make those that come after climb the new ones: the statements
+    -- below (PL/pgSQL takes a snapshot per statement) then see their links
+    PERFORM pg_advisory_xact_lock('term_subtree_links'::regclass::oid::int, 0);
     WITH RECURSIVE was AS (
         SELECT id, parent FROM terms WHERE id NOT IN (SELECT id FROM old_rows)
         UNION ALL SELECT id, parent FROM old_rows),
