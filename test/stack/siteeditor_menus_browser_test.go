@@ -219,14 +219,24 @@ func openHeaderNavigation(t *testing.T, ctx context.Context) {
 	// Its items, or the block's warning when its menu was deleted.
 	waitJS(t, ctx, "the header's navigation", canvasJS+`.querySelector('.wp-block-navigation .wp-block-navigation-item, .wp-block-navigation .block-editor-warning')`)
 	mouseClick(t, ctx, "the Navigation block", canvasJS+`.querySelector('.wp-block-navigation')`)
+	// The click's point may fall on one of its links, selecting that
+	// instead (where depends on when the items were laid out): its
+	// toolbar's parent selector then selects the Navigation block.
+	parent := `document.querySelector('.block-editor-block-toolbar button[aria-label="Select parent block: Navigation"]')`
+	waitJS(t, ctx, "the Navigation block or one of its links selected", menuPicker+` || `+parent)
+	js(t, ctx, "select the Navigation block", `if (!(`+menuPicker+`)) `+parent+`.click()`)
 }
+
+// menuPicker is the "⋮" of the selected Navigation block's Menu panel,
+// labelled with the menu's title.
+const menuPicker = `[...document.querySelectorAll('.block-editor-block-inspector button[aria-haspopup="true"]')].find(b => /menu/i.test(b.getAttribute('aria-label') || '') || b.closest('.wp-block-navigation__menu-inspector-controls__header'))`
 
 // chooseMenu opens the Navigation block's menu picker (the "⋮" of its
 // Menu panel, labelled with the menu's title) and chooses the item sel
 // whose text is label.
 func chooseMenu(t *testing.T, ctx context.Context, sel, label string) {
 	t.Helper()
-	picker := `[...document.querySelectorAll('.block-editor-block-inspector button[aria-haspopup="true"]')].find(b => /menu/i.test(b.getAttribute('aria-label') || '') || b.closest('.wp-block-navigation__menu-inspector-controls__header'))`
+	picker := menuPicker
 	waitJS(t, ctx, "the menu picker", picker)
 	item := `[...document.querySelectorAll(` + jsString(sel) + `)].find(e => e.textContent.includes(` + jsString(label) + `) && !e.disabled && e.getAttribute('aria-disabled') !== 'true')`
 	for i := 0; ; i++ {
