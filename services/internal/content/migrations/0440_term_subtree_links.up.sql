@@ -226,72 +226,13 @@ CREATE TRIGGER terms_subtree_update AFTER UPDATE ON terms REFERENCING OLD TABLE 
 CREATE TRIGGER terms_subtree_delete AFTER DELETE ON terms REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION keep_term_subtrees();
 
--- The subtree's date-bucket counts live beside the single term's in
--- term_date_counts (subtree = true), kept by the same trigger function:
--- its argument says which rows a table's links count as.
-ALTER TABLE term_date_counts ADD COLUMN subtree boolean NOT NULL DEFAULT false;
-ALTER TABLE term_date_counts DROP CONSTRAINT term_date_counts_pkey,
-    ADD PRIMARY KEY (term_id, subtree, type, status, level, bucket, slot);
-
-CREATE OR REPLACE FUNCTION count_term_dates() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    my_slot smallint := pg_backend_pid() % 32;
-    sub boolean := TG_ARGV[0]::boolean;
-BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-        DELETE FROM term_date_counts WHERE subtree = sub;
-        RETURN NULL;
-    END IF;
-    -- one upsert for the statement's links, rows in key order, so that two
-    -- writers sharing a slot lock them in the same order (a transition
-    -- table the event has not may not be named: one statement per event)
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO term_date_counts AS c (term_id, subtree, type, status, level, bucket, slot, n)
-        SELECT r.term_id, sub, r.post_type, r.post_status, l.level, post_date_bucket(r.post_date, l.level), my_slot, count(*)
-        FROM new_rows r, (VALUES (12::smallint), (18::smallint), (24::smallint)) l(level)
-        GROUP BY 1, 3, 4, 5, 6 ORDER BY 1, 3, 4, 5, 6
-        ON CONFLICT (term_id, subtree, type, status, level, bucket, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSIF TG_OP = 'DELETE' THEN
-        INSERT INTO term_date_counts AS c (term_id, subtree, type, status, level, bucket, slot, n)
-        SELECT r.term_id, sub, r.post_type, r.post_status, l.level, post_date_bucket(r.post_date, l.level), my_slot, -count(*)
-        FROM old_rows r, (VALUES (12::smallint), (18::smallint), (24::smallint)) l(level)
-        GROUP BY 1, 3, 4, 5, 6 ORDER BY 1, 3, 4, 5, 6
-        ON CONFLICT (term_id, subtree, type, status, level, bucket, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
-    ELSE
-        -- each new link adds one, each old one takes one away: a link whose
-        -- copy stayed in its buckets nets to nothing and is not written
-        INSERT INTO term_date_counts AS c (term_id, subtree, type, status, level, bucket, slot, n)
-        SELECT x.term_id, sub, x.post_type, x.post_status, l.level, post_date_bucket(x.post_date, l.level), my_slot, sum(x.k)
-        FROM (
-            SELECT term_id, post_type, post_status, post_date, 1 AS k FROM new_rows
-            UNION ALL
-            SELECT term_id, post_type, post_status, post_date, -1 FROM old_rows) x,
-            (VALUES (12::smallint), (18::smallint), (24::smallint)) l(level)
-        GROUP BY 1, 3, 4, 5, 6 HAVING sum(x.k) <> 0 ORDER BY 1, 3, 4, 5, 6
-        ON CONFLICT (term_id, subtree, type, status, level, bucket, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
-    END IF;
-    RETURN NULL;
-END $$;
-
+-- The subtree's date-bucket counts: term_date_counts' subtree rows, kept by
+-- its trigger function (0430) with the subtree kind.
 INSERT INTO term_date_counts (term_id, subtree, type, status, level, bucket, slot, n)
 SELECT s.term_id, true, s.post_type, s.post_status, l.level, post_date_bucket(s.post_date, l.level), 0, count(*)
 FROM term_subtree_links s, (VALUES (12::smallint), (18::smallint), (24::smallint)) l(level)
 GROUP BY 1, 3, 4, 5, 6;
 
--- the single term's triggers name their kind now; the subtree's count it
-DROP TRIGGER term_relationships_date_count_insert ON term_relationships;
-DROP TRIGGER term_relationships_date_count_update ON term_relationships;
-DROP TRIGGER term_relationships_date_count_delete ON term_relationships;
-DROP TRIGGER term_relationships_date_count_truncate ON term_relationships;
-CREATE TRIGGER term_relationships_date_count_insert AFTER INSERT ON term_relationships REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('false');
-CREATE TRIGGER term_relationships_date_count_update AFTER UPDATE ON term_relationships
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('false');
-CREATE TRIGGER term_relationships_date_count_delete AFTER DELETE ON term_relationships REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('false');
-CREATE TRIGGER term_relationships_date_count_truncate AFTER TRUNCATE ON term_relationships
-    FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('false');
 CREATE TRIGGER term_subtree_links_date_count_insert AFTER INSERT ON term_subtree_links REFERENCING NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('true');
 CREATE TRIGGER term_subtree_links_date_count_update AFTER UPDATE ON term_subtree_links
@@ -301,57 +242,3 @@ CREATE TRIGGER term_subtree_links_date_count_delete AFTER DELETE ON term_subtree
     FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('true');
 CREATE TRIGGER term_subtree_links_date_count_truncate AFTER TRUNCATE ON term_subtree_links
     FOR EACH STATEMENT EXECUTE FUNCTION count_term_dates('true');
-
--- term_page_start of a category's subtree (sub) or of its own links: the
--- 0430 function with the kind of counts it sums.
-DROP FUNCTION term_page_start(bigint, text, text, bigint, boolean);
-CREATE FUNCTION term_page_start(tm bigint, t text, s text, off bigint, newest boolean, sub boolean DEFAULT false, OUT bound timestamp, OUT rem bigint)
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    lv smallint;
-    lo bigint := -(1::bigint << 62);
-    hi bigint := 1::bigint << 62;
-    b bigint;
-    r record;
-BEGIN
-    rem := off;
-    FOREACH lv IN ARRAY ARRAY[24, 18, 12]::smallint[] LOOP
-        b := NULL;
-        -- two loops rather than one ORDER BY on an expression: each reads
-        -- the primary key in its order and stops at the bucket it looks for
-        IF newest THEN
-            FOR r IN SELECT c.bucket, sum(c.n) AS n FROM term_date_counts c
-                WHERE c.term_id = tm AND c.subtree = sub AND c.type = t AND c.status = s AND c.level = lv AND c.bucket BETWEEN lo AND hi
-                GROUP BY c.bucket ORDER BY c.bucket DESC LOOP
-                IF r.n > rem THEN
-                    b := r.bucket;
-                    EXIT;
-                END IF;
-                rem := rem - r.n;
-            END LOOP;
-        ELSE
-            FOR r IN SELECT c.bucket, sum(c.n) AS n FROM term_date_counts c
-                WHERE c.term_id = tm AND c.subtree = sub AND c.type = t AND c.status = s AND c.level = lv AND c.bucket BETWEEN lo AND hi
-                GROUP BY c.bucket ORDER BY c.bucket LOOP
-                IF r.n > rem THEN
-                    b := r.bucket;
-                    EXIT;
-                END IF;
-                rem := rem - r.n;
-            END LOOP;
-        END IF;
-        IF b IS NULL THEN
-            bound := NULL;
-            rem := NULL;
-            RETURN;
-        END IF;
-        lo := b << 6;
-        hi := (b << 6) + 63;
-    END LOOP;
-    bound := CASE
-        WHEN b >= (1::bigint << 38) THEN 'infinity'::timestamp
-        WHEN b <= -(1::bigint << 38) THEN '-infinity'::timestamp
-        WHEN newest THEN 'epoch'::timestamp + ((b + 1) << 12) * interval '1 second' - interval '1 microsecond'
-        ELSE 'epoch'::timestamp + (b << 12) * interval '1 second'
-    END;
-END $$;
